@@ -1,0 +1,121 @@
+//! Builds the package's test executables with `cargo test --no-run` and reads
+//! cargo's JSON messages: which executables exist, or why the build failed.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use cargo_metadata::Message;
+use cargo_metadata::diagnostic::DiagnosticLevel;
+
+use super::Features;
+use super::discover::Kind;
+use crate::process;
+
+/// What to build: a package of a workspace copy, into a given target dir.
+#[derive(Debug, Clone)]
+pub struct BuildRequest<'a> {
+    pub manifest_path: &'a Path,
+    pub package: &'a str,
+    pub features: &'a Features,
+    pub target_dir: &'a Path,
+}
+
+/// A test executable cargo built: libtest's (or a custom) harness.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestExecutable {
+    pub target: String,
+    pub kind: Kind,
+    pub path: PathBuf,
+}
+
+/// One compiler error, located in the workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    pub message: String,
+    /// File as rustc names it (relative to the workspace root for members).
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    /// Byte range of the primary span within the file.
+    pub bytes: Option<std::ops::Range<usize>>,
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => write!(f, "{file}:{line}: {}", self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum BuildOutcome {
+    Built(Vec<TestExecutable>),
+    /// The build failed; the errors in the order rustc reported them (may be
+    /// empty when cargo failed before compiling, then `summary` says why).
+    Failed { errors: Vec<CompileError>, summary: String },
+}
+
+/// Builds the package's test executables. `on_artifact` hears the name of
+/// each crate as it finishes compiling.
+pub fn build_tests(request: &BuildRequest, mut on_artifact: impl FnMut(&str)) -> Result<BuildOutcome> {
+    let mut command = super::command();
+    command
+        .args(["test", "--no-run", "--message-format=json"])
+        .arg("--manifest-path")
+        .arg(request.manifest_path)
+        .args(["--package", request.package])
+        .arg("--target-dir")
+        .arg(request.target_dir)
+        .args(request.features.to_args())
+        .current_dir(request.manifest_path.parent().unwrap_or(Path::new(".")));
+    let mut executables = Vec::new();
+    let mut errors = Vec::new();
+    let finished = process::run_streaming(command, |line| {
+        let Ok(message) = serde_json::from_str::<Message>(line) else {
+            return;
+        };
+        match message {
+            Message::CompilerArtifact(artifact) => {
+                on_artifact(&artifact.target.name);
+                if let Some(path) = artifact.executable
+                    && artifact.profile.test
+                {
+                    executables.push(TestExecutable {
+                        target: artifact.target.name.clone(),
+                        kind: Kind::from_cargo(&artifact.target.kind),
+                        path: path.into_std_path_buf(),
+                    });
+                }
+            }
+            Message::CompilerMessage(message)
+                if matches!(message.message.level, DiagnosticLevel::Error | DiagnosticLevel::Ice) =>
+            {
+                errors.push(compile_error(&message.message));
+            }
+            _ => {}
+        }
+    })?;
+    if finished.success() {
+        executables.sort_by(|a, b| (a.kind, &a.target).cmp(&(b.kind, &b.target)));
+        return Ok(BuildOutcome::Built(executables));
+    }
+    let summary = finished
+        .stderr
+        .lines()
+        .find(|line| line.starts_with("error"))
+        .unwrap_or("cargo test --no-run failed")
+        .trim_start_matches("error: ")
+        .to_string();
+    Ok(BuildOutcome::Failed { errors, summary })
+}
+
+fn compile_error(diagnostic: &cargo_metadata::diagnostic::Diagnostic) -> CompileError {
+    let primary = diagnostic.spans.iter().find(|span| span.is_primary);
+    CompileError {
+        message: diagnostic.message.clone(),
+        file: primary.map(|span| span.file_name.clone()),
+        line: primary.map(|span| span.line_start),
+        bytes: primary.map(|span| span.byte_start as usize..span.byte_end as usize),
+    }
+}

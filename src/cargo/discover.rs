@@ -1,0 +1,222 @@
+//! Finds the workspace and the package to work on, through `cargo metadata`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use cargo_metadata::{MetadataCommand, TargetKind};
+
+use crate::exit::{Exit, Failure};
+use crate::process;
+
+/// The workspace that holds the package, as cargo sees it.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    pub root: PathBuf,
+    pub target_dir: PathBuf,
+    pub package: Package,
+}
+
+/// The package whose tests are run and whose code is ranked.
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub name: String,
+    pub version: String,
+    /// Cargo's package id, as it appears in build messages.
+    pub id: String,
+    pub manifest_path: PathBuf,
+    pub targets: Vec<Target>,
+    /// `[package.metadata.autofix]`, if any.
+    pub autofix_metadata: Option<serde_json::Value>,
+}
+
+impl Package {
+    pub fn dir(&self) -> &Path {
+        self.manifest_path.parent().expect("a manifest path has a parent")
+    }
+
+    pub fn has_doctests(&self) -> bool {
+        self.targets.iter().any(|t| t.kind == Kind::Lib && t.doctest)
+    }
+}
+
+/// A build target of the package.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub name: String,
+    pub kind: Kind,
+    pub src_path: PathBuf,
+    pub doctest: bool,
+    /// Whether the target uses libtest (`harness = false` turns it off).
+    pub harness: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Lib,
+    ProcMacro,
+    Bin,
+    Test,
+    Bench,
+    Example,
+    BuildScript,
+}
+
+impl Kind {
+    pub(super) fn from_cargo(kinds: &[TargetKind]) -> Kind {
+        match kinds.first() {
+            Some(TargetKind::Bin) => Kind::Bin,
+            Some(TargetKind::Test) => Kind::Test,
+            Some(TargetKind::Bench) => Kind::Bench,
+            Some(TargetKind::Example) => Kind::Example,
+            Some(TargetKind::CustomBuild) => Kind::BuildScript,
+            Some(TargetKind::ProcMacro) => Kind::ProcMacro,
+            _ => Kind::Lib,
+        }
+    }
+
+    /// Whether the target's code is the crate's own (ranked), not test code.
+    pub fn is_crate_code(self) -> bool {
+        matches!(self, Kind::Lib | Kind::Bin)
+    }
+}
+
+/// Where to look for the package: what the user gave on the command line.
+#[derive(Debug, Clone, Default)]
+pub struct PackageQuery {
+    pub manifest_path: Option<PathBuf>,
+    pub package: Option<String>,
+}
+
+/// Runs `cargo metadata` and picks the package.
+pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
+    let manifest = find_manifest(query, cwd)?;
+    let mut metadata_command = MetadataCommand::new();
+    metadata_command.manifest_path(&manifest).no_deps();
+    let mut command = metadata_command.cargo_command();
+    command.current_dir(cwd);
+    let finished = process::run(command, None)?;
+    if !finished.success() {
+        let first_error = finished
+            .stderr
+            .lines()
+            .find(|line| line.starts_with("error"))
+            .unwrap_or("cargo metadata failed")
+            .trim_start_matches("error: ");
+        return Err(Failure::new(
+            Exit::NoPackage,
+            format!("cannot read the package at {}: {first_error}", manifest.display()),
+        )
+        .into());
+    }
+    let metadata = MetadataCommand::parse(&finished.stdout).context("cannot parse `cargo metadata` output")?;
+    let members: Vec<&cargo_metadata::Package> = metadata.workspace_packages();
+    let member_names = || {
+        members.iter().map(|p| p.name.to_string()).collect::<Vec<_>>().join(", ")
+    };
+    let chosen = match &query.package {
+        Some(name) => members.iter().find(|p| p.name.as_str() == name).ok_or_else(|| {
+            Failure::new(
+                Exit::PackageSelection,
+                format!("no package `{name}` in this workspace; its packages are: {}", member_names()),
+            )
+        })?,
+        None => {
+            let canonical = manifest.canonicalize().unwrap_or_else(|_| manifest.clone());
+            let here = members.iter().find(|p| {
+                p.manifest_path.as_std_path().canonicalize().ok().as_deref() == Some(canonical.as_path())
+            });
+            match (here, members.as_slice()) {
+                (Some(package), _) => package,
+                (None, [only]) => only,
+                (None, _) => {
+                    return Err(Failure::new(
+                        Exit::PackageSelection,
+                        format!(
+                            "this workspace has several packages ({}): choose one with -p NAME",
+                            member_names()
+                        ),
+                    )
+                    .into());
+                }
+            }
+        }
+    };
+    let harness_free = harness_free_targets(chosen.manifest_path.as_std_path());
+    let package = Package {
+        name: chosen.name.to_string(),
+        version: chosen.version.to_string(),
+        id: chosen.id.repr.clone(),
+        manifest_path: chosen.manifest_path.clone().into_std_path_buf(),
+        targets: chosen
+            .targets
+            .iter()
+            .map(|t| Target {
+                name: t.name.clone(),
+                kind: Kind::from_cargo(&t.kind),
+                src_path: t.src_path.clone().into_std_path_buf(),
+                doctest: t.doctest,
+                harness: !harness_free.contains(&t.name),
+            })
+            .collect(),
+        autofix_metadata: chosen.metadata.get("autofix").cloned(),
+    };
+    Ok(Workspace {
+        root: metadata.workspace_root.into_std_path_buf(),
+        target_dir: metadata.target_directory.into_std_path_buf(),
+        package,
+    })
+}
+
+/// Names of the targets declared with `harness = false` in the manifest
+/// (`cargo metadata` does not report it).
+fn harness_free_targets(manifest_path: &Path) -> Vec<String> {
+    let manifest = std::fs::read_to_string(manifest_path).ok().and_then(|text| text.parse::<toml::Table>().ok());
+    let Some(manifest) = manifest else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    let mut note = |table: &toml::Value| {
+        if table.get("harness").and_then(|h| h.as_bool()) == Some(false)
+            && let Some(name) = table.get("name").and_then(|n| n.as_str())
+        {
+            names.push(name.replace('-', "_"));
+            names.push(name.to_string());
+        }
+    };
+    for section in ["test", "bench", "bin"] {
+        for table in manifest.get(section).and_then(|s| s.as_array()).into_iter().flatten() {
+            note(table);
+        }
+    }
+    if let Some(lib) = manifest.get("lib") {
+        note(lib);
+    }
+    names
+}
+
+/// The manifest cargo would use: `--manifest-path`, or the nearest
+/// `Cargo.toml` from `cwd` upwards.
+fn find_manifest(query: &PackageQuery, cwd: &Path) -> Result<PathBuf, Failure> {
+    if let Some(path) = &query.manifest_path {
+        let path = cwd.join(path);
+        if !path.is_file() {
+            return Err(Failure::new(
+                Exit::NoPackage,
+                format!("--manifest-path {} does not exist; point it at a Cargo.toml", path.display()),
+            ));
+        }
+        return Ok(path);
+    }
+    cwd.ancestors()
+        .map(|dir| dir.join("Cargo.toml"))
+        .find(|candidate| candidate.is_file())
+        .ok_or_else(|| {
+            Failure::new(
+                Exit::NoPackage,
+                format!(
+                    "could not find Cargo.toml in {} or any parent directory; run inside a cargo package or pass --manifest-path",
+                    cwd.display()
+                ),
+            )
+        })
+}

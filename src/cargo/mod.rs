@@ -1,0 +1,38 @@
+//! Everything that talks to cargo: finding the package (`discover`) and
+//! building test executables (`build`). `cargo_metadata` is used only here.
+
+pub mod build;
+pub mod discover;
+
+use std::ffi::OsString;
+use std::process::Command;
+
+/// A `cargo` command, honouring `$CARGO` as cargo itself sets it for plugins.
+pub fn command() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo")))
+}
+
+/// Feature selection, passed through to every cargo invocation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Features {
+    pub features: Vec<String>,
+    pub all_features: bool,
+    pub no_default_features: bool,
+}
+
+impl Features {
+    pub fn to_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if !self.features.is_empty() {
+            args.push("--features".to_string());
+            args.push(self.features.join(","));
+        }
+        if self.all_features {
+            args.push("--all-features".to_string());
+        }
+        if self.no_default_features {
+            args.push("--no-default-features".to_string());
+        }
+        args
+    }
+}

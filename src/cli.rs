@@ -1,0 +1,109 @@
+//! The command line, as clap parses it. Validated into [`crate::options::Options`]
+//! before anything runs.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+use crate::exit::EXIT_CODES_HELP;
+
+const ABOUT: &str = "Find the lines most likely to cause failing tests, and search for a patch that makes every test pass";
+
+const LONG_ABOUT: &str = "\
+Find the lines most likely to cause failing tests, and search for a patch that makes every test pass.
+
+cargo autofix runs the package's tests in a scratch copy with line coverage, and scores every executed
+line by how strongly it goes with the failing tests (spectrum-based fault localization; Ochiai by default).
+`--rank-only` prints that ranking. The user's files are never modified.";
+
+#[derive(Debug, Parser)]
+#[command(name = "cargo-autofix", bin_name = "cargo autofix", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP)]
+pub struct Args {
+    /// Only rank the suspicious lines; do not search for a fix
+    #[arg(long)]
+    pub rank_only: bool,
+
+    /// Path to Cargo.toml
+    #[arg(long, value_name = "PATH", help_heading = "Package Selection")]
+    pub manifest_path: Option<PathBuf>,
+
+    /// Package to work on (required in a workspace with several packages)
+    #[arg(short = 'p', long, value_name = "NAME", help_heading = "Package Selection")]
+    pub package: Option<String>,
+
+    /// Space or comma separated list of features to activate
+    #[arg(short = 'F', long, value_name = "FEATURES", help_heading = "Feature Selection")]
+    pub features: Vec<String>,
+
+    /// Activate all available features
+    #[arg(long, help_heading = "Feature Selection")]
+    pub all_features: bool,
+
+    /// Do not activate the `default` feature
+    #[arg(long, help_heading = "Feature Selection")]
+    pub no_default_features: bool,
+
+    /// Suspiciousness metric
+    #[arg(long, value_name = "NAME", default_value = "ochiai", help_heading = "Localization",
+          value_parser = ["ochiai", "tarantula", "dstar", "op2", "jaccard"])]
+    pub metric: String,
+
+    /// How many lines the text ranking shows (0 shows all; lines tied with the last one are counted below it)
+    #[arg(long, value_name = "N", default_value_t = 20, help_heading = "Output")]
+    pub top: usize,
+
+    /// Output format on stdout
+    #[arg(long, value_enum, default_value_t = Format::Text, help_heading = "Output")]
+    pub format: Format,
+
+    /// Also write a self-contained HTML page of the ranked files, coloured by suspiciousness
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub html: Option<PathBuf>,
+
+    /// Print only warnings and errors on stderr
+    #[arg(short, long, help_heading = "Output")]
+    pub quiet: bool,
+
+    /// Number of tests to run in parallel [default: number of CPUs]
+    #[arg(short = 'j', long, value_name = "N", help_heading = "Test Execution")]
+    pub jobs: Option<usize>,
+
+    /// Seconds a test may run before it is killed and counted as timed out
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, help_heading = "Test Execution")]
+    pub test_timeout: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Parses the process arguments. Cargo runs `cargo-autofix autofix ARGS...`;
+/// the extra `autofix` is dropped so both spellings work.
+pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, clap::Error> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "autofix") {
+        args.remove(1);
+    }
+    Args::try_parse_from(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cargo_subcommand_name_is_optional() {
+        let via_cargo = parse_args(["cargo-autofix", "autofix", "--rank-only"].map(OsString::from)).unwrap();
+        let direct = parse_args(["cargo-autofix", "--rank-only"].map(OsString::from)).unwrap();
+        assert!(via_cargo.rank_only && direct.rank_only);
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Args::command().debug_assert();
+    }
+}

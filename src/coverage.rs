@@ -1,0 +1,68 @@
+//! Runs every test of an instrumented build with a coverage file of its own,
+//! and turns the probes each test hit into the lines it executed.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::fs;
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::instrument::{COVERAGE_ENV, ProbeMap};
+use crate::source::Location;
+use crate::suite::{RunSettings, TestOutcome, TestSuite};
+
+/// One test's run: its outcome and the crate lines it executed.
+#[derive(Debug, Clone)]
+pub struct TestRecord {
+    /// Index into `TestSuite::tests`.
+    pub test: usize,
+    pub outcome: TestOutcome,
+    pub lines: BTreeSet<Location>,
+}
+
+/// Runs `which` tests with coverage; coverage files go to `dir`.
+pub fn run_with_coverage(
+    suite: &TestSuite,
+    which: &[usize],
+    probes: &ProbeMap,
+    settings: &RunSettings,
+    dir: &Path,
+    on_done: impl Fn(usize, &TestOutcome) + Sync,
+) -> Result<Vec<TestRecord>> {
+    fs::create_dir_all(dir)?;
+    let file_of = |test: usize| dir.join(format!("{test}.hits"));
+    let outcomes = suite.run(which, settings, |test| vec![(COVERAGE_ENV, OsString::from(file_of(test)))], on_done)?;
+    Ok(which
+        .iter()
+        .zip(outcomes)
+        .map(|(&test, outcome)| TestRecord {
+            test,
+            outcome,
+            lines: lines_hit(&fs::read_to_string(file_of(test)).unwrap_or_default(), probes),
+        })
+        .collect())
+}
+
+/// The lines of the probe ids in a coverage file (one id per line; a torn
+/// last line from a killed process is ignored).
+fn lines_hit(hits: &str, probes: &ProbeMap) -> BTreeSet<Location> {
+    hits.lines()
+        .filter_map(|id| id.parse::<usize>().ok())
+        .filter_map(|id| probes.locations.get(id).cloned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn maps_probe_ids_to_distinct_lines() {
+        let at = |line| Location { file: PathBuf::from("src/lib.rs"), line };
+        let probes = ProbeMap { locations: vec![at(3), at(3), at(7)] };
+        let lines = lines_hit("1\n0\n2\n2\n99\n1", &probes);
+        assert_eq!(lines, BTreeSet::from([at(3), at(7)]));
+    }
+}

@@ -1,0 +1,77 @@
+//! Exit codes, and the error type that carries one to `main`.
+//!
+//! Every failure the user can act on is a [`Failure`]: one line of text and a
+//! documented [`Exit`] code. Anything else that goes wrong is an internal error
+//! (exit code 1) with its context chain.
+
+use std::fmt;
+
+/// The documented exit codes of `cargo autofix` (see README and `--help`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// The ranking was printed, or a validated patch was found.
+    Success = 0,
+    /// An internal error: a bug in cargo-autofix or an unexpected I/O failure.
+    Internal = 1,
+    /// The command line was invalid (clap's own code).
+    Usage = 2,
+    /// No cargo package here: no `Cargo.toml`, or `--manifest-path` does not exist.
+    NoPackage = 3,
+    /// The package to work on is ambiguous or unknown (workspace without `-p`).
+    PackageSelection = 4,
+    /// The crate or its tests do not build before any change.
+    BuildFailed = 5,
+    /// Nothing to localize: the crate has no tests, or every test passes.
+    NothingToLocalize = 6,
+    /// The search ended without a validated patch.
+    NoPatchFound = 7,
+    /// Interrupted by Ctrl-C; child processes were killed, scratch files removed.
+    Interrupted = 130,
+}
+
+impl Exit {
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+}
+
+/// An error the user can act on: one line, one exit code.
+#[derive(Debug)]
+pub struct Failure {
+    pub exit: Exit,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(exit: Exit, message: impl Into<String>) -> Self {
+        Failure {
+            exit,
+            message: message.into(),
+        }
+    }
+
+    pub fn interrupted() -> Self {
+        Failure::new(Exit::Interrupted, "interrupted: child processes stopped, scratch copy removed")
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The exit code table as it appears in `--help` and the README.
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0    ranking printed, or a validated patch printed
+  1    internal error
+  2    invalid command line
+  3    no cargo package found (no Cargo.toml, or --manifest-path does not exist)
+  4    package selection: a workspace with several packages and no -p, or an unknown -p
+  5    the crate or its tests do not build before any change
+  6    nothing to localize: no tests, or every test passes
+  7    no patch found within the budget
+  130  interrupted (Ctrl-C)";

@@ -1,0 +1,37 @@
+//! The `cargo-autofix` binary: parses the command line, runs, and turns the
+//! outcome into a documented exit code.
+
+use std::process::ExitCode;
+
+use cargo_autofix::exit::{Exit, Failure};
+use cargo_autofix::options::Options;
+use cargo_autofix::{cli, process};
+
+fn main() -> ExitCode {
+    let args = match cli::parse_args(std::env::args_os()) {
+        Ok(args) => args,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(error.exit_code() as u8);
+        }
+    };
+    let exit = Options::from_args(args).map_err(anyhow::Error::from).and_then(|options| {
+        process::install_interrupt_handler()?;
+        let cwd = std::env::current_dir()?;
+        cargo_autofix::run(&options, &cwd)
+    });
+    let exit = match exit {
+        Ok(exit) => exit,
+        Err(error) => match error.chain().find_map(|cause| cause.downcast_ref::<Failure>()) {
+            Some(failure) => {
+                eprintln!("error: {}", failure.message);
+                failure.exit
+            }
+            None => {
+                eprintln!("error: {error:#}");
+                Exit::Internal
+            }
+        },
+    };
+    ExitCode::from(exit.code() as u8)
+}

@@ -1,0 +1,280 @@
+//! The package's tests: listed from the test executables cargo built, and
+//! run one process per test, so that a test's outcome and coverage are its
+//! own however the tests are written (threads, subprocesses, `exit`).
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+
+use crate::cargo::build::TestExecutable;
+use crate::cargo::discover::{Kind, Package};
+use crate::process::{self, Status};
+
+/// Every test of the package, across its test executables.
+#[derive(Debug, Clone)]
+pub struct TestSuite {
+    pub executables: Vec<TestExecutable>,
+    pub tests: Vec<TestCase>,
+    /// The package directory (in the scratch copy): tests run there.
+    pub package_dir: PathBuf,
+    /// Environment cargo gives tests at run time.
+    env: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestCase {
+    pub executable: usize,
+    /// The name libtest knows the test by.
+    pub name: String,
+    /// Unique across executables: the libtest name for the library's unit
+    /// tests, `target/name` for the others.
+    pub id: String,
+    pub ignored: bool,
+    /// A `harness = false` executable, run whole as one test.
+    pub whole_executable: bool,
+}
+
+/// How one test run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Passed,
+    Failed(Panic),
+    TimedOut,
+}
+
+impl Verdict {
+    pub fn passed(&self) -> bool {
+        matches!(self, Verdict::Passed)
+    }
+}
+
+/// Why a test failed: its panic message and location, or how its process died.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Panic {
+    pub message: String,
+    /// `file:line:column` as the panic reported it.
+    pub location: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TestOutcome {
+    pub verdict: Verdict,
+    pub duration: Duration,
+}
+
+/// Lists the tests of every executable.
+pub fn list_tests(executables: Vec<TestExecutable>, package: &Package, package_dir: &Path) -> Result<TestSuite> {
+    let env = vec![
+        ("CARGO_MANIFEST_DIR".to_string(), package_dir.display().to_string()),
+        ("CARGO_PKG_NAME".to_string(), package.name.clone()),
+        ("CARGO_PKG_VERSION".to_string(), package.version.clone()),
+    ];
+    let mut tests = Vec::new();
+    for (index, executable) in executables.iter().enumerate() {
+        let harness = package
+            .targets
+            .iter()
+            .find(|t| t.name == executable.target && t.kind == executable.kind)
+            .is_none_or(|t| t.harness);
+        let id_of = |name: &str| match executable.kind {
+            Kind::Lib => name.to_string(),
+            _ => format!("{}/{name}", executable.target),
+        };
+        if !harness {
+            tests.push(TestCase {
+                executable: index,
+                name: executable.target.clone(),
+                id: id_of(&executable.target),
+                ignored: false,
+                whole_executable: true,
+            });
+            continue;
+        }
+        let all = list(executable, package_dir, false)?;
+        let ignored: BTreeSet<String> = list(executable, package_dir, true)?.into_iter().collect();
+        for name in all {
+            tests.push(TestCase {
+                executable: index,
+                id: id_of(&name),
+                ignored: ignored.contains(&name),
+                name,
+                whole_executable: false,
+            });
+        }
+    }
+    Ok(TestSuite {
+        executables,
+        tests,
+        package_dir: package_dir.to_path_buf(),
+        env,
+    })
+}
+
+fn list(executable: &TestExecutable, cwd: &Path, ignored: bool) -> Result<Vec<String>> {
+    let mut command = Command::new(&executable.path);
+    command.args(["--list", "--format", "terse"]).current_dir(cwd);
+    if ignored {
+        command.arg("--ignored");
+    }
+    let finished = process::run(command, Some(Duration::from_secs(60)))?;
+    if !finished.success() {
+        bail!(
+            "cannot list the tests of {}: {}",
+            executable.path.display(),
+            finished.stderr.lines().next().unwrap_or("it failed")
+        );
+    }
+    Ok(finished
+        .stdout
+        .lines()
+        .filter_map(|line| line.strip_suffix(": test"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// How to run tests: in parallel, with a per-test timeout.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    pub jobs: usize,
+    pub timeout: Duration,
+}
+
+impl TestSuite {
+    /// The command that runs test `index` alone.
+    fn command(&self, index: usize) -> Command {
+        let test = &self.tests[index];
+        let mut command = Command::new(&self.executables[test.executable].path);
+        if !test.whole_executable {
+            command.arg(&test.name).args(["--exact", "--test-threads=1"]);
+        }
+        command.current_dir(&self.package_dir).env("RUST_BACKTRACE", "0");
+        for (key, value) in &self.env {
+            command.env(key, value);
+        }
+        command
+    }
+
+    /// Runs the tests `which` (indexes into `tests`), each in its own
+    /// process, `settings.jobs` at a time. `env_for` adds environment for one
+    /// test (its coverage file, say); `on_done` hears each finished test.
+    pub fn run(
+        &self,
+        which: &[usize],
+        settings: &RunSettings,
+        env_for: impl Fn(usize) -> Vec<(&'static str, OsString)> + Sync,
+        on_done: impl Fn(usize, &TestOutcome) + Sync,
+    ) -> Result<Vec<TestOutcome>> {
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<Result<TestOutcome>>>> = Mutex::new((0..which.len()).map(|_| None).collect());
+        std::thread::scope(|scope| {
+            for _ in 0..settings.jobs.max(1).min(which.len().max(1)) {
+                scope.spawn(|| {
+                    loop {
+                        let slot = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(&index) = which.get(slot) else { break };
+                        let mut command = self.command(index);
+                        command.envs(env_for(index));
+                        let outcome = process::run(command, Some(settings.timeout)).map(|finished| {
+                            let verdict = match finished.status {
+                                Status::TimedOut => Verdict::TimedOut,
+                                Status::Exited(status) if status.success() => Verdict::Passed,
+                                Status::Exited(status) => Verdict::Failed(
+                                    parse_panic(&self.tests[index].name, &finished.stdout, &finished.stderr)
+                                        .unwrap_or_else(|| Panic { message: describe_exit(status), location: None }),
+                                ),
+                            };
+                            TestOutcome { verdict, duration: finished.elapsed }
+                        });
+                        if let Ok(outcome) = &outcome {
+                            on_done(index, outcome);
+                        }
+                        let stop = outcome.is_err();
+                        results.lock().expect("results poisoned")[slot] = Some(outcome);
+                        if stop {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        process::check_interrupted()?;
+        results
+            .into_inner()
+            .expect("results poisoned")
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a test was not run"))))
+            .collect()
+    }
+}
+
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("the test process was killed by signal {signal}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("the test process exited with code {code}"),
+        None => "the test process failed".to_string(),
+    }
+}
+
+/// The panic of the test's own thread, from libtest's output (the captured
+/// output of a failed test is printed on stdout; with `--nocapture` or for a
+/// custom harness it is on stderr).
+pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic> {
+    let mut panics = Vec::new();
+    for output in [stdout, stderr] {
+        let mut rest = output;
+        while let Some(at) = rest.find(" panicked at ") {
+            // `thread 'NAME' panicked at` or, since Rust 1.88, `thread 'NAME' (ID) panicked at`.
+            let line_start = rest[..at].rfind('\n').map_or(0, |i| i + 1);
+            let thread = rest[line_start..at]
+                .strip_prefix("thread '")
+                .and_then(|t| t.rsplit_once('\'').map(|(name, _)| name))
+                .unwrap_or("");
+            let after = &rest[at + " panicked at ".len()..];
+            let (header, body) = after.split_once('\n').unwrap_or((after, ""));
+            let location = header.strip_suffix(':').unwrap_or(header).to_string();
+            let message: Vec<&str> = body
+                .lines()
+                .take_while(|line| !line.is_empty() && !line.starts_with("note: ") && !line.starts_with("stack backtrace:"))
+                .collect();
+            panics.push((thread == test_name, Panic { message: message.join("\n"), location: Some(location) }));
+            rest = &after[header.len()..];
+        }
+    }
+    let own = panics.iter().position(|(own, _)| *own).unwrap_or(0);
+    (!panics.is_empty()).then(|| panics.swap_remove(own).1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_panic_of_the_test_thread() {
+        let stdout = "\nrunning 1 test\ntest tests::a ... FAILED\n\nfailures:\n\n---- tests::a stdout ----\n\
+thread '<unnamed>' panicked at src/lib.rs:3:5:\nworker died\n\
+thread 'tests::a' (6703) panicked at src/lib.rs:10:9:\nassertion `left == right` failed\n  left: 1\n right: 2\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\nfailures:\n    tests::a\n";
+        let panic = parse_panic("tests::a", stdout, "").unwrap();
+        assert_eq!(panic.location.as_deref(), Some("src/lib.rs:10:9"));
+        assert_eq!(panic.message, "assertion `left == right` failed\n  left: 1\n right: 2");
+    }
+
+    #[test]
+    fn falls_back_to_the_first_panic() {
+        let stderr = "thread 'main' panicked at src/main.rs:2:5:\nboom\n";
+        let panic = parse_panic("whole", "", stderr).unwrap();
+        assert_eq!(panic.message, "boom");
+        assert_eq!(parse_panic("x", "all good", ""), None);
+    }
+}
