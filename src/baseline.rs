@@ -32,7 +32,11 @@ pub struct Baseline {
 
 impl Baseline {
     pub fn spectrum(&self) -> Spectrum {
-        Spectrum::from_runs(self.records.iter().map(|r| (!r.outcome.verdict.passed(), &r.lines)))
+        Spectrum::from_runs(
+            self.records
+                .iter()
+                .map(|r| (!r.outcome.verdict.passed(), &r.lines)),
+        )
     }
 
     pub fn failing(&self) -> impl Iterator<Item = &TestRecord> {
@@ -50,34 +54,65 @@ impl Baseline {
 pub fn establish(options: &Options, console: &Console, cwd: &Path) -> Result<Baseline> {
     let workspace = discover(&options.query, cwd)?;
     let package = &workspace.package;
-    console.status("Copying", format!("{} to a scratch directory", workspace.root.display()));
+    console.status(
+        "Copying",
+        format!("{} to a scratch directory", workspace.root.display()),
+    );
     let scratch = ScratchDir::create(&workspace, "coverage")?;
     let sources = read_crate_sources(package, &workspace.root, scratch.root());
     for (path, reason) in &sources.unparsable {
-        console.warn(format!("{}: syn cannot parse this file ({reason}); it is skipped, the rest is ranked", path.display()));
+        console.warn(format!(
+            "{}: syn cannot parse this file ({reason}); it is skipped, the rest is ranked",
+            path.display()
+        ));
     }
     if sources.files.is_empty() {
         return Err(Failure::new(
             Exit::NothingToLocalize,
-            format!("package `{}` has no library or binary code to rank", package.name),
+            format!(
+                "package `{}` has no library or binary code to rank",
+                package.name
+            ),
         )
         .into());
     }
     let instrumented = instrument(&sources);
-    console.status("Instrumented", format!("{} files with {} probes", instrumented.files.len(), instrumented.probes.locations.len()));
-    let executables = build_instrumented(&workspace, &scratch, &sources, &instrumented, options, console)?;
+    console.status(
+        "Instrumented",
+        format!(
+            "{} files with {} probes",
+            instrumented.files.len(),
+            instrumented.probes.locations.len()
+        ),
+    );
+    let executables = build_instrumented(
+        &workspace,
+        &scratch,
+        &sources,
+        &instrumented,
+        options,
+        console,
+    )?;
 
     let package_dir = scratch.path_of(package.dir());
     let suite = list_tests(executables, package, &package_dir)?;
-    let runnable: Vec<usize> = (0..suite.tests.len()).filter(|&t| !suite.tests[t].ignored).collect();
+    let runnable: Vec<usize> = (0..suite.tests.len())
+        .filter(|&t| !suite.tests[t].ignored)
+        .collect();
     if runnable.is_empty() {
         return Err(Failure::new(
             Exit::NothingToLocalize,
-            format!("nothing to localize: package `{}` has no tests to run", package.name),
+            format!(
+                "nothing to localize: package `{}` has no tests to run",
+                package.name
+            ),
         )
         .into());
     }
-    let settings = RunSettings { jobs: options.jobs, timeout: options.test_timeout };
+    let settings = RunSettings {
+        jobs: options.jobs,
+        timeout: options.test_timeout,
+    };
     let progress = console.progress("Testing", runnable.len() as u64);
     let records = run_with_coverage(
         &suite,
@@ -88,7 +123,13 @@ pub fn establish(options: &Options, console: &Console, cwd: &Path) -> Result<Bas
         |_, _| progress.inc(),
     )?;
     drop(progress);
-    let baseline = Baseline { workspace, sources, suite, records, probes: instrumented.probes };
+    let baseline = Baseline {
+        workspace,
+        sources,
+        suite,
+        records,
+        probes: instrumented.probes,
+    };
     summarize(&baseline, console);
     check_worth_localizing(&baseline, console)?;
     Ok(baseline)
@@ -120,7 +161,9 @@ fn build_instrumented(
     let (first_errors, first_summary) = loop {
         let spinner = console.spinner("Building");
         spinner.set_message(format!("tests of {}", workspace.package.name));
-        let outcome = build_tests(&request, |name| spinner.set_message(format!("compiled {name}")))?;
+        let outcome = build_tests(&request, |name| {
+            spinner.set_message(format!("compiled {name}"))
+        })?;
         drop(spinner);
         let (errors, summary) = match outcome {
             BuildOutcome::Built(executables) => return Ok(executables),
@@ -129,14 +172,21 @@ fn build_instrumented(
         let blamed: Vec<usize> = probed
             .iter()
             .copied()
-            .filter(|&index| errors.iter().any(|e| e.file.as_deref().map(Path::new) == Some(sources.files[index].path.as_path())))
+            .filter(|&index| {
+                errors.iter().any(|e| {
+                    e.file.as_deref().map(Path::new) == Some(sources.files[index].path.as_path())
+                })
+            })
             .collect();
         if blamed.is_empty() {
             break (errors, summary);
         }
         for index in blamed {
             let file = &sources.files[index];
-            console.warn(format!("coverage probes do not compile in {}; it is left uninstrumented", file.path.display()));
+            console.warn(format!(
+                "coverage probes do not compile in {}; it is left uninstrumented",
+                file.path.display()
+            ));
             scratch.write(&file.path, &file.text)?;
             probed.remove(&index);
         }
@@ -148,7 +198,10 @@ fn build_instrumented(
     match build_tests(&request, |_| {})? {
         BuildOutcome::Failed { errors, summary } => Err(Failure::new(
             Exit::BuildFailed,
-            format!("the crate does not build: {}", first_error(&errors, &summary)),
+            format!(
+                "the crate does not build: {}",
+                first_error(&errors, &summary)
+            ),
         )
         .into()),
         BuildOutcome::Built(_) => Err(anyhow!(
@@ -159,13 +212,18 @@ fn build_instrumented(
 }
 
 fn first_error(errors: &[CompileError], summary: &str) -> String {
-    errors.first().map_or_else(|| summary.to_string(), ToString::to_string)
+    errors
+        .first()
+        .map_or_else(|| summary.to_string(), ToString::to_string)
 }
 
 fn summarize(baseline: &Baseline, console: &Console) {
     let tests = &baseline.suite.tests;
     let passed = baseline.records.len() - baseline.failing().count();
-    let timed_out = baseline.failing().filter(|r| r.outcome.verdict == Verdict::TimedOut).count();
+    let timed_out = baseline
+        .failing()
+        .filter(|r| r.outcome.verdict == Verdict::TimedOut)
+        .count();
     console.status(
         "Summary",
         format!(
@@ -178,10 +236,16 @@ fn summarize(baseline: &Baseline, console: &Console) {
     for record in baseline.failing() {
         let id = &tests[record.test].id;
         match &record.outcome.verdict {
-            Verdict::TimedOut => console.status("TIMED OUT", format!("{id} (killed after the test timeout)")),
+            Verdict::TimedOut => {
+                console.status("TIMED OUT", format!("{id} (killed after the test timeout)"))
+            }
             Verdict::Failed(panic) => {
                 let message = panic.message.lines().next().unwrap_or("");
-                let location = panic.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
+                let location = panic
+                    .location
+                    .as_deref()
+                    .map(|l| format!(" at {l}"))
+                    .unwrap_or_default();
                 console.status("FAILED", format!("{id}: {message}{location}"));
             }
             Verdict::Passed => {}
@@ -197,11 +261,15 @@ fn check_worth_localizing(baseline: &Baseline, console: &Console) -> Result<(), 
     if failing == 0 {
         return Err(Failure::new(
             Exit::NothingToLocalize,
-            format!("nothing to localize: all {} tests pass", baseline.records.len()),
+            format!(
+                "nothing to localize: all {} tests pass",
+                baseline.records.len()
+            ),
         ));
     }
     if failing == baseline.records.len() {
-        console.warn("every test fails: with no passing test to compare against, the ranking is weak");
+        console
+            .warn("every test fails: with no passing test to compare against, the ranking is weak");
     }
     Ok(())
 }

@@ -29,11 +29,21 @@ pub struct Args {
     pub manifest_path: Option<PathBuf>,
 
     /// Package to work on (required in a workspace with several packages)
-    #[arg(short = 'p', long, value_name = "NAME", help_heading = "Package Selection")]
+    #[arg(
+        short = 'p',
+        long,
+        value_name = "NAME",
+        help_heading = "Package Selection"
+    )]
     pub package: Option<String>,
 
     /// Space or comma separated list of features to activate
-    #[arg(short = 'F', long, value_name = "FEATURES", help_heading = "Feature Selection")]
+    #[arg(
+        short = 'F',
+        long,
+        value_name = "FEATURES",
+        help_heading = "Feature Selection"
+    )]
     pub features: Vec<String>,
 
     /// Activate all available features
@@ -70,7 +80,12 @@ pub struct Args {
     pub jobs: Option<usize>,
 
     /// Seconds a test may run before it is killed and counted as timed out
-    #[arg(long, value_name = "SECS", default_value_t = 60.0, help_heading = "Test Execution")]
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 60.0,
+        help_heading = "Test Execution"
+    )]
     pub test_timeout: f64,
 }
 
@@ -96,7 +111,8 @@ mod tests {
 
     #[test]
     fn cargo_subcommand_name_is_optional() {
-        let via_cargo = parse_args(["cargo-autofix", "autofix", "--rank-only"].map(OsString::from)).unwrap();
+        let via_cargo =
+            parse_args(["cargo-autofix", "autofix", "--rank-only"].map(OsString::from)).unwrap();
         let direct = parse_args(["cargo-autofix", "--rank-only"].map(OsString::from)).unwrap();
         assert!(via_cargo.rank_only && direct.rank_only);
     }

@@ -46,7 +46,10 @@ impl Console {
     /// A spinner for work of unknown length.
     pub fn spinner(&self, verb: &str) -> Progress {
         let bar = ProgressBar::with_draw_target(None, self.draw_target());
-        bar.set_style(ProgressStyle::with_template("{prefix:>12} {spinner} {msg} ({elapsed})").expect("valid template"));
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>12} {spinner} {msg} ({elapsed})")
+                .expect("valid template"),
+        );
         bar.set_prefix(verb.to_string());
         bar.enable_steady_tick(Duration::from_millis(120));
         Progress { bar }

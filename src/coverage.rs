@@ -32,14 +32,22 @@ pub fn run_with_coverage(
 ) -> Result<Vec<TestRecord>> {
     fs::create_dir_all(dir)?;
     let file_of = |test: usize| dir.join(format!("{test}.hits"));
-    let outcomes = suite.run(which, settings, |test| vec![(COVERAGE_ENV, OsString::from(file_of(test)))], on_done)?;
+    let outcomes = suite.run(
+        which,
+        settings,
+        |test| vec![(COVERAGE_ENV, OsString::from(file_of(test)))],
+        on_done,
+    )?;
     Ok(which
         .iter()
         .zip(outcomes)
         .map(|(&test, outcome)| TestRecord {
             test,
             outcome,
-            lines: lines_hit(&fs::read_to_string(file_of(test)).unwrap_or_default(), probes),
+            lines: lines_hit(
+                &fs::read_to_string(file_of(test)).unwrap_or_default(),
+                probes,
+            ),
         })
         .collect())
 }
@@ -60,8 +68,13 @@ mod tests {
 
     #[test]
     fn maps_probe_ids_to_distinct_lines() {
-        let at = |line| Location { file: PathBuf::from("src/lib.rs"), line };
-        let probes = ProbeMap { locations: vec![at(3), at(3), at(7)] };
+        let at = |line| Location {
+            file: PathBuf::from("src/lib.rs"),
+            line,
+        };
+        let probes = ProbeMap {
+            locations: vec![at(3), at(3), at(7)],
+        };
         let lines = lines_hit("1\n0\n2\n2\n99\n1", &probes);
         assert_eq!(lines, BTreeSet::from([at(3), at(7)]));
     }

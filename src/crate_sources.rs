@@ -41,14 +41,23 @@ impl CrateSources {
 /// Reads every source file of the package's lib and bin targets from the
 /// copy of the workspace at `workspace_root`; `original_root` is where the
 /// package's (absolute) target paths point.
-pub fn read_crate_sources(package: &Package, original_root: &Path, workspace_root: &Path) -> CrateSources {
+pub fn read_crate_sources(
+    package: &Package,
+    original_root: &Path,
+    workspace_root: &Path,
+) -> CrateSources {
     let mut sources = CrateSources::default();
     let mut index_of: BTreeMap<PathBuf, usize> = BTreeMap::new();
     for target in package.targets.iter().filter(|t| t.kind.is_crate_code()) {
         let Ok(src_path) = target.src_path.strip_prefix(original_root) else {
             continue;
         };
-        let Some(root) = load(&workspace_root.join(src_path), workspace_root, &mut sources, &mut index_of) else {
+        let Some(root) = load(
+            &workspace_root.join(src_path),
+            workspace_root,
+            &mut sources,
+            &mut index_of,
+        ) else {
             continue;
         };
         if sources.roots.contains(&root) {
@@ -65,8 +74,18 @@ pub fn read_crate_sources(package: &Package, original_root: &Path, workspace_roo
             let absolute = workspace_root.join(&sources.files[file].path);
             let dir = module_dir(&absolute, file == root);
             let mut declared = Vec::new();
-            collect_mod_files(&sources.files[file].syntax.items, &absolute, &dir, false, &mut declared);
-            pending.extend(declared.iter().filter_map(|child| load(child, workspace_root, &mut sources, &mut index_of)));
+            collect_mod_files(
+                &sources.files[file].syntax.items,
+                &absolute,
+                &dir,
+                false,
+                &mut declared,
+            );
+            pending.extend(
+                declared
+                    .iter()
+                    .filter_map(|child| load(child, workspace_root, &mut sources, &mut index_of)),
+            );
         }
     }
     sources
@@ -74,7 +93,12 @@ pub fn read_crate_sources(package: &Package, original_root: &Path, workspace_roo
 
 /// Loads and parses a file once; `None` if it is missing, unparsable, or
 /// outside the workspace (then it is not ours to rank or change).
-fn load(path: &Path, root: &Path, sources: &mut CrateSources, index_of: &mut BTreeMap<PathBuf, usize>) -> Option<usize> {
+fn load(
+    path: &Path,
+    root: &Path,
+    sources: &mut CrateSources,
+    index_of: &mut BTreeMap<PathBuf, usize>,
+) -> Option<usize> {
     let path = path.strip_prefix(root).ok()?.to_path_buf();
     if let Some(&index) = index_of.get(&path) {
         return Some(index);
@@ -85,14 +109,20 @@ fn load(path: &Path, root: &Path, sources: &mut CrateSources, index_of: &mut BTr
     let text = fs::read_to_string(root.join(&path)).ok()?;
     match source::parse_file(&text) {
         Ok(syntax) => {
-            sources.files.push(SourceFile { path: path.clone(), text, syntax });
+            sources.files.push(SourceFile {
+                path: path.clone(),
+                text,
+                syntax,
+            });
             let index = sources.files.len() - 1;
             index_of.insert(path, index);
             Some(index)
         }
         Err(error) => {
             let line = error.span().start().line;
-            sources.unparsable.push((path, format!("line {line}: {error}")));
+            sources
+                .unparsable
+                .push((path, format!("line {line}: {error}")));
             None
         }
     }
@@ -110,9 +140,17 @@ fn module_dir(file: &Path, is_crate_root: bool) -> PathBuf {
 }
 
 /// Files declared by `mod x;` items (recursing into inline modules).
-fn collect_mod_files(items: &[syn::Item], file: &Path, dir: &Path, nested: bool, out: &mut Vec<PathBuf>) {
+fn collect_mod_files(
+    items: &[syn::Item],
+    file: &Path,
+    dir: &Path,
+    nested: bool,
+    out: &mut Vec<PathBuf>,
+) {
     for item in items {
-        let syn::Item::Mod(module) = item else { continue };
+        let syn::Item::Mod(module) = item else {
+            continue;
+        };
         if is_test_code(&module.attrs) {
             continue;
         }
@@ -129,11 +167,16 @@ fn collect_mod_files(items: &[syn::Item], file: &Path, dir: &Path, nested: bool,
             None => {
                 let candidates = match explicit {
                     // A top-level #[path] is relative to the declaring file's directory.
-                    Some(path) if !nested => vec![file.parent().unwrap_or(Path::new("")).join(path)],
+                    Some(path) if !nested => {
+                        vec![file.parent().unwrap_or(Path::new("")).join(path)]
+                    }
                     Some(path) => vec![dir.join(path)],
                     None => {
                         let name = name.trim_start_matches("r#");
-                        vec![dir.join(format!("{name}.rs")), dir.join(name).join("mod.rs")]
+                        vec![
+                            dir.join(format!("{name}.rs")),
+                            dir.join(name).join("mod.rs"),
+                        ]
                     }
                 };
                 if let Some(found) = candidates.into_iter().find(|c| c.is_file()) {
@@ -147,7 +190,10 @@ fn collect_mod_files(items: &[syn::Item], file: &Path, dir: &Path, nested: bool,
 fn path_attribute(attrs: &[Attribute]) -> Option<String> {
     attrs.iter().find_map(|attr| match &attr.meta {
         Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
-            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some(s.value()),
             _ => None,
         },
         _ => None,
@@ -157,11 +203,20 @@ fn path_attribute(attrs: &[Attribute]) -> Option<String> {
 /// Attributes that make an item test code: `#[test]`-like attributes
 /// (`#[test]`, `#[tokio::test]`, `#[rstest]`, ...) and `cfg`s that need `test`.
 pub fn is_test_code(attrs: &[Attribute]) -> bool {
-    const TEST_ATTRIBUTES: &[&str] = &["test", "bench", "rstest", "test_case", "quickcheck", "proptest"];
+    const TEST_ATTRIBUTES: &[&str] = &[
+        "test",
+        "bench",
+        "rstest",
+        "test_case",
+        "quickcheck",
+        "proptest",
+    ];
     attrs.iter().any(|attr| {
         let path = attr.path();
         if path.is_ident("cfg") {
-            return attr.parse_args::<Meta>().is_ok_and(|meta| cfg_requires_test(&meta));
+            return attr
+                .parse_args::<Meta>()
+                .is_ok_and(|meta| cfg_requires_test(&meta));
         }
         path.segments
             .last()
@@ -174,7 +229,8 @@ fn cfg_requires_test(meta: &Meta) -> bool {
     match meta {
         Meta::Path(path) => path.is_ident("test"),
         Meta::List(list) => {
-            let Ok(nested) = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) else {
+            let Ok(nested) = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+            else {
                 return false;
             };
             if list.path.is_ident("all") {
@@ -212,9 +268,18 @@ mod tests {
 
     #[test]
     fn module_dirs_follow_rustc() {
-        assert_eq!(module_dir(Path::new("/c/src/lib.rs"), true), Path::new("/c/src"));
-        assert_eq!(module_dir(Path::new("/c/src/a/mod.rs"), false), Path::new("/c/src/a"));
-        assert_eq!(module_dir(Path::new("/c/src/a.rs"), false), Path::new("/c/src/a"));
+        assert_eq!(
+            module_dir(Path::new("/c/src/lib.rs"), true),
+            Path::new("/c/src")
+        );
+        assert_eq!(
+            module_dir(Path::new("/c/src/a/mod.rs"), false),
+            Path::new("/c/src/a")
+        );
+        assert_eq!(
+            module_dir(Path::new("/c/src/a.rs"), false),
+            Path::new("/c/src/a")
+        );
     }
 
     #[test]
@@ -232,7 +297,17 @@ mod tests {
         let syntax = source::parse_file(&fs::read_to_string(src.join("lib.rs")).unwrap()).unwrap();
         let mut found = Vec::new();
         collect_mod_files(&syntax.items, &src.join("lib.rs"), &src, false, &mut found);
-        let names: Vec<_> = found.iter().map(|p| p.strip_prefix(&src).unwrap().to_path_buf()).collect();
-        assert_eq!(names, [PathBuf::from("a.rs"), PathBuf::from("outer/inner.rs"), PathBuf::from("elsewhere.rs")]);
+        let names: Vec<_> = found
+            .iter()
+            .map(|p| p.strip_prefix(&src).unwrap().to_path_buf())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                PathBuf::from("a.rs"),
+                PathBuf::from("outer/inner.rs"),
+                PathBuf::from("elsewhere.rs")
+            ]
+        );
     }
 }

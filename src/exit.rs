@@ -51,7 +51,10 @@ impl Failure {
     }
 
     pub fn interrupted() -> Self {
-        Failure::new(Exit::Interrupted, "interrupted: child processes stopped, scratch copy removed")
+        Failure::new(
+            Exit::Interrupted,
+            "interrupted: child processes stopped, scratch copy removed",
+        )
     }
 }
 

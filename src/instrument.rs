@@ -60,7 +60,10 @@ pub fn instrument(sources: &CrateSources) -> Instrumented {
         .map(|(index, mut edits)| {
             let file = &sources.files[index];
             if sources.roots.contains(&index) {
-                edits.push(Edit::insert(file.text.len(), runtime_module(probes.locations.len(), is_no_std(&file.syntax))));
+                edits.push(Edit::insert(
+                    file.text.len(),
+                    runtime_module(probes.locations.len(), is_no_std(&file.syntax)),
+                ));
             }
             let text = splice(&file.text, &edits).expect("probe insertions never overlap");
             (index, text)
@@ -71,9 +74,15 @@ pub fn instrument(sources: &CrateSources) -> Instrumented {
 
 /// The runtime module to append to a crate root.
 fn runtime_module(probe_count: usize, no_std: bool) -> String {
-    let sized = RUNTIME.replace("const PROBES: usize = 1;", &format!("const PROBES: usize = {};", probe_count.max(1)));
+    let sized = RUNTIME.replace(
+        "const PROBES: usize = 1;",
+        &format!("const PROBES: usize = {};", probe_count.max(1)),
+    );
     let with_std = if no_std {
-        sized.replace("pub(crate) mod __autofix_rt {\n", "pub(crate) mod __autofix_rt {\n    extern crate std;\n")
+        sized.replace(
+            "pub(crate) mod __autofix_rt {\n",
+            "pub(crate) mod __autofix_rt {\n    extern crate std;\n",
+        )
     } else {
         sized
     };
@@ -100,7 +109,10 @@ struct ProbeInserter<'a> {
 impl ProbeInserter<'_> {
     fn new_probe(&mut self, line_span: Span) -> usize {
         let line = self.lines.line_of(line_span.byte_range().start);
-        self.probes.locations.push(Location { file: self.file.clone(), line });
+        self.probes.locations.push(Location {
+            file: self.file.clone(),
+            line,
+        });
         self.probes.locations.len() - 1
     }
 
@@ -118,7 +130,8 @@ impl ProbeInserter<'_> {
     fn wrap_in_block(&mut self, expr: &syn::Expr, line_of: Span) {
         let id = self.new_probe(line_of);
         let range = expr.span().byte_range();
-        self.edits.push(Edit::insert(range.start, format!("{{ {} ", probe_call(id))));
+        self.edits
+            .push(Edit::insert(range.start, format!("{{ {} ", probe_call(id))));
         self.edits.push(Edit::insert(range.end, " }"));
     }
 
@@ -291,13 +304,19 @@ mod tests {
             ..Default::default()
         };
         let instrumented = instrument(&sources);
-        let lines = instrumented.probes.locations.iter().map(|l| l.line).collect();
+        let lines = instrumented
+            .probes
+            .locations
+            .iter()
+            .map(|l| l.line)
+            .collect();
         (instrumented.files[0].1.clone(), lines)
     }
 
     #[test]
     fn probes_precede_statements_on_their_own_line() {
-        let (text, lines) = instrument_text("fn f(x: i32) -> i32 {\n    let y = x + 1;\n    y\n}\n");
+        let (text, lines) =
+            instrument_text("fn f(x: i32) -> i32 {\n    let y = x + 1;\n    y\n}\n");
         assert_eq!(
             text,
             "fn f(x: i32) -> i32 {\n    crate::__autofix_rt::hit(0);let y = x + 1;\n    crate::__autofix_rt::hit(1);y\n}\n"
@@ -309,7 +328,10 @@ mod tests {
     fn else_if_conditions_get_their_own_probe() {
         let source = "fn m(x: i32) -> i32 {\n    if x < 0 {\n        1\n    } else if x > 5 {\n        2\n    } else {\n        3\n    }\n}\n";
         let (text, lines) = instrument_text(source);
-        assert!(text.contains("} else { crate::__autofix_rt::hit(1); if x > 5 {"), "{text}");
+        assert!(
+            text.contains("} else { crate::__autofix_rt::hit(1); if x > 5 {"),
+            "{text}"
+        );
         assert!(text.ends_with("3\n    } }\n}\n"), "{text}");
         // if (2), else-if (4), the three branch values (3, 5, 7).
         let mut sorted = lines.clone();
@@ -322,8 +344,14 @@ mod tests {
     fn match_arms_and_closures_with_expression_bodies_are_wrapped() {
         let source = "fn f(v: Option<i32>) -> i32 {\n    let g = |a: i32| a * 2;\n    match v {\n        Some(a) => g(a),\n        None => { 0 }\n    }\n}\n";
         let (text, lines) = instrument_text(source);
-        assert!(text.contains("|a: i32| { crate::__autofix_rt::hit(2); a * 2 }"), "{text}");
-        assert!(text.contains("Some(a) => { crate::__autofix_rt::hit(3); g(a) },"), "{text}");
+        assert!(
+            text.contains("|a: i32| { crate::__autofix_rt::hit(2); a * 2 }"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Some(a) => { crate::__autofix_rt::hit(3); g(a) },"),
+            "{text}"
+        );
         assert!(syn::parse_file(&text).is_ok());
         let mut sorted = lines.clone();
         sorted.sort();

@@ -34,15 +34,26 @@ use crate::render::Ranking;
 
 /// Runs `cargo autofix` with validated options, from directory `cwd`.
 pub fn run(options: &Options, cwd: &Path) -> Result<Exit> {
-    let console = Console { quiet: options.quiet };
+    let console = Console {
+        quiet: options.quiet,
+    };
     if !options.rank_only {
-        return Err(Failure::new(Exit::Usage, "the repair search is not available yet; run with --rank-only").into());
+        return Err(Failure::new(
+            Exit::Usage,
+            "the repair search is not available yet; run with --rank-only",
+        )
+        .into());
     }
     let baseline = baseline::establish(options, &console, cwd)?;
     let suspects = rank_suspects(&baseline.spectrum(), options.metric);
-    let ranking = Ranking { metric: options.metric, suspects: &suspects, baseline: &baseline };
+    let ranking = Ranking {
+        metric: options.metric,
+        suspects: &suspects,
+        baseline: &baseline,
+    };
     if let Some(path) = &options.html {
-        std::fs::write(path, render::html::page(&ranking)).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(path, render::html::page(&ranking))
+            .with_context(|| format!("cannot write {}", path.display()))?;
         console.status("Wrote", path.display());
     }
     let product = match options.format {
@@ -56,7 +67,10 @@ pub fn run(options: &Options, cwd: &Path) -> Result<Exit> {
 /// Writes the product to stdout; a closed pipe (`| head`) is not an error.
 fn write_stdout(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("cannot write to stdout"),
     }

@@ -26,7 +26,9 @@ pub struct Spectrum {
 impl Spectrum {
     /// Builds the spectrum from each test's verdict (`true` = failed) and
     /// the lines it executed.
-    pub fn from_runs<'a>(runs: impl IntoIterator<Item = (bool, &'a BTreeSet<Location>)>) -> Spectrum {
+    pub fn from_runs<'a>(
+        runs: impl IntoIterator<Item = (bool, &'a BTreeSet<Location>)>,
+    ) -> Spectrum {
         let mut spectrum = Spectrum::default();
         for (failed, lines) in runs {
             if failed {
@@ -60,7 +62,13 @@ pub enum Metric {
 }
 
 impl Metric {
-    pub const ALL: [Metric; 5] = [Metric::Ochiai, Metric::Tarantula, Metric::DStar, Metric::Op2, Metric::Jaccard];
+    pub const ALL: [Metric; 5] = [
+        Metric::Ochiai,
+        Metric::Tarantula,
+        Metric::DStar,
+        Metric::Op2,
+        Metric::Jaccard,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -83,7 +91,11 @@ impl Metric {
         match self {
             Metric::Ochiai => {
                 let denominator = (f * (ef + ep)).sqrt();
-                if denominator == 0.0 { 0.0 } else { ef / denominator }
+                if denominator == 0.0 {
+                    0.0
+                } else {
+                    ef / denominator
+                }
             }
             Metric::Tarantula => tarantula_hue(line, totals).map_or(0.0, |hue| 1.0 - hue),
             Metric::DStar => {
@@ -97,7 +109,11 @@ impl Metric {
             Metric::Op2 => ef - ep / (p + 1.0),
             Metric::Jaccard => {
                 let denominator = f + ep;
-                if denominator == 0.0 { 0.0 } else { ef / denominator }
+                if denominator == 0.0 {
+                    0.0
+                } else {
+                    ef / denominator
+                }
             }
         }
     }
@@ -121,7 +137,11 @@ impl FromStr for Metric {
 }
 
 fn fraction(part: u32, whole: u32) -> f64 {
-    if whole == 0 { 0.0 } else { f64::from(part) / f64::from(whole) }
+    if whole == 0 {
+        0.0
+    } else {
+        f64::from(part) / f64::from(whole)
+    }
 }
 
 /// Tarantula's hue: 0.0 (red, only failing tests) to 1.0 (green, only
@@ -172,7 +192,11 @@ pub fn rank_suspects(spectrum: &Spectrum, metric: Metric) -> Vec<Suspect> {
         })
         .collect();
     suspects.sort_by(|a, b| {
-        let by_score = if tied(a.score, b.score) { std::cmp::Ordering::Equal } else { b.score.total_cmp(&a.score) };
+        let by_score = if tied(a.score, b.score) {
+            std::cmp::Ordering::Equal
+        } else {
+            b.score.total_cmp(&a.score)
+        };
         by_score
             .then(b.confidence.total_cmp(&a.confidence))
             .then_with(|| a.location.cmp(&b.location))
@@ -197,13 +221,18 @@ mod tests {
     use std::path::PathBuf;
 
     fn at(line: u32) -> Location {
-        Location { file: PathBuf::from("src/lib.rs"), line }
+        Location {
+            file: PathBuf::from("src/lib.rs"),
+            line,
+        }
     }
 
     /// Each run: failed?, lines executed.
     fn spectrum(runs: &[(bool, &[u32])]) -> Spectrum {
-        let sets: Vec<(bool, BTreeSet<Location>)> =
-            runs.iter().map(|(failed, lines)| (*failed, lines.iter().map(|&l| at(l)).collect())).collect();
+        let sets: Vec<(bool, BTreeSet<Location>)> = runs
+            .iter()
+            .map(|(failed, lines)| (*failed, lines.iter().map(|&l| at(l)).collect()))
+            .collect();
         Spectrum::from_runs(sets.iter().map(|(failed, lines)| (*failed, lines)))
     }
 
@@ -271,12 +300,21 @@ mod tests {
 
     #[test]
     fn other_metrics_follow_their_formulas() {
-        let totals = Counts { failed: 2, passed: 4 };
-        let line = Counts { failed: 2, passed: 1 };
+        let totals = Counts {
+            failed: 2,
+            passed: 4,
+        };
+        let line = Counts {
+            failed: 2,
+            passed: 1,
+        };
         assert_eq!(Metric::DStar.score(line, totals), 4.0);
         assert_eq!(Metric::Op2.score(line, totals), 2.0 - 1.0 / 5.0);
         assert_eq!(Metric::Jaccard.score(line, totals), 2.0 / 3.0);
-        let only_failing = Counts { failed: 2, passed: 0 };
+        let only_failing = Counts {
+            failed: 2,
+            passed: 0,
+        };
         assert_eq!(Metric::DStar.score(only_failing, totals), f64::INFINITY);
         assert_eq!(Metric::DStar.score(Counts::default(), totals), 0.0);
     }

@@ -15,14 +15,19 @@ fn main() -> ExitCode {
             return ExitCode::from(error.exit_code() as u8);
         }
     };
-    let exit = Options::from_args(args).map_err(anyhow::Error::from).and_then(|options| {
-        process::install_interrupt_handler()?;
-        let cwd = std::env::current_dir()?;
-        cargo_autofix::run(&options, &cwd)
-    });
+    let exit = Options::from_args(args)
+        .map_err(anyhow::Error::from)
+        .and_then(|options| {
+            process::install_interrupt_handler()?;
+            let cwd = std::env::current_dir()?;
+            cargo_autofix::run(&options, &cwd)
+        });
     let exit = match exit {
         Ok(exit) => exit,
-        Err(error) => match error.chain().find_map(|cause| cause.downcast_ref::<Failure>()) {
+        Err(error) => match error
+            .chain()
+            .find_map(|cause| cause.downcast_ref::<Failure>())
+        {
             Some(failure) => {
                 eprintln!("error: {}", failure.message);
                 failure.exit

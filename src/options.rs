@@ -28,7 +28,10 @@ impl Options {
     pub fn from_args(args: Args) -> Result<Options, Failure> {
         let usage = |message: String| Failure::new(Exit::Usage, message);
         if !(args.test_timeout.is_finite() && args.test_timeout > 0.0) {
-            return Err(usage(format!("--test-timeout must be a positive number of seconds, not {}", args.test_timeout)));
+            return Err(usage(format!(
+                "--test-timeout must be a positive number of seconds, not {}",
+                args.test_timeout
+            )));
         }
         let jobs = match args.jobs {
             Some(0) => return Err(usage("--jobs must be at least 1".to_string())),
@@ -37,9 +40,18 @@ impl Options {
         };
         Ok(Options {
             rank_only: args.rank_only,
-            query: PackageQuery { manifest_path: args.manifest_path, package: args.package },
+            query: PackageQuery {
+                manifest_path: args.manifest_path,
+                package: args.package,
+            },
             features: Features {
-                features: args.features.iter().flat_map(|f| f.split([',', ' '])).filter(|f| !f.is_empty()).map(str::to_string).collect(),
+                features: args
+                    .features
+                    .iter()
+                    .flat_map(|f| f.split([',', ' ']))
+                    .filter(|f| !f.is_empty())
+                    .map(str::to_string)
+                    .collect(),
                 all_features: args.all_features,
                 no_default_features: args.no_default_features,
             },

@@ -66,8 +66,14 @@ impl ScratchDir {
     /// A file of the copy, by its path relative to the workspace root.
     /// Refuses any other path, so that nothing outside the copy is written.
     pub fn file(&self, relative: &Path) -> Result<PathBuf> {
-        let inside = relative.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        anyhow::ensure!(inside, "refusing to touch {} outside the scratch copy", relative.display());
+        let inside = relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        anyhow::ensure!(
+            inside,
+            "refusing to touch {} outside the scratch copy",
+            relative.display()
+        );
         Ok(self.root().join(relative))
     }
 
@@ -79,23 +85,31 @@ impl ScratchDir {
 }
 
 fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
-    let target_dir = target_dir.canonicalize().unwrap_or_else(|_| target_dir.to_path_buf());
-    let walker = WalkDir::new(from).follow_links(false).into_iter().filter_entry(|entry| {
-        if !entry.file_type().is_dir() || entry.depth() == 0 {
-            return true;
-        }
-        let name = entry.file_name().to_string_lossy();
-        let is_vcs = VCS_DIRS.contains(&name.as_ref());
-        let is_target = entry.path() == target_dir
+    let target_dir = target_dir
+        .canonicalize()
+        .unwrap_or_else(|_| target_dir.to_path_buf());
+    let walker = WalkDir::new(from)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|entry| {
+            if !entry.file_type().is_dir() || entry.depth() == 0 {
+                return true;
+            }
+            let name = entry.file_name().to_string_lossy();
+            let is_vcs = VCS_DIRS.contains(&name.as_ref());
+            let is_target = entry.path() == target_dir
             || entry.path().canonicalize().is_ok_and(|p| p == target_dir)
             // Every cargo target dir carries this tag, also nested ones.
             || entry.path().join("CACHEDIR.TAG").is_file();
-        !is_vcs && !is_target
-    });
+            !is_vcs && !is_target
+        });
     for entry in walker {
         process::check_interrupted()?;
         let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
-        let relative = entry.path().strip_prefix(from).expect("walkdir stays under its root");
+        let relative = entry
+            .path()
+            .strip_prefix(from)
+            .expect("walkdir stays under its root");
         let destination = to.join(relative);
         let file_type = entry.file_type();
         if file_type.is_dir() {
@@ -120,7 +134,9 @@ fn copy_symlink(link: &Path, destination: &Path) -> Result<()> {
 
 #[cfg(not(unix))]
 fn copy_symlink(link: &Path, destination: &Path) -> Result<()> {
-    fs::copy(link, destination).map(drop).with_context(|| format!("cannot copy {}", link.display()))
+    fs::copy(link, destination)
+        .map(drop)
+        .with_context(|| format!("cannot copy {}", link.display()))
 }
 
 /// Relative `path = ...` dependencies that point outside the workspace
@@ -131,8 +147,15 @@ fn rewrite_outside_path_dependencies(original_root: &Path, copy_root: &Path) -> 
         if entry.file_name() != "Cargo.toml" || !entry.file_type().is_file() {
             continue;
         }
-        let relative = entry.path().strip_prefix(copy_root).expect("under the copy root");
-        let original_dir = original_root.join(relative).parent().expect("a manifest has a directory").to_path_buf();
+        let relative = entry
+            .path()
+            .strip_prefix(copy_root)
+            .expect("under the copy root");
+        let original_dir = original_root
+            .join(relative)
+            .parent()
+            .expect("a manifest has a directory")
+            .to_path_buf();
         let text = fs::read_to_string(entry.path())?;
         let Ok(mut manifest) = text.parse::<toml::Table>() else {
             continue; // cargo will report a broken manifest itself.
@@ -149,9 +172,13 @@ fn rewrite_outside_path_dependencies(original_root: &Path, copy_root: &Path) -> 
 fn rewrite_manifest(manifest: &mut toml::Table, manifest_dir: &Path, root: &Path) -> bool {
     let mut changed = false;
     let mut fix_table = |deps: &mut toml::Value| {
-        let Some(deps) = deps.as_table_mut() else { return };
+        let Some(deps) = deps.as_table_mut() else {
+            return;
+        };
         for dep in deps.iter_mut().map(|(_, value)| value) {
-            let Some(path) = dep.get("path").and_then(|p| p.as_str()) else { continue };
+            let Some(path) = dep.get("path").and_then(|p| p.as_str()) else {
+                continue;
+            };
             if Path::new(path).is_absolute() {
                 continue;
             }
@@ -159,12 +186,21 @@ fn rewrite_manifest(manifest: &mut toml::Table, manifest_dir: &Path, root: &Path
             if !resolved.starts_with(root) {
                 dep.as_table_mut()
                     .expect("a dependency with a path is a table")
-                    .insert("path".into(), resolved.to_string_lossy().into_owned().into());
+                    .insert(
+                        "path".into(),
+                        resolved.to_string_lossy().into_owned().into(),
+                    );
                 changed = true;
             }
         }
     };
-    const SECTIONS: &[&str] = &["dependencies", "dev-dependencies", "build-dependencies", "dev_dependencies", "build_dependencies"];
+    const SECTIONS: &[&str] = &[
+        "dependencies",
+        "dev-dependencies",
+        "build-dependencies",
+        "dev_dependencies",
+        "build_dependencies",
+    ];
     for section in SECTIONS {
         if let Some(deps) = manifest.get_mut(*section) {
             fix_table(deps);
@@ -179,7 +215,10 @@ fn rewrite_manifest(manifest: &mut toml::Table, manifest_dir: &Path, root: &Path
             }
         }
     }
-    if let Some(deps) = manifest.get_mut("workspace").and_then(|w| w.get_mut("dependencies")) {
+    if let Some(deps) = manifest
+        .get_mut("workspace")
+        .and_then(|w| w.get_mut("dependencies"))
+    {
         fix_table(deps);
     }
     if let Some(patches) = manifest.get_mut("patch").and_then(|p| p.as_table_mut()) {
@@ -225,8 +264,14 @@ mod tests {
         .unwrap();
         let changed = rewrite_manifest(&mut manifest, Path::new("/ws/app"), Path::new("/ws"));
         assert!(changed);
-        assert_eq!(manifest["dependencies"]["inside"]["path"].as_str(), Some("../sibling"));
-        assert_eq!(manifest["dependencies"]["outside"]["path"].as_str(), Some("/elsewhere/lib"));
+        assert_eq!(
+            manifest["dependencies"]["inside"]["path"].as_str(),
+            Some("../sibling")
+        );
+        assert_eq!(
+            manifest["dependencies"]["outside"]["path"].as_str(),
+            Some("/elsewhere/lib")
+        );
         assert_eq!(manifest["dependencies"]["registry"].as_str(), Some("1"));
         assert_eq!(
             manifest["target"]["cfg(unix)"]["dev-dependencies"]["helper"]["path"].as_str(),
@@ -237,13 +282,21 @@ mod tests {
     #[test]
     fn manifests_without_outside_paths_are_left_alone() {
         let mut manifest: toml::Table = "[dependencies]\nx = { path = \"sub\" }\n".parse().unwrap();
-        assert!(!rewrite_manifest(&mut manifest, Path::new("/ws"), Path::new("/ws")));
+        assert!(!rewrite_manifest(
+            &mut manifest,
+            Path::new("/ws"),
+            Path::new("/ws")
+        ));
     }
 
     #[test]
     fn writes_stay_inside_the_copy() {
         let original = tempfile::tempdir().unwrap();
-        fs::write(original.path().join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+        fs::write(
+            original.path().join("Cargo.toml"),
+            "[package]\nname = \"x\"\n",
+        )
+        .unwrap();
         let workspace = Workspace {
             root: original.path().to_path_buf(),
             target_dir: original.path().join("target"),
@@ -261,7 +314,13 @@ mod tests {
         assert!(scratch.write(&outside, "oops").is_err());
         assert!(scratch.write(Path::new("../escape"), "oops").is_err());
         scratch.write(Path::new("Cargo.toml"), "changed").unwrap();
-        assert_eq!(fs::read_to_string(&outside).unwrap(), "[package]\nname = \"x\"\n");
-        assert_eq!(fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap(), "changed");
+        assert_eq!(
+            fs::read_to_string(&outside).unwrap(),
+            "[package]\nname = \"x\"\n"
+        );
+        assert_eq!(
+            fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap(),
+            "changed"
+        );
     }
 }

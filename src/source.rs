@@ -60,7 +60,8 @@ pub struct Overlap {
 pub fn splice(original: &str, edits: &[Edit]) -> Result<String, Overlap> {
     let mut ordered: Vec<&Edit> = edits.iter().collect();
     ordered.sort_by_key(|edit| (edit.range.start, edit.range.end));
-    let mut out = String::with_capacity(original.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
+    let mut out =
+        String::with_capacity(original.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
     let mut cursor = 0;
     let mut previous: Option<&Range<usize>> = None;
     for edit in ordered {
@@ -122,14 +123,21 @@ impl LineIndex {
             .get(index + 1)
             .map(|next| next - 1)
             .unwrap_or(text.len());
-        let end = if text[start..end].ends_with('\r') { end - 1 } else { end };
+        let end = if text[start..end].ends_with('\r') {
+            end - 1
+        } else {
+            end
+        };
         start..end
     }
 }
 
 /// The text of 1-based `line` of `text`, trimmed.
 pub fn line_text(text: &str, line: u32) -> &str {
-    text.lines().nth((line as usize).saturating_sub(1)).unwrap_or("").trim()
+    text.lines()
+        .nth((line as usize).saturating_sub(1))
+        .unwrap_or("")
+        .trim()
 }
 
 #[cfg(test)]
@@ -140,8 +148,15 @@ mod tests {
     #[test]
     fn splice_applies_edits_in_offset_order() {
         let text = "let a = 1;\nlet b = 2;\n";
-        let edits = [Edit::replace(19..20, "3"), Edit::insert(0, "/*p*/"), Edit::insert(11, "/*q*/")];
-        assert_eq!(splice(text, &edits).unwrap(), "/*p*/let a = 1;\n/*q*/let b = 3;\n");
+        let edits = [
+            Edit::replace(19..20, "3"),
+            Edit::insert(0, "/*p*/"),
+            Edit::insert(11, "/*q*/"),
+        ];
+        assert_eq!(
+            splice(text, &edits).unwrap(),
+            "/*p*/let a = 1;\n/*q*/let b = 3;\n"
+        );
     }
 
     #[test]
@@ -155,7 +170,10 @@ mod tests {
         let edits = [Edit::replace(0..4, "x"), Edit::replace(2..6, "y")];
         assert_eq!(
             splice("0123456789", &edits),
-            Err(Overlap { first: 0..4, second: 2..6 })
+            Err(Overlap {
+                first: 0..4,
+                second: 2..6
+            })
         );
     }
 

@@ -69,9 +69,16 @@ pub struct TestOutcome {
 }
 
 /// Lists the tests of every executable.
-pub fn list_tests(executables: Vec<TestExecutable>, package: &Package, package_dir: &Path) -> Result<TestSuite> {
+pub fn list_tests(
+    executables: Vec<TestExecutable>,
+    package: &Package,
+    package_dir: &Path,
+) -> Result<TestSuite> {
     let env = vec![
-        ("CARGO_MANIFEST_DIR".to_string(), package_dir.display().to_string()),
+        (
+            "CARGO_MANIFEST_DIR".to_string(),
+            package_dir.display().to_string(),
+        ),
         ("CARGO_PKG_NAME".to_string(), package.name.clone()),
         ("CARGO_PKG_VERSION".to_string(), package.version.clone()),
     ];
@@ -118,7 +125,9 @@ pub fn list_tests(executables: Vec<TestExecutable>, package: &Package, package_d
 
 fn list(executable: &TestExecutable, cwd: &Path, ignored: bool) -> Result<Vec<String>> {
     let mut command = Command::new(&executable.path);
-    command.args(["--list", "--format", "terse"]).current_dir(cwd);
+    command
+        .args(["--list", "--format", "terse"])
+        .current_dir(cwd);
     if ignored {
         command.arg("--ignored");
     }
@@ -151,9 +160,13 @@ impl TestSuite {
         let test = &self.tests[index];
         let mut command = Command::new(&self.executables[test.executable].path);
         if !test.whole_executable {
-            command.arg(&test.name).args(["--exact", "--test-threads=1"]);
+            command
+                .arg(&test.name)
+                .args(["--exact", "--test-threads=1"]);
         }
-        command.current_dir(&self.package_dir).env("RUST_BACKTRACE", "0");
+        command
+            .current_dir(&self.package_dir)
+            .env("RUST_BACKTRACE", "0");
         for (key, value) in &self.env {
             command.env(key, value);
         }
@@ -171,7 +184,8 @@ impl TestSuite {
         on_done: impl Fn(usize, &TestOutcome) + Sync,
     ) -> Result<Vec<TestOutcome>> {
         let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<Result<TestOutcome>>>> = Mutex::new((0..which.len()).map(|_| None).collect());
+        let results: Mutex<Vec<Option<Result<TestOutcome>>>> =
+            Mutex::new((0..which.len()).map(|_| None).collect());
         std::thread::scope(|scope| {
             for _ in 0..settings.jobs.max(1).min(which.len().max(1)) {
                 scope.spawn(|| {
@@ -180,17 +194,30 @@ impl TestSuite {
                         let Some(&index) = which.get(slot) else { break };
                         let mut command = self.command(index);
                         command.envs(env_for(index));
-                        let outcome = process::run(command, Some(settings.timeout)).map(|finished| {
-                            let verdict = match finished.status {
-                                Status::TimedOut => Verdict::TimedOut,
-                                Status::Exited(status) if status.success() => Verdict::Passed,
-                                Status::Exited(status) => Verdict::Failed(
-                                    parse_panic(&self.tests[index].name, &finished.stdout, &finished.stderr)
-                                        .unwrap_or_else(|| Panic { message: describe_exit(status), location: None }),
-                                ),
-                            };
-                            TestOutcome { verdict, duration: finished.elapsed }
-                        });
+                        let outcome =
+                            process::run(command, Some(settings.timeout)).map(|finished| {
+                                let verdict = match finished.status {
+                                    Status::TimedOut => Verdict::TimedOut,
+                                    Status::Exited(status) if status.success() => Verdict::Passed,
+                                    Status::Exited(status) => {
+                                        Verdict::Failed(
+                                            parse_panic(
+                                                &self.tests[index].name,
+                                                &finished.stdout,
+                                                &finished.stderr,
+                                            )
+                                            .unwrap_or_else(|| Panic {
+                                                message: describe_exit(status),
+                                                location: None,
+                                            }),
+                                        )
+                                    }
+                                };
+                                TestOutcome {
+                                    verdict,
+                                    duration: finished.elapsed,
+                                }
+                            });
                         if let Ok(outcome) = &outcome {
                             on_done(index, outcome);
                         }
@@ -218,7 +245,9 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
     {
         use std::os::unix::process::ExitStatusExt;
         if let Some(signal) = status.signal() {
-            return format!("the test process was killed by signal {signal}");
+            let name = nix::sys::signal::Signal::try_from(signal)
+                .map_or_else(|_| signal.to_string(), |s| s.as_str().to_string());
+            return format!("the test process was killed by {name}");
         }
     }
     match status.code() {
@@ -246,9 +275,19 @@ pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic>
             let location = header.strip_suffix(':').unwrap_or(header).to_string();
             let message: Vec<&str> = body
                 .lines()
-                .take_while(|line| !line.is_empty() && !line.starts_with("note: ") && !line.starts_with("stack backtrace:"))
+                .take_while(|line| {
+                    !line.is_empty()
+                        && !line.starts_with("note: ")
+                        && !line.starts_with("stack backtrace:")
+                })
                 .collect();
-            panics.push((thread == test_name, Panic { message: message.join("\n"), location: Some(location) }));
+            panics.push((
+                thread == test_name,
+                Panic {
+                    message: message.join("\n"),
+                    location: Some(location),
+                },
+            ));
             rest = &after[header.len()..];
         }
     }
@@ -267,7 +306,10 @@ thread '<unnamed>' panicked at src/lib.rs:3:5:\nworker died\n\
 thread 'tests::a' (6703) panicked at src/lib.rs:10:9:\nassertion `left == right` failed\n  left: 1\n right: 2\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\nfailures:\n    tests::a\n";
         let panic = parse_panic("tests::a", stdout, "").unwrap();
         assert_eq!(panic.location.as_deref(), Some("src/lib.rs:10:9"));
-        assert_eq!(panic.message, "assertion `left == right` failed\n  left: 1\n right: 2");
+        assert_eq!(
+            panic.message,
+            "assertion `left == right` failed\n  left: 1\n right: 2"
+        );
     }
 
     #[test]

@@ -53,12 +53,18 @@ pub enum BuildOutcome {
     Built(Vec<TestExecutable>),
     /// The build failed; the errors in the order rustc reported them (may be
     /// empty when cargo failed before compiling, then `summary` says why).
-    Failed { errors: Vec<CompileError>, summary: String },
+    Failed {
+        errors: Vec<CompileError>,
+        summary: String,
+    },
 }
 
 /// Builds the package's test executables. `on_artifact` hears the name of
 /// each crate as it finishes compiling.
-pub fn build_tests(request: &BuildRequest, mut on_artifact: impl FnMut(&str)) -> Result<BuildOutcome> {
+pub fn build_tests(
+    request: &BuildRequest,
+    mut on_artifact: impl FnMut(&str),
+) -> Result<BuildOutcome> {
     let mut command = super::command();
     command
         .args(["test", "--no-run", "--message-format=json"])
@@ -89,7 +95,10 @@ pub fn build_tests(request: &BuildRequest, mut on_artifact: impl FnMut(&str)) ->
                 }
             }
             Message::CompilerMessage(message)
-                if matches!(message.message.level, DiagnosticLevel::Error | DiagnosticLevel::Ice) =>
+                if matches!(
+                    message.message.level,
+                    DiagnosticLevel::Error | DiagnosticLevel::Ice
+                ) =>
             {
                 errors.push(compile_error(&message.message));
             }

@@ -31,11 +31,15 @@ pub struct Package {
 
 impl Package {
     pub fn dir(&self) -> &Path {
-        self.manifest_path.parent().expect("a manifest path has a parent")
+        self.manifest_path
+            .parent()
+            .expect("a manifest path has a parent")
     }
 
     pub fn has_doctests(&self) -> bool {
-        self.targets.iter().any(|t| t.kind == Kind::Lib && t.doctest)
+        self.targets
+            .iter()
+            .any(|t| t.kind == Kind::Lib && t.doctest)
     }
 }
 
@@ -104,26 +108,41 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
             .trim_start_matches("error: ");
         return Err(Failure::new(
             Exit::NoPackage,
-            format!("cannot read the package at {}: {first_error}", manifest.display()),
+            format!(
+                "cannot read the package at {}: {first_error}",
+                manifest.display()
+            ),
         )
         .into());
     }
-    let metadata = MetadataCommand::parse(&finished.stdout).context("cannot parse `cargo metadata` output")?;
+    let metadata =
+        MetadataCommand::parse(&finished.stdout).context("cannot parse `cargo metadata` output")?;
     let members: Vec<&cargo_metadata::Package> = metadata.workspace_packages();
     let member_names = || {
-        members.iter().map(|p| p.name.to_string()).collect::<Vec<_>>().join(", ")
+        members
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let chosen = match &query.package {
-        Some(name) => members.iter().find(|p| p.name.as_str() == name).ok_or_else(|| {
-            Failure::new(
-                Exit::PackageSelection,
-                format!("no package `{name}` in this workspace; its packages are: {}", member_names()),
-            )
-        })?,
+        Some(name) => members
+            .iter()
+            .find(|p| p.name.as_str() == name)
+            .ok_or_else(|| {
+                Failure::new(
+                    Exit::PackageSelection,
+                    format!(
+                        "no package `{name}` in this workspace; its packages are: {}",
+                        member_names()
+                    ),
+                )
+            })?,
         None => {
             let canonical = manifest.canonicalize().unwrap_or_else(|_| manifest.clone());
             let here = members.iter().find(|p| {
-                p.manifest_path.as_std_path().canonicalize().ok().as_deref() == Some(canonical.as_path())
+                p.manifest_path.as_std_path().canonicalize().ok().as_deref()
+                    == Some(canonical.as_path())
             });
             match (here, members.as_slice()) {
                 (Some(package), _) => package,
@@ -170,7 +189,9 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
 /// Names of the targets declared with `harness = false` in the manifest
 /// (`cargo metadata` does not report it).
 fn harness_free_targets(manifest_path: &Path) -> Vec<String> {
-    let manifest = std::fs::read_to_string(manifest_path).ok().and_then(|text| text.parse::<toml::Table>().ok());
+    let manifest = std::fs::read_to_string(manifest_path)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok());
     let Some(manifest) = manifest else {
         return Vec::new();
     };
@@ -184,7 +205,12 @@ fn harness_free_targets(manifest_path: &Path) -> Vec<String> {
         }
     };
     for section in ["test", "bench", "bin"] {
-        for table in manifest.get(section).and_then(|s| s.as_array()).into_iter().flatten() {
+        for table in manifest
+            .get(section)
+            .and_then(|s| s.as_array())
+            .into_iter()
+            .flatten()
+        {
             note(table);
         }
     }
@@ -202,7 +228,10 @@ fn find_manifest(query: &PackageQuery, cwd: &Path) -> Result<PathBuf, Failure> {
         if !path.is_file() {
             return Err(Failure::new(
                 Exit::NoPackage,
-                format!("--manifest-path {} does not exist; point it at a Cargo.toml", path.display()),
+                format!(
+                    "--manifest-path {} does not exist; point it at a Cargo.toml",
+                    path.display()
+                ),
             ));
         }
         return Ok(path);

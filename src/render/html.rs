@@ -13,8 +13,11 @@ use crate::localize::{Suspect, confidence, tarantula_hue};
 pub fn page(ranking: &Ranking) -> String {
     let baseline = ranking.baseline;
     let totals = baseline.spectrum().totals;
-    let by_line: BTreeMap<(&PathBuf, u32), &Suspect> =
-        ranking.suspects.iter().map(|s| ((&s.location.file, s.location.line), s)).collect();
+    let by_line: BTreeMap<(&PathBuf, u32), &Suspect> = ranking
+        .suspects
+        .iter()
+        .map(|s| ((&s.location.file, s.location.line), s))
+        .collect();
     // Files in the order of their most suspicious line.
     let mut files: Vec<&PathBuf> = Vec::new();
     for suspect in ranking.suspects {
@@ -22,7 +25,10 @@ pub fn page(ranking: &Ranking) -> String {
             files.push(&suspect.location.file);
         }
     }
-    let title = format!("cargo autofix: {} ({})", baseline.workspace.package.name, ranking.metric);
+    let title = format!(
+        "cargo autofix: {} ({})",
+        baseline.workspace.package.name, ranking.metric
+    );
     let mut out = String::new();
     let _ = write!(
         out,
@@ -57,8 +63,14 @@ pub fn page(ranking: &Ranking) -> String {
     }
     out.push_str("</table>\n");
     for file in files {
-        let Some(source) = baseline.sources.file(file) else { continue };
-        let _ = writeln!(out, "<h2>{}</h2>\n<pre>", escape(&file.display().to_string()));
+        let Some(source) = baseline.sources.file(file) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "<h2>{}</h2>\n<pre>",
+            escape(&file.display().to_string())
+        );
         for (index, text) in source.text.lines().enumerate() {
             let line = index as u32 + 1;
             let id = anchor(file, line);
@@ -83,7 +95,11 @@ pub fn page(ranking: &Ranking) -> String {
                     );
                 }
                 None => {
-                    let _ = writeln!(out, "<span class=\"line\" id=\"{id}\">{number}{}</span>", escape(text));
+                    let _ = writeln!(
+                        out,
+                        "<span class=\"line\" id=\"{id}\">{number}{}</span>",
+                        escape(text)
+                    );
                 }
             }
         }
@@ -94,10 +110,18 @@ pub fn page(ranking: &Ranking) -> String {
 }
 
 fn anchor(file: &std::path::Path, line: u32) -> String {
-    let name: String = file.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let name: String = file
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
     format!("{name}-{line}")
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -8,7 +8,10 @@ use crate::suite::Verdict;
 pub fn ranking(ranking: &Ranking) -> Value {
     let baseline = ranking.baseline;
     let tests = &baseline.suite.tests;
-    let failing: Vec<&str> = baseline.failing().map(|r| tests[r.test].id.as_str()).collect();
+    let failing: Vec<&str> = baseline
+        .failing()
+        .map(|r| tests[r.test].id.as_str())
+        .collect();
     let failures: Vec<Value> = baseline
         .failing()
         .map(|r| match &r.outcome.verdict {

@@ -29,5 +29,9 @@ impl Ranking<'_> {
 
 /// A score as the table shows it (DStar's unbounded score is `inf`).
 pub fn format_score(score: f64) -> String {
-    if score.is_infinite() { "inf".to_string() } else { format!("{score:.4}") }
+    if score.is_infinite() {
+        "inf".to_string()
+    } else {
+        format!("{score:.4}")
+    }
 }

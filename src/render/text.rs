@@ -21,21 +21,42 @@ pub fn table(ranking: &Ranking, top: Option<usize>) -> String {
         })
         .collect();
     let header = ["rank", "score", "file:line", "failed/passed", "code"];
-    let width = |column: usize| rows.iter().map(|r| r[column].len()).chain([header[column].len()]).max().unwrap_or(0);
+    let width = |column: usize| {
+        rows.iter()
+            .map(|r| r[column].len())
+            .chain([header[column].len()])
+            .max()
+            .unwrap_or(0)
+    };
     let widths: Vec<usize> = (0..4).map(width).collect();
     let mut out = String::new();
     for row in std::iter::once(header.map(str::to_string)).chain(rows) {
         let line = format!(
             "{:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
-            row[0], row[1], row[2], row[3], row[4],
-            w0 = widths[0], w1 = widths[1], w2 = widths[2], w3 = widths[3]
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3]
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }
     if let Some(last) = shown.last() {
-        let hidden_ties = ranking.suspects[shown.len()..].iter().take_while(|s| s.rank == last.rank).count();
+        let hidden_ties = ranking.suspects[shown.len()..]
+            .iter()
+            .take_while(|s| s.rank == last.rank)
+            .count();
         if hidden_ties > 0 {
-            let _ = writeln!(out, "... and {hidden_ties} more lines tied at rank {} (score {})", last.rank, format_score(last.score));
+            let _ = writeln!(
+                out,
+                "... and {hidden_ties} more lines tied at rank {} (score {})",
+                last.rank,
+                format_score(last.score)
+            );
         }
     }
     out

@@ -1,0 +1,3 @@
+fn main() {
+    println!("{}", attribution::in_binary());
+}

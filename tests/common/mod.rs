@@ -1,0 +1,100 @@
+//! Helpers for end-to-end tests: copies of the fixtures in `testdata/`, and
+//! runs of the real `cargo-autofix` binary on them.
+
+#![allow(dead_code)] // each test file uses a different subset
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use tempfile::TempDir;
+use walkdir::WalkDir;
+
+/// A fresh copy of `testdata/<name>` in a temp dir (without build output).
+pub fn fixture(name: &str) -> TempDir {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name);
+    assert!(source.is_dir(), "no fixture {}", source.display());
+    let copy = tempfile::Builder::new()
+        .prefix(&format!("autofix-fixture-{}-", name.replace('/', "-")))
+        .tempdir()
+        .unwrap();
+    for entry in WalkDir::new(&source)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != "target")
+    {
+        let entry = entry.unwrap();
+        let relative = entry.path().strip_prefix(&source).unwrap();
+        if entry.file_name() == "Cargo.lock" {
+            continue;
+        }
+        let destination = copy.path().join(relative);
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&destination).unwrap();
+        } else {
+            fs::copy(entry.path(), &destination).unwrap();
+        }
+    }
+    copy
+}
+
+/// Runs `cargo-autofix autofix ARGS` in `dir`, as cargo would.
+pub fn autofix(dir: &Path, args: &[&str]) -> Output {
+    command(dir, args).output().unwrap()
+}
+
+pub fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-autofix"));
+    command.arg("autofix").args(args).current_dir(dir);
+    command
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Every file under `dir` except build output, with its bytes.
+pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    WalkDir::new(dir)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != "target")
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Runs `--rank-only --format json` and parses stdout, asserting exit 0.
+pub fn rank_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["--rank-only", "--format", "json", "--test-timeout", "20"];
+    args.extend_from_slice(extra);
+    let output = autofix(dir, &args);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr:\n{}",
+        stderr(&output)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The ranking entry for `file:line`.
+pub fn entry<'a>(json: &'a serde_json::Value, file: &str, line: u64) -> &'a serde_json::Value {
+    json["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["file"] == file && e["line"] == line)
+        .unwrap_or_else(|| panic!("{file}:{line} is not ranked in {json:#}"))
+}

@@ -1,0 +1,443 @@
+//! End-to-end tests of `cargo autofix --rank-only` on the fixtures.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::*;
+
+#[test]
+fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
+    let dir = fixture("middle");
+    let before = snapshot(dir.path());
+    let output = autofix(dir.path(), &["--rank-only", "--top", "2"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let table = stdout(&output);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    assert!(
+        lines[0].starts_with("rank  score   file:line     failed/passed  code"),
+        "{table}"
+    );
+    assert_eq!(
+        lines[1].split_whitespace().collect::<Vec<_>>(),
+        ["1", "0.7071", "src/lib.rs:6", "1/1", "return", "y;"]
+    );
+    assert_eq!(
+        lines[2].split_whitespace().take(4).collect::<Vec<_>>(),
+        ["2", "0.5774", "src/lib.rs:5", "1/2"]
+    );
+    let summary = stderr(&output);
+    assert!(summary.contains("5 passed, 1 failed"), "{summary}");
+    assert!(
+        summary
+            .contains("tests::middle_2_1_3: assertion `left == right` failed at src/lib.rs:49:9"),
+        "{summary}"
+    );
+    assert_eq!(snapshot(dir.path()), before, "the user's files changed");
+}
+
+#[test]
+fn middle_json_follows_the_schema() {
+    let dir = fixture("middle");
+    let json = rank_json(dir.path(), &[]);
+    assert_eq!(json["metric"], "ochiai");
+    assert_eq!(json["tests"]["passed"], 5);
+    assert_eq!(json["tests"]["failed"], 1);
+    assert_eq!(
+        json["tests"]["failing"],
+        serde_json::json!(["tests::middle_2_1_3"])
+    );
+    let first = &json["ranking"][0];
+    assert_eq!(first["rank"], 1);
+    assert_eq!(first["file"], "src/lib.rs");
+    assert_eq!(first["line"], 6);
+    assert!((first["score"].as_f64().unwrap() - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-9);
+    assert_eq!(
+        (first["failed"].as_u64(), first["passed"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(first["code"], "return y;");
+    // Every executed line of the function is ranked; unexecuted `return x` (line 12) and test code are not.
+    let ranked: Vec<u64> = json["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ranked.len(), 9, "{ranked:?}");
+    assert!(!ranked.contains(&12));
+    assert!(
+        ranked.iter().all(|&line| line < 16),
+        "test code was ranked: {ranked:?}"
+    );
+}
+
+#[test]
+fn tarantula_scores_middle_like_the_seed() {
+    let dir = fixture("middle");
+    let json = rank_json(dir.path(), &["--metric", "tarantula"]);
+    assert_eq!(json["metric"], "tarantula");
+    assert_eq!(json["ranking"][0]["line"], 6);
+    assert!((json["ranking"][0]["score"].as_f64().unwrap() - 0.8333).abs() < 1e-4);
+}
+
+#[test]
+fn remove_html_markup_quote_line_ranks_first_with_one() {
+    let dir = fixture("remove_html_markup");
+    for metric in ["ochiai", "tarantula", "dstar", "op2", "jaccard"] {
+        let json = rank_json(dir.path(), &["--metric", metric]);
+        let first = &json["ranking"][0];
+        assert_eq!(first["code"], "quote = !quote;", "{metric}");
+        assert_eq!(first["rank"], 1, "{metric}");
+        if metric == "ochiai" || metric == "tarantula" {
+            assert_eq!(first["score"], 1.0, "{metric}");
+        }
+    }
+}
+
+#[test]
+fn html_colours_executed_lines_by_hue_and_brightness() {
+    let dir = fixture("middle");
+    let page = dir.path().join("ranking.html");
+    let output = autofix(
+        dir.path(),
+        &["--rank-only", "-q", "--html", page.to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let html = fs::read_to_string(&page).unwrap();
+    let line = |n: u32| {
+        let id = format!("id=\"src-lib-rs-{n}\"");
+        html.lines().find(|l| l.contains(&id)).unwrap().to_string()
+    };
+    // The seed's colours: line 6 hsl(20, 100%), line 5 hsl(34.3), line 3 hsl(45).
+    assert!(line(6).contains("hsl(20.0, 100.0%, 80%)"), "{}", line(6));
+    assert!(line(5).contains("hsl(34.3, 100.0%, 80%)"), "{}", line(5));
+    assert!(line(3).contains("hsl(45.0, 100.0%, 80%)"), "{}", line(3));
+    assert!(
+        line(6).contains("title=\"rank 1 &middot; ochiai 0.7071"),
+        "{}",
+        line(6)
+    );
+    // `return x` never ran: no colour.
+    assert!(!line(12).contains("style="), "{}", line(12));
+}
+
+#[test]
+fn workspace_needs_a_package_and_ranks_the_chosen_member() {
+    let dir = fixture("workspace");
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_eq!(output.status.code(), Some(4));
+    let message = stderr(&output);
+    assert!(
+        message.contains("several packages (alpha, beta)") && message.contains("-p NAME"),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
+
+    let json = rank_json(dir.path(), &["-p", "alpha"]);
+    assert_eq!(json["ranking"][0]["file"], "alpha/src/lib.rs");
+    assert_eq!(json["ranking"][0]["line"], 6);
+
+    // Inside a member, that member is the package.
+    let json = rank_json(&dir.path().join("alpha"), &[]);
+    assert_eq!(json["package"], "alpha");
+
+    let output = autofix(dir.path(), &["--rank-only", "-p", "gamma"]);
+    assert_eq!(output.status.code(), Some(4));
+    assert!(stderr(&output).contains("no package `gamma`"));
+}
+
+#[test]
+fn path_dependency_outside_the_workspace_still_builds() {
+    let dir = fixture("pathdep");
+    let before = snapshot(dir.path());
+    let json = rank_json(&dir.path().join("app"), &[]);
+    let first = &json["ranking"][0];
+    assert_eq!(first["score"], 1.0);
+    assert!(
+        [5, 6].contains(&first["line"].as_u64().unwrap()),
+        "{json:#}"
+    );
+    // The helper outside the workspace is neither ranked nor changed.
+    assert!(
+        json["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["file"] == "src/lib.rs")
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn integration_tests_are_run_and_attributed() {
+    let dir = fixture("integration");
+    let json = rank_json(dir.path(), &[]);
+    assert_eq!(
+        json["tests"]["failing"],
+        serde_json::json!(["api/two_words"])
+    );
+    assert_eq!(json["tests"]["passed"], 2);
+    assert_eq!(json["ranking"][0]["code"], "in_word = false;");
+}
+
+#[test]
+fn a_binary_is_covered_through_its_executable() {
+    let dir = fixture("cli");
+    let json = rank_json(dir.path(), &[]);
+    assert_eq!(json["tests"]["failing"], serde_json::json!(["cli/shouts"]));
+    let first = &json["ranking"][0];
+    assert_eq!(
+        (first["file"].as_str(), first["line"].as_u64()),
+        (Some("src/main.rs"), Some(6))
+    );
+    assert_eq!(first["score"], 1.0);
+    // `main` ran in the child processes of all three tests.
+    let main_line = entry(&json, "src/main.rs", 16);
+    assert_eq!(
+        (main_line["failed"].as_u64(), main_line["passed"].as_u64()),
+        (Some(1), Some(2))
+    );
+}
+
+#[test]
+fn coverage_belongs_to_the_test_that_ran_it() {
+    // Tests run in parallel; one spawns a thread, one panics, one calls
+    // `exit`, one aborts, one runs the crate's binary.
+    let dir = fixture("attribution");
+    let json = rank_json(dir.path(), &["-j", "4"]);
+    assert_eq!(json["tests"]["passed"], 3);
+    assert_eq!(json["tests"]["failed"], 3);
+    let counts = |file: &str, line| {
+        let e = entry(&json, file, line);
+        (e["failed"].as_u64().unwrap(), e["passed"].as_u64().unwrap())
+    };
+    assert_eq!(
+        counts("src/lib.rs", 2),
+        (0, 1),
+        "in_thread: the thread's test only"
+    );
+    assert_eq!(counts("src/lib.rs", 5), (1, 0), "before_panic");
+    assert_eq!(counts("src/lib.rs", 8), (1, 0), "before_exit");
+    assert_eq!(counts("src/lib.rs", 11), (1, 0), "before_abort");
+    assert_eq!(counts("src/lib.rs", 14), (0, 1), "plain");
+    assert_eq!(
+        counts("src/lib.rs", 17),
+        (0, 1),
+        "in_binary, run by the binary"
+    );
+    assert_eq!(counts("src/main.rs", 2), (0, 1), "the binary's main");
+    let failures = json["tests"]["failures"].as_array().unwrap();
+    let message = |test: &str| {
+        failures.iter().find(|f| f["test"] == test).unwrap()["message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(message("tests::panics"), "deliberate");
+    assert_eq!(
+        message("tests::exits"),
+        "the test process exited with code 3"
+    );
+    assert_eq!(
+        message("tests::aborts"),
+        "the test process was killed by SIGABRT"
+    );
+}
+
+#[test]
+fn a_hanging_test_is_killed_and_reported_as_timed_out() {
+    let dir = fixture("hang");
+    let started = Instant::now();
+    let output = autofix(
+        dir.path(),
+        &["--rank-only", "--test-timeout", "2", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(started.elapsed() < Duration::from_secs(90));
+    assert!(
+        stderr(&output).contains("TIMED OUT tests::zero_takes_no_steps"),
+        "{}",
+        stderr(&output)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        json["tests"]["failing"],
+        serde_json::json!(["tests::zero_takes_no_steps"])
+    );
+    assert_eq!(json["tests"]["failures"][0]["outcome"], "timed_out");
+}
+
+#[test]
+fn a_crate_that_does_not_build_shows_the_first_error() {
+    let dir = fixture("broken");
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_eq!(output.status.code(), Some(5));
+    let message = stderr(&output);
+    let error = message.lines().find(|l| l.starts_with("error:")).unwrap();
+    assert!(
+        error.contains("the crate does not build: src/lib.rs:2: cannot divide `u32` by `&str`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn nothing_to_localize_when_every_test_passes_or_there_are_none() {
+    let dir = fixture("passing");
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_eq!(output.status.code(), Some(6));
+    assert!(
+        stderr(&output).contains("error: nothing to localize: all 2 tests pass"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(output.stdout.is_empty());
+
+    let dir = fixture("no_tests");
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_eq!(output.status.code(), Some(6));
+    assert!(
+        stderr(&output).contains("has no tests to run"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn when_every_test_fails_the_ranking_still_runs_but_is_called_weak() {
+    let dir = fixture("all_failing");
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stderr(&output).contains("warning: every test fails"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stdout(&output).contains("src/lib.rs:4"));
+}
+
+#[test]
+fn an_unparsable_file_is_skipped_with_a_warning() {
+    let dir = fixture("unparsable");
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("warning: src/nightly.rs: syn cannot parse this file"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stdout(&output).contains("src/lib.rs:5"));
+}
+
+#[test]
+fn outside_a_package_or_with_a_missing_manifest() {
+    let empty = tempfile::tempdir().unwrap();
+    let output = autofix(empty.path(), &["--rank-only"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(
+        stderr(&output).contains("could not find Cargo.toml"),
+        "{}",
+        stderr(&output)
+    );
+
+    let output = autofix(
+        empty.path(),
+        &["--rank-only", "--manifest-path", "nowhere/Cargo.toml"],
+    );
+    assert_eq!(output.status.code(), Some(3));
+    assert!(
+        stderr(&output).contains("--manifest-path") && stderr(&output).contains("does not exist")
+    );
+}
+
+#[test]
+fn manifest_path_works_from_anywhere() {
+    let dir = fixture("middle");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("Cargo.toml");
+    let json = rank_json(
+        elsewhere.path(),
+        &["--manifest-path", manifest.to_str().unwrap()],
+    );
+    assert_eq!(json["ranking"][0]["line"], 6);
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    let output = autofix(Path::new("."), &["--help"]);
+    assert_eq!(output.status.code(), Some(0));
+    let help = stdout(&output);
+    assert!(
+        help.contains("Exit codes:") && help.contains("130  interrupted"),
+        "{help}"
+    );
+    let output = autofix(Path::new("."), &["--metric", "cosine"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_stops_children_and_removes_the_scratch_dir() {
+    use std::process::{Command, Stdio};
+    let dir = fixture("hang");
+    let temp = tempfile::tempdir().unwrap();
+    let mut child = command(dir.path(), &["--rank-only", "--test-timeout", "600"])
+        .env("TMPDIR", temp.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the hanging test runs.
+    let started = Instant::now();
+    while running_processes_mentioning("zero_takes_no_steps", dir.path()).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the hanging test never started"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let interrupted = Instant::now();
+    let status = child.wait().unwrap();
+    assert!(interrupted.elapsed() < Duration::from_secs(10));
+    assert_eq!(status.code(), Some(130));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        running_processes_mentioning("zero_takes_no_steps", dir.path()).is_empty(),
+        "a test process survived"
+    );
+    let leftovers: Vec<_> = fs::read_dir(temp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        leftovers
+            .iter()
+            .all(|name| !name.to_string_lossy().starts_with("cargo-autofix-")),
+        "{leftovers:?}"
+    );
+}
+
+/// Pids of processes whose command line holds both `word` and `dir`.
+#[cfg(target_os = "linux")]
+fn running_processes_mentioning(word: &str, dir: &Path) -> Vec<u32> {
+    let dir = dir.to_string_lossy();
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline);
+            cmdline.contains(word) && cmdline.contains(dir.as_ref())
+        })
+        .collect()
+}
