@@ -441,3 +441,25 @@ fn running_processes_mentioning(word: &str, dir: &Path) -> Vec<u32> {
         })
         .collect()
 }
+
+#[test]
+fn features_reach_the_build() {
+    let dir = fixture("features");
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_eq!(
+        output.status.code(),
+        Some(6),
+        "without the feature every test passes"
+    );
+    for flags in [&["--features", "cube"][..], &["--all-features"][..]] {
+        let mut args = vec!["-q"];
+        args.extend_from_slice(flags);
+        let json = rank_json(dir.path(), &args);
+        assert_eq!(
+            json["tests"]["failing"],
+            serde_json::json!(["tests::cubes"]),
+            "{flags:?}"
+        );
+        assert_eq!(json["ranking"][0]["line"], 7, "{flags:?}");
+    }
+}
