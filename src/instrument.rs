@@ -13,13 +13,11 @@
 
 use std::path::PathBuf;
 
-use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::ToTokens;
 use syn::spanned::Spanned;
-use syn::visit::{self, Visit};
 
-use crate::crate_sources::{CrateSources, is_test_code};
-use crate::source::{Edit, LineIndex, Location, splice};
+use crate::crate_sources::CrateSources;
+use crate::source::{Edit, Location, splice};
+use crate::syntax::{RunnableCode, Scope, start_line, walk_runnable_code};
 
 /// The environment variable that names a test run's coverage file.
 pub const COVERAGE_ENV: &str = "CARGO_AUTOFIX_COVERAGE";
@@ -45,15 +43,13 @@ pub fn instrument(sources: &CrateSources) -> Instrumented {
     let mut probes = ProbeMap::default();
     let mut edits_per_file = Vec::new();
     for (index, file) in sources.files.iter().enumerate() {
-        let mut visitor = ProbeInserter {
+        let mut inserter = ProbeInserter {
             file: &file.path,
-            lines: LineIndex::new(&file.text),
             probes: &mut probes,
             edits: Vec::new(),
-            runnable: false,
         };
-        visitor.visit_file(&file.syntax);
-        edits_per_file.push((index, visitor.edits));
+        walk_runnable_code(&file.syntax, &mut inserter);
+        edits_per_file.push((index, inserter.edits));
     }
     let files = edits_per_file
         .into_iter()
@@ -99,16 +95,12 @@ fn probe_call(id: usize) -> String {
 
 struct ProbeInserter<'a> {
     file: &'a PathBuf,
-    lines: LineIndex,
     probes: &'a mut ProbeMap,
     edits: Vec<Edit>,
-    /// Inside the body of a function that runs at run time (not const).
-    runnable: bool,
 }
 
 impl ProbeInserter<'_> {
-    fn new_probe(&mut self, line_span: Span) -> usize {
-        let line = self.lines.line_of(line_span.byte_range().start);
+    fn new_probe(&mut self, line: u32) -> usize {
         self.probes.locations.push(Location {
             file: self.file.clone(),
             line,
@@ -116,170 +108,36 @@ impl ProbeInserter<'_> {
         self.probes.locations.len() - 1
     }
 
-    /// A probe statement right before `node` (before its attributes).
-    fn probe_before(&mut self, node: &impl ToTokens) {
-        let Some(first) = first_token_after_attributes(node.to_token_stream()) else {
-            return;
-        };
-        let id = self.new_probe(first);
-        let at = node.span().byte_range().start;
-        self.edits.push(Edit::insert(at, probe_call(id)));
-    }
-
-    /// `expr` becomes `{ probe; expr }`; the probe's line is that of `line_of`.
-    fn wrap_in_block(&mut self, expr: &syn::Expr, line_of: Span) {
-        let id = self.new_probe(line_of);
+    /// `expr` becomes `{ probe; expr }`, the probe reporting `line`.
+    fn wrap_in_block(&mut self, expr: &syn::Expr, line: u32) {
+        let id = self.new_probe(line);
         let range = expr.span().byte_range();
         self.edits
             .push(Edit::insert(range.start, format!("{{ {} ", probe_call(id))));
         self.edits.push(Edit::insert(range.end, " }"));
     }
-
-    fn in_runnable_body(&mut self, runnable: bool, walk: impl FnOnce(&mut Self)) {
-        let outer = std::mem::replace(&mut self.runnable, runnable);
-        walk(self);
-        self.runnable = outer;
-    }
 }
 
-/// The span of the first token that is not part of an outer attribute.
-fn first_token_after_attributes(tokens: TokenStream) -> Option<Span> {
-    let mut tokens = tokens.into_iter().peekable();
-    while let Some(token) = tokens.next() {
-        match &token {
-            TokenTree::Punct(p) if p.as_char() == '#' => {
-                if let Some(TokenTree::Group(_)) = tokens.peek() {
-                    tokens.next();
-                    continue;
-                }
-                return Some(token.span());
-            }
-            _ => return Some(token.span()),
-        }
-    }
-    None
-}
-
-impl<'ast> Visit<'ast> for ProbeInserter<'_> {
-    fn visit_item(&mut self, item: &'ast syn::Item) {
-        if item_attrs(item).is_some_and(is_test_code) {
-            return;
-        }
-        visit::visit_item(self, item);
+impl RunnableCode for ProbeInserter<'_> {
+    /// A probe statement right before the statement (before its attributes).
+    fn statement(&mut self, stmt: &syn::Stmt, scope: &Scope) {
+        let id = self.new_probe(scope.location);
+        self.edits
+            .push(Edit::insert(stmt.span().byte_range().start, probe_call(id)));
     }
 
-    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
-        let runnable = item.sig.constness.is_none();
-        self.in_runnable_body(runnable, |this| this.visit_block(&item.block));
-    }
-
-    fn visit_impl_item(&mut self, item: &'ast syn::ImplItem) {
-        let attrs = match item {
-            syn::ImplItem::Fn(f) => &f.attrs,
-            syn::ImplItem::Const(c) => &c.attrs,
-            syn::ImplItem::Type(t) => &t.attrs,
-            syn::ImplItem::Macro(m) => &m.attrs,
-            _ => return,
-        };
-        if is_test_code(attrs) {
-            return;
-        }
-        visit::visit_impl_item(self, item);
-    }
-
-    fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
-        let runnable = item.sig.constness.is_none();
-        self.in_runnable_body(runnable, |this| this.visit_block(&item.block));
-    }
-
-    fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
-        if is_test_code(&item.attrs) {
-            return;
-        }
-        if let Some(block) = &item.default {
-            let runnable = item.sig.constness.is_none();
-            self.in_runnable_body(runnable, |this| this.visit_block(block));
+    /// `else if c {..}` becomes `else { probe; if c {..} }`.
+    fn else_if(&mut self, else_branch: &syn::Expr, _: &Scope) {
+        if let syn::Expr::If(nested) = else_branch {
+            self.wrap_in_block(else_branch, nested.if_token.span.start().line as u32);
         }
     }
 
-    // Const contexts: no probe may run there.
-    fn visit_item_const(&mut self, _: &'ast syn::ItemConst) {}
-    fn visit_item_static(&mut self, _: &'ast syn::ItemStatic) {}
-    fn visit_impl_item_const(&mut self, _: &'ast syn::ImplItemConst) {}
-    fn visit_trait_item_const(&mut self, _: &'ast syn::TraitItemConst) {}
-    fn visit_item_enum(&mut self, _: &'ast syn::ItemEnum) {}
-    fn visit_type(&mut self, _: &'ast syn::Type) {}
-    fn visit_expr_const(&mut self, _: &'ast syn::ExprConst) {}
-    fn visit_generic_argument(&mut self, _: &'ast syn::GenericArgument) {}
-    fn visit_expr_repeat(&mut self, expr: &'ast syn::ExprRepeat) {
-        self.visit_expr(&expr.expr);
-    }
-
-    fn visit_block(&mut self, block: &'ast syn::Block) {
-        if self.runnable {
-            for stmt in &block.stmts {
-                if !matches!(stmt, syn::Stmt::Item(_)) {
-                    self.probe_before(stmt);
-                }
-            }
+    fn expression_body(&mut self, body: &syn::Expr, _: &Scope) {
+        if let Some(line) = start_line(body) {
+            self.wrap_in_block(body, line);
         }
-        visit::visit_block(self, block);
     }
-
-    fn visit_expr_if(&mut self, expr: &'ast syn::ExprIf) {
-        // `else if c {..}` becomes `else { probe; if c {..} }`: the condition
-        // of an `else if` is a location of its own.
-        if self.runnable
-            && let Some((_, else_branch)) = &expr.else_branch
-            && let syn::Expr::If(nested) = else_branch.as_ref()
-        {
-            self.wrap_in_block(else_branch, nested.if_token.span);
-        }
-        visit::visit_expr_if(self, expr);
-    }
-
-    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
-        if self.runnable && !matches!(arm.body.as_ref(), syn::Expr::Block(_)) {
-            if let Some(first) = first_token_after_attributes(arm.body.to_token_stream()) {
-                self.wrap_in_block(&arm.body, first);
-            }
-        }
-        visit::visit_arm(self, arm);
-    }
-
-    fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
-        if closure.constness.is_some() {
-            return;
-        }
-        if self.runnable && !matches!(closure.body.as_ref(), syn::Expr::Block(_)) {
-            if let Some(first) = first_token_after_attributes(closure.body.to_token_stream()) {
-                self.wrap_in_block(&closure.body, first);
-            }
-        }
-        visit::visit_expr_closure(self, closure);
-    }
-}
-
-fn item_attrs(item: &syn::Item) -> Option<&[syn::Attribute]> {
-    use syn::Item::*;
-    Some(match item {
-        Const(i) => &i.attrs,
-        Enum(i) => &i.attrs,
-        ExternCrate(i) => &i.attrs,
-        Fn(i) => &i.attrs,
-        ForeignMod(i) => &i.attrs,
-        Impl(i) => &i.attrs,
-        Macro(i) => &i.attrs,
-        Mod(i) => &i.attrs,
-        Static(i) => &i.attrs,
-        Struct(i) => &i.attrs,
-        Trait(i) => &i.attrs,
-        TraitAlias(i) => &i.attrs,
-        Type(i) => &i.attrs,
-        Union(i) => &i.attrs,
-        Use(i) => &i.attrs,
-        _ => return None,
-    })
 }
 
 // The runtime template must compile on its own (as it will in every crate).
@@ -313,6 +171,20 @@ mod tests {
         (instrumented.files[0].1.clone(), lines)
     }
 
+    /// The text with every probe id replaced by `N`.
+    fn without_ids(text: &str) -> String {
+        let mut out = String::new();
+        for (i, part) in text.split("__autofix_rt::hit(").enumerate() {
+            if i == 0 {
+                out.push_str(part);
+            } else {
+                out.push_str("__autofix_rt::hit(N");
+                out.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
+            }
+        }
+        out
+    }
+
     #[test]
     fn probes_precede_statements_on_their_own_line() {
         let (text, lines) =
@@ -328,8 +200,9 @@ mod tests {
     fn else_if_conditions_get_their_own_probe() {
         let source = "fn m(x: i32) -> i32 {\n    if x < 0 {\n        1\n    } else if x > 5 {\n        2\n    } else {\n        3\n    }\n}\n";
         let (text, lines) = instrument_text(source);
+        let text = without_ids(&text);
         assert!(
-            text.contains("} else { crate::__autofix_rt::hit(1); if x > 5 {"),
+            text.contains("} else { crate::__autofix_rt::hit(N); if x > 5 {"),
             "{text}"
         );
         assert!(text.ends_with("3\n    } }\n}\n"), "{text}");
@@ -344,12 +217,13 @@ mod tests {
     fn match_arms_and_closures_with_expression_bodies_are_wrapped() {
         let source = "fn f(v: Option<i32>) -> i32 {\n    let g = |a: i32| a * 2;\n    match v {\n        Some(a) => g(a),\n        None => { 0 }\n    }\n}\n";
         let (text, lines) = instrument_text(source);
+        let text = without_ids(&text);
         assert!(
-            text.contains("|a: i32| { crate::__autofix_rt::hit(2); a * 2 }"),
+            text.contains("|a: i32| { crate::__autofix_rt::hit(N); a * 2 }"),
             "{text}"
         );
         assert!(
-            text.contains("Some(a) => { crate::__autofix_rt::hit(3); g(a) },"),
+            text.contains("Some(a) => { crate::__autofix_rt::hit(N); g(a) },"),
             "{text}"
         );
         assert!(syn::parse_file(&text).is_ok());

@@ -19,6 +19,7 @@ pub mod render;
 pub mod scratch;
 pub mod source;
 pub mod suite;
+pub mod syntax;
 
 use std::io::Write;
 use std::path::Path;
