@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
-use crate::cargo::discover::{Workspace, discover};
+use crate::cargo::discover::Workspace;
 use crate::console::Console;
 use crate::coverage::{TestRecord, run_with_coverage};
 use crate::crate_sources::{CrateSources, read_crate_sources};
@@ -51,8 +51,7 @@ impl Baseline {
 /// Discovers the package, instruments a scratch copy, builds and runs its
 /// tests with coverage. Fails with a [`Failure`] when there is nothing to
 /// localize.
-pub fn establish(options: &Options, console: &Console, cwd: &Path) -> Result<Baseline> {
-    let workspace = discover(&options.query, cwd)?;
+pub fn establish(workspace: Workspace, options: &Options, console: &Console) -> Result<Baseline> {
     let package = &workspace.package;
     console.status(
         "Copying",

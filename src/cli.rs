@@ -15,7 +15,13 @@ Find the lines most likely to cause failing tests, and search for a patch that m
 
 cargo autofix runs the package's tests in a scratch copy with line coverage, and scores every executed
 line by how strongly it goes with the failing tests (spectrum-based fault localization; Ochiai by default).
-`--rank-only` prints that ranking. The user's files are never modified.";
+`--rank-only` prints that ranking. Without it, a genetic search mutates the most suspicious code, keeps
+the candidates that pass the most tests, reduces the best one to its essential edits, validates it with
+`cargo test` on a clean copy, and prints it as a unified diff for `git apply`. The user's files are never
+modified.
+
+Settings can also come from `[package.metadata.autofix]` in Cargo.toml or an `autofix.toml` beside it
+(keys as the long options, e.g. `population = 60`); the command line wins.";
 
 #[derive(Debug, Parser)]
 #[command(name = "cargo-autofix", bin_name = "cargo autofix", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP)]
@@ -54,10 +60,9 @@ pub struct Args {
     #[arg(long, help_heading = "Feature Selection")]
     pub no_default_features: bool,
 
-    /// Suspiciousness metric
-    #[arg(long, value_name = "NAME", default_value = "ochiai", help_heading = "Localization",
-          value_parser = ["ochiai", "tarantula", "dstar", "op2", "jaccard"])]
-    pub metric: String,
+    /// Suspiciousness metric: ochiai, tarantula, dstar, op2, jaccard [default: ochiai]
+    #[arg(long, value_name = "NAME", help_heading = "Localization")]
+    pub metric: Option<String>,
 
     /// How many lines the text ranking shows (0 shows all; lines tied with the last one are counted below it)
     #[arg(long, value_name = "N", default_value_t = 20, help_heading = "Output")]
@@ -75,18 +80,69 @@ pub struct Args {
     #[arg(short, long, help_heading = "Output")]
     pub quiet: bool,
 
-    /// Number of tests to run in parallel [default: number of CPUs]
+    /// Tests run in parallel while localizing, and repair workers (each with its own scratch copy) [default: number of CPUs]
     #[arg(short = 'j', long, value_name = "N", help_heading = "Test Execution")]
     pub jobs: Option<usize>,
 
-    /// Seconds a test may run before it is killed and counted as timed out
+    /// Seconds a test may run before it is killed and counted as timed out [default: 60]
+    #[arg(long, value_name = "SECS", help_heading = "Test Execution")]
+    pub test_timeout: Option<f64>,
+
+    /// Seed of the random choices: the same seed repeats the same search [default: 0]
+    #[arg(long, value_name = "N", help_heading = "Repair")]
+    pub seed: Option<u64>,
+
+    /// Candidates per generation [default: 40]
+    #[arg(long, value_name = "N", help_heading = "Repair")]
+    pub population: Option<usize>,
+
+    /// Generations to evolve at most [default: 20]
+    #[arg(long, value_name = "N", help_heading = "Repair")]
+    pub generations: Option<usize>,
+
+    /// Seconds the search may take (0: no limit) [default: 600]
+    #[arg(long, value_name = "SECS", help_heading = "Repair")]
+    pub time_limit: Option<f64>,
+
+    /// Fitness weight of the originally passing tests [default: 0.99]
+    #[arg(long, value_name = "W", help_heading = "Repair")]
+    pub weight_passing: Option<f64>,
+
+    /// Fitness weight of the originally failing tests [default: 0.01]
+    #[arg(long, value_name = "W", help_heading = "Repair")]
+    pub weight_failing: Option<f64>,
+
+    /// Mutation operators to use, comma separated: delete, swap, insert, condition, operator,
+    /// value, identifier, method, range [default: all]
     #[arg(
         long,
-        value_name = "SECS",
-        default_value_t = 60.0,
-        help_heading = "Test Execution"
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Repair"
     )]
-    pub test_timeout: f64,
+    pub operators: Option<Vec<String>>,
+
+    /// Never mutate this file (relative to the workspace root; a directory ends in `/`) or this
+    /// function (a name); may be repeated
+    #[arg(long, value_name = "PATH|FN", help_heading = "Repair")]
+    pub exclude: Vec<String>,
+
+    /// Write the patch to FILE instead of stdout
+    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
+    pub output: Option<PathBuf>,
+
+    /// Write a JSON report of the repair to FILE
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub report: Option<PathBuf>,
+}
+
+impl Args {
+    pub fn package_query(&self) -> crate::cargo::discover::PackageQuery {
+        crate::cargo::discover::PackageQuery {
+            manifest_path: self.manifest_path.clone(),
+            package: self.package.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -5,47 +5,57 @@
 //! The pipeline runs one way, a module per stage; see ARCHITECTURE.md.
 
 pub mod baseline;
+pub mod candidate;
 pub mod cargo;
 pub mod cli;
+pub mod config;
 pub mod console;
 pub mod coverage;
 pub mod crate_sources;
+pub mod emit;
+pub mod evaluate;
 pub mod exit;
 pub mod instrument;
 pub mod localize;
+pub mod mutate;
 pub mod options;
 pub mod process;
+pub mod reduce;
 pub mod render;
+pub mod repair;
 pub mod scratch;
+pub mod search;
+pub mod sites;
 pub mod source;
 pub mod suite;
 pub mod syntax;
+pub mod validate;
 
 use std::io::Write;
 use std::path::Path;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::cli::Format;
+use crate::cli::{Args, Format};
 use crate::console::Console;
-use crate::exit::{Exit, Failure};
+use crate::exit::Exit;
 use crate::localize::rank_suspects;
 use crate::options::Options;
 use crate::render::Ranking;
 
-/// Runs `cargo autofix` with validated options, from directory `cwd`.
-pub fn run(options: &Options, cwd: &Path) -> Result<Exit> {
+/// Runs `cargo autofix` from directory `cwd`: finds the package, settles the
+/// options (command line over config files), measures the baseline, then
+/// prints the ranking or searches for a patch.
+pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
+    let started = Instant::now();
+    let workspace = cargo::discover::discover(&args.package_query(), cwd)?;
+    let config = config::load(&workspace)?;
+    let options = Options::new(args, config)?;
     let console = Console {
         quiet: options.quiet,
     };
-    if !options.rank_only {
-        return Err(Failure::new(
-            Exit::Usage,
-            "the repair search is not available yet; run with --rank-only",
-        )
-        .into());
-    }
-    let baseline = baseline::establish(options, &console, cwd)?;
+    let baseline = baseline::establish(workspace, &options, &console)?;
     let suspects = rank_suspects(&baseline.spectrum(), options.metric);
     let ranking = Ranking {
         metric: options.metric,
@@ -57,6 +67,9 @@ pub fn run(options: &Options, cwd: &Path) -> Result<Exit> {
             .with_context(|| format!("cannot write {}", path.display()))?;
         console.status("Wrote", path.display());
     }
+    if !options.rank_only {
+        return repair::repair(&baseline, &suspects, &options, &console, started.elapsed());
+    }
     let product = match options.format {
         Format::Text => render::text::table(&ranking, options.top),
         Format::Json => format!("{:#}\n", render::json::ranking(&ranking)),
@@ -66,7 +79,7 @@ pub fn run(options: &Options, cwd: &Path) -> Result<Exit> {
 }
 
 /// Writes the product to stdout; a closed pipe (`| head`) is not an error.
-fn write_stdout(text: &str) -> Result<()> {
+pub(crate) fn write_stdout(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())

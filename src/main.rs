@@ -4,7 +4,6 @@
 use std::process::ExitCode;
 
 use cargo_autofix::exit::{Exit, Failure};
-use cargo_autofix::options::Options;
 use cargo_autofix::{cli, process};
 
 fn main() -> ExitCode {
@@ -15,14 +14,11 @@ fn main() -> ExitCode {
             return ExitCode::from(error.exit_code() as u8);
         }
     };
-    let exit = Options::from_args(args)
-        .map_err(anyhow::Error::from)
-        .and_then(|options| {
-            process::install_interrupt_handler()?;
-            let cwd = std::env::current_dir()?;
-            cargo_autofix::run(&options, &cwd)
-        });
-    let exit = match exit {
+    let outcome = process::install_interrupt_handler().and_then(|()| {
+        let cwd = std::env::current_dir()?;
+        cargo_autofix::run(args, &cwd)
+    });
+    let exit = match outcome {
         Ok(exit) => exit,
         Err(error) => match error
             .chain()

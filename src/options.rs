@@ -1,18 +1,19 @@
-//! Validated options: the one value the pipeline reads its settings from.
+//! Validated options: the one value the pipeline reads its settings from,
+//! made of the command line over the config files over the defaults.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::cargo::Features;
-use crate::cargo::discover::PackageQuery;
 use crate::cli::{Args, Format};
+use crate::config::Config;
 use crate::exit::{Exit, Failure};
 use crate::localize::Metric;
+use crate::mutate::Operator;
 
 #[derive(Debug, Clone)]
 pub struct Options {
     pub rank_only: bool,
-    pub query: PackageQuery,
     pub features: Features,
     pub metric: Metric,
     /// `None` shows every line.
@@ -22,28 +23,123 @@ pub struct Options {
     pub quiet: bool,
     pub jobs: usize,
     pub test_timeout: Duration,
+    pub search: SearchOptions,
+    pub output: Option<PathBuf>,
+    pub report: Option<PathBuf>,
+}
+
+/// How the repair searches.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    pub seed: u64,
+    pub population: usize,
+    pub generations: usize,
+    pub time_limit: Option<Duration>,
+    pub weight_passing: f64,
+    pub weight_failing: f64,
+    pub operators: Vec<Operator>,
+    /// File paths (relative to the workspace root; a trailing `/` for a
+    /// directory) and function names never to mutate.
+    pub exclude: Vec<String>,
+}
+
+impl SearchOptions {
+    /// Whether code of `function` in `file` may not be mutated.
+    pub fn excludes(&self, file: &Path, function: &str) -> bool {
+        let file = file.to_string_lossy().replace('\\', "/");
+        self.exclude.iter().any(|pattern| {
+            if pattern.ends_with('/') {
+                file.starts_with(pattern.as_str())
+            } else if pattern.contains('/') || pattern.ends_with(".rs") {
+                file == *pattern
+            } else {
+                function == pattern
+            }
+        })
+    }
 }
 
 impl Options {
-    pub fn from_args(args: Args) -> Result<Options, Failure> {
+    /// The command line over `config` over the defaults, validated.
+    pub fn new(args: Args, config: Config) -> Result<Options, Failure> {
         let usage = |message: String| Failure::new(Exit::Usage, message);
-        if !(args.test_timeout.is_finite() && args.test_timeout > 0.0) {
-            return Err(usage(format!(
-                "--test-timeout must be a positive number of seconds, not {}",
-                args.test_timeout
-            )));
+        let seconds = |name: &str, value: f64| -> Result<Duration, Failure> {
+            if value.is_finite() && value >= 0.0 {
+                Ok(Duration::from_secs_f64(value))
+            } else {
+                Err(usage(format!(
+                    "{name} must be a number of seconds, not {value}"
+                )))
+            }
+        };
+        let test_timeout = seconds(
+            "--test-timeout",
+            args.test_timeout.or(config.test_timeout).unwrap_or(60.0),
+        )?;
+        if test_timeout.is_zero() {
+            return Err(usage(
+                "--test-timeout must be more than 0 seconds".to_string(),
+            ));
         }
-        let jobs = match args.jobs {
+        let jobs = match args.jobs.or(config.jobs) {
             Some(0) => return Err(usage("--jobs must be at least 1".to_string())),
             Some(jobs) => jobs,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
+        let metric = args
+            .metric
+            .or(config.metric)
+            .as_deref()
+            .unwrap_or("ochiai")
+            .parse()
+            .map_err(usage)?;
+        let weight = |name: &str, value: f64| {
+            if value.is_finite() && value >= 0.0 {
+                Ok(value)
+            } else {
+                Err(usage(format!(
+                    "{name} must be a non-negative number, not {value}"
+                )))
+            }
+        };
+        let weight_passing = weight(
+            "--weight-passing",
+            args.weight_passing
+                .or(config.weight_passing)
+                .unwrap_or(0.99),
+        )?;
+        let weight_failing = weight(
+            "--weight-failing",
+            args.weight_failing
+                .or(config.weight_failing)
+                .unwrap_or(0.01),
+        )?;
+        if weight_passing + weight_failing == 0.0 {
+            return Err(usage("the fitness weights cannot both be 0".to_string()));
+        }
+        let operators = match args.operators.or(config.operators) {
+            Some(names) => names
+                .iter()
+                .map(|n| n.trim().parse::<Operator>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(usage)?,
+            None => Operator::ALL.to_vec(),
+        };
+        if operators.is_empty() {
+            return Err(usage("--operators needs at least one operator".to_string()));
+        }
+        let population = args.population.or(config.population).unwrap_or(40);
+        if population < 2 {
+            return Err(usage("--population must be at least 2".to_string()));
+        }
+        let time_limit = seconds(
+            "--time-limit",
+            args.time_limit.or(config.time_limit).unwrap_or(600.0),
+        )?;
+        let mut exclude = config.exclude.unwrap_or_default();
+        exclude.extend(args.exclude);
         Ok(Options {
             rank_only: args.rank_only,
-            query: PackageQuery {
-                manifest_path: args.manifest_path,
-                package: args.package,
-            },
             features: Features {
                 features: args
                     .features
@@ -55,13 +151,90 @@ impl Options {
                 all_features: args.all_features,
                 no_default_features: args.no_default_features,
             },
-            metric: args.metric.parse().map_err(usage)?,
+            metric,
             top: (args.top > 0).then_some(args.top),
             format: args.format,
             html: args.html,
             quiet: args.quiet,
             jobs,
-            test_timeout: Duration::from_secs_f64(args.test_timeout),
+            test_timeout,
+            search: SearchOptions {
+                seed: args.seed.or(config.seed).unwrap_or(0),
+                population,
+                generations: args.generations.or(config.generations).unwrap_or(20),
+                time_limit: (!time_limit.is_zero()).then_some(time_limit),
+                weight_passing,
+                weight_failing,
+                operators,
+                exclude,
+            },
+            output: args.output,
+            report: args.report,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn options(args: &[&str], config: Config) -> Result<Options, Failure> {
+        let args = crate::cli::parse_args(
+            std::iter::once("cargo-autofix")
+                .chain(args.iter().copied())
+                .map(OsString::from),
+        )
+        .unwrap();
+        Options::new(args, config)
+    }
+
+    #[test]
+    fn command_line_wins_over_config_over_defaults() {
+        let config = Config {
+            population: Some(12),
+            generations: Some(3),
+            ..Default::default()
+        };
+        let options = options(&["--population", "30"], config).unwrap();
+        assert_eq!(options.search.population, 30);
+        assert_eq!(options.search.generations, 3);
+        assert_eq!(options.search.seed, 0);
+        assert_eq!(options.search.operators, Operator::ALL);
+    }
+
+    #[test]
+    fn bad_values_are_usage_errors() {
+        for args in [
+            &["--jobs", "0"][..],
+            &["--population", "1"],
+            &["--operators", "value,nope"],
+            &["--metric", "cosine"],
+            &["--test-timeout", "0"],
+        ] {
+            let error = options(args, Config::default()).unwrap_err();
+            assert_eq!(error.exit, Exit::Usage, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn exclusions_match_files_directories_and_functions() {
+        let search = options(
+            &[
+                "--exclude",
+                "src/gen/",
+                "--exclude",
+                "src/lib.rs",
+                "--exclude",
+                "helper",
+            ],
+            Config::default(),
+        )
+        .unwrap()
+        .search;
+        assert!(search.excludes(Path::new("src/gen/a.rs"), "f"));
+        assert!(search.excludes(Path::new("src/lib.rs"), "f"));
+        assert!(search.excludes(Path::new("src/main.rs"), "helper"));
+        assert!(!search.excludes(Path::new("src/main.rs"), "main"));
     }
 }

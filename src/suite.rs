@@ -2,7 +2,7 @@
 //! run one process per test, so that a test's outcome and coverage are its
 //! own however the tests are written (threads, subprocesses, `exit`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,8 +23,8 @@ pub struct TestSuite {
     pub tests: Vec<TestCase>,
     /// The package directory (in the scratch copy): tests run there.
     pub package_dir: PathBuf,
-    /// Environment cargo gives tests at run time.
-    env: Vec<(String, String)>,
+    package_name: String,
+    package_version: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,14 +74,6 @@ pub fn list_tests(
     package: &Package,
     package_dir: &Path,
 ) -> Result<TestSuite> {
-    let env = vec![
-        (
-            "CARGO_MANIFEST_DIR".to_string(),
-            package_dir.display().to_string(),
-        ),
-        ("CARGO_PKG_NAME".to_string(), package.name.clone()),
-        ("CARGO_PKG_VERSION".to_string(), package.version.clone()),
-    ];
     let mut tests = Vec::new();
     for (index, executable) in executables.iter().enumerate() {
         let harness = package
@@ -119,7 +111,8 @@ pub fn list_tests(
         executables,
         tests,
         package_dir: package_dir.to_path_buf(),
-        env,
+        package_name: package.name.clone(),
+        package_version: package.version.clone(),
     })
 }
 
@@ -155,22 +148,111 @@ pub struct RunSettings {
 }
 
 impl TestSuite {
+    /// The same tests, in the executables of another build of the package
+    /// (a worker's scratch copy, say), run from `package_dir`.
+    pub fn with_build(
+        &self,
+        executables: &[TestExecutable],
+        package_dir: &Path,
+    ) -> Result<TestSuite> {
+        let mut suite = self.clone();
+        for executable in &mut suite.executables {
+            let built = executables
+                .iter()
+                .find(|e| e.target == executable.target && e.kind == executable.kind);
+            let Some(built) = built else {
+                bail!(
+                    "the build did not produce test executable `{}`",
+                    executable.target
+                );
+            };
+            executable.path = built.path.clone();
+        }
+        suite.package_dir = package_dir.to_path_buf();
+        Ok(suite)
+    }
+
+    /// A command for `executable`, in the package directory, with the
+    /// environment cargo gives tests.
+    fn executable_command(&self, executable: usize) -> Command {
+        let mut command = Command::new(&self.executables[executable].path);
+        command
+            .current_dir(&self.package_dir)
+            .env("RUST_BACKTRACE", "0")
+            .env("CARGO_MANIFEST_DIR", &self.package_dir)
+            .env("CARGO_PKG_NAME", &self.package_name)
+            .env("CARGO_PKG_VERSION", &self.package_version);
+        command
+    }
+
     /// The command that runs test `index` alone.
     fn command(&self, index: usize) -> Command {
         let test = &self.tests[index];
-        let mut command = Command::new(&self.executables[test.executable].path);
+        let mut command = self.executable_command(test.executable);
         if !test.whole_executable {
             command
                 .arg(&test.name)
                 .args(["--exact", "--test-threads=1"]);
         }
         command
-            .current_dir(&self.package_dir)
-            .env("RUST_BACKTRACE", "0");
-        for (key, value) in &self.env {
-            command.env(key, value);
+    }
+
+    /// Runs the tests `which` with one process per executable (libtest runs
+    /// them on its threads), each process killed after `timeout`. Tests a
+    /// timed-out process did not report count as timed out; if a process
+    /// died another way (a test called `exit` or aborted), the tests it did
+    /// not report run again alone, with `settings`.
+    pub fn run_together(
+        &self,
+        which: &[usize],
+        timeout: Duration,
+        settings: &RunSettings,
+    ) -> Result<Vec<(usize, Verdict)>> {
+        let mut verdicts: Vec<(usize, Verdict)> = Vec::new();
+        let mut alone: Vec<usize> = which
+            .iter()
+            .copied()
+            .filter(|&t| self.tests[t].whole_executable)
+            .collect();
+        let mut by_executable: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &test in which.iter().filter(|&&t| !self.tests[t].whole_executable) {
+            by_executable
+                .entry(self.tests[test].executable)
+                .or_default()
+                .push(test);
         }
-        command
+        for (executable, tests) in by_executable {
+            let mut command = self.executable_command(executable);
+            command
+                .arg("--exact")
+                .args(tests.iter().map(|&t| &self.tests[t].name));
+            let finished = process::run(command, Some(timeout))?;
+            let reported = parse_results(&finished.stdout);
+            for &test in &tests {
+                match reported.get(self.tests[test].name.as_str()) {
+                    Some(&passed) => verdicts.push((
+                        test,
+                        if passed {
+                            Verdict::Passed
+                        } else {
+                            Verdict::Failed(Panic::default())
+                        },
+                    )),
+                    None if finished.status == Status::TimedOut => {
+                        verdicts.push((test, Verdict::TimedOut))
+                    }
+                    None => alone.push(test),
+                }
+            }
+        }
+        let outcomes = self.run(&alone, settings, |_| Vec::new(), |_, _| {})?;
+        verdicts.extend(
+            alone
+                .into_iter()
+                .zip(outcomes.into_iter().map(|o| o.verdict)),
+        );
+        verdicts.sort_by_key(|(test, _)| *test);
+        Ok(verdicts)
     }
 
     /// Runs the tests `which` (indexes into `tests`), each in its own
@@ -238,6 +320,22 @@ impl TestSuite {
             .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a test was not run"))))
             .collect()
     }
+}
+
+/// libtest's `test NAME ... ok|FAILED` lines: test name -> passed.
+pub(crate) fn parse_results(stdout: &str) -> BTreeMap<&str, bool> {
+    stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("test ")?.rsplit_once(" ... "))
+        .filter_map(|(name, result)| {
+            let name = name.strip_suffix(" - should panic").unwrap_or(name);
+            match result {
+                "ok" => Some((name, true)),
+                "FAILED" => Some((name, false)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 fn describe_exit(status: std::process::ExitStatus) -> String {
@@ -309,6 +407,16 @@ thread 'tests::a' (6703) panicked at src/lib.rs:10:9:\nassertion `left == right`
         assert_eq!(
             panic.message,
             "assertion `left == right` failed\n  left: 1\n right: 2"
+        );
+    }
+
+    #[test]
+    fn parses_libtest_result_lines() {
+        let stdout = "\nrunning 3 tests\ntest a::b ... ok\ntest c - should panic ... FAILED\ntest d ... ignored\n\ntest result: FAILED. 1 passed; 1 failed\n";
+        let results = parse_results(stdout);
+        assert_eq!(
+            results.into_iter().collect::<Vec<_>>(),
+            [("a::b", true), ("c", false)]
         );
     }
 

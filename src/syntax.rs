@@ -22,6 +22,8 @@ use crate::crate_sources::is_test_code;
 pub struct Scope {
     /// The line of the innermost enclosing location.
     pub location: u32,
+    /// The name of the innermost enclosing function.
+    pub function: String,
     frames: Vec<Vec<String>>,
 }
 
@@ -194,6 +196,7 @@ impl<H: RunnableCode> Walker<'_, H> {
         }
         let outer_scope = std::mem::take(&mut self.scope);
         let outer_runnable = std::mem::replace(&mut self.runnable, true);
+        self.scope.function = sig.ident.to_string();
         self.scope.push(parameters);
         self.visit_block(block);
         self.scope = outer_scope;

@@ -2,6 +2,8 @@
 //! cargo's JSON messages: which executables exist, or why the build failed.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
 
 use anyhow::Result;
 use cargo_metadata::Message;
@@ -9,7 +11,7 @@ use cargo_metadata::diagnostic::DiagnosticLevel;
 
 use super::Features;
 use super::discover::Kind;
-use crate::process;
+use crate::process::{self, Finished};
 
 /// What to build: a package of a workspace copy, into a given target dir.
 #[derive(Debug, Clone)]
@@ -59,15 +61,11 @@ pub enum BuildOutcome {
     },
 }
 
-/// Builds the package's test executables. `on_artifact` hears the name of
-/// each crate as it finishes compiling.
-pub fn build_tests(
-    request: &BuildRequest,
-    mut on_artifact: impl FnMut(&str),
-) -> Result<BuildOutcome> {
+/// `cargo test` for the request's package, target dir and features.
+fn cargo_test(request: &BuildRequest) -> Command {
     let mut command = super::command();
     command
-        .args(["test", "--no-run", "--message-format=json"])
+        .arg("test")
         .arg("--manifest-path")
         .arg(request.manifest_path)
         .args(["--package", request.package])
@@ -75,6 +73,25 @@ pub fn build_tests(
         .arg(request.target_dir)
         .args(request.features.to_args())
         .current_dir(request.manifest_path.parent().unwrap_or(Path::new(".")));
+    command
+}
+
+/// Runs the package's whole test suite as a user would, doctests included,
+/// without stopping at the first failing test executable.
+pub fn run_all_tests(request: &BuildRequest, timeout: Option<Duration>) -> Result<Finished> {
+    let mut command = cargo_test(request);
+    command.arg("--no-fail-fast");
+    process::run(command, timeout)
+}
+
+/// Builds the package's test executables. `on_artifact` hears the name of
+/// each crate as it finishes compiling.
+pub fn build_tests(
+    request: &BuildRequest,
+    mut on_artifact: impl FnMut(&str),
+) -> Result<BuildOutcome> {
+    let mut command = cargo_test(request);
+    command.args(["--no-run", "--message-format=json"]);
     let mut executables = Vec::new();
     let mut errors = Vec::new();
     let finished = process::run_streaming(command, |line| {

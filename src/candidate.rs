@@ -1,0 +1,225 @@
+//! Candidate patches: ordered lists of edits to the original sources.
+//!
+//! A candidate's source is the original text with its edits spliced in, so
+//! the final diff touches only what the edits change. Edits never overlap:
+//! adding an edit drops the older edits it overlaps.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::mutate::Operator;
+use crate::source::{Edit, splice};
+
+/// One edit of a candidate: a byte-range replacement in one crate file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PatchEdit {
+    /// Index into `CrateSources::files`.
+    pub file: usize,
+    pub edit: Edit,
+    /// The operator that made it.
+    pub operator: Operator,
+    /// The location (line) it was made at.
+    pub location: u32,
+}
+
+impl PatchEdit {
+    fn position(&self) -> (usize, usize, usize, &str) {
+        (
+            self.file,
+            self.edit.range.start,
+            self.edit.range.end,
+            &self.edit.text,
+        )
+    }
+
+    fn overlaps(&self, other: &PatchEdit) -> bool {
+        self.file == other.file && ranges_overlap(&self.edit.range, &other.edit.range)
+    }
+}
+
+/// Whether two edits claim the same bytes. Two insertions never do; an
+/// insertion overlaps a replacement strictly around it.
+fn ranges_overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
+    match (a.is_empty(), b.is_empty()) {
+        (true, true) => false,
+        (true, false) => b.start < a.start && a.start < b.end,
+        (false, true) => a.start < b.start && b.start < a.end,
+        (false, false) => a.start < b.end && b.start < a.end,
+    }
+}
+
+/// A candidate patch: edits in source order, none overlapping.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Candidate {
+    edits: Vec<PatchEdit>,
+}
+
+impl Candidate {
+    /// The unchanged program.
+    pub fn original() -> Candidate {
+        Candidate::default()
+    }
+
+    /// A candidate of `edits`; of overlapping edits, the first one given wins.
+    pub fn from_edits(edits: impl IntoIterator<Item = PatchEdit>) -> Candidate {
+        let mut kept: Vec<PatchEdit> = Vec::new();
+        for edit in edits {
+            if !kept.iter().any(|k| k.overlaps(&edit)) && !kept.contains(&edit) {
+                kept.push(edit);
+            }
+        }
+        kept.sort_by(|a, b| a.position().cmp(&b.position()));
+        Candidate { edits: kept }
+    }
+
+    pub fn edits(&self) -> &[PatchEdit] {
+        &self.edits
+    }
+
+    pub fn len(&self) -> usize {
+        self.edits.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// How much text the edits replace and insert: among equally fit
+    /// candidates with as many edits, the smaller change wins.
+    pub fn size(&self) -> usize {
+        self.edits
+            .iter()
+            .map(|e| e.edit.range.len() + e.edit.text.len())
+            .sum()
+    }
+
+    /// This candidate plus `edit`, which replaces any edit it overlaps.
+    pub fn with(&self, edit: PatchEdit) -> Candidate {
+        Candidate::from_edits(std::iter::once(edit).chain(self.edits.iter().cloned()))
+    }
+
+    /// The candidate made of the edits at `indexes`.
+    pub fn subset(&self, indexes: &[usize]) -> Candidate {
+        Candidate::from_edits(indexes.iter().map(|&i| self.edits[i].clone()))
+    }
+
+    /// The new text of every file the candidate changes, given the
+    /// original text of every file.
+    pub fn texts(&self, originals: &[&str]) -> BTreeMap<usize, String> {
+        let mut per_file: BTreeMap<usize, Vec<Edit>> = BTreeMap::new();
+        for edit in &self.edits {
+            per_file
+                .entry(edit.file)
+                .or_default()
+                .push(edit.edit.clone());
+        }
+        per_file
+            .into_iter()
+            .map(|(file, edits)| {
+                let text =
+                    splice(originals[file], &edits).expect("a candidate's edits never overlap");
+                (file, text)
+            })
+            .collect()
+    }
+
+    /// Where crossover may cut: the positions of every edit of either parent.
+    pub fn crossover_points(&self, other: &Candidate) -> Vec<(usize, usize)> {
+        let mut points: Vec<(usize, usize)> = self
+            .edits
+            .iter()
+            .chain(&other.edits)
+            .map(|e| (e.file, e.edit.range.start))
+            .collect();
+        points.sort_unstable();
+        points.dedup();
+        points
+    }
+}
+
+/// Single-point crossover in source order: the first child takes `a`'s
+/// edits before `point` and `b`'s from it on, the second child the rest.
+pub fn crossover(a: &Candidate, b: &Candidate, point: (usize, usize)) -> (Candidate, Candidate) {
+    let before = |e: &&PatchEdit| (e.file, e.edit.range.start) < point;
+    let first = a
+        .edits
+        .iter()
+        .filter(before)
+        .chain(b.edits.iter().filter(|e| !before(e)));
+    let second = b
+        .edits
+        .iter()
+        .filter(before)
+        .chain(a.edits.iter().filter(|e| !before(e)));
+    (
+        Candidate::from_edits(first.cloned()),
+        Candidate::from_edits(second.cloned()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(file: usize, range: Range<usize>, text: &str) -> PatchEdit {
+        PatchEdit {
+            file,
+            edit: Edit::replace(range, text),
+            operator: Operator::Swap,
+            location: 1,
+        }
+    }
+
+    #[test]
+    fn a_new_edit_replaces_the_edits_it_overlaps() {
+        let candidate = Candidate::from_edits([edit(0, 0..4, "a"), edit(0, 10..12, "b")]);
+        let next = candidate.with(edit(0, 2..6, "c"));
+        let texts: Vec<&str> = next.edits().iter().map(|e| e.edit.text.as_str()).collect();
+        assert_eq!(texts, ["c", "b"]);
+        // Insertions at the edge of a replacement do not overlap it.
+        let next = next.with(edit(0, 6..6, "d")).with(edit(0, 2..2, "e"));
+        assert_eq!(next.len(), 4);
+        // An insertion strictly inside a replacement does.
+        assert_eq!(next.with(edit(0, 11..11, "f")).len(), 4);
+    }
+
+    #[test]
+    fn texts_splice_only_changed_files() {
+        let candidate = Candidate::from_edits([edit(0, 8..9, "3")]);
+        let texts = candidate.texts(&["let a = 1;\nlet b = 2;\n", "untouched\n"]);
+        assert_eq!(texts.len(), 1);
+        assert_eq!(texts[&0], "let a = 3;\nlet b = 2;\n");
+    }
+
+    #[test]
+    fn crossover_cuts_both_parents_at_one_point_in_source_order() {
+        let a = Candidate::from_edits([
+            edit(0, 0..1, "a1"),
+            edit(0, 10..11, "a2"),
+            edit(1, 5..6, "a3"),
+        ]);
+        let b = Candidate::from_edits([edit(0, 3..4, "b1"), edit(1, 0..1, "b2")]);
+        let (first, second) = crossover(&a, &b, (0, 10));
+        let names = |c: &Candidate| {
+            c.edits()
+                .iter()
+                .map(|e| e.edit.text.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&first), ["a1", "b2"]);
+        assert_eq!(names(&second), ["b1", "a2", "a3"]);
+        assert_eq!(
+            a.crossover_points(&b),
+            [(0, 0), (0, 3), (0, 10), (1, 0), (1, 5)]
+        );
+    }
+
+    #[test]
+    fn crossover_drops_overlaps_between_the_parents_halves() {
+        let a = Candidate::from_edits([edit(0, 0..8, "long")]);
+        let b = Candidate::from_edits([edit(0, 5..6, "inside")]);
+        let (first, _) = crossover(&a, &b, (0, 5));
+        assert_eq!(first.len(), 1);
+        assert_eq!(first.edits()[0].edit.text, "long");
+    }
+}

@@ -1,0 +1,317 @@
+//! End-to-end tests of `cargo autofix` (the repair): each runs the binary on
+//! a copy of a fixture with a fixed seed, applies the emitted diff with
+//! `git apply` to a pristine copy, and runs `cargo test` there.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::*;
+use tempfile::TempDir;
+
+/// Runs `cargo autofix --seed 0 --report ...` on a copy of `fixture`,
+/// checking that the copy's files are untouched.
+fn repair(fixture_name: &str, extra: &[&str]) -> (Output, serde_json::Value) {
+    let dir = fixture(fixture_name);
+    let reports = tempfile::tempdir().unwrap();
+    let report = reports.path().join("report.json");
+    let before = snapshot(dir.path());
+    let mut args = vec!["--seed", "0", "--report", report.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let output = autofix(dir.path(), &args);
+    assert_eq!(snapshot(dir.path()), before, "the user's files changed");
+    let report = serde_json::from_str(
+        &fs::read_to_string(&report)
+            .unwrap_or_else(|_| panic!("no report; stderr:\n{}", stderr(&output))),
+    )
+    .unwrap();
+    (output, report)
+}
+
+/// Applies `diff` to a pristine copy of `fixture` and runs its tests.
+fn apply_and_test(fixture_name: &str, diff: &str) -> TempDir {
+    let pristine = fixture(fixture_name);
+    fs::write(pristine.path().join("fix.patch"), diff).unwrap();
+    let applied = Command::new("git")
+        .args(["apply", "fix.patch"])
+        .current_dir(pristine.path())
+        .output()
+        .unwrap();
+    assert!(
+        applied.status.success(),
+        "git apply failed: {}\n{diff}",
+        String::from_utf8_lossy(&applied.stderr)
+    );
+    let tested = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["test", "--quiet"])
+        .current_dir(pristine.path())
+        .env_remove("FLAKY_MARKER")
+        .output()
+        .unwrap();
+    assert!(
+        tested.status.success(),
+        "cargo test fails after the patch:\n{}\n{diff}",
+        String::from_utf8_lossy(&tested.stdout)
+    );
+    pristine
+}
+
+/// A repair that must succeed: exit 0, a diff that applies and passes.
+fn assert_repaired(fixture_name: &str, extra: &[&str]) -> (String, serde_json::Value) {
+    let (output, report) = repair(fixture_name, extra);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr:\n{}",
+        stderr(&output)
+    );
+    let diff = stdout(&output);
+    assert!(
+        diff.starts_with(
+            "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@"
+        ),
+        "{diff}"
+    );
+    apply_and_test(fixture_name, &diff);
+    assert_eq!(report["outcome"], "fixed");
+    assert_eq!(report["fitness"], 1.0);
+    assert_eq!(report["patch"], diff.as_str());
+    let evaluated = report["candidates_evaluated"].as_u64().unwrap();
+    assert!(evaluated >= 1 && report["candidates_compiled"].as_u64().unwrap() <= evaluated);
+    assert!(stderr(&output).contains("Plausible"), "{}", stderr(&output));
+    (diff, report)
+}
+
+fn changed_lines(diff: &str) -> Vec<&str> {
+    diff.lines()
+        .filter(|l| {
+            (l.starts_with('-') || l.starts_with('+'))
+                && !l.starts_with("---")
+                && !l.starts_with("+++")
+        })
+        .collect()
+}
+
+#[test]
+fn middle_gets_the_seeds_fix() {
+    let (diff, report) = assert_repaired("middle", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        ["-            return y;", "+            return x;"]
+    );
+    assert_eq!(
+        report["fixed_tests"],
+        serde_json::json!(["tests::middle_2_1_3"])
+    );
+    assert_eq!(report["edits"][0]["operator"], "identifier");
+    assert_eq!(report["edits"][0]["line"], 6);
+}
+
+#[test]
+fn the_same_seed_repeats_the_run() {
+    let (_, first) = repair("middle", &["-q"]);
+    let (_, second) = repair("middle", &["-q"]);
+    assert_eq!(first["patch"], second["patch"]);
+    assert_eq!(
+        first["candidates_evaluated"],
+        second["candidates_evaluated"]
+    );
+    assert_eq!(first["operators"], second["operators"]);
+}
+
+#[test]
+fn remove_html_markup_needs_a_condition_mutation() {
+    let (diff, _) = assert_repaired("html_quotes", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-        } else if c == '\"' || c == '\\'' && tag {",
+            "+        } else if tag && (c == '\"' || c == '\\'' && tag) {"
+        ]
+    );
+}
+
+#[test]
+fn off_by_one_loop_bound() {
+    let (diff, _) = assert_repaired("off_by_one", &[]);
+    assert!(
+        changed_lines(&diff)[0].contains("for i in 1..values.len() - 1 {"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn wrong_comparison_operator() {
+    let (diff, _) = assert_repaired("comparison", &[]);
+    assert!(
+        changed_lines(&diff)[0].contains("} else if score > 70 {"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn wrong_arithmetic_operator() {
+    let (diff, _) = assert_repaired("arithmetic", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-        Shape::Rectangle(width, height) => width + height,",
+            "+        Shape::Rectangle(width, height) => width * height,"
+        ]
+    );
+}
+
+#[test]
+fn missing_statement_is_inserted() {
+    let (diff, _) = assert_repaired("missing_statement", &[]);
+    assert_eq!(changed_lines(&diff), ["+        self.count += 1;"]);
+}
+
+#[test]
+fn candidates_that_loop_forever_are_killed_and_the_search_goes_on() {
+    let (diff, report) = assert_repaired("hang", &["--test-timeout", "2"]);
+    assert_eq!(
+        report["fixed_tests"],
+        serde_json::json!(["tests::zero_takes_no_steps"])
+    );
+    assert!(changed_lines(&diff)[0].contains("while n != 1 {"), "{diff}");
+}
+
+#[test]
+fn a_flaky_test_is_reported_and_left_out() {
+    let marker = tempfile::tempdir().unwrap();
+    let dir = fixture("flaky");
+    let report = dir.path().join("report.json");
+    let output = command(
+        dir.path(),
+        &["--seed", "0", "--report", report.to_str().unwrap()],
+    )
+    .env("FLAKY_MARKER", marker.path().join("ran"))
+    .output()
+    .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains(
+        "flaky tests (a different outcome on a re-run) are left out of the fitness: tests::flaky"
+    ));
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(report).unwrap()).unwrap();
+    assert_eq!(report["flaky_tests"], serde_json::json!(["tests::flaky"]));
+    assert_eq!(report["fixed_tests"], serde_json::json!(["tests::three"]));
+    apply_and_test("flaky", &stdout(&output));
+}
+
+#[test]
+fn no_patch_found_says_what_was_tried() {
+    let (output, report) = repair("unrepairable", &["--generations", "2", "--population", "6"]);
+    assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    let error = stderr(&output)
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap()
+        .to_string();
+    assert!(
+        error.starts_with(
+            "error: no patch found: the generation budget was spent after 2 generations"
+        ),
+        "{error}"
+    );
+    assert!(
+        error.contains("best fitness 0.9900; never passed: tests::says_hi"),
+        "{error}"
+    );
+    assert_eq!(report["outcome"], "not_fixed");
+    assert_eq!(report["patch"], serde_json::Value::Null);
+    assert_eq!(
+        report["never_passed"],
+        serde_json::json!(["tests::says_hi"])
+    );
+}
+
+#[test]
+fn output_writes_the_patch_to_a_file() {
+    let dir = fixture("middle");
+    let out = tempfile::tempdir().unwrap();
+    let patch = out.path().join("fix.patch");
+    let output = autofix(dir.path(), &["-q", "--output", patch.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    apply_and_test("middle", &fs::read_to_string(patch).unwrap());
+}
+
+#[test]
+fn config_files_set_defaults_and_the_command_line_wins() {
+    let dir = fixture("middle");
+    fs::write(
+        dir.path().join("autofix.toml"),
+        "operators = [\"identifier\"]\npopulation = 6\nseed = 3\n",
+    )
+    .unwrap();
+    let report_path = dir.path().join("report.json");
+    let output = autofix(
+        dir.path(),
+        &[
+            "-q",
+            "--report",
+            report_path.to_str().unwrap(),
+            "--seed",
+            "5",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&report_path).unwrap()).unwrap();
+    assert_eq!(report["population"], 6);
+    assert_eq!(report["seed"], 5);
+    let operators: Vec<&String> = report["operators"].as_object().unwrap().keys().collect();
+    assert_eq!(operators, ["identifier"]);
+
+    fs::write(dir.path().join("autofix.toml"), "populaton = 6\n").unwrap();
+    let output = autofix(dir.path(), &["-q"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("autofix.toml: unknown field `populaton`"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn package_metadata_configures_the_search() {
+    let dir = fixture("middle");
+    let manifest = dir.path().join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap().replace(
+        "[workspace]",
+        "[package.metadata.autofix]\noperators = [\"value\"]\n\n[workspace]",
+    );
+    fs::write(&manifest, text).unwrap();
+    let report_path = dir.path().join("report.json");
+    let output = autofix(
+        dir.path(),
+        &[
+            "-q",
+            "--generations",
+            "1",
+            "--report",
+            report_path.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(7),
+        "middle has no literal to mutate at its suspicious lines: {}",
+        stderr(&output)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&report_path).unwrap()).unwrap();
+    assert!(
+        report["operators"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .all(|k| k == "value")
+    );
+    assert!(Path::new(&report_path).exists());
+}
