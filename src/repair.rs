@@ -421,7 +421,7 @@ fn summarize(baseline: &Baseline, repair: &Repair, console: &Console, elapsed: D
     );
     if let Some((candidate, _)) = &repair.patch {
         let fixed = test_ids(baseline, repair.model.originally_failing.iter().copied());
-        console.status("Fixed", fixed.join(", "));
+        console.status("Fixed", abbreviate(&fixed));
         console.status(
             "Plausible",
             format!(
@@ -476,6 +476,15 @@ fn report_interrupted(baseline: &Baseline, result: &SearchResult, console: &Cons
         .collect();
     if !files.is_empty() {
         eprint!("{}", unified_diff(&files));
+    }
+}
+
+/// The first few names, and how many more there are.
+fn abbreviate(names: &[String]) -> String {
+    const SHOWN: usize = 5;
+    match names.len().checked_sub(SHOWN) {
+        Some(more) if more > 0 => format!("{} and {more} more", names[..SHOWN].join(", ")),
+        _ => names.join(", "),
     }
 }
 
