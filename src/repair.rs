@@ -23,7 +23,7 @@ use crate::localize::Suspect;
 use crate::mutate::Mutator;
 use crate::options::Options;
 use crate::reduce::{self, Outcome};
-use crate::search::{FitnessModel, SearchResult, SearchSettings, Stop, search};
+use crate::search::{FitnessModel, Progress, SearchResult, SearchSettings, Stop, search};
 use crate::sites::collect_mutation_space;
 use crate::suite::Verdict;
 use crate::validate::{Validation, validate};
@@ -79,6 +79,13 @@ pub fn repair(
     };
     let tried = AtomicUsize::new(0);
     let compiled = AtomicUsize::new(0);
+    console.status(
+        "Searching",
+        format!(
+            "for a patch: population {}, at most {} generations, seed {}",
+            settings.population, settings.generations, options.search.seed
+        ),
+    );
     let spinner = console.spinner("Searching");
     let search_started = Instant::now();
     let result = search(
@@ -88,15 +95,22 @@ pub fn repair(
         &settings,
         &mut rng,
         &|progress| {
+            match progress {
+        Progress::Evaluated { generation, best_fitness, compiled: built } => {
             let tried = tried.fetch_add(1, Ordering::SeqCst) + 1;
-            let compiled = compiled.fetch_add(usize::from(progress.compiled), Ordering::SeqCst)
-                + usize::from(progress.compiled);
+            let compiled = compiled.fetch_add(usize::from(built), Ordering::SeqCst) + usize::from(built);
             spinner.set_message(format!(
-                "generation {} · best fitness {:.4} · {tried} candidates · {}% compiled",
-                progress.generation,
-                progress.best_fitness,
-                compiled * 100 / tried
+                "generation {generation} · best fitness {best_fitness:.4} · {tried} candidates · {}% compiled",
+                percent(compiled, tried)
             ));
+        }
+        Progress::Generation { generation, best_fitness } if !console.quiet => spinner.println(format!(
+            "{:>12} {generation} scored: best fitness {best_fitness:.4}, {} candidates tried so far",
+            "Generation",
+            tried.load(Ordering::SeqCst)
+        )),
+        Progress::Generation { .. } => {}
+    }
         },
     )?;
     drop(spinner);

@@ -99,13 +99,20 @@ pub struct SearchResult {
     pub never_passed: BTreeSet<usize>,
 }
 
-/// What the search reports after each evaluated candidate.
+/// What the search reports as it goes.
 #[derive(Debug, Clone, Copy)]
-pub struct Progress {
-    pub generation: usize,
-    pub best_fitness: f64,
-    /// Whether the candidate just evaluated compiled.
-    pub compiled: bool,
+pub enum Progress {
+    /// A candidate was evaluated (whether it compiled).
+    Evaluated {
+        generation: usize,
+        best_fitness: f64,
+        compiled: bool,
+    },
+    /// A generation was scored (generation 0 is the initial population).
+    Generation {
+        generation: usize,
+        best_fitness: f64,
+    },
 }
 
 /// Evolves a population until a candidate passes every test or a budget runs out.
@@ -172,6 +179,10 @@ pub fn search(
         Err(error) => return run.interrupted_or(error),
     };
     sort_fittest_first(&mut population);
+    on_progress(Progress::Generation {
+        generation: 0,
+        best_fitness: population[0].fitness,
+    });
 
     let stopped = loop {
         if let Some(reason) = stop(&run, run.generation) {
@@ -188,6 +199,10 @@ pub fn search(
         let mut seen = BTreeSet::new();
         population.retain(|s| seen.insert(format!("{:?}", s.candidate.edits())));
         population.truncate(settings.population);
+        on_progress(Progress::Generation {
+            generation: run.generation,
+            best_fitness: population[0].fitness,
+        });
     };
     let best = population
         .into_iter()
@@ -267,7 +282,7 @@ impl Run<'_> {
         let outcomes = self.evaluator.evaluate(&batch, &|outcome| {
             let mut best = best_so_far.lock().expect("progress poisoned");
             *best = best.max(model.fitness(outcome));
-            on_progress(Progress {
+            on_progress(Progress::Evaluated {
                 generation,
                 best_fitness: *best,
                 compiled: outcome.compiled(),

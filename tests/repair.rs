@@ -315,3 +315,64 @@ fn package_metadata_configures_the_search() {
     );
     assert!(Path::new(&report_path).exists());
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_during_the_search_reports_the_best_so_far() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = fixture("unrepairable");
+    let temp = tempfile::tempdir().unwrap();
+    let mut child = command(dir.path(), &["--time-limit", "0", "--generations", "1000"])
+        .env("TMPDIR", temp.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read stderr until the initial population is scored.
+    let mut lines = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    let started = Instant::now();
+    while !seen.contains("Generation 0 scored") {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the search never started:\n{seen}"
+        );
+        let mut line = String::new();
+        assert_ne!(
+            lines.read_line(&mut line).unwrap(),
+            0,
+            "cargo-autofix ended early:\n{seen}"
+        );
+        seen.push_str(&line);
+    }
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let interrupted = Instant::now();
+    let mut rest = String::new();
+    lines.read_to_string(&mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(interrupted.elapsed() < Duration::from_secs(20));
+    assert_eq!(output.status.code(), Some(130), "{rest}");
+    assert!(rest.contains("warning: interrupted after"), "{rest}");
+    assert!(
+        output.stdout.is_empty(),
+        "an unvalidated patch must not reach stdout"
+    );
+    let leftovers: Vec<_> = fs::read_dir(temp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        leftovers
+            .iter()
+            .all(|n| !n.to_string_lossy().starts_with("cargo-autofix-")),
+        "{leftovers:?}"
+    );
+}
