@@ -24,7 +24,7 @@ use crate::mutate::Mutator;
 use crate::options::Options;
 use crate::reduce::{self, Outcome};
 use crate::search::{FitnessModel, Progress, SearchResult, SearchSettings, Stop, search};
-use crate::sites::collect_mutation_space;
+use crate::sites::{MutationSpace, collect_mutation_space};
 use crate::suite::Verdict;
 use crate::validate::{Validation, validate};
 
@@ -51,21 +51,8 @@ pub fn repair(
     localized_in: Duration,
 ) -> Result<Exit> {
     let started = Instant::now();
-    let sources = &baseline.sources;
-    let score: HashMap<(&std::path::Path, u32), f64> = suspects
-        .iter()
-        .map(|s| ((s.location.file.as_path(), s.location.line), s.score))
-        .collect();
-    let space = collect_mutation_space(sources, |file, function| {
-        options.search.excludes(file, function)
-    });
-    let texts: Vec<&str> = sources.files.iter().map(|f| f.text.as_str()).collect();
-    let mutator = Mutator::new(&space, texts, &options.search.operators, |file, line| {
-        score
-            .get(&(sources.files[file].path.as_path(), line))
-            .copied()
-            .unwrap_or(0.0)
-    });
+    let space = mutation_space(baseline, options);
+    let mutator = mutator(&space, baseline, suspects, options);
 
     let (mut evaluator, model, flaky) = prepare_evaluation(baseline, options, console)?;
     let mut rng = StdRng::seed_from_u64(options.search.seed);
@@ -185,10 +172,38 @@ pub fn repair(
     }
 }
 
+/// The mutation space of the baseline's crate, without the excluded code.
+pub fn mutation_space(baseline: &Baseline, options: &Options) -> MutationSpace {
+    collect_mutation_space(&baseline.sources, |file, function| {
+        options.search.excludes(file, function)
+    })
+}
+
+/// A mutator over `space` that weighs each location by its suspiciousness.
+pub fn mutator<'a>(
+    space: &'a MutationSpace,
+    baseline: &'a Baseline,
+    suspects: &[Suspect],
+    options: &Options,
+) -> Mutator<'a> {
+    let sources = &baseline.sources;
+    let score: HashMap<(&std::path::Path, u32), f64> = suspects
+        .iter()
+        .map(|s| ((s.location.file.as_path(), s.location.line), s.score))
+        .collect();
+    let texts: Vec<&str> = sources.files.iter().map(|f| f.text.as_str()).collect();
+    Mutator::new(space, texts, &options.search.operators, |file, line| {
+        score
+            .get(&(sources.files[file].path.as_path(), line))
+            .copied()
+            .unwrap_or(0.0)
+    })
+}
+
 /// Builds the evaluator's workers, runs the unchanged crate on each, and
 /// derives the fitness model, leaving out tests whose outcome changed
 /// between runs (flaky).
-fn prepare_evaluation(
+pub fn prepare_evaluation(
     baseline: &Baseline,
     options: &Options,
     console: &Console,

@@ -1,0 +1,400 @@
+//! The benchmark corpus (`bench/corpus.toml`): subjects (real crates pinned
+//! on crates.io, or fixtures under `testdata/`) and single-line bugs in them.
+//!
+//! Shared by the benchmark runner (`bench/main.rs`) and the CI test of the
+//! fixture entries (`tests/corpus.rs`).
+
+#![allow(dead_code)] // each includer uses a different part
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail, ensure};
+use serde::Deserialize;
+use tempfile::TempDir;
+use walkdir::WalkDir;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Corpus {
+    #[serde(rename = "subject")]
+    pub subjects: Vec<Subject>,
+    #[serde(rename = "bug")]
+    pub bugs: Vec<Bug>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Subject {
+    pub name: String,
+    /// A crates.io crate, with `version`...
+    #[serde(rename = "crate")]
+    pub krate: Option<String>,
+    pub version: Option<String>,
+    /// ...or a fixture under `testdata/`, which holds the buggy version.
+    pub fixture: Option<String>,
+    /// Lib/bin/integration tests of the original (informative).
+    pub tests: Option<usize>,
+    /// Warm test time of the original in seconds (informative).
+    pub test_seconds: Option<f64>,
+}
+
+impl Subject {
+    pub fn is_fixture(&self) -> bool {
+        self.fixture.is_some()
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bug {
+    pub id: String,
+    pub subject: String,
+    /// Relative to the crate root.
+    pub file: PathBuf,
+    /// 1-based, in the original source.
+    pub line: usize,
+    pub function: Option<String>,
+    pub kind: String,
+    /// The whole line in the original source.
+    pub original: String,
+    /// The whole line in the buggy source; empty: the line is removed.
+    pub buggy: String,
+    /// Lib/bin/integration tests that fail with the bug (informative).
+    pub failing: Option<usize>,
+    /// Lines known to behave like `original` in its place: a patch that
+    /// puts one of them there restores the original behaviour.
+    #[serde(default)]
+    pub equivalent: Vec<String>,
+}
+
+impl Bug {
+    pub fn removes_a_line(&self) -> bool {
+        self.buggy.is_empty()
+    }
+}
+
+pub fn load(path: &Path) -> Result<Corpus> {
+    let text =
+        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let corpus: Corpus =
+        toml::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))?;
+    for bug in &corpus.bugs {
+        ensure!(
+            corpus.subjects.iter().any(|s| s.name == bug.subject),
+            "bug {} names unknown subject {}",
+            bug.id,
+            bug.subject
+        );
+    }
+    Ok(corpus)
+}
+
+/// Which version of a subject to materialize.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    Original,
+    Buggy,
+}
+
+/// Where each subject's pristine source is: a crate fetched by cargo, or a fixture.
+#[derive(Debug, Default)]
+pub struct Sources {
+    dirs: BTreeMap<String, PathBuf>,
+    /// Keeps the fetch project alive for the sources' lifetime.
+    _fetch_project: Option<TempDir>,
+}
+
+impl Sources {
+    /// Fetches every crate subject with cargo (crates.io), pinned to its version.
+    pub fn fetch(subjects: &[&Subject]) -> Result<Sources> {
+        let mut sources = Sources::default();
+        let crates: Vec<&&Subject> = subjects.iter().filter(|s| !s.is_fixture()).collect();
+        if !crates.is_empty() {
+            let project = tempfile::Builder::new()
+                .prefix("autofix-bench-fetch-")
+                .tempdir()?;
+            let mut manifest = String::from(
+                "[package]\nname = \"fetch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+            );
+            for subject in &crates {
+                let (krate, version) = (
+                    subject.krate.as_ref().unwrap(),
+                    subject.version.as_ref().unwrap(),
+                );
+                manifest.push_str(&format!("{krate} = \"={version}\"\n"));
+            }
+            manifest.push_str("\n[workspace]\n");
+            fs::write(project.path().join("Cargo.toml"), manifest)?;
+            fs::create_dir(project.path().join("src"))?;
+            fs::write(project.path().join("src/lib.rs"), "")?;
+            let output = cargo()
+                .args(["metadata", "--format-version", "1"])
+                .current_dir(project.path())
+                .output()?;
+            ensure!(
+                output.status.success(),
+                "cargo metadata failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+            for subject in &crates {
+                let package = metadata["packages"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|p| {
+                        p["name"] == subject.krate.as_deref().unwrap()
+                            && p["version"] == subject.version.as_deref().unwrap()
+                    })
+                    .with_context(|| format!("cargo did not fetch {}", subject.name))?;
+                let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap());
+                sources.dirs.insert(
+                    subject.name.clone(),
+                    manifest.parent().unwrap().to_path_buf(),
+                );
+            }
+            sources._fetch_project = Some(project);
+        }
+        for subject in subjects.iter().filter(|s| s.is_fixture()) {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testdata")
+                .join(subject.fixture.as_ref().unwrap());
+            ensure!(dir.is_dir(), "no fixture {}", dir.display());
+            sources.dirs.insert(subject.name.clone(), dir);
+        }
+        Ok(sources)
+    }
+
+    /// A fresh copy of `bug`'s subject in `version`, in a temp dir.
+    pub fn materialize(&self, subject: &Subject, bug: &Bug, version: Version) -> Result<TempDir> {
+        let source = self
+            .dirs
+            .get(&subject.name)
+            .with_context(|| format!("subject {} was not fetched", subject.name))?;
+        let copy = tempfile::Builder::new()
+            .prefix(&format!("autofix-bench-{}-", bug.id))
+            .tempdir()?;
+        copy_crate(source, copy.path())?;
+        let path = copy.path().join(&bug.file);
+        let text = fs::read_to_string(&path)
+            .with_context(|| format!("{}: no {}", bug.id, bug.file.display()))?;
+        fs::write(
+            &path,
+            bug_version(bug, &text, subject.is_fixture(), version)?,
+        )?;
+        Ok(copy)
+    }
+}
+
+/// The text of `bug.file` in `version`, from the pristine text (the
+/// original for crates, the buggy version for fixtures).
+pub fn bug_version(
+    bug: &Bug,
+    pristine: &str,
+    pristine_is_buggy: bool,
+    version: Version,
+) -> Result<String> {
+    let mut lines: Vec<&str> = pristine.split_inclusive('\n').collect();
+    let index = bug.line - 1;
+    let current_is_buggy = pristine_is_buggy;
+    let wanted_buggy = version == Version::Buggy;
+    if current_is_buggy == wanted_buggy {
+        let expected = if current_is_buggy {
+            &bug.buggy
+        } else {
+            &bug.original
+        };
+        if !(current_is_buggy && bug.removes_a_line()) {
+            let actual = lines
+                .get(index)
+                .map(|l| l.trim_end_matches(['\n', '\r']))
+                .unwrap_or("");
+            ensure!(
+                actual == expected,
+                "{}: line {} of {} reads {actual:?}, not {expected:?}",
+                bug.id,
+                bug.line,
+                bug.file.display()
+            );
+        }
+        return Ok(pristine.to_string());
+    }
+    let original_line = format!("{}\n", bug.original);
+    let buggy_line = format!("{}\n", bug.buggy);
+    if current_is_buggy {
+        // Fixture: restore the original line.
+        if bug.removes_a_line() {
+            lines.insert(index, &original_line);
+        } else {
+            check_line(bug, &lines, &bug.buggy)?;
+            lines[index] = &original_line;
+        }
+    } else {
+        check_line(bug, &lines, &bug.original)?;
+        if bug.removes_a_line() {
+            lines.remove(index);
+        } else {
+            lines[index] = &buggy_line;
+        }
+    }
+    Ok(lines.concat())
+}
+
+fn check_line(bug: &Bug, lines: &[&str], expected: &str) -> Result<()> {
+    let actual = lines
+        .get(bug.line - 1)
+        .map(|l| l.trim_end_matches(['\n', '\r']))
+        .unwrap_or("");
+    if actual != expected {
+        bail!(
+            "{}: line {} of {} reads {actual:?}, not {expected:?}",
+            bug.id,
+            bug.line,
+            bug.file.display()
+        );
+    }
+    Ok(())
+}
+
+/// Copies a crate's source (not its build output), writable.
+fn copy_crate(from: &Path, to: &Path) -> Result<()> {
+    for entry in WalkDir::new(from)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != "target" && e.file_name() != ".git")
+    {
+        let entry = entry?;
+        let relative = entry.path().strip_prefix(from)?;
+        let destination = to.join(relative);
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&destination)?;
+        } else if entry.file_type().is_file() {
+            fs::copy(entry.path(), &destination)?;
+            let mut permissions = fs::metadata(&destination)?.permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            permissions.set_readonly(false);
+            fs::set_permissions(&destination, permissions)?;
+        }
+    }
+    Ok(())
+}
+
+pub fn cargo() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+/// What the setup check of a bug found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub original_passes: bool,
+    pub buggy_builds: bool,
+    /// Lib/bin/integration tests of the buggy version: (failed, run).
+    pub buggy_tests: (usize, usize),
+}
+
+impl Check {
+    /// The original passes, the buggy version builds and fails some but not all tests.
+    pub fn ok(&self) -> bool {
+        self.original_passes
+            && self.buggy_builds
+            && self.buggy_tests.0 > 0
+            && self.buggy_tests.0 < self.buggy_tests.1
+    }
+}
+
+/// Checks a bug: the original version passes `cargo test`; the buggy one
+/// builds and fails at least one lib/bin/integration test, but not all.
+pub fn check(sources: &Sources, subject: &Subject, bug: &Bug) -> Result<Check> {
+    let original = sources.materialize(subject, bug, Version::Original)?;
+    let original_passes = cargo()
+        .args(["test", "--quiet"])
+        .current_dir(original.path())
+        .output()?
+        .status
+        .success();
+    let buggy = sources.materialize(subject, bug, Version::Buggy)?;
+    let built = cargo()
+        .args(["test", "--no-run", "--quiet"])
+        .current_dir(buggy.path())
+        .output()?;
+    if !built.status.success() {
+        return Ok(Check {
+            original_passes,
+            buggy_builds: false,
+            buggy_tests: (0, 0),
+        });
+    }
+    let output = cargo()
+        .args(["test", "--no-fail-fast", "--lib", "--bins", "--tests"])
+        .current_dir(buggy.path())
+        .output()?;
+    Ok(Check {
+        original_passes,
+        buggy_builds: true,
+        buggy_tests: count_results(&String::from_utf8_lossy(&output.stdout)),
+    })
+}
+
+/// (failed, run) over libtest's `test NAME ... ok|FAILED` lines.
+pub fn count_results(stdout: &str) -> (usize, usize) {
+    let results: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("test ") && !l.starts_with("test result"))
+        .filter_map(|l| l.rsplit_once(" ... ").map(|(_, r)| r))
+        .filter(|r| *r == "ok" || *r == "FAILED")
+        .collect();
+    (
+        results.iter().filter(|r| **r == "FAILED").count(),
+        results.len(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bug(line: usize, original: &str, buggy: &str) -> Bug {
+        Bug {
+            id: "b".into(),
+            subject: "s".into(),
+            file: "src/lib.rs".into(),
+            line,
+            function: None,
+            kind: "k".into(),
+            original: original.into(),
+            buggy: buggy.into(),
+            failing: None,
+            equivalent: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn versions_of_a_replaced_line() {
+        let original = "a\nb\nc\n";
+        let b = bug(2, "b", "B");
+        assert_eq!(
+            bug_version(&b, original, false, Version::Buggy).unwrap(),
+            "a\nB\nc\n"
+        );
+        assert_eq!(
+            bug_version(&b, "a\nB\nc\n", true, Version::Original).unwrap(),
+            original
+        );
+        assert!(bug_version(&bug(2, "x", "B"), original, false, Version::Buggy).is_err());
+    }
+
+    #[test]
+    fn versions_of_a_removed_line() {
+        let b = bug(2, "b", "");
+        assert_eq!(
+            bug_version(&b, "a\nb\nc\n", false, Version::Buggy).unwrap(),
+            "a\nc\n"
+        );
+        assert_eq!(
+            bug_version(&b, "a\nc\n", true, Version::Original).unwrap(),
+            "a\nb\nc\n"
+        );
+    }
+}
