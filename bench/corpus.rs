@@ -103,6 +103,9 @@ pub enum Version {
 #[derive(Debug, Default)]
 pub struct Sources {
     dirs: BTreeMap<String, PathBuf>,
+    /// If set, every build of a subject uses `<targets>/<subject>` as its
+    /// target dir, so its dependencies compile once for all its bugs.
+    pub targets: Option<PathBuf>,
     /// Keeps the fetch project alive for the sources' lifetime.
     _fetch_project: Option<TempDir>,
 }
@@ -166,6 +169,20 @@ impl Sources {
             sources.dirs.insert(subject.name.clone(), dir);
         }
         Ok(sources)
+    }
+
+    /// The target dir builds of `subject` share, if any.
+    pub fn target_dir(&self, subject: &Subject) -> Option<PathBuf> {
+        self.targets.as_ref().map(|t| t.join(&subject.name))
+    }
+
+    /// `cargo`, building into the subject's shared target dir.
+    pub fn cargo(&self, subject: &Subject) -> Command {
+        let mut command = cargo();
+        if let Some(dir) = self.target_dir(subject) {
+            command.env("CARGO_TARGET_DIR", dir);
+        }
+        command
     }
 
     /// A fresh copy of `bug`'s subject in `version`, in a temp dir.

@@ -23,9 +23,9 @@ use anyhow::{Context, Result, bail};
 use cargo_autofix::candidate::Candidate;
 use cargo_autofix::config::Config;
 use cargo_autofix::console::Console;
-use cargo_autofix::evaluate::{CandidateOutcome, Evaluator};
+
 use cargo_autofix::localize::{Counts, Metric, Spectrum, rank_suspects};
-use cargo_autofix::options::Options;
+use cargo_autofix::options::{EvaluatorKind, Options};
 use cargo_autofix::source::Location;
 use cargo_autofix::{baseline, cli, repair};
 use corpus::{Bug, Corpus, Sources, Subject, Version};
@@ -62,6 +62,7 @@ fn parse_settings() -> Result<Settings> {
         command: String::new(),
     };
     let mut time_limit = None;
+    let mut naive = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
@@ -69,7 +70,7 @@ fn parse_settings() -> Result<Settings> {
             "--time-limit" => {
                 time_limit = Some(iter.next().context("--time-limit needs seconds")?.parse()?)
             }
-            "--naive" => settings.naive = iter.next().context("--naive needs a number")?.parse()?,
+            "--naive" => naive = Some(iter.next().context("--naive needs a number")?.parse()?),
             "--corpus" => {
                 settings.corpus = Some(iter.next().context("--corpus needs a file")?.into())
             }
@@ -83,6 +84,8 @@ fn parse_settings() -> Result<Settings> {
         }
     }
     settings.time_limit = time_limit.unwrap_or(if settings.quick { 45 } else { 90 });
+    // A generation's worth of candidates (the default population), fewer when quick.
+    settings.naive = naive.unwrap_or(if settings.quick { 16 } else { 40 });
     settings.command = format!("cargo bench --bench autofix -- {}", args.join(" "))
         .trim_end()
         .trim_end_matches(" --")
@@ -135,11 +138,26 @@ struct SpeedRecord {
     bug: String,
     candidates: usize,
     compiled: usize,
-    ours_seconds: f64,
+    /// Wall time of each strategy on all the candidates.
+    schema_seconds: f64,
+    rebuild_seconds: f64,
     naive_seconds: f64,
+    /// naive / schema, and rebuild / schema.
     ratio: f64,
-    fitness_agree: usize,
-    /// Median over compiled candidates of (our cost / running its tests alone).
+    rebuild_ratio: f64,
+    /// Candidates whose outcome (built, tests passed) is the same from the
+    /// rebuild and the schema evaluator, and whose fitness the naive loop confirms.
+    same_outcome: usize,
+    same_fitness_as_naive: usize,
+    /// Schema evaluator: builds, candidates woven and built separately,
+    /// seconds building and testing.
+    schema_builds: usize,
+    woven: usize,
+    separate: usize,
+    build_seconds: f64,
+    test_seconds: f64,
+    /// Per-candidate cost (schema wall time / candidates) over the median
+    /// time of one candidate's own test run.
     cost_over_tests: Option<f64>,
 }
 
@@ -166,7 +184,8 @@ fn main() -> Result<()> {
         settings.time_limit
     );
     let started = Instant::now();
-    let sources = Sources::fetch(&subjects)?;
+    let mut sources = Sources::fetch(&subjects)?;
+    sources.targets = Some(root.join("target/bench"));
     let mut records = Vec::new();
     for bug in &bugs {
         let subject = subject_of(&corpus, bug);
@@ -200,8 +219,13 @@ fn main() -> Result<()> {
             match speed_comparison(&sources, subject, bug, settings.naive) {
                 Ok(record) => {
                     eprintln!(
-                        "    ours {:.1} s, naive {:.1} s, ratio {:.1}x",
-                        record.ours_seconds, record.naive_seconds, record.ratio
+                        "    schema {:.1} s, rebuild {:.1} s, naive {:.1} s: {:.1}x faster than naive, {}/{} same outcomes",
+                        record.schema_seconds,
+                        record.rebuild_seconds,
+                        record.naive_seconds,
+                        record.ratio,
+                        record.same_outcome,
+                        record.candidates
                     );
                     speed.push(record);
                 }
@@ -227,7 +251,7 @@ fn main() -> Result<()> {
 }
 
 /// The bugs to run: `--only`, else the quick subset (every fixture bug and
-/// the first two bugs of each crate), else all.
+/// the first bug of each crate), else all.
 fn select<'c>(corpus: &'c Corpus, settings: &Settings) -> Vec<&'c Bug> {
     if !settings.only.is_empty() {
         return corpus
@@ -246,7 +270,7 @@ fn select<'c>(corpus: &'c Corpus, settings: &Settings) -> Vec<&'c Bug> {
         .filter(|b| {
             let count = taken.entry(b.subject.as_str()).or_default();
             *count += 1;
-            subject_of(corpus, b).is_fixture() || *count <= 2
+            subject_of(corpus, b).is_fixture() || *count <= 1
         })
         .collect()
 }
@@ -292,6 +316,7 @@ fn run_bug(
     let started = Instant::now();
     let output = autofix(
         buggy.path(),
+        sources.target_dir(subject),
         &[
             "--rank-only",
             "--format",
@@ -329,6 +354,7 @@ fn run_bug(
     let started = Instant::now();
     let output = autofix(
         buggy.path(),
+        sources.target_dir(subject),
         &[
             "-q",
             "--seed",
@@ -376,13 +402,14 @@ fn run_bug(
     Ok(record)
 }
 
-fn autofix(dir: &Path, args: &[&str]) -> Result<std::process::Output> {
-    Command::new(AUTOFIX)
-        .arg("autofix")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .context("cannot run cargo-autofix")
+/// Runs cargo-autofix in `dir`, building in `target` (the subject's shared target dir).
+fn autofix(dir: &Path, target: Option<PathBuf>, args: &[&str]) -> Result<std::process::Output> {
+    let mut command = Command::new(AUTOFIX);
+    command.arg("autofix").args(args).current_dir(dir);
+    if let Some(target) = target {
+        command.arg("--target-dir").arg(target);
+    }
+    command.output().context("cannot run cargo-autofix")
 }
 
 /// The spectrum of a `--format json` ranking.
@@ -447,7 +474,8 @@ fn verify_patch(
     if !applies {
         return Ok((false, false, false));
     }
-    let passes = corpus::cargo()
+    let passes = sources
+        .cargo(subject)
         .args(["test", "--quiet"])
         .current_dir(copy.path())
         .output()?
@@ -475,8 +503,8 @@ fn verify_patch(
     Ok((true, passes, restores))
 }
 
-/// Our evaluator against the naive loop (write the files, `cargo test`), on
-/// the same candidates, side by side.
+/// Our two evaluators against the naive loop (write the files, `cargo
+/// test`), on the same candidates, one after the other in one run.
 fn speed_comparison(
     sources: &Sources,
     subject: &Subject,
@@ -485,25 +513,27 @@ fn speed_comparison(
 ) -> Result<SpeedRecord> {
     let buggy = sources.materialize(subject, bug, Version::Buggy)?;
     let manifest = buggy.path().join("Cargo.toml");
+    let target = sources
+        .target_dir(subject)
+        .context("the benchmark shares target dirs")?;
     let args = cli::parse_args(
         [
             "cargo-autofix",
             "-q",
-            "-j",
-            "1",
             "--manifest-path",
             manifest.to_str().unwrap(),
         ]
         .map(Into::into),
     )?;
-    let workspace = cargo_autofix::cargo::discover::discover(&args.package_query(), buggy.path())?;
-    let options = Options::new(args, Config::default())?;
+    let mut workspace =
+        cargo_autofix::cargo::discover::discover(&args.package_query(), buggy.path())?;
+    workspace.target_dir = target;
+    let mut options = Options::new(args, Config::default())?;
     let console = Console { quiet: true };
     let baseline = baseline::establish(workspace, &options, &console)?;
     let suspects = rank_suspects(&baseline.spectrum(), options.metric);
     let space = repair::mutation_space(&baseline, &options);
     let mutator = repair::mutator(&space, &baseline, &suspects, &options);
-    let (mut evaluator, model, _flaky) = repair::prepare_evaluation(&baseline, &options, &console)?;
 
     // Candidates like a search's: one or two mutations each, distinct.
     let mut rng = StdRng::seed_from_u64(0);
@@ -526,23 +556,28 @@ fn speed_comparison(
         }
     }
 
-    let started = Instant::now();
-    let mut ours = Vec::new();
-    let mut per_candidate = Vec::new();
-    for candidate in &candidates {
-        let one = Instant::now();
-        ours.push(
-            evaluator
-                .evaluate(std::slice::from_ref(candidate), &|_| {})?
-                .remove(0),
-        );
-        per_candidate.push(one.elapsed());
+    // Each evaluator is prepared (its copies built once) before it is timed.
+    let mut timed = Vec::new();
+    for kind in [EvaluatorKind::Schema, EvaluatorKind::Rebuild] {
+        options.evaluator = kind;
+        let (mut evaluator, model, _flaky) =
+            repair::prepare_evaluation(&baseline, &options, &console)?;
+        let started = Instant::now();
+        let outcomes = evaluator.evaluate(&candidates, &|_| {})?;
+        timed.push((
+            started.elapsed().as_secs_f64(),
+            outcomes,
+            evaluator.stats(),
+            model,
+        ));
     }
-    let ours_seconds = started.elapsed().as_secs_f64();
+    let (schema_seconds, schema, stats, model) = timed.remove(0);
+    let (rebuild_seconds, rebuild, _, _) = timed.remove(0);
 
     // The naive loop, in its own warm copy.
     let naive_dir = sources.materialize(subject, bug, Version::Buggy)?;
-    corpus::cargo()
+    sources
+        .cargo(subject)
         .args(["test", "--no-fail-fast", "--quiet"])
         .current_dir(naive_dir.path())
         .output()?;
@@ -552,13 +587,6 @@ fn speed_comparison(
         .iter()
         .map(|f| f.text.as_str())
         .collect();
-    let names: BTreeMap<usize, &str> = baseline
-        .suite
-        .tests
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (i, t.name.as_str()))
-        .collect();
     let started = Instant::now();
     let mut naive = Vec::new();
     for candidate in &candidates {
@@ -567,7 +595,8 @@ fn speed_comparison(
             let text = texts.get(&index).map_or(file.text.as_str(), String::as_str);
             fs::write(naive_dir.path().join(&file.path), text)?;
         }
-        let output = corpus::cargo()
+        let output = sources
+            .cargo(subject)
             .args(["test", "--no-fail-fast"])
             .current_dir(naive_dir.path())
             .output()?;
@@ -578,43 +607,55 @@ fn speed_comparison(
     }
     let naive_seconds = started.elapsed().as_secs_f64();
 
-    let mut agree = 0;
-    let mut cost_over_tests = Vec::new();
-    for ((outcome, naive), spent) in ours.iter().zip(&naive).zip(&per_candidate) {
-        let naive_fitness = match naive {
-            None => 0.0,
-            Some(passed) => {
-                let passing: BTreeSet<usize> = names
-                    .iter()
-                    .filter(|(_, n)| passed.contains(**n))
-                    .map(|(i, _)| *i)
-                    .collect();
-                let verdicts = passing
-                    .into_iter()
-                    .map(|t| (t, cargo_autofix::suite::Verdict::Passed))
-                    .collect();
-                model.fitness(&CandidateOutcome::Tested(verdicts))
-            }
-        };
-        if (model.fitness(outcome) - naive_fitness).abs() < 1e-9 {
-            agree += 1;
+    let names: BTreeMap<usize, &str> = baseline
+        .suite
+        .tests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (i, t.name.as_str()))
+        .collect();
+    let naive_fitness = |passed: &Option<BTreeSet<String>>| match passed {
+        None => 0.0,
+        Some(passed) => {
+            let passing: BTreeSet<usize> = names
+                .iter()
+                .filter(|(_, n)| passed.contains(**n))
+                .map(|(i, _)| *i)
+                .collect();
+            model.of_passed(&passing)
         }
-        if outcome.compiled() {
-            let tests: Duration = baseline.records.iter().map(|r| r.outcome.duration).sum();
-            cost_over_tests.push(spent.as_secs_f64() / tests.as_secs_f64().max(1e-3));
-        }
-    }
-    cost_over_tests.sort_by(f64::total_cmp);
+    };
+    let same_outcome = schema
+        .iter()
+        .zip(&rebuild)
+        .filter(|(a, b)| a.compiled() == b.compiled() && a.passed() == b.passed())
+        .count();
+    let same_fitness_as_naive = schema
+        .iter()
+        .zip(&naive)
+        .filter(|(o, n)| (o.fitness(&model) - naive_fitness(n)).abs() < 1e-9)
+        .count();
+    let per_candidate = schema_seconds / candidates.len().max(1) as f64;
     Ok(SpeedRecord {
         subject: subject.name.clone(),
         bug: bug.id.clone(),
         candidates: candidates.len(),
-        compiled: ours.iter().filter(|o| o.compiled()).count(),
-        ours_seconds,
+        compiled: schema.iter().filter(|o| o.compiled()).count(),
+        schema_seconds,
+        rebuild_seconds,
         naive_seconds,
-        ratio: naive_seconds / ours_seconds.max(1e-9),
-        fitness_agree: agree,
-        cost_over_tests: median(&cost_over_tests),
+        ratio: naive_seconds / schema_seconds.max(1e-9),
+        rebuild_ratio: rebuild_seconds / schema_seconds.max(1e-9),
+        same_outcome,
+        same_fitness_as_naive,
+        schema_builds: stats.builds,
+        woven: stats.woven,
+        separate: stats.separate,
+        build_seconds: stats.build_seconds,
+        test_seconds: stats.test_seconds,
+        cost_over_tests: stats
+            .median_candidate_test_seconds
+            .map(|t| per_candidate / t.max(1e-6)),
     })
 }
 
@@ -818,24 +859,37 @@ fn markdown(
     );
     if !speed.is_empty() {
         md.push_str(
-            "\n## Evaluation speed: ours against the naive loop\n\nThe same candidates (one or two mutations at suspicious \
-             lines) evaluated by our evaluator (one worker, incremental rebuild, tests run per executable, no doctests) and by \
-             the naive loop (write the files, `cargo test`), one after the other in one run.\n\n\
-             | subject | candidates | compiled | ours (s) | naive (s) | naive / ours | same fitness | our cost / tests alone (median) |\n|---|---|---|---|---|---|---|---|\n",
+            "\n## Evaluation speed\n\nThe same candidates (one or two mutations at suspicious lines, like a search's) \
+             evaluated three ways, one after the other in one run: the schema evaluator (the batch woven into shared builds, \
+             candidates selected at run time, tests run in parallel), the rebuild evaluator (one incremental build per \
+             candidate), and the naive loop (write the files, `cargo test`, which also runs doctests). Both evaluators use \
+             the default `-j` and run only the tests that execute an edited line. *Same outcome*: built or not and the same \
+             tests passing in both evaluators; *same fitness*: the naive loop's fitness equals the schema evaluator's. \
+             *Cost / tests*: the per-candidate cost of the schema evaluator over the median time of one candidate's own test run.\n\n\
+             | subject | candidates | compiled | schema (s) | rebuild (s) | naive (s) | naive / schema | rebuild / schema | same outcome | same fitness | builds (woven / separate) | build / test (s) | cost / tests |\n\
+             |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         );
         for s in speed {
             md.push_str(&format!(
-                "| {} | {} | {} | {:.1} | {:.1} | {:.1}x | {}/{} | {} |\n",
+                "| {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1}x | {:.1}x | {}/{} | {}/{} | {} ({} / {}) | {:.1} / {:.1} | {} |\n",
                 s.subject,
                 s.candidates,
                 s.compiled,
-                s.ours_seconds,
+                s.schema_seconds,
+                s.rebuild_seconds,
                 s.naive_seconds,
                 s.ratio,
-                s.fitness_agree,
+                s.rebuild_ratio,
+                s.same_outcome,
                 s.candidates,
-                s.cost_over_tests
-                    .map_or("-".to_string(), |c| format!("{c:.1}x"))
+                s.same_fitness_as_naive,
+                s.candidates,
+                s.schema_builds,
+                s.woven,
+                s.separate,
+                s.build_seconds,
+                s.test_seconds,
+                s.cost_over_tests.map_or("-".to_string(), |c| format!("{c:.1}x"))
             ));
         }
     }

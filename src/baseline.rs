@@ -155,6 +155,7 @@ fn build_instrumented(
         package: &workspace.package.name,
         features: &options.features,
         target_dir: &scratch.target_dir,
+        cap_lints: false,
     };
     let mut probed: BTreeSet<usize> = instrumented.files.iter().map(|(index, _)| *index).collect();
     let (first_errors, first_summary) = loop {

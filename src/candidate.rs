@@ -10,6 +10,20 @@ use std::ops::Range;
 use crate::mutate::Operator;
 use crate::source::{Edit, splice};
 
+/// The node around an edit that can be switched at run time, so that many
+/// candidates can share one build (see `weave`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Guard {
+    /// An expression: it becomes a `match` on the variant.
+    Expression(Range<usize>),
+    /// A block statement (`is_let`: a `let`, whose initializer is switched).
+    Statement { range: Range<usize>, is_let: bool },
+    /// A statement inserted at this offset: it runs only in its variant.
+    Insertion(usize),
+    /// Nothing can be switched (an inserted `let` would shadow later code).
+    None,
+}
+
 /// One edit of a candidate: a byte-range replacement in one crate file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PatchEdit {
@@ -20,6 +34,7 @@ pub struct PatchEdit {
     pub operator: Operator,
     /// The location (line) it was made at.
     pub location: u32,
+    pub guard: Guard,
 }
 
 impl PatchEdit {
@@ -167,6 +182,7 @@ mod tests {
             edit: Edit::replace(range, text),
             operator: Operator::Swap,
             location: 1,
+            guard: Guard::None,
         }
     }
 

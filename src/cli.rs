@@ -56,6 +56,10 @@ pub struct Args {
     #[arg(long, help_heading = "Feature Selection")]
     pub all_features: bool,
 
+    /// Directory for all generated artifacts; scratch builds go to its `autofix/` [default: the workspace's target dir]
+    #[arg(long, value_name = "DIR", help_heading = "Compilation Options")]
+    pub target_dir: Option<PathBuf>,
+
     /// Do not activate the `default` feature
     #[arg(long, help_heading = "Feature Selection")]
     pub no_default_features: bool,
@@ -126,6 +130,11 @@ pub struct Args {
     /// function (a name); may be repeated
     #[arg(long, value_name = "PATH|FN", help_heading = "Repair")]
     pub exclude: Vec<String>,
+
+    /// How candidates are built: `schema` weaves a whole generation into one build, each candidate
+    /// selected at run time; `rebuild` builds each candidate on its own [default: schema]
+    #[arg(long, value_name = "KIND", help_heading = "Repair")]
+    pub evaluator: Option<String>,
 
     /// Write the patch to FILE instead of stdout
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]

@@ -24,6 +24,7 @@ pub struct Config {
     pub exclude: Option<Vec<String>>,
     pub jobs: Option<usize>,
     pub test_timeout: Option<f64>,
+    pub evaluator: Option<String>,
 }
 
 impl Config {
@@ -41,6 +42,7 @@ impl Config {
             exclude: over.exclude.or(self.exclude),
             jobs: over.jobs.or(self.jobs),
             test_timeout: over.test_timeout.or(self.test_timeout),
+            evaluator: over.evaluator.or(self.evaluator),
         }
     }
 }

@@ -70,22 +70,37 @@ pub fn instrument(sources: &CrateSources) -> Instrumented {
 
 /// The runtime module to append to a crate root.
 fn runtime_module(probe_count: usize, no_std: bool) -> String {
-    let sized = RUNTIME.replace(
-        "const PROBES: usize = 1;",
-        &format!("const PROBES: usize = {};", probe_count.max(1)),
+    runtime_for_root(RUNTIME, "PROBES", probe_count, no_std)
+}
+
+/// A runtime template, with its size constant `constant` set to `size`, as
+/// appended to a crate root (which, if `#![no_std]`, gets `extern crate std`
+/// inside the module: the templates only `use std` paths).
+pub(crate) fn runtime_for_root(
+    template: &str,
+    constant: &str,
+    size: usize,
+    no_std: bool,
+) -> String {
+    let declaration = format!("const {constant}: usize = 1;");
+    assert!(
+        template.contains(&declaration),
+        "the template declares {constant}"
+    );
+    let sized = template.replace(
+        &declaration,
+        &format!("const {constant}: usize = {};", size.max(1)),
     );
     let with_std = if no_std {
-        sized.replace(
-            "pub(crate) mod __autofix_rt {\n",
-            "pub(crate) mod __autofix_rt {\n    extern crate std;\n",
-        )
+        sized.replace("    // extern crate std;\n", "    extern crate std;\n")
     } else {
         sized
     };
     format!("\n{with_std}")
 }
 
-fn is_no_std(file: &syn::File) -> bool {
+/// Whether a crate root declares `#![no_std]`.
+pub fn is_no_std(file: &syn::File) -> bool {
     file.attrs.iter().any(|attr| attr.path().is_ident("no_std"))
 }
 

@@ -15,6 +15,7 @@ pub mod crate_sources;
 pub mod emit;
 pub mod evaluate;
 pub mod exit;
+pub mod fitness;
 pub mod instrument;
 pub mod localize;
 pub mod mutate;
@@ -30,6 +31,7 @@ pub mod source;
 pub mod suite;
 pub mod syntax;
 pub mod validate;
+pub mod weave;
 
 use std::io::Write;
 use std::path::Path;
@@ -49,7 +51,10 @@ use crate::render::Ranking;
 /// prints the ranking or searches for a patch.
 pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
     let started = Instant::now();
-    let workspace = cargo::discover::discover(&args.package_query(), cwd)?;
+    let mut workspace = cargo::discover::discover(&args.package_query(), cwd)?;
+    if let Some(dir) = &args.target_dir {
+        workspace.target_dir = cwd.join(dir);
+    }
     let config = config::load(&workspace)?;
     let options = Options::new(args, config)?;
     let console = Console {

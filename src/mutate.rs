@@ -11,7 +11,9 @@ use std::str::FromStr;
 use rand::Rng;
 use rand::prelude::*;
 
-use crate::candidate::PatchEdit;
+use std::ops::Range;
+
+use crate::candidate::{Guard, PatchEdit};
 use crate::sites::{Ingredient, MutationSpace, Site, SiteKind, StatementSite};
 use crate::source::Edit;
 
@@ -228,6 +230,7 @@ impl<'a> Mutator<'a> {
             if let Some(edit) = apply(operator, site, self.space, self.texts[site.file], rng) {
                 return Some(PatchEdit {
                     file: site.file,
+                    guard: guard(site, &edit),
                     edit,
                     operator,
                     location: site.location,
@@ -312,6 +315,7 @@ pub fn apply(
             SiteKind::BinaryOperator {
                 range,
                 operator: own,
+                ..
             },
             Operator::BinaryOperator,
         ) => {
@@ -343,6 +347,7 @@ pub fn apply(
                 range,
                 name,
                 arguments,
+                ..
             },
             Operator::Method,
         ) => {
@@ -368,11 +373,48 @@ pub fn apply(
             };
             Some(Edit::replace(range.clone(), *pool.choose(rng)?))
         }
-        (SiteKind::RangeLimits { range, inclusive }, Operator::Range) => Some(Edit::replace(
+        (
+            SiteKind::RangeLimits {
+                range, inclusive, ..
+            },
+            Operator::Range,
+        ) => Some(Edit::replace(
             range.clone(),
             if *inclusive { ".." } else { "..=" },
         )),
         _ => None,
+    }
+}
+
+/// The node that switches `edit` (made at `site`) on and off in a woven build.
+pub fn guard(site: &Site, edit: &Edit) -> Guard {
+    // A statement guard covers the edit too (a deletion takes the whole line).
+    let statement = |range: &Range<usize>, is_let: bool| Guard::Statement {
+        range: range.start.min(edit.range.start)..range.end.max(edit.range.end),
+        is_let,
+    };
+    match &site.kind {
+        // An inserted statement; an inserted `let` could shadow what follows.
+        SiteKind::Statement(_) if edit.range.is_empty() => {
+            if edit.text.trim_start().starts_with("let ") {
+                Guard::None
+            } else {
+                Guard::Insertion(edit.range.start)
+            }
+        }
+        SiteKind::Statement(s) => {
+            statement(&s.range, site.statement.as_ref().is_some_and(|e| e.is_let))
+        }
+        SiteKind::Condition { range, .. } | SiteKind::Literal { range, .. } => {
+            Guard::Expression(range.clone())
+        }
+        SiteKind::BinaryOperator { expression, .. }
+        | SiteKind::Method { expression, .. }
+        | SiteKind::RangeLimits { expression, .. } => Guard::Expression(expression.clone()),
+        SiteKind::Variable { .. } => match &site.statement {
+            Some(enclosing) => statement(&enclosing.range, enclosing.is_let),
+            None => Guard::None,
+        },
     }
 }
 

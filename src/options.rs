@@ -26,6 +26,16 @@ pub struct Options {
     pub search: SearchOptions,
     pub output: Option<PathBuf>,
     pub report: Option<PathBuf>,
+    pub evaluator: EvaluatorKind,
+}
+
+/// How candidates are built and tested.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvaluatorKind {
+    /// A whole generation woven into one build (mutant schemata).
+    Schema,
+    /// One build per candidate.
+    Rebuild,
 }
 
 /// How the repair searches.
@@ -170,6 +180,20 @@ impl Options {
             },
             output: args.output,
             report: args.report,
+            evaluator: match args
+                .evaluator
+                .or(config.evaluator)
+                .as_deref()
+                .unwrap_or("schema")
+            {
+                "schema" => EvaluatorKind::Schema,
+                "rebuild" => EvaluatorKind::Rebuild,
+                other => {
+                    return Err(usage(format!(
+                        "unknown evaluator `{other}` (expected schema or rebuild)"
+                    )));
+                }
+            },
         })
     }
 }

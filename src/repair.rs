@@ -17,13 +17,20 @@ use crate::baseline::Baseline;
 use crate::candidate::Candidate;
 use crate::console::Console;
 use crate::emit::{FileChange, unified_diff};
-use crate::evaluate::{CandidateOutcome, Evaluator, RebuildEvaluator, TestPlan};
+use crate::evaluate::rebuild::RebuildEvaluator;
+use crate::evaluate::schema::SchemaEvaluator;
+use crate::evaluate::{
+    CandidateOutcome, Evaluator, EvaluatorStats, Originals, PreparedEvaluator, TestPlan,
+};
 use crate::exit::{Exit, Failure};
+use crate::fitness::FitnessModel;
+use crate::instrument::is_no_std;
 use crate::localize::Suspect;
 use crate::mutate::Mutator;
+use crate::options::EvaluatorKind;
 use crate::options::Options;
 use crate::reduce::{self, Outcome};
-use crate::search::{FitnessModel, Progress, SearchResult, SearchSettings, Stop, search};
+use crate::search::{Progress, SearchResult, SearchSettings, Stop, search};
 use crate::sites::{MutationSpace, collect_mutation_space};
 use crate::suite::Verdict;
 use crate::validate::{Validation, validate};
@@ -31,6 +38,7 @@ use crate::validate::{Validation, validate};
 /// What the repair produced, for the product and the report.
 struct Repair {
     search: SearchResult,
+    evaluation: EvaluatorStats,
     /// The reduced, validated candidate, if any, with its diff.
     patch: Option<(Candidate, String)>,
     /// Why the best candidate was not emitted, if it passed the tests but failed validation.
@@ -77,7 +85,7 @@ pub fn repair(
     let search_started = Instant::now();
     let result = search(
         &mutator,
-        &mut evaluator,
+        &mut *evaluator,
         &model,
         &settings,
         &mut rng,
@@ -114,7 +122,7 @@ pub fn repair(
     let mut patch = None;
     if result.stop == Stop::Found {
         let reduce_started = Instant::now();
-        let reduced = reduce_candidate(&result.best.candidate, &mut evaluator, &model, console)?;
+        let reduced = reduce_candidate(&result.best.candidate, &mut *evaluator, &model, console)?;
         timings.insert("reduce", reduce_started.elapsed().as_secs_f64());
         let validate_started = Instant::now();
         let mut tries = vec![reduced];
@@ -142,6 +150,7 @@ pub fn repair(
         candidates_evaluated: counts.built,
         candidates_compiled: counts.compiled,
         timings,
+        evaluation: evaluator.stats(),
     };
     let elapsed = localized_in + started.elapsed();
     if let Some(path) = &options.report {
@@ -200,23 +209,35 @@ pub fn mutator<'a>(
     })
 }
 
-/// Builds the evaluator's workers, runs the unchanged crate on each, and
-/// derives the fitness model, leaving out tests whose outcome changed
-/// between runs (flaky).
+/// Builds the evaluator (the one `--evaluator` names), runs the unchanged
+/// crate on every build it uses, and derives the fitness model, leaving out
+/// tests whose outcome changed between runs (flaky).
 pub fn prepare_evaluation(
     baseline: &Baseline,
     options: &Options,
     console: &Console,
-) -> Result<(RebuildEvaluator, FitnessModel, Vec<usize>)> {
+) -> Result<(Box<dyn PreparedEvaluator>, FitnessModel, Vec<usize>)> {
     let tests = baseline.suite.tests.len();
     let mut durations = vec![None; tests];
+    let mut coverage = vec![BTreeSet::new(); tests];
     let mut passed_before = vec![None; tests];
     for record in &baseline.records {
         if record.outcome.verdict != Verdict::TimedOut {
             durations[record.test] = Some(record.outcome.duration);
         }
+        coverage[record.test] = record.lines.clone();
         passed_before[record.test] = Some(record.outcome.verdict.passed());
     }
+    let plan = |failing: &[usize], passing: &[usize]| {
+        TestPlan::new(
+            failing.to_vec(),
+            passing.to_vec(),
+            durations.clone(),
+            coverage.clone(),
+            options.jobs,
+            options.test_timeout,
+        )
+    };
     let failing: Vec<usize> = baseline.failing().map(|r| r.test).collect();
     let passing: Vec<usize> = baseline
         .records
@@ -224,34 +245,43 @@ pub fn prepare_evaluation(
         .filter(|r| r.outcome.verdict.passed())
         .map(|r| r.test)
         .collect();
-    let plan = TestPlan::new(
-        failing.clone(),
-        passing.clone(),
-        &durations,
-        &passing,
-        options.jobs,
-        options.test_timeout,
-    );
-    let originals = baseline
+    let originals: Originals = baseline
         .sources
         .files
         .iter()
         .map(|f| (f.path.clone(), f.text.clone()))
         .collect();
-    let mut evaluator = RebuildEvaluator::new(
+    let rebuild = RebuildEvaluator::new(
         &baseline.workspace,
-        originals,
+        originals.clone(),
         baseline.suite.clone(),
-        plan,
+        plan(&failing, &passing),
         options.features.clone(),
         options.jobs,
     )?;
+    let mut evaluator: Box<dyn PreparedEvaluator> = match options.evaluator {
+        EvaluatorKind::Rebuild => Box::new(rebuild),
+        EvaluatorKind::Schema => {
+            let roots = baseline
+                .sources
+                .roots
+                .iter()
+                .map(|&r| (r, is_no_std(&baseline.sources.files[r].syntax)))
+                .collect();
+            Box::new(SchemaEvaluator::new(
+                &baseline.workspace,
+                rebuild,
+                originals,
+                roots,
+                baseline.suite.clone(),
+                options.features.clone(),
+                options.jobs,
+            )?)
+        }
+    };
     let spinner = console.spinner("Preparing");
-    spinner.set_message(format!(
-        "{} scratch copies for the search (the first build of each takes longest)",
-        options.jobs
-    ));
-    let reruns = evaluator.baseline_on_every_worker()?;
+    spinner.set_message("scratch copies for the search (their first build takes longest)");
+    let reruns = evaluator.baseline_runs()?;
     drop(spinner);
     let mut flaky = BTreeSet::new();
     for rerun in &reruns {
@@ -294,14 +324,7 @@ pub fn prepare_evaluation(
         )
         .into());
     }
-    evaluator.set_plan(TestPlan::new(
-        failing.clone(),
-        passing.clone(),
-        &durations,
-        &passing,
-        options.jobs,
-        options.test_timeout,
-    ));
+    evaluator.set_plan(plan(&failing, &passing));
     let model = FitnessModel {
         weight_passing: options.search.weight_passing,
         weight_failing: options.search.weight_failing,
@@ -357,7 +380,7 @@ fn classify(outcome: &CandidateOutcome, model: &FitnessModel) -> Outcome {
         {
             Outcome::Unresolved
         }
-        tested if model.all_pass(tested) => Outcome::Fail,
+        tested if tested.passes_all(model) => Outcome::Fail,
         _ => Outcome::Pass,
     }
 }
@@ -573,5 +596,13 @@ fn report_json(
         "population": options.search.population,
         "metric": options.metric.name(),
         "timings_seconds": repair.timings,
+        "evaluation": {
+            "strategy": repair.evaluation.strategy,
+            "builds": repair.evaluation.builds,
+            "woven": repair.evaluation.woven,
+            "separate": repair.evaluation.separate,
+            "build_seconds": repair.evaluation.build_seconds,
+            "test_seconds": repair.evaluation.test_seconds,
+        },
     })
 }

@@ -13,46 +13,10 @@ use anyhow::Result;
 use rand::prelude::*;
 
 use crate::candidate::{Candidate, crossover};
-use crate::evaluate::{CandidateOutcome, Evaluator};
+use crate::evaluate::{CandidateOutcome, Cutoff, Evaluator};
 use crate::exit::{Exit, Failure};
+use crate::fitness::FitnessModel;
 use crate::mutate::{Mutator, Operator};
-
-/// Fitness = `weight_passing` x (share of originally passing tests that
-/// pass) + `weight_failing` x (share of originally failing tests that pass).
-/// A candidate that does not build has fitness 0; a timeout is a failure.
-#[derive(Debug, Clone)]
-pub struct FitnessModel {
-    pub weight_passing: f64,
-    pub weight_failing: f64,
-    pub originally_passing: BTreeSet<usize>,
-    pub originally_failing: BTreeSet<usize>,
-}
-
-impl FitnessModel {
-    pub fn fitness(&self, outcome: &CandidateOutcome) -> f64 {
-        if !outcome.compiled() {
-            return 0.0;
-        }
-        let passed = outcome.passed();
-        let share = |tests: &BTreeSet<usize>| {
-            if tests.is_empty() {
-                1.0
-            } else {
-                tests.intersection(&passed).count() as f64 / tests.len() as f64
-            }
-        };
-        self.weight_passing * share(&self.originally_passing)
-            + self.weight_failing * share(&self.originally_failing)
-    }
-
-    /// Whether every test of the model passes.
-    pub fn all_pass(&self, outcome: &CandidateOutcome) -> bool {
-        outcome.compiled() && {
-            let passed = outcome.passed();
-            self.originally_passing.is_subset(&passed) && self.originally_failing.is_subset(&passed)
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct SearchSettings {
@@ -138,7 +102,7 @@ pub fn search(
         if run
             .best
             .as_ref()
-            .is_some_and(|b| model.all_pass(&b.outcome))
+            .is_some_and(|b| b.outcome.passes_all(model))
         {
             Some(Stop::Found)
         } else if generation >= settings.generations {
@@ -184,6 +148,7 @@ pub fn search(
         best_fitness: population[0].fitness,
     });
 
+    run.evaluator.set_cutoff(None);
     let stopped = loop {
         if let Some(reason) = stop(&run, run.generation) {
             break reason;
@@ -199,6 +164,14 @@ pub fn search(
         let mut seen = BTreeSet::new();
         population.retain(|s| seen.insert(format!("{:?}", s.candidate.edits())));
         population.truncate(settings.population);
+        // Candidates that cannot beat the weakest survivor need not finish their tests.
+        if population.len() == settings.population {
+            let threshold = population[population.len() - 1].fitness;
+            run.evaluator.set_cutoff(Some(Cutoff {
+                model: model.clone(),
+                threshold,
+            }));
+        }
         on_progress(Progress::Generation {
             generation: run.generation,
             best_fitness: population[0].fitness,
@@ -281,7 +254,7 @@ impl Run<'_> {
         let model = self.model;
         let outcomes = self.evaluator.evaluate(&batch, &|outcome| {
             let mut best = best_so_far.lock().expect("progress poisoned");
-            *best = best.max(model.fitness(outcome));
+            *best = best.max(outcome.fitness(model));
             on_progress(Progress::Evaluated {
                 generation,
                 best_fitness: *best,
@@ -298,7 +271,7 @@ impl Run<'_> {
                 counts.compiled += usize::from(outcome.compiled());
             }
             self.ever_passed.extend(outcome.passed());
-            let fitness = self.model.fitness(&outcome);
+            let fitness = outcome.fitness(self.model);
             let entry = Scored {
                 candidate,
                 outcome,
@@ -432,7 +405,7 @@ mod tests {
     }
 
     #[test]
-    fn fitness_weighs_passing_and_failing_tests() {
+    fn outcomes_have_the_models_fitness() {
         let model = model();
         let all = CandidateOutcome::Tested((0..6).map(|i| (i, Verdict::Passed)).collect());
         let original = CandidateOutcome::Tested((0..5).map(|i| (i, Verdict::Passed)).collect());
@@ -441,11 +414,11 @@ mod tests {
             (1, Verdict::Passed),
             (5, Verdict::Passed),
         ]);
-        assert_eq!(model.fitness(&all), 1.0);
-        assert!((model.fitness(&original) - 0.99).abs() < 1e-12);
-        assert!((model.fitness(&half) - (0.99 * 0.4 + 0.01)).abs() < 1e-12);
-        assert_eq!(model.fitness(&CandidateOutcome::Unviable("x".into())), 0.0);
-        assert!(model.all_pass(&all) && !model.all_pass(&original));
+        assert_eq!(all.fitness(&model), 1.0);
+        assert!((original.fitness(&model) - 0.99).abs() < 1e-12);
+        assert!((half.fitness(&model) - (0.99 * 0.4 + 0.01)).abs() < 1e-12);
+        assert_eq!(CandidateOutcome::Unviable("x".into()).fitness(&model), 0.0);
+        assert!(all.passes_all(&model) && !original.passes_all(&model));
     }
 
     #[test]

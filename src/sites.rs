@@ -13,7 +13,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Stmt};
 
 use crate::crate_sources::CrateSources;
-use crate::syntax::{RunnableCode, Scope, free_variables, walk_runnable_code};
+use crate::syntax::{EnclosingStatement, RunnableCode, Scope, free_variables, walk_runnable_code};
 
 /// A place in the crate where some operator can apply.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +24,8 @@ pub struct Site {
     pub location: u32,
     /// Variables in scope at the site.
     pub bound: Vec<String>,
+    /// The block statement the site is in.
+    pub statement: Option<EnclosingStatement>,
     pub kind: SiteKind,
 }
 
@@ -35,10 +37,11 @@ pub enum SiteKind {
         range: Range<usize>,
         atomic: bool,
     },
-    /// The operator token of a binary expression.
+    /// The operator token of a binary expression (`expression`).
     BinaryOperator {
         range: Range<usize>,
         operator: String,
+        expression: Range<usize>,
     },
     Literal {
         range: Range<usize>,
@@ -49,16 +52,18 @@ pub enum SiteKind {
         range: Range<usize>,
         name: String,
     },
-    /// The method name of a method call.
+    /// The method name of a method call (`expression`).
     Method {
         range: Range<usize>,
         name: String,
         arguments: usize,
+        expression: Range<usize>,
     },
-    /// The `..` or `..=` of a range with an end.
+    /// The `..` or `..=` of a range with an end (`expression`).
     RangeLimits {
         range: Range<usize>,
         inclusive: bool,
+        expression: Range<usize>,
     },
 }
 
@@ -72,7 +77,9 @@ pub struct StatementSite {
     pub whole_lines: Option<Range<usize>>,
     /// The indentation of the statement's first line.
     pub indent: String,
-    /// An expression statement without a semicolon (a block's value).
+    /// The last statement of its block, without a semicolon: the block's
+    /// value (an `if`/`match` too). Code is inserted before it, and a
+    /// statement swapped in keeps being a value.
     pub tail: bool,
     /// `return`, `break` or `continue`: code inserted goes before it.
     pub jumps: bool,
@@ -179,6 +186,7 @@ impl Collector<'_> {
             file: self.file,
             location: scope.location,
             bound: scope.bound(),
+            statement: scope.statement.clone(),
             kind,
         });
     }
@@ -196,6 +204,20 @@ impl Collector<'_> {
         let before_blank = self.text[line_start..range.start].trim().is_empty();
         let after_blank = self.text[range.end..line_end].trim().is_empty();
         (before_blank && after_blank).then_some(line_start..line_end)
+    }
+
+    /// Whether only whitespace and comments separate `offset` from the `}`
+    /// that closes the block.
+    fn ends_block(&self, offset: usize) -> bool {
+        let mut rest = &self.text[offset..];
+        loop {
+            rest = rest.trim_start();
+            if let Some(comment) = rest.strip_prefix("//") {
+                rest = comment.split_once('\n').map_or("", |(_, after)| after);
+            } else {
+                return rest.starts_with('}');
+            }
+        }
     }
 
     fn indent_at(&self, offset: usize) -> String {
@@ -272,8 +294,10 @@ impl RunnableCode for Collector<'_> {
         let range = stmt.span().byte_range();
         let text = self.text_of(&range).to_string();
         let (tail, jumps, compound, binds) = match stmt {
+            // Without a semicolon, a block's last statement is its value,
+            // an `if` or `match` as much as any expression.
             Stmt::Expr(expr, semi) => (
-                semi.is_none() && compound_parts(expr).is_none(),
+                semi.is_none() && self.ends_block(range.end),
                 matches!(expr, Expr::Return(_) | Expr::Break(_) | Expr::Continue(_)),
                 compound_parts(expr),
                 Vec::new(),
@@ -337,7 +361,15 @@ impl RunnableCode for Collector<'_> {
             Expr::Binary(binary) => {
                 let range = binary.op.span().byte_range();
                 let operator = self.text_of(&range).to_string();
-                self.site(scope, SiteKind::BinaryOperator { range, operator });
+                let expression = binary.span().byte_range();
+                self.site(
+                    scope,
+                    SiteKind::BinaryOperator {
+                        range,
+                        operator,
+                        expression,
+                    },
+                );
             }
             Expr::Lit(lit) => {
                 if let Some(literal) = literal(&lit.lit) {
@@ -386,6 +418,7 @@ impl RunnableCode for Collector<'_> {
                         range: call.method.span().byte_range(),
                         name,
                         arguments,
+                        expression: call.span().byte_range(),
                     },
                 );
             }
@@ -396,6 +429,7 @@ impl RunnableCode for Collector<'_> {
                     SiteKind::RangeLimits {
                         range: range_expr.limits.span().byte_range(),
                         inclusive,
+                        expression: range_expr.span().byte_range(),
                     },
                 );
             }

@@ -207,6 +207,7 @@ impl TestSuite {
         which: &[usize],
         timeout: Duration,
         settings: &RunSettings,
+        env: &[(&'static str, OsString)],
     ) -> Result<Vec<(usize, Verdict)>> {
         let mut verdicts: Vec<(usize, Verdict)> = Vec::new();
         let mut alone: Vec<usize> = which
@@ -225,7 +226,8 @@ impl TestSuite {
             let mut command = self.executable_command(executable);
             command
                 .arg("--exact")
-                .args(tests.iter().map(|&t| &self.tests[t].name));
+                .args(tests.iter().map(|&t| &self.tests[t].name))
+                .envs(env.iter().map(|(k, v)| (k, v)));
             let finished = process::run(command, Some(timeout))?;
             let reported = parse_results(&finished.stdout);
             for &test in &tests {
@@ -245,7 +247,7 @@ impl TestSuite {
                 }
             }
         }
-        let outcomes = self.run(&alone, settings, |_| Vec::new(), |_, _| {})?;
+        let outcomes = self.run(&alone, settings, |_| env.to_vec(), |_, _| {})?;
         verdicts.extend(
             alone
                 .into_iter()

@@ -17,6 +17,15 @@ use syn::{Expr, Pat, Token};
 
 use crate::crate_sources::is_test_code;
 
+/// The block statement around the code being walked.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EnclosingStatement {
+    /// The statement's bytes, attributes included.
+    pub range: std::ops::Range<usize>,
+    /// A `let` statement: its bindings outlive it.
+    pub is_let: bool,
+}
+
 /// Where the walk is: the current location and the variables in scope.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
@@ -24,6 +33,8 @@ pub struct Scope {
     pub location: u32,
     /// The name of the innermost enclosing function.
     pub function: String,
+    /// The innermost enclosing block statement.
+    pub statement: Option<EnclosingStatement>,
     frames: Vec<Vec<String>>,
 }
 
@@ -304,10 +315,16 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
                     this.visit_stmt(stmt);
                     continue;
                 }
+                let enclosing = EnclosingStatement {
+                    range: syn::spanned::Spanned::span(stmt).byte_range(),
+                    is_let: matches!(stmt, syn::Stmt::Local(_)),
+                };
+                let outer = this.scope.statement.replace(enclosing);
                 this.at_location(start_line(stmt), |this| {
                     this.hooks.statement(stmt, &this.scope);
                     this.visit_stmt(stmt);
                 });
+                this.scope.statement = outer;
                 if let syn::Stmt::Local(local) = stmt {
                     this.scope.bind(pattern_bindings(&local.pat));
                 }

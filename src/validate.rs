@@ -44,6 +44,7 @@ pub fn validate(
         package: &workspace.package.name,
         features,
         target_dir: &scratch.target_dir,
+        cap_lints: false,
     };
     if let BuildOutcome::Failed { errors, summary } = build_tests(&request, |_| {})? {
         let first = errors.first().map_or(summary, ToString::to_string);

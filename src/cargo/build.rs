@@ -20,6 +20,9 @@ pub struct BuildRequest<'a> {
     pub package: &'a str,
     pub features: &'a Features,
     pub target_dir: &'a Path,
+    /// Lints only warn (`--cap-lints=warn`), so that a mutant's new warning
+    /// is no error in a crate that denies warnings. For candidate builds.
+    pub cap_lints: bool,
 }
 
 /// A test executable cargo built: libtest's (or a custom) harness.
@@ -37,8 +40,9 @@ pub struct CompileError {
     /// File as rustc names it (relative to the workspace root for members).
     pub file: Option<String>,
     pub line: Option<usize>,
-    /// Byte range of the primary span within the file.
-    pub bytes: Option<std::ops::Range<usize>>,
+    /// Every span of the diagnostic and its notes (file, byte range), the
+    /// primary one first: where the error is, and what it is about.
+    pub spans: Vec<(String, std::ops::Range<usize>)>,
 }
 
 impl std::fmt::Display for CompileError {
@@ -61,11 +65,11 @@ pub enum BuildOutcome {
     },
 }
 
-/// `cargo test` for the request's package, target dir and features.
-fn cargo_test(request: &BuildRequest) -> Command {
+/// `cargo SUBCOMMAND` for the request's package, target dir and features.
+fn cargo_for(subcommand: &str, request: &BuildRequest) -> Command {
     let mut command = super::command();
     command
-        .arg("test")
+        .arg(subcommand)
         .arg("--manifest-path")
         .arg(request.manifest_path)
         .args(["--package", request.package])
@@ -73,13 +77,18 @@ fn cargo_test(request: &BuildRequest) -> Command {
         .arg(request.target_dir)
         .args(request.features.to_args())
         .current_dir(request.manifest_path.parent().unwrap_or(Path::new(".")));
+    if request.cap_lints {
+        let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+        flags.push_str(" --cap-lints=warn");
+        command.env("RUSTFLAGS", flags.trim_start());
+    }
     command
 }
 
 /// Runs the package's whole test suite as a user would, doctests included,
 /// without stopping at the first failing test executable.
 pub fn run_all_tests(request: &BuildRequest, timeout: Option<Duration>) -> Result<Finished> {
-    let mut command = cargo_test(request);
+    let mut command = cargo_for("test", request);
     command.arg("--no-fail-fast");
     process::run(command, timeout)
 }
@@ -90,8 +99,22 @@ pub fn build_tests(
     request: &BuildRequest,
     mut on_artifact: impl FnMut(&str),
 ) -> Result<BuildOutcome> {
-    let mut command = cargo_test(request);
+    let mut command = cargo_for("test", request);
     command.args(["--no-run", "--message-format=json"]);
+    compile(command, &mut on_artifact)
+}
+
+/// Type-checks the package and its tests (`cargo check --tests`): the
+/// errors a build would report, without generating code. No executables.
+pub fn check_tests(request: &BuildRequest) -> Result<BuildOutcome> {
+    let mut command = cargo_for("check", request);
+    command.args(["--tests", "--message-format=json"]);
+    compile(command, &mut |_| {})
+}
+
+/// Runs a cargo build command with JSON messages: its test executables, or
+/// its errors.
+fn compile(command: Command, on_artifact: &mut dyn FnMut(&str)) -> Result<BuildOutcome> {
     let mut executables = Vec::new();
     let mut errors = Vec::new();
     let finished = process::run_streaming(command, |line| {
@@ -138,10 +161,29 @@ pub fn build_tests(
 
 fn compile_error(diagnostic: &cargo_metadata::diagnostic::Diagnostic) -> CompileError {
     let primary = diagnostic.spans.iter().find(|span| span.is_primary);
+    let mut spans: Vec<&cargo_metadata::diagnostic::DiagnosticSpan> = primary.into_iter().collect();
+    let mut pending: Vec<&cargo_metadata::diagnostic::Diagnostic> = vec![diagnostic];
+    while let Some(next) = pending.pop() {
+        spans.extend(next.spans.iter().filter(|s| Some(*s) != primary));
+        pending.extend(&next.children);
+    }
+    // A span inside a macro expansion also stands for the macro call that
+    // expanded to it (and that call for its own caller...).
+    let mut located = Vec::new();
+    for span in spans {
+        let mut next = Some(span);
+        while let Some(span) = next {
+            located.push((
+                span.file_name.clone(),
+                span.byte_start as usize..span.byte_end as usize,
+            ));
+            next = span.expansion.as_ref().map(|expansion| &expansion.span);
+        }
+    }
     CompileError {
         message: diagnostic.message.clone(),
         file: primary.map(|span| span.file_name.clone()),
         line: primary.map(|span| span.line_start),
-        bytes: primary.map(|span| span.byte_start as usize..span.byte_end as usize),
+        spans: located,
     }
 }

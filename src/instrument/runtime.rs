@@ -7,10 +7,11 @@
 // binary run by an integration test) appends to the same file.
 //
 // It only `use`s std (no inline `::std` paths) so that it compiles in every
-// edition; for `#![no_std]` crates the instrumenter adds `extern crate std;`.
+// edition; for `#![no_std]` crates the comment below becomes `extern crate std;`.
 #[doc(hidden)]
 #[allow(warnings, clippy::all)]
 pub(crate) mod __autofix_rt {
+    // extern crate std;
     use std::fs::{File, OpenOptions};
     use std::io::Write;
     use std::sync::OnceLock;

@@ -1,0 +1,368 @@
+//! Mutant schemata: a whole batch of candidates woven into one copy of the
+//! crate (see `weave`), built once, and each candidate tested by selecting
+//! its variants at run time. Candidates that cannot be woven, and those whose
+//! variants break the woven build (found from the compiler's diagnostics and
+//! dropped before building again), are evaluated separately by the rebuild
+//! path.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::rebuild::RebuildEvaluator;
+use super::{
+    CandidateOutcome, Cutoff, EvaluationCounts, Evaluator, EvaluatorStats, Originals,
+    PreparedEvaluator, TestPlan, edited_locations, new_texts,
+};
+use crate::candidate::Candidate;
+use crate::cargo::Features;
+use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests};
+use crate::cargo::discover::Workspace;
+use crate::process;
+use crate::scratch::ScratchDir;
+use crate::suite::TestSuite;
+use crate::weave::{SCHEMA_ENV, Schema, VariantKey, weave};
+
+/// Builds after which a batch's remaining candidates go to the rebuild
+/// path: each build drops the variants the previous one reported.
+const MAX_BUILDS_PER_BATCH: usize = 6;
+
+/// Evaluates a batch with one build.
+#[derive(Debug)]
+pub struct SchemaEvaluator {
+    fallback: RebuildEvaluator,
+    originals: Originals,
+    /// Crate roots: file index and whether `#![no_std]`.
+    roots: Vec<(usize, bool)>,
+    copy: WovenCopy,
+    suite: TestSuite,
+    jobs: usize,
+    cache: HashMap<BTreeMap<usize, String>, CandidateOutcome>,
+    counts: EvaluationCounts,
+    stats: EvaluatorStats,
+    /// How long each woven candidate's tests took.
+    test_times: Vec<f64>,
+}
+
+/// The scratch copy that woven versions of the crate are built in.
+#[derive(Debug)]
+struct WovenCopy {
+    scratch: ScratchDir,
+    manifest_path: PathBuf,
+    package_dir: PathBuf,
+    package: String,
+    features: Features,
+    /// Files of the copy that currently differ from the original.
+    written: BTreeMap<usize, String>,
+}
+
+impl SchemaEvaluator {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        workspace: &Workspace,
+        fallback: RebuildEvaluator,
+        originals: Originals,
+        roots: Vec<(usize, bool)>,
+        suite: TestSuite,
+        features: Features,
+        jobs: usize,
+    ) -> Result<SchemaEvaluator> {
+        let scratch = ScratchDir::create(workspace, "schema")?;
+        let copy = WovenCopy {
+            manifest_path: scratch.path_of(&workspace.package.manifest_path),
+            package_dir: scratch.path_of(workspace.package.dir()),
+            scratch,
+            package: workspace.package.name.clone(),
+            features,
+            written: BTreeMap::new(),
+        };
+        Ok(SchemaEvaluator {
+            fallback,
+            originals,
+            roots,
+            copy,
+            suite,
+            jobs: jobs.max(1),
+            cache: HashMap::new(),
+            counts: EvaluationCounts::default(),
+            test_times: Vec::new(),
+            stats: EvaluatorStats {
+                strategy: "schema",
+                ..Default::default()
+            },
+        })
+    }
+}
+
+impl WovenCopy {
+    /// Writes a woven version of the crate (`files`, over `originals`) into
+    /// the copy and builds it: the suite of that build, or its errors.
+    fn build(
+        &mut self,
+        files: &BTreeMap<usize, String>,
+        originals: &Originals,
+        suite: &TestSuite,
+        stats: &mut EvaluatorStats,
+    ) -> Result<Result<TestSuite, Vec<CompileError>>> {
+        let restore: Vec<usize> = self
+            .written
+            .keys()
+            .filter(|f| !files.contains_key(f))
+            .copied()
+            .collect();
+        for file in restore {
+            self.scratch.write(&originals[file].0, &originals[file].1)?;
+            self.written.remove(&file);
+        }
+        for (&file, text) in files {
+            if self.written.get(&file) != Some(text) {
+                self.scratch.write(&originals[file].0, text)?;
+                self.written.insert(file, text.clone());
+            }
+        }
+        let request = BuildRequest {
+            manifest_path: &self.manifest_path,
+            package: &self.package,
+            features: &self.features,
+            target_dir: &self.scratch.target_dir,
+            cap_lints: true,
+        };
+        let started = Instant::now();
+        let outcome = build_tests(&request, |_| {})?;
+        stats.builds += 1;
+        stats.build_seconds += started.elapsed().as_secs_f64();
+        Ok(match outcome {
+            BuildOutcome::Built(executables) => {
+                Ok(suite.with_build(&executables, &self.package_dir)?)
+            }
+            BuildOutcome::Failed { errors, .. } => Err(errors),
+        })
+    }
+}
+
+impl SchemaEvaluator {
+    /// Tests each candidate of a woven build (its edited locations and
+    /// switches), `jobs` at a time.
+    fn run_woven(
+        &mut self,
+        suite: &TestSuite,
+        runs: &[(Option<BTreeSet<crate::source::Location>>, String)],
+        on_done: &(dyn Fn(&CandidateOutcome) + Sync),
+    ) -> Result<Vec<CandidateOutcome>> {
+        let plan: &TestPlan = self.fallback.plan();
+        let jobs = self.jobs;
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<Result<CandidateOutcome>>>> =
+            Mutex::new((0..runs.len()).map(|_| None).collect());
+        let durations: Mutex<Vec<f64>> = Mutex::new(Vec::new());
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.min(runs.len()) {
+                scope.spawn(|| {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::SeqCst);
+                        if index >= runs.len() || process::interrupted() {
+                            break;
+                        }
+                        let (edited, switches) = &runs[index];
+                        let env = [(SCHEMA_ENV, OsString::from(switches))];
+                        let started = Instant::now();
+                        let outcome = plan
+                            .run(suite, edited.as_ref(), &env)
+                            .map(CandidateOutcome::Tested);
+                        durations
+                            .lock()
+                            .expect("durations poisoned")
+                            .push(started.elapsed().as_secs_f64());
+                        if let Ok(outcome) = &outcome {
+                            on_done(outcome);
+                        }
+                        let failed = outcome.is_err();
+                        results.lock().expect("results poisoned")[index] = Some(outcome);
+                        if failed {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        self.stats.test_seconds += started.elapsed().as_secs_f64();
+        self.test_times
+            .extend(durations.into_inner().expect("durations poisoned"));
+        process::check_interrupted()?;
+        results
+            .into_inner()
+            .expect("results poisoned")
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a candidate was not evaluated"))))
+            .collect()
+    }
+
+    /// The variant each build error is about: the one its primary span is
+    /// in, else the first of its other spans (a note can point at a variant
+    /// that only took part, such as the arm that fixed a `match`'s type).
+    fn culprits(&self, errors: &[CompileError], schema: &Schema) -> BTreeSet<VariantKey> {
+        let file_index = |name: &str| {
+            self.originals
+                .iter()
+                .position(|(path, _)| path.to_string_lossy().replace('\\', "/") == name)
+        };
+        errors
+            .iter()
+            .filter_map(|error| {
+                error
+                    .spans
+                    .iter()
+                    .find_map(|(name, range)| schema.variant_at(file_index(name)?, range).cloned())
+            })
+            .collect()
+    }
+}
+
+impl Evaluator for SchemaEvaluator {
+    fn evaluate(
+        &mut self,
+        batch: &[Candidate],
+        on_done: &(dyn Fn(&CandidateOutcome) + Sync),
+    ) -> Result<Vec<CandidateOutcome>> {
+        let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
+        let mut decided: BTreeMap<usize, CandidateOutcome> = BTreeMap::new();
+        let mut separate: Vec<usize> = Vec::new();
+        let mut pending: Vec<usize> = fresh.clone();
+        let mut dropped: BTreeSet<VariantKey> = BTreeSet::new();
+        for _ in 0..MAX_BUILDS_PER_BATCH {
+            if pending.len() < 2 {
+                break;
+            }
+            let candidates: Vec<Candidate> = pending.iter().map(|&i| batch[i].clone()).collect();
+            let originals: Vec<&str> = self
+                .originals
+                .iter()
+                .map(|(_, text)| text.as_str())
+                .collect();
+            let schema = weave(&originals, &self.roots, &candidates, &dropped);
+            // Candidates with their switches; the others go the separate way.
+            let mut woven: Vec<(usize, String)> = Vec::new();
+            for (&index, switches) in pending.iter().zip(&schema.switches) {
+                match switches {
+                    Some(switches) => woven.push((index, switches.clone())),
+                    None => separate.push(index),
+                }
+            }
+            pending = woven.iter().map(|(i, _)| *i).collect();
+            if woven.len() < 2 {
+                break;
+            }
+            match self
+                .copy
+                .build(&schema.files, &self.originals, &self.suite, &mut self.stats)?
+            {
+                Ok(suite) => {
+                    let runs: Vec<_> = woven
+                        .iter()
+                        .map(|(i, switches)| {
+                            (
+                                Some(edited_locations(&batch[*i], &self.originals)),
+                                switches.clone(),
+                            )
+                        })
+                        .collect();
+                    let outcomes = self.run_woven(&suite, &runs, on_done)?;
+                    self.stats.woven += woven.len();
+                    decided.extend(woven.iter().map(|(i, _)| *i).zip(outcomes));
+                    pending.clear();
+                    break;
+                }
+                Err(errors) => {
+                    let culprits = self.culprits(&errors, &schema);
+                    if culprits.is_empty() {
+                        break;
+                    }
+                    dropped.extend(culprits);
+                }
+            }
+        }
+        separate.extend(pending);
+        separate.sort_unstable();
+        if !separate.is_empty() {
+            let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
+            let outcomes = self.fallback.evaluate_with(&candidates, true, on_done)?;
+            self.stats.separate += separate.len();
+            decided.extend(separate.into_iter().zip(outcomes));
+        }
+        for (index, outcome) in decided {
+            if fresh.contains(&index) && !self.cache.contains_key(&texts[index]) {
+                self.counts.built += 1;
+                self.counts.compiled += usize::from(outcome.compiled());
+            }
+            self.cache.insert(texts[index].clone(), outcome);
+        }
+        Ok(texts.iter().map(|t| self.cache[t].clone()).collect())
+    }
+
+    fn counts(&self) -> EvaluationCounts {
+        self.counts
+    }
+
+    fn set_cutoff(&mut self, cutoff: Option<Cutoff>) {
+        self.fallback.set_cutoff(cutoff);
+    }
+}
+
+impl PreparedEvaluator for SchemaEvaluator {
+    fn stats(&self) -> EvaluatorStats {
+        let fallback = self.fallback.stats();
+        EvaluatorStats {
+            builds: self.stats.builds + fallback.builds,
+            build_seconds: self.stats.build_seconds + fallback.build_seconds,
+            test_seconds: self.stats.test_seconds + fallback.test_seconds,
+            median_candidate_test_seconds: {
+                let mut times = self.test_times.clone();
+                times.sort_by(f64::total_cmp);
+                times.get(times.len() / 2).copied()
+            },
+            ..self.stats
+        }
+    }
+
+    /// The rebuild workers' baselines, and the unchanged crate built (with
+    /// the switch runtime) and tested in the woven copy.
+    fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>> {
+        let mut outcomes = self.fallback.baseline_runs()?;
+        let originals: Vec<&str> = self
+            .originals
+            .iter()
+            .map(|(_, text)| text.as_str())
+            .collect();
+        let schema = weave(&originals, &self.roots, &[], &BTreeSet::new());
+        match self
+            .copy
+            .build(&schema.files, &self.originals, &self.suite, &mut self.stats)?
+        {
+            Ok(suite) => {
+                outcomes.extend(self.run_woven(&suite, &[(None, String::new())], &|_| {})?)
+            }
+            Err(errors) => {
+                let first = errors.first().map_or_else(
+                    || "the woven copy does not build".to_string(),
+                    ToString::to_string,
+                );
+                anyhow::bail!(
+                    "the crate does not build with the schema runtime (a bug in cargo-autofix, please report it): {first}"
+                );
+            }
+        }
+        Ok(outcomes)
+    }
+
+    fn set_plan(&mut self, plan: TestPlan) {
+        self.fallback.set_plan(plan);
+        self.cache.clear();
+        self.test_times.clear();
+    }
+}

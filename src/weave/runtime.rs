@@ -1,0 +1,40 @@
+// The switch runtime cargo-autofix appends to every crate root of a woven
+// scratch copy (mutant schemata). Each region of woven code asks which of
+// its variants runs: `crate::__autofix_schema::variant(REGION)`, 0 being the
+// original code. CARGO_AUTOFIX_SCHEMA selects them: `region:variant,...`,
+// read once per process.
+//
+// It only `use`s std (no inline `::std` paths) so that it compiles in every
+// edition; for `#![no_std]` crates the comment below becomes `extern crate std;`.
+#[doc(hidden)]
+#[allow(warnings, clippy::all)]
+pub(crate) mod __autofix_schema {
+    // extern crate std;
+    use std::env;
+    use std::sync::OnceLock;
+    use std::vec::Vec;
+
+    const REGIONS: usize = 1;
+
+    static ACTIVE: OnceLock<Vec<u32>> = OnceLock::new();
+
+    /// The variant of `region` this process runs.
+    pub fn variant(region: usize) -> u32 {
+        ACTIVE.get_or_init(|| {
+            let mut active = Vec::new();
+            active.resize(REGIONS, 0);
+            if let Some(value) = env::var_os("CARGO_AUTOFIX_SCHEMA") {
+                for pair in value.to_string_lossy().split(',') {
+                    if let Some((region, variant)) = pair.split_once(':') {
+                        if let (Ok(region), Ok(variant)) = (region.parse::<usize>(), variant.parse::<u32>()) {
+                            if region < REGIONS {
+                                active[region] = variant;
+                            }
+                        }
+                    }
+                }
+            }
+            active
+        })[region]
+    }
+}
