@@ -56,7 +56,7 @@ fn parse_settings() -> Result<Settings> {
         quick: false,
         only: Vec::new(),
         time_limit: 0,
-        naive: 8,
+        naive: 0,
         corpus: None,
         out: None,
         command: String::new(),
@@ -530,7 +530,7 @@ fn speed_comparison(
     workspace.target_dir = target;
     let mut options = Options::new(args, Config::default())?;
     let console = Console { quiet: true };
-    let baseline = baseline::establish(workspace, &options, &console)?;
+    let baseline = baseline::establish(workspace, &options, &console, &Default::default())?;
     let suspects = rank_suspects(&baseline.spectrum(), options.metric);
     let space = repair::mutation_space(&baseline, &options);
     let mutator = repair::mutator(&space, &baseline, &suspects, &options);

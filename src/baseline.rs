@@ -1,21 +1,23 @@
 //! The crate as it is: its sources, its tests, what each test did and which
 //! lines it executed, measured in an instrumented scratch copy.
 
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
 
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
 use crate::cargo::discover::Workspace;
 use crate::console::Console;
-use crate::coverage::{TestRecord, run_with_coverage};
-use crate::crate_sources::{CrateSources, read_crate_sources};
+use crate::coverage::{TestRecord, run_with_coverage, run_with_trace};
+use crate::crate_sources::{CrateSources, read_crate_sources, test_line_ranges};
 use crate::exit::{Exit, Failure};
+use crate::groups::{FailureGroup, group_failures, signature};
 use crate::instrument::{Instrumented, ProbeMap, instrument};
 use crate::localize::Spectrum;
 use crate::options::Options;
-use crate::scratch::ScratchDir;
+use crate::scratch::{MAIN_TARGET, ScratchDir};
+use crate::source::Location;
 use crate::suite::{RunSettings, TestSuite, Verdict, list_tests};
 
 /// Everything known about the unmodified crate.
@@ -28,15 +30,51 @@ pub struct Baseline {
     /// One record per test that ran (ignored tests do not run).
     pub records: Vec<TestRecord>,
     pub probes: ProbeMap,
+    /// The locations each traced failing test executed, in order (the last
+    /// ones, if it ran long): the runs dependencies are computed from.
+    pub traces: BTreeMap<usize, Vec<Location>>,
 }
 
+/// Failing tests traced for dependencies, at most (the first of each run).
+const TRACED_TESTS: usize = 20;
+
 impl Baseline {
+    /// The spectrum of every test.
     pub fn spectrum(&self) -> Spectrum {
+        self.spectrum_of(None)
+    }
+
+    /// The spectrum of the passing tests and, of the failing ones, those in
+    /// `failing` (all of them for `None`).
+    pub fn spectrum_of(&self, failing: Option<&[usize]>) -> Spectrum {
         Spectrum::from_runs(
             self.records
                 .iter()
+                .filter(|r| {
+                    r.outcome.verdict.passed() || failing.is_none_or(|f| f.contains(&r.test))
+                })
                 .map(|r| (!r.outcome.verdict.passed(), &r.lines)),
         )
+    }
+
+    /// The failing tests grouped by how they fail (see `groups`).
+    pub fn groups(&self) -> Vec<FailureGroup> {
+        let test_lines: BTreeMap<&Path, Vec<std::ops::RangeInclusive<u32>>> = self
+            .sources
+            .files
+            .iter()
+            .map(|f| (f.path.as_path(), test_line_ranges(&f.syntax)))
+            .collect();
+        let is_crate_code = |file: &Path, line: u32| {
+            test_lines
+                .get(file)
+                .is_some_and(|tests| !tests.iter().any(|r| r.contains(&line)))
+        };
+        let signatures: Vec<_> = self
+            .failing()
+            .map(|r| (r.test, signature(&r.outcome.verdict, is_crate_code)))
+            .collect();
+        group_failures(&signatures)
     }
 
     pub fn failing(&self) -> impl Iterator<Item = &TestRecord> {
@@ -51,13 +89,24 @@ impl Baseline {
 /// Discovers the package, instruments a scratch copy, builds and runs its
 /// tests with coverage. Fails with a [`Failure`] when there is nothing to
 /// localize.
-pub fn establish(workspace: Workspace, options: &Options, console: &Console) -> Result<Baseline> {
+///
+/// `overrides` (paths relative to the workspace root, and texts) replace
+/// files of the copy first: the crate as a partial repair left it.
+pub fn establish(
+    workspace: Workspace,
+    options: &Options,
+    console: &Console,
+    overrides: &BTreeMap<PathBuf, String>,
+) -> Result<Baseline> {
     let package = &workspace.package;
     console.status(
         "Copying",
         format!("{} to a scratch directory", workspace.root.display()),
     );
-    let scratch = ScratchDir::create(&workspace, "coverage")?;
+    let scratch = ScratchDir::create(&workspace, MAIN_TARGET)?;
+    for (path, text) in overrides {
+        scratch.write(path, text)?;
+    }
     let sources = read_crate_sources(package, &workspace.root, scratch.root());
     for (path, reason) in &sources.unparsable {
         console.warn(format!(
@@ -122,12 +171,30 @@ pub fn establish(workspace: Workspace, options: &Options, console: &Console) -> 
         |_, _| progress.inc(),
     )?;
     drop(progress);
+    let traced: Vec<usize> = records
+        .iter()
+        .filter(|r| matches!(r.outcome.verdict, Verdict::Failed(_)))
+        .map(|r| r.test)
+        .take(if options.refine.slices {
+            TRACED_TESTS
+        } else {
+            0
+        })
+        .collect();
+    let traces = run_with_trace(
+        &suite,
+        &traced,
+        &instrumented.probes,
+        &settings,
+        &scratch.root().join(".autofix-traces"),
+    )?;
     let baseline = Baseline {
         workspace,
         sources,
         suite,
         records,
         probes: instrumented.probes,
+        traces,
     };
     summarize(&baseline, console);
     check_worth_localizing(&baseline, console)?;

@@ -30,6 +30,11 @@ pub struct Args {
     #[arg(long)]
     pub rank_only: bool,
 
+    /// Show the top suspects with their dynamic dependencies in a failing run (with --format dot:
+    /// the dependency graph of each group's slice, for Graphviz); do not search for a fix
+    #[arg(long)]
+    pub explain: bool,
+
     /// Path to Cargo.toml
     #[arg(long, value_name = "PATH", help_heading = "Package Selection")]
     pub manifest_path: Option<PathBuf>,
@@ -67,6 +72,17 @@ pub struct Args {
     /// Suspiciousness metric: ochiai, tarantula, dstar, op2, jaccard [default: ochiai]
     #[arg(long, value_name = "NAME", help_heading = "Localization")]
     pub metric: Option<String>,
+
+    /// What sharpens the ranking, comma separated: slices (prefer lines in the dynamic slice of
+    /// every failing test of a group), switching (prefer conditions whose flip makes a failing test
+    /// pass), feedback (the repair learns where edits help); all or none [default: all]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Localization"
+    )]
+    pub refine: Option<Vec<String>>,
 
     /// How many lines the text ranking shows (0 shows all; lines tied with the last one are counted below it)
     #[arg(long, value_name = "N", default_value_t = 20, help_heading = "Output")]
@@ -158,6 +174,8 @@ impl Args {
 pub enum Format {
     Text,
     Json,
+    /// Graphviz, for `--explain`.
+    Dot,
 }
 
 /// Parses the process arguments. Cargo runs `cargo-autofix autofix ARGS...`;

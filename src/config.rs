@@ -25,6 +25,7 @@ pub struct Config {
     pub jobs: Option<usize>,
     pub test_timeout: Option<f64>,
     pub evaluator: Option<String>,
+    pub refine: Option<Vec<String>>,
 }
 
 impl Config {
@@ -43,6 +44,7 @@ impl Config {
             jobs: over.jobs.or(self.jobs),
             test_timeout: over.test_timeout.or(self.test_timeout),
             evaluator: over.evaluator.or(self.evaluator),
+            refine: over.refine.or(self.refine),
         }
     }
 }

@@ -1,14 +1,14 @@
 //! Runs every test of an instrumented build with a coverage file of its own,
 //! and turns the probes each test hit into the lines it executed.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::fs;
 use std::path::Path;
 
 use anyhow::Result;
 
-use crate::instrument::{COVERAGE_ENV, ProbeMap};
+use crate::instrument::{COVERAGE_ENV, ProbeMap, TRACE_ENV};
 use crate::source::Location;
 use crate::suite::{RunSettings, TestOutcome, TestSuite};
 
@@ -50,6 +50,48 @@ pub fn run_with_coverage(
             ),
         })
         .collect())
+}
+
+/// Runs `which` tests again, each tracing every probe it hits: the
+/// locations it executed, in order (consecutive repeats of one location
+/// merged). Tests whose trace is empty (no panic wrote it) are left out.
+pub fn run_with_trace(
+    suite: &TestSuite,
+    which: &[usize],
+    probes: &ProbeMap,
+    settings: &RunSettings,
+    dir: &Path,
+) -> Result<BTreeMap<usize, Vec<Location>>> {
+    if which.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    fs::create_dir_all(dir)?;
+    let file_of = |test: usize| dir.join(format!("{test}.trace"));
+    suite.run(
+        which,
+        settings,
+        |test| vec![(TRACE_ENV, OsString::from(file_of(test)))],
+        |_, _| {},
+    )?;
+    let mut traces = BTreeMap::new();
+    for &test in which {
+        let mut trace: Vec<Location> = Vec::new();
+        for id in fs::read_to_string(file_of(test))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.parse::<usize>().ok())
+        {
+            if let Some(location) = probes.locations.get(id)
+                && trace.last() != Some(location)
+            {
+                trace.push(location.clone());
+            }
+        }
+        if !trace.is_empty() {
+            traces.insert(test, trace);
+        }
+    }
+    Ok(traces)
 }
 
 /// The lines of the probe ids in a coverage file (one id per line; a torn

@@ -200,6 +200,33 @@ fn path_attribute(attrs: &[Attribute]) -> Option<String> {
     })
 }
 
+/// The lines of a file's test items (`#[cfg(test)]` modules, `#[test]`
+/// functions...), as inclusive ranges.
+pub fn test_line_ranges(file: &syn::File) -> Vec<std::ops::RangeInclusive<u32>> {
+    struct Ranges(Vec<std::ops::RangeInclusive<u32>>);
+    impl<'ast> syn::visit::Visit<'ast> for Ranges {
+        fn visit_item_mod(&mut self, module: &'ast syn::ItemMod) {
+            if is_test_code(&module.attrs) {
+                self.0.push(lines_of(module));
+            } else {
+                syn::visit::visit_item_mod(self, module);
+            }
+        }
+        fn visit_item_fn(&mut self, function: &'ast syn::ItemFn) {
+            if is_test_code(&function.attrs) {
+                self.0.push(lines_of(function));
+            }
+        }
+    }
+    fn lines_of(node: &impl syn::spanned::Spanned) -> std::ops::RangeInclusive<u32> {
+        let span = node.span();
+        span.start().line as u32..=span.end().line as u32
+    }
+    let mut ranges = Ranges(Vec::new());
+    syn::visit::Visit::visit_file(&mut ranges, file);
+    ranges.0
+}
+
 /// Attributes that make an item test code: `#[test]`-like attributes
 /// (`#[test]`, `#[tokio::test]`, `#[rstest]`, ...) and `cfg`s that need `test`.
 pub fn is_test_code(attrs: &[Attribute]) -> bool {
@@ -264,6 +291,12 @@ mod tests {
         assert!(!is_test_code(&attrs("#[cfg(not(test))]")));
         assert!(!is_test_code(&attrs("#[cfg(any(test, unix))]")));
         assert!(!is_test_code(&attrs("#[inline]")));
+    }
+
+    #[test]
+    fn test_items_have_line_ranges() {
+        let file = source::parse_file("fn a() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n#[test]\nfn top() {}\n").unwrap();
+        assert_eq!(test_line_ranges(&file), [2..=6, 7..=8]);
     }
 
     #[test]

@@ -22,6 +22,9 @@ use crate::syntax::{RunnableCode, Scope, start_line, walk_runnable_code};
 /// The environment variable that names a test run's coverage file.
 pub const COVERAGE_ENV: &str = "CARGO_AUTOFIX_COVERAGE";
 
+/// The environment variable that names the file a run's trace goes to.
+pub const TRACE_ENV: &str = "CARGO_AUTOFIX_TRACE";
+
 const RUNTIME: &str = include_str!("instrument/runtime.rs");
 
 /// Where each probe is: `locations[id]`.

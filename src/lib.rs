@@ -12,16 +12,19 @@ pub mod config;
 pub mod console;
 pub mod coverage;
 pub mod crate_sources;
+pub mod dependence;
 pub mod emit;
 pub mod evaluate;
 pub mod exit;
 pub mod fitness;
+pub mod groups;
 pub mod instrument;
 pub mod localize;
 pub mod mutate;
 pub mod options;
 pub mod process;
 pub mod reduce;
+pub mod refine;
 pub mod render;
 pub mod repair;
 pub mod scratch;
@@ -29,6 +32,7 @@ pub mod search;
 pub mod sites;
 pub mod source;
 pub mod suite;
+pub mod switching;
 pub mod syntax;
 pub mod validate;
 pub mod weave;
@@ -42,7 +46,6 @@ use anyhow::{Context, Result};
 use crate::cli::{Args, Format};
 use crate::console::Console;
 use crate::exit::Exit;
-use crate::localize::rank_suspects;
 use crate::options::Options;
 use crate::render::Ranking;
 
@@ -60,11 +63,11 @@ pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
     let console = Console {
         quiet: options.quiet,
     };
-    let baseline = baseline::establish(workspace, &options, &console)?;
-    let suspects = rank_suspects(&baseline.spectrum(), options.metric);
+    let baseline = baseline::establish(workspace, &options, &console, &Default::default())?;
+    let localization = refine::localize(&baseline, &options, &console)?;
     let ranking = Ranking {
         metric: options.metric,
-        suspects: &suspects,
+        suspects: &localization.overall,
         baseline: &baseline,
     };
     if let Some(path) = &options.html {
@@ -72,12 +75,27 @@ pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
             .with_context(|| format!("cannot write {}", path.display()))?;
         console.status("Wrote", path.display());
     }
-    if !options.rank_only {
-        return repair::repair(&baseline, &suspects, &options, &console, started.elapsed());
-    }
-    let product = match options.format {
-        Format::Text => render::text::table(&ranking, options.top),
-        Format::Json => format!("{:#}\n", render::json::ranking(&ranking)),
+    let product = if options.explain {
+        match options.format {
+            Format::Dot => render::explain::dot(&ranking, &localization),
+            _ => render::explain::listing(&ranking, &localization, options.top),
+        }
+    } else if options.rank_only {
+        match options.format {
+            Format::Json => format!(
+                "{:#}\n",
+                render::json::localization(&ranking, &localization)
+            ),
+            _ => render::text::tables(&ranking, &localization, options.top),
+        }
+    } else {
+        return repair::repair(
+            &baseline,
+            &localization.overall,
+            &options,
+            &console,
+            started.elapsed(),
+        );
     };
     write_stdout(&product)?;
     Ok(Exit::Success)

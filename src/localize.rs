@@ -165,8 +165,12 @@ pub struct Suspect {
     pub score: f64,
     pub confidence: f64,
     pub counts: Counts,
-    /// Worst-case rank: how many lines have a score at least as high.
+    /// Worst-case rank: how many lines rank at least as high.
     pub rank: usize,
+    /// In the dynamic slice of every failing test (of its group).
+    pub in_slice: bool,
+    /// A condition whose flip makes a failing test pass.
+    pub critical: bool,
 }
 
 /// Scores differing by less than this are ties (they come from the same
@@ -180,6 +184,20 @@ fn tied(a: f64, b: f64) -> bool {
 /// Ranks every line of the spectrum: by score, then confidence, then file
 /// and line. Each line's rank is the worst case over its score ties.
 pub fn rank_suspects(spectrum: &Spectrum, metric: Metric) -> Vec<Suspect> {
+    rank_refined(spectrum, metric, &BTreeSet::new(), &BTreeSet::new())
+}
+
+/// Ranks like [`rank_suspects`], but critical predicates come first, then
+/// lines in `slice`, each class ordered by score. (SAT-TAR adds 1.0 to the
+/// score of the statements its second analysis points at: above every
+/// spectrum score in [0, 1], which is this order.) The score reported stays
+/// the metric's.
+pub fn rank_refined(
+    spectrum: &Spectrum,
+    metric: Metric,
+    slice: &BTreeSet<Location>,
+    critical: &BTreeSet<Location>,
+) -> Vec<Suspect> {
     let mut suspects: Vec<Suspect> = spectrum
         .lines
         .iter()
@@ -189,22 +207,28 @@ pub fn rank_suspects(spectrum: &Spectrum, metric: Metric) -> Vec<Suspect> {
             confidence: confidence(counts, spectrum.totals),
             counts,
             rank: 0,
+            in_slice: slice.contains(location),
+            critical: critical.contains(location),
         })
         .collect();
+    let class = |s: &Suspect| (s.critical, s.in_slice);
+    let same_rank = |a: &Suspect, b: &Suspect| class(a) == class(b) && tied(a.score, b.score);
     suspects.sort_by(|a, b| {
         let by_score = if tied(a.score, b.score) {
             std::cmp::Ordering::Equal
         } else {
             b.score.total_cmp(&a.score)
         };
-        by_score
+        class(b)
+            .cmp(&class(a))
+            .then(by_score)
             .then(b.confidence.total_cmp(&a.confidence))
             .then_with(|| a.location.cmp(&b.location))
     });
     let mut start = 0;
     while start < suspects.len() {
         let mut end = start + 1;
-        while end < suspects.len() && tied(suspects[end].score, suspects[start].score) {
+        while end < suspects.len() && same_rank(&suspects[end], &suspects[start]) {
             end += 1;
         }
         for suspect in &mut suspects[start..end] {
@@ -329,6 +353,29 @@ mod tests {
         assert_eq!(ranked[0].rank, 1);
         assert_eq!((ranked[1].rank, ranked[2].rank), (3, 3));
         assert_eq!((ranked[1].location.line, ranked[2].location.line), (1, 2));
+    }
+
+    #[test]
+    fn critical_predicates_then_slices_come_first() {
+        let spectrum = middle();
+        let ranked = rank_refined(
+            &spectrum,
+            Metric::Ochiai,
+            &BTreeSet::from([at(2), at(3)]),
+            &BTreeSet::from([at(3)]),
+        );
+        let order: Vec<(u32, usize)> = ranked
+            .iter()
+            .take(4)
+            .map(|s| (s.location.line, s.rank))
+            .collect();
+        // Line 3 (critical and in the slice), line 2 (in the slice), then by score.
+        assert_eq!(order, [(3, 1), (2, 2), (6, 3), (5, 4)]);
+        assert!(ranked[0].critical && ranked[0].in_slice && !ranked[2].in_slice);
+        assert!(
+            (ranked[2].score - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-12,
+            "scores stay the metric's"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::mutate::Operator;
 #[derive(Debug, Clone)]
 pub struct Options {
     pub rank_only: bool,
+    pub explain: bool,
     pub features: Features,
     pub metric: Metric,
     /// `None` shows every line.
@@ -27,6 +28,51 @@ pub struct Options {
     pub output: Option<PathBuf>,
     pub report: Option<PathBuf>,
     pub evaluator: EvaluatorKind,
+    pub refine: Refinements,
+}
+
+/// What sharpens the spectrum's ranking (`--refine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refinements {
+    /// Prefer lines in the dynamic slice of every failing test of a group.
+    pub slices: bool,
+    /// Flip each condition the failing tests evaluate; prefer those whose
+    /// flip makes a failing test pass (critical predicates).
+    pub switching: bool,
+    /// During the repair, weigh locations by what edits there did.
+    pub feedback: bool,
+}
+
+impl Refinements {
+    pub const ALL: Refinements = Refinements {
+        slices: true,
+        switching: true,
+        feedback: true,
+    };
+    pub const NONE: Refinements = Refinements {
+        slices: false,
+        switching: false,
+        feedback: false,
+    };
+
+    fn parse(list: &[String]) -> Result<Refinements, String> {
+        let mut refinements = Refinements::NONE;
+        for name in list.iter().map(|n| n.trim()) {
+            match name {
+                "all" => refinements = Refinements::ALL,
+                "none" => {}
+                "slices" => refinements.slices = true,
+                "switching" => refinements.switching = true,
+                "feedback" => refinements.feedback = true,
+                other => {
+                    return Err(format!(
+                        "unknown refinement `{other}` (expected all, none, slices, switching, feedback)"
+                    ));
+                }
+            }
+        }
+        Ok(refinements)
+    }
 }
 
 /// How candidates are built and tested.
@@ -138,6 +184,9 @@ impl Options {
         if operators.is_empty() {
             return Err(usage("--operators needs at least one operator".to_string()));
         }
+        if args.format == Format::Dot && !args.explain {
+            return Err(usage("--format dot goes with --explain".to_string()));
+        }
         let population = args.population.or(config.population).unwrap_or(40);
         if population < 2 {
             return Err(usage("--population must be at least 2".to_string()));
@@ -150,6 +199,7 @@ impl Options {
         exclude.extend(args.exclude);
         Ok(Options {
             rank_only: args.rank_only,
+            explain: args.explain,
             features: Features {
                 features: args
                     .features
@@ -180,6 +230,10 @@ impl Options {
             },
             output: args.output,
             report: args.report,
+            refine: match args.refine.or(config.refine) {
+                Some(list) => Refinements::parse(&list).map_err(usage)?,
+                None => Refinements::ALL,
+            },
             evaluator: match args
                 .evaluator
                 .or(config.evaluator)

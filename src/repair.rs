@@ -217,27 +217,12 @@ pub fn prepare_evaluation(
     options: &Options,
     console: &Console,
 ) -> Result<(Box<dyn PreparedEvaluator>, FitnessModel, Vec<usize>)> {
-    let tests = baseline.suite.tests.len();
-    let mut durations = vec![None; tests];
-    let mut coverage = vec![BTreeSet::new(); tests];
-    let mut passed_before = vec![None; tests];
+    let mut passed_before = vec![None; baseline.suite.tests.len()];
     for record in &baseline.records {
-        if record.outcome.verdict != Verdict::TimedOut {
-            durations[record.test] = Some(record.outcome.duration);
-        }
-        coverage[record.test] = record.lines.clone();
         passed_before[record.test] = Some(record.outcome.verdict.passed());
     }
-    let plan = |failing: &[usize], passing: &[usize]| {
-        TestPlan::new(
-            failing.to_vec(),
-            passing.to_vec(),
-            durations.clone(),
-            coverage.clone(),
-            options.jobs,
-            options.test_timeout,
-        )
-    };
+    let plan =
+        |failing: &[usize], passing: &[usize]| test_plan(baseline, failing, passing, options);
     let failing: Vec<usize> = baseline.failing().map(|r| r.test).collect();
     let passing: Vec<usize> = baseline
         .records
@@ -245,40 +230,12 @@ pub fn prepare_evaluation(
         .filter(|r| r.outcome.verdict.passed())
         .map(|r| r.test)
         .collect();
-    let originals: Originals = baseline
-        .sources
-        .files
-        .iter()
-        .map(|f| (f.path.clone(), f.text.clone()))
-        .collect();
-    let rebuild = RebuildEvaluator::new(
-        &baseline.workspace,
-        originals.clone(),
-        baseline.suite.clone(),
+    let mut evaluator = build_evaluator(
+        baseline,
         plan(&failing, &passing),
-        options.features.clone(),
-        options.jobs,
+        options,
+        options.evaluator,
     )?;
-    let mut evaluator: Box<dyn PreparedEvaluator> = match options.evaluator {
-        EvaluatorKind::Rebuild => Box::new(rebuild),
-        EvaluatorKind::Schema => {
-            let roots = baseline
-                .sources
-                .roots
-                .iter()
-                .map(|&r| (r, is_no_std(&baseline.sources.files[r].syntax)))
-                .collect();
-            Box::new(SchemaEvaluator::new(
-                &baseline.workspace,
-                rebuild,
-                originals,
-                roots,
-                baseline.suite.clone(),
-                options.features.clone(),
-                options.jobs,
-            )?)
-        }
-    };
     let spinner = console.spinner("Preparing");
     spinner.set_message("scratch copies for the search (their first build takes longest)");
     let reruns = evaluator.baseline_runs()?;
@@ -332,6 +289,76 @@ pub fn prepare_evaluation(
         originally_failing: failing.into_iter().collect(),
     };
     Ok((evaluator, model, flaky))
+}
+
+/// An evaluator of `kind` for the baseline's crate, running tests by `plan`.
+pub fn build_evaluator(
+    baseline: &Baseline,
+    plan: TestPlan,
+    options: &Options,
+    kind: EvaluatorKind,
+) -> Result<Box<dyn PreparedEvaluator>> {
+    let sources = &baseline.sources;
+    let originals: Originals = sources
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    let suite = baseline.suite.clone();
+    let rebuild = RebuildEvaluator::new(
+        &baseline.workspace,
+        originals.clone(),
+        suite.clone(),
+        plan,
+        options.features.clone(),
+        options.jobs,
+    )?;
+    Ok(match kind {
+        EvaluatorKind::Rebuild => Box::new(rebuild),
+        EvaluatorKind::Schema => {
+            let roots = sources
+                .roots
+                .iter()
+                .map(|&r| (r, is_no_std(&sources.files[r].syntax)))
+                .collect();
+            Box::new(SchemaEvaluator::new(
+                &baseline.workspace,
+                rebuild,
+                originals,
+                roots,
+                suite,
+                options.features.clone(),
+                options.jobs,
+            )?)
+        }
+    })
+}
+
+/// The plan for running `failing` first, then `passing`, with each test's
+/// baseline duration and coverage.
+pub fn test_plan(
+    baseline: &Baseline,
+    failing: &[usize],
+    passing: &[usize],
+    options: &Options,
+) -> TestPlan {
+    let tests = baseline.suite.tests.len();
+    let mut durations = vec![None; tests];
+    let mut coverage = vec![BTreeSet::new(); tests];
+    for record in &baseline.records {
+        if record.outcome.verdict != Verdict::TimedOut {
+            durations[record.test] = Some(record.outcome.duration);
+        }
+        coverage[record.test] = record.lines.clone();
+    }
+    TestPlan::new(
+        failing.to_vec(),
+        passing.to_vec(),
+        durations,
+        coverage,
+        options.jobs,
+        options.test_timeout,
+    )
 }
 
 /// ddmin over the candidate's edits, keeping only what every test needs.

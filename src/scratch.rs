@@ -3,7 +3,7 @@
 //! The copy leaves out `target/` and VCS directories, and points relative
 //! path dependencies that lead outside the workspace at their original,
 //! absolute location. Builds use a target dir under the user's target dir
-//! (`target/autofix/<purpose>`), kept between runs so that dependencies are
+//! (`target/autofix/<name>`), kept between runs so that dependencies are
 //! compiled once. The user's source tree is only ever read.
 
 use std::fs;
@@ -15,6 +15,12 @@ use walkdir::WalkDir;
 
 use crate::cargo::discover::Workspace;
 use crate::process;
+
+/// The target dir (under `<target>/autofix/`) of the copies that are never
+/// built at the same time: the instrumented one, the woven one, the one a
+/// patch is validated in. Sharing it, they compile the dependencies once.
+/// (Repair workers build in parallel: each has its own.)
+pub const MAIN_TARGET: &str = "main";
 
 const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"];
 

@@ -35,6 +35,9 @@ pub struct Scope {
     pub function: String,
     /// The innermost enclosing block statement.
     pub statement: Option<EnclosingStatement>,
+    /// The location of the `if`, `else if`, loop or `match` whose branch or
+    /// body this is (what it is control dependent on).
+    pub control: Option<u32>,
     frames: Vec<Vec<String>>,
 }
 
@@ -142,12 +145,30 @@ fn is_variable_name(name: &str) -> bool {
 /// including those in the arguments of function-like macros that parse as
 /// expressions (`println!("{}", x)`).
 pub fn free_variables(node: &impl ToTokens) -> BTreeSet<String> {
-    #[derive(Default)]
+    names_used(node, false)
+}
+
+/// Like [`free_variables`], but a field of `self` counts as a variable of
+/// its own (`self.count`), for dependencies through fields.
+pub fn variables_used(node: &impl ToTokens) -> BTreeSet<String> {
+    names_used(node, true)
+}
+
+fn names_used(node: &impl ToTokens, self_fields: bool) -> BTreeSet<String> {
     struct Names {
         used: BTreeSet<String>,
         bound: BTreeSet<String>,
+        self_fields: bool,
     }
     impl<'ast> Visit<'ast> for Names {
+        fn visit_expr_field(&mut self, field: &'ast syn::ExprField) {
+            match self_field(field) {
+                Some(name) if self.self_fields => {
+                    self.used.insert(name);
+                }
+                _ => visit::visit_expr_field(self, field),
+            }
+        }
         fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
             if !matches!(call.func.as_ref(), Expr::Path(_)) {
                 self.visit_expr(&call.func);
@@ -179,11 +200,25 @@ pub fn free_variables(node: &impl ToTokens) -> BTreeSet<String> {
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     let tokens = node.to_token_stream();
-    let mut names = Names::default();
+    let mut names = Names {
+        used: BTreeSet::new(),
+        bound: BTreeSet::new(),
+        self_fields,
+    };
     if let Ok(stmt) = syn::parse2::<syn::Block>(quote::quote!({ #tokens })) {
         names.visit_block(&stmt);
     }
     names.used.difference(&names.bound).cloned().collect()
+}
+
+/// `self.name` for a named field of `self`.
+pub fn self_field(field: &syn::ExprField) -> Option<String> {
+    match (field.base.as_ref(), &field.member) {
+        (Expr::Path(base), syn::Member::Named(name)) if base.path.is_ident("self") => {
+            Some(format!("self.{name}"))
+        }
+        _ => None,
+    }
 }
 
 struct Walker<'h, H> {
@@ -222,6 +257,13 @@ impl<H: RunnableCode> Walker<'_, H> {
         }
         walk(self);
         self.scope.location = outer;
+    }
+
+    /// Visits a branch or body that runs only as the statement at `line` decides.
+    fn under_control(&mut self, line: u32, walk: impl FnOnce(&mut Self)) {
+        let outer = self.scope.control.replace(line);
+        walk(self);
+        self.scope.control = outer;
     }
 
     /// Visits `node` in a new scope frame holding `names`.
@@ -351,43 +393,60 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
 
     fn visit_expr_if(&mut self, expr: &'ast syn::ExprIf) {
         let bound = self.walk_condition(&expr.cond);
-        self.in_frame(bound, |this| this.visit_block(&expr.then_branch));
-        if let Some((_, else_branch)) = &expr.else_branch {
-            match else_branch.as_ref() {
-                Expr::If(nested) if self.runnable => {
-                    self.hooks.else_if(else_branch, &self.scope);
-                    let line = nested.if_token.span.start().line as u32;
-                    self.at_location(Some(line), |this| this.visit_expr(else_branch));
+        let control = self.scope.location;
+        self.under_control(control, |this| {
+            this.in_frame(bound, |this| this.visit_block(&expr.then_branch));
+            if let Some((_, else_branch)) = &expr.else_branch {
+                match else_branch.as_ref() {
+                    Expr::If(nested) if this.runnable => {
+                        this.hooks.else_if(else_branch, &this.scope);
+                        let line = nested.if_token.span.start().line as u32;
+                        this.at_location(Some(line), |this| this.visit_expr(else_branch));
+                    }
+                    other => this.visit_expr(other),
                 }
-                other => self.visit_expr(other),
             }
-        }
+        });
     }
 
     fn visit_expr_while(&mut self, expr: &'ast syn::ExprWhile) {
         let bound = self.walk_condition(&expr.cond);
-        self.in_frame(bound, |this| this.visit_block(&expr.body));
+        let control = self.scope.location;
+        self.under_control(control, |this| {
+            this.in_frame(bound, |this| this.visit_block(&expr.body))
+        });
+    }
+
+    fn visit_expr_loop(&mut self, expr: &'ast syn::ExprLoop) {
+        let control = self.scope.location;
+        self.under_control(control, |this| this.visit_block(&expr.body));
     }
 
     fn visit_expr_for_loop(&mut self, expr: &'ast syn::ExprForLoop) {
         self.visit_expr(&expr.expr);
-        self.in_frame(pattern_bindings(&expr.pat), |this| {
-            this.visit_block(&expr.body)
+        let control = self.scope.location;
+        self.under_control(control, |this| {
+            this.in_frame(pattern_bindings(&expr.pat), |this| {
+                this.visit_block(&expr.body)
+            })
         });
     }
 
     fn visit_expr_match(&mut self, expr: &'ast syn::ExprMatch) {
         self.visit_expr(&expr.expr);
-        for arm in &expr.arms {
-            self.in_frame(pattern_bindings(&arm.pat), |this| {
-                if this.runnable && !matches!(arm.body.as_ref(), Expr::Block(_)) {
-                    this.hooks.expression_body(&arm.body, &this.scope);
-                    this.at_location(start_line(&arm.body), |this| this.visit_expr(&arm.body));
-                } else {
-                    this.visit_expr(&arm.body);
-                }
-            });
-        }
+        let control = self.scope.location;
+        self.under_control(control, |this| {
+            for arm in &expr.arms {
+                this.in_frame(pattern_bindings(&arm.pat), |this| {
+                    if this.runnable && !matches!(arm.body.as_ref(), Expr::Block(_)) {
+                        this.hooks.expression_body(&arm.body, &this.scope);
+                        this.at_location(start_line(&arm.body), |this| this.visit_expr(&arm.body));
+                    } else {
+                        this.visit_expr(&arm.body);
+                    }
+                });
+            }
+        });
     }
 
     fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {

@@ -13,7 +13,7 @@ use crate::cargo::Features;
 use crate::cargo::build::{BuildOutcome, BuildRequest, build_tests, run_all_tests};
 use crate::cargo::discover::Workspace;
 use crate::process::Status;
-use crate::scratch::ScratchDir;
+use crate::scratch::{MAIN_TARGET, ScratchDir};
 use crate::suite::parse_results;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub fn validate(
     flaky: &BTreeSet<String>,
     timeout: Duration,
 ) -> Result<Validation> {
-    let scratch = ScratchDir::create(workspace, "validate")?;
+    let scratch = ScratchDir::create(workspace, MAIN_TARGET)?;
     for (path, text) in changes {
         scratch.write(path, text)?;
     }

@@ -33,7 +33,7 @@ fn outcomes_agree(name: &str, count: usize) {
         cargo_autofix::cargo::discover::discover(&args.package_query(), dir.path()).unwrap();
     let mut options = Options::new(args, Config::default()).unwrap();
     let console = Console { quiet: true };
-    let baseline = baseline::establish(workspace, &options, &console).unwrap();
+    let baseline = baseline::establish(workspace, &options, &console, &Default::default()).unwrap();
     let suspects = rank_suspects(&baseline.spectrum(), options.metric);
     let space = repair::mutation_space(&baseline, &options);
     let mutator = repair::mutator(&space, &baseline, &suspects, &options);

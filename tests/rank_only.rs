@@ -18,12 +18,20 @@ fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 3, "{table}");
     assert!(
-        lines[0].starts_with("rank  score   file:line     failed/passed  code"),
+        lines[0].starts_with("rank  score   file:line     failed/passed  why    code"),
         "{table}"
     );
     assert_eq!(
         lines[1].split_whitespace().collect::<Vec<_>>(),
-        ["1", "0.7071", "src/lib.rs:6", "1/1", "return", "y;"]
+        [
+            "1",
+            "0.7071",
+            "src/lib.rs:6",
+            "1/1",
+            "slice",
+            "return",
+            "y;"
+        ]
     );
     assert_eq!(
         lines[2].split_whitespace().take(4).collect::<Vec<_>>(),
@@ -88,7 +96,7 @@ fn tarantula_scores_middle_like_the_seed() {
 fn remove_html_markup_quote_line_ranks_first_with_one() {
     let dir = fixture("remove_html_markup");
     for metric in ["ochiai", "tarantula", "dstar", "op2", "jaccard"] {
-        let json = rank_json(dir.path(), &["--metric", metric]);
+        let json = rank_json(dir.path(), &["--metric", metric, "--refine", "none"]);
         let first = &json["ranking"][0];
         assert_eq!(first["code"], "quote = !quote;", "{metric}");
         assert_eq!(first["rank"], 1, "{metric}");

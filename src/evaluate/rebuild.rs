@@ -67,6 +67,10 @@ impl RebuildEvaluator {
         let workers = (0..jobs.max(1))
             .map(|index| {
                 let scratch = ScratchDir::create(workspace, &format!("worker-{index}"))?;
+                // The originals may differ from the workspace (a partial repair).
+                for (path, text) in &originals {
+                    scratch.write(path, text)?;
+                }
                 Ok(Worker {
                     manifest_path: scratch.path_of(&workspace.package.manifest_path),
                     package_dir: scratch.path_of(workspace.package.dir()),

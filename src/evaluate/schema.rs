@@ -24,7 +24,7 @@ use crate::cargo::Features;
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests};
 use crate::cargo::discover::Workspace;
 use crate::process;
-use crate::scratch::ScratchDir;
+use crate::scratch::{MAIN_TARGET, ScratchDir};
 use crate::suite::TestSuite;
 use crate::weave::{SCHEMA_ENV, Schema, VariantKey, weave};
 
@@ -72,7 +72,11 @@ impl SchemaEvaluator {
         features: Features,
         jobs: usize,
     ) -> Result<SchemaEvaluator> {
-        let scratch = ScratchDir::create(workspace, "schema")?;
+        let scratch = ScratchDir::create(workspace, MAIN_TARGET)?;
+        // The originals may differ from the workspace (a partial repair).
+        for (path, text) in &originals {
+            scratch.write(path, text)?;
+        }
         let copy = WovenCopy {
             manifest_path: scratch.path_of(&workspace.package.manifest_path),
             package_dir: scratch.path_of(workspace.package.dir()),

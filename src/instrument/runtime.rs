@@ -6,16 +6,25 @@
 // a panic, `process::exit` and `abort`, and a child process (the crate's
 // binary run by an integration test) appends to the same file.
 //
+// With CARGO_AUTOFIX_TRACE set to a file, every hit is also kept, the last
+// TRACE_CAPACITY of them, and written there (one id a line, oldest first)
+// when the process panics: the trace of a failing test, for dependencies.
+//
 // It only `use`s std (no inline `::std` paths) so that it compiles in every
 // edition; for `#![no_std]` crates the comment below becomes `extern crate std;`.
 #[doc(hidden)]
 #[allow(warnings, clippy::all)]
 pub(crate) mod __autofix_rt {
     // extern crate std;
-    use std::fs::{File, OpenOptions};
+    use std::boxed::Box;
+    use std::collections::VecDeque;
+    use std::env;
+    use std::fs::{self, File, OpenOptions};
     use std::io::Write;
-    use std::sync::OnceLock;
+    use std::panic;
+    use std::string::{String, ToString};
     use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Mutex, OnceLock};
 
     const PROBES: usize = 1;
 
@@ -23,18 +32,50 @@ pub(crate) mod __autofix_rt {
     static HIT: [AtomicBool; PROBES] = [UNHIT; PROBES];
     static SINK: OnceLock<Option<File>> = OnceLock::new();
 
+    const TRACE_CAPACITY: usize = 100_000;
+    static TRACE: OnceLock<Option<Mutex<VecDeque<u32>>>> = OnceLock::new();
+
     #[inline(always)]
     pub fn hit(probe: usize) {
         if !HIT[probe].load(Ordering::Relaxed) && !HIT[probe].swap(true, Ordering::Relaxed) {
             record(probe);
         }
+        if let Some(trace) = TRACE.get_or_init(start_trace) {
+            if let Ok(mut trace) = trace.lock() {
+                if trace.len() == TRACE_CAPACITY {
+                    trace.pop_front();
+                }
+                trace.push_back(probe as u32);
+            }
+        }
+    }
+
+    /// Starts tracing if asked to: the trace is written when a panic happens.
+    #[cold]
+    fn start_trace() -> Option<Mutex<VecDeque<u32>>> {
+        let path = env::var_os("CARGO_AUTOFIX_TRACE")?;
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if let Some(Some(trace)) = TRACE.get() {
+                if let Ok(trace) = trace.lock() {
+                    let mut text = String::new();
+                    for probe in trace.iter() {
+                        text.push_str(&probe.to_string());
+                        text.push('\n');
+                    }
+                    let _ = fs::write(&path, text);
+                }
+            }
+            previous(info);
+        }));
+        Some(Mutex::new(VecDeque::new()))
     }
 
     #[cold]
     #[inline(never)]
     fn record(probe: usize) {
         let sink = SINK.get_or_init(|| {
-            let path = std::env::var_os("CARGO_AUTOFIX_COVERAGE")?;
+            let path = env::var_os("CARGO_AUTOFIX_COVERAGE")?;
             OpenOptions::new().create(true).append(true).open(path).ok()
         });
         if let Some(mut file) = sink.as_ref() {

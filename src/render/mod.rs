@@ -1,6 +1,7 @@
 //! The product on stdout (a text table or JSON) and the HTML page: views of
 //! a ranking. Pure: they return text.
 
+pub mod explain;
 pub mod html;
 pub mod json;
 pub mod text;

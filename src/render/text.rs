@@ -4,11 +4,62 @@ use std::fmt::Write;
 
 use super::{Ranking, format_score};
 
+/// Why a line ranks above its score: `switch` (a critical predicate),
+/// `slice` (in the dynamic slice of every failing run).
+fn why(suspect: &crate::localize::Suspect) -> String {
+    match (suspect.critical, suspect.in_slice) {
+        (true, true) => "switch,slice".to_string(),
+        (true, false) => "switch".to_string(),
+        (false, true) => "slice".to_string(),
+        (false, false) => "-".to_string(),
+    }
+}
+
+/// The ranking, or with several failure groups, one table per group.
+pub fn tables(
+    ranking: &Ranking,
+    localization: &crate::refine::Localization,
+    top: Option<usize>,
+) -> String {
+    if localization.groups.len() <= 1 {
+        return table(ranking, top);
+    }
+    let tests = &ranking.baseline.suite.tests;
+    let mut out = String::new();
+    for (index, group) in localization.groups.iter().enumerate() {
+        let names: Vec<&str> = group
+            .group
+            .tests
+            .iter()
+            .map(|&t| tests[t].id.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "group {} of {}: {} failing test{} ({}), {}",
+            index + 1,
+            localization.groups.len(),
+            names.len(),
+            if names.len() == 1 { "" } else { "s" },
+            names.join(", "),
+            group.group.signature
+        );
+        out.push_str(&table(
+            &Ranking {
+                suspects: &group.suspects,
+                ..*ranking
+            },
+            top,
+        ));
+        out.push('\n');
+    }
+    out
+}
+
 /// The first `top` lines of the ranking (all if `None`), and a note on how
 /// many more lines tie with the last one shown.
 pub fn table(ranking: &Ranking, top: Option<usize>) -> String {
     let shown = &ranking.suspects[..top.unwrap_or(usize::MAX).min(ranking.suspects.len())];
-    let rows: Vec<[String; 5]> = shown
+    let rows: Vec<[String; 6]> = shown
         .iter()
         .map(|s| {
             [
@@ -16,11 +67,12 @@ pub fn table(ranking: &Ranking, top: Option<usize>) -> String {
                 format_score(s.score),
                 s.location.to_string(),
                 format!("{}/{}", s.counts.failed, s.counts.passed),
+                why(s),
                 ranking.code(s).to_string(),
             ]
         })
         .collect();
-    let header = ["rank", "score", "file:line", "failed/passed", "code"];
+    let header = ["rank", "score", "file:line", "failed/passed", "why", "code"];
     let width = |column: usize| {
         rows.iter()
             .map(|r| r[column].len())
@@ -28,20 +80,22 @@ pub fn table(ranking: &Ranking, top: Option<usize>) -> String {
             .max()
             .unwrap_or(0)
     };
-    let widths: Vec<usize> = (0..4).map(width).collect();
+    let widths: Vec<usize> = (0..5).map(width).collect();
     let mut out = String::new();
     for row in std::iter::once(header.map(str::to_string)).chain(rows) {
         let line = format!(
-            "{:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
+            "{:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {:<w4$}  {}",
             row[0],
             row[1],
             row[2],
             row[3],
             row[4],
+            row[5],
             w0 = widths[0],
             w1 = widths[1],
             w2 = widths[2],
-            w3 = widths[3]
+            w3 = widths[3],
+            w4 = widths[4]
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }

@@ -1,0 +1,200 @@
+//! `--explain`: the top suspects with their dynamic dependencies in a
+//! failing run, in the slicing seed's style
+//! (`src/lib.rs:12  quote = !quote;  <= c (line 5), tag (line 9); <- if (line 11)`),
+//! or, with `--format dot`, each group's slice as a Graphviz graph.
+
+use std::fmt::Write;
+
+use super::Ranking;
+use crate::dependence::{Dependency, dependencies_at};
+use crate::localize::Suspect;
+use crate::refine::{GroupRanking, Localization};
+use crate::source::{Location, line_text};
+
+/// The top suspects of each group with their dependencies.
+pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize>) -> String {
+    let mut out = String::new();
+    let several = localization.groups.len() > 1;
+    for (index, group) in localization.groups.iter().enumerate() {
+        if several {
+            let _ = writeln!(
+                out,
+                "group {} of {}: {}",
+                index + 1,
+                localization.groups.len(),
+                group.group.signature
+            );
+        }
+        let trace_of = |location: &Location| {
+            group
+                .group
+                .tests
+                .iter()
+                .filter_map(|t| ranking.baseline.traces.get(t))
+                .find(|trace| trace.contains(location))
+        };
+        for suspect in group.suspects.iter().take(top.unwrap_or(usize::MAX)) {
+            let code = ranking.code(suspect);
+            let _ = write!(out, "{:<4} {}  {code}", suspect.rank, suspect.location);
+            match trace_of(&suspect.location) {
+                Some(trace) => {
+                    let dependencies =
+                        dependencies_at(trace, &suspect.location, &localization.facts);
+                    let text = describe(&dependencies, &suspect.location);
+                    if !text.is_empty() {
+                        let _ = write!(out, "  {text}");
+                    }
+                }
+                None => out.push_str("  (in no traced failing run)"),
+            }
+            out.push('\n');
+        }
+        if several {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `<= a (line 3), b (line 5); <- if (line 2)`.
+fn describe(dependencies: &[Dependency], at: &Location) -> String {
+    let place = |from: &Location| {
+        if from.file == at.file {
+            format!("line {}", from.line)
+        } else {
+            from.to_string()
+        }
+    };
+    let data: Vec<String> = dependencies
+        .iter()
+        .filter_map(|d| match d {
+            Dependency::Data { variable, from } => Some(format!("{variable} ({})", place(from))),
+            Dependency::Control { .. } => None,
+        })
+        .collect();
+    let control: Vec<String> = dependencies
+        .iter()
+        .filter_map(|d| match d {
+            Dependency::Control { kind, from } => Some(format!("{kind} ({})", place(from))),
+            Dependency::Data { .. } => None,
+        })
+        .collect();
+    let mut parts = Vec::new();
+    if !data.is_empty() {
+        parts.push(format!("<= {}", data.join(", ")));
+    }
+    if !control.is_empty() {
+        parts.push(format!("<- {}", control.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// Each group's slice as a graph: a node per statement of the slice of its
+/// first traced failing run, data dependencies as solid edges labelled with
+/// the variable, control dependencies dashed.
+pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
+    let mut out =
+        String::from("digraph dependencies {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for (index, group) in localization.groups.iter().enumerate() {
+        let Some(trace) = group
+            .group
+            .tests
+            .iter()
+            .find_map(|t| ranking.baseline.traces.get(t))
+        else {
+            continue;
+        };
+        let slice = crate::dependence::backward_slice(trace, &localization.facts);
+        let _ = writeln!(
+            out,
+            "  subgraph cluster_{index} {{\n    label=\"{}\";",
+            escape(&group.group.signature.to_string())
+        );
+        for location in &slice {
+            let code = ranking
+                .baseline
+                .sources
+                .file(&location.file)
+                .map_or("", |f| line_text(&f.text, location.line));
+            let suspect = suspect_at(group, location);
+            let rank = suspect
+                .map(|s| format!(" (rank {})", s.rank))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "    \"{index}:{location}\" [label=\"{location}{rank}\\n{}\"];",
+                escape(code)
+            );
+        }
+        for location in &slice {
+            for dependency in dependencies_at(trace, location, &localization.facts) {
+                let (from, attributes) = match &dependency {
+                    Dependency::Data { variable, from } => {
+                        (from, format!("label=\"{}\"", escape(variable)))
+                    }
+                    Dependency::Control { kind, from } => {
+                        (from, format!("style=dashed, label=\"{kind}\""))
+                    }
+                };
+                if slice.contains(from) {
+                    let _ = writeln!(
+                        out,
+                        "    \"{index}:{from}\" -> \"{index}:{location}\" [{attributes}];"
+                    );
+                }
+            }
+        }
+        out.push_str("  }\n");
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn suspect_at<'a>(group: &'a GroupRanking, location: &Location) -> Option<&'a Suspect> {
+    group.suspects.iter().find(|s| &s.location == location)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn dependencies_read_like_the_seed() {
+        let at = |line| Location {
+            file: PathBuf::from("src/lib.rs"),
+            line,
+        };
+        let dependencies = [
+            Dependency::Data {
+                variable: "c".into(),
+                from: at(5),
+            },
+            Dependency::Data {
+                variable: "tag".into(),
+                from: at(9),
+            },
+            Dependency::Control {
+                kind: "if",
+                from: at(11),
+            },
+        ];
+        assert_eq!(
+            describe(&dependencies, &at(12)),
+            "<= c (line 5), tag (line 9); <- if (line 11)"
+        );
+        let elsewhere = [Dependency::Data {
+            variable: "x".into(),
+            from: Location {
+                file: "src/a.rs".into(),
+                line: 3,
+            },
+        }];
+        assert_eq!(describe(&elsewhere, &at(12)), "<= x (src/a.rs:3)");
+        assert_eq!(describe(&[], &at(12)), "");
+    }
+}
