@@ -560,8 +560,12 @@ fn speed_comparison(
     let mut timed = Vec::new();
     for kind in [EvaluatorKind::Schema, EvaluatorKind::Rebuild] {
         options.evaluator = kind;
-        let (mut evaluator, model, _flaky) =
-            repair::prepare_evaluation(&baseline, &options, &console)?;
+        let (mut evaluator, model, _flaky) = repair::prepare_evaluation(
+            &baseline,
+            &baseline.failing().map(|r| r.test).collect::<Vec<_>>(),
+            &options,
+            &console,
+        )?;
         let started = Instant::now();
         let outcomes = evaluator.evaluate(&candidates, &|_| {})?;
         timed.push((

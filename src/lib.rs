@@ -91,7 +91,7 @@ pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
     } else {
         return repair::repair(
             &baseline,
-            &localization.overall,
+            &localization,
             &options,
             &console,
             started.elapsed(),

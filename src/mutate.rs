@@ -165,8 +165,20 @@ pub struct Mutator<'a> {
     space: &'a MutationSpace,
     texts: Vec<&'a str>,
     operators: Vec<Operator>,
-    /// Suspicious locations with their weights, and their sites by operator.
-    locations: Vec<(f64, BTreeMap<Operator, Vec<usize>>)>,
+    /// Suspicious locations (file, line) with their weights, and their
+    /// sites by operator.
+    locations: Vec<Location>,
+}
+
+/// A suspicious location of the mutator.
+#[derive(Debug, Clone)]
+struct Location {
+    file: usize,
+    line: u32,
+    /// The weight suspiciousness gives it, and the weight it has now.
+    base: f64,
+    weight: f64,
+    sites: BTreeMap<Operator, Vec<usize>>,
 }
 
 impl<'a> Mutator<'a> {
@@ -194,10 +206,18 @@ impl<'a> Mutator<'a> {
         }
         let locations = by_location
             .into_iter()
-            .map(|((file, line), sites)| (suspiciousness(file, line), sites))
-            .filter(|(weight, _)| *weight > 0.0)
-            // DStar's scores can be infinite; weights must add up.
-            .map(|(weight, sites)| (weight.min(1e9), sites))
+            .map(|((file, line), sites)| {
+                // DStar's scores can be infinite; weights must add up.
+                let base = suspiciousness(file, line).min(1e9);
+                Location {
+                    file,
+                    line,
+                    base,
+                    weight: base,
+                    sites,
+                }
+            })
+            .filter(|location| location.base > 0.0)
             .collect();
         Mutator {
             space,
@@ -216,28 +236,65 @@ impl<'a> Mutator<'a> {
         &self.operators
     }
 
+    /// Sets each location's weight to its suspiciousness times
+    /// `factor(file, line)` (what the search learned about it).
+    pub fn reweigh(&mut self, factor: impl Fn(usize, u32) -> f64) {
+        for location in &mut self.locations {
+            location.weight = location.base * factor(location.file, location.line);
+        }
+    }
+
+    /// The locations (file, line) with their suspiciousness and current weight.
+    pub fn weights(&self) -> impl Iterator<Item = ((usize, u32), f64, f64)> + '_ {
+        self.locations
+            .iter()
+            .map(|l| ((l.file, l.line), l.base, l.weight))
+    }
+
     /// A random edit at a suspicious location, or `None` if none could be
     /// made (after a few tries: some sites have no fitting ingredient).
     pub fn mutation(&self, rng: &mut impl Rng) -> Option<PatchEdit> {
         for _ in 0..32 {
-            let (_, by_operator) = self
-                .locations
-                .choose_weighted(rng, |(weight, _)| *weight)
-                .ok()?;
-            let operators: Vec<&Operator> = by_operator.keys().collect();
+            let location = self.locations.choose_weighted(rng, |l| l.weight).ok()?;
+            let operators: Vec<&Operator> = location.sites.keys().collect();
             let operator = **operators.choose(rng)?;
-            let site = &self.space.sites[*by_operator[&operator].choose(rng)?];
-            if let Some(edit) = apply(operator, site, self.space, self.texts[site.file], rng) {
-                return Some(PatchEdit {
-                    file: site.file,
-                    guard: guard(site, &edit),
-                    edit,
-                    operator,
-                    location: site.location,
-                });
+            if let Some(edit) = self.apply_at(location, operator, rng) {
+                return Some(edit);
             }
         }
         None
+    }
+
+    /// A random edit by `operator` at `(file, line)`, if it has such a site.
+    pub fn mutation_at(
+        &self,
+        rng: &mut impl Rng,
+        file: usize,
+        line: u32,
+        operator: Operator,
+    ) -> Option<PatchEdit> {
+        let location = self
+            .locations
+            .iter()
+            .find(|l| l.file == file && l.line == line)?;
+        (0..8).find_map(|_| self.apply_at(location, operator, rng))
+    }
+
+    fn apply_at(
+        &self,
+        location: &Location,
+        operator: Operator,
+        rng: &mut impl Rng,
+    ) -> Option<PatchEdit> {
+        let site = &self.space.sites[*location.sites.get(&operator)?.choose(rng)?];
+        let edit = apply(operator, site, self.space, self.texts[site.file], rng)?;
+        Some(PatchEdit {
+            file: site.file,
+            guard: guard(site, &edit),
+            edit,
+            operator,
+            location: site.location,
+        })
     }
 }
 

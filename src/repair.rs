@@ -1,6 +1,8 @@
-//! The repair: from the baseline and its ranking, search for a candidate
-//! that passes every test, reduce it to its essential edits (ddmin),
-//! validate it on a clean copy, and hand it over as a unified diff.
+//! The repair: for each failure group in turn, search for a candidate that
+//! makes its failing tests pass and keeps every passing test green, reduce
+//! it to its essential edits (ddmin), and, while groups remain, re-localize
+//! the remaining failures on the crate with the patch so far. Then validate
+//! the combined patch on a clean copy and hand it over as a unified diff.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -13,64 +15,258 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::json;
 
-use crate::baseline::Baseline;
+use crate::baseline::{self, Baseline};
 use crate::candidate::Candidate;
 use crate::console::Console;
 use crate::emit::{FileChange, unified_diff};
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::schema::SchemaEvaluator;
 use crate::evaluate::{
-    CandidateOutcome, Evaluator, EvaluatorStats, Originals, PreparedEvaluator, TestPlan,
+    CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, Originals, PreparedEvaluator,
+    TestPlan,
 };
 use crate::exit::{Exit, Failure};
 use crate::fitness::FitnessModel;
 use crate::instrument::is_no_std;
 use crate::localize::Suspect;
-use crate::mutate::Mutator;
-use crate::options::EvaluatorKind;
-use crate::options::Options;
+use crate::mutate::{Mutator, Operator};
+use crate::options::{EvaluatorKind, Options};
 use crate::reduce::{self, Outcome};
-use crate::search::{Progress, SearchResult, SearchSettings, Stop, search};
+use crate::refine::{GroupRanking, Localization, localize};
+use crate::search::{OperatorCounts, Progress, SearchResult, SearchSettings, Stop, search};
 use crate::sites::{MutationSpace, collect_mutation_space};
 use crate::suite::Verdict;
 use crate::validate::{Validation, validate};
 
-/// What the repair produced, for the product and the report.
-struct Repair {
+/// One stage of the repair: the search for one failure group's patch.
+struct Stage {
+    signature: String,
+    /// The group's failing tests (ids).
+    tests: Vec<String>,
     search: SearchResult,
+    /// The reduced candidate that passes the stage's tests, if found.
+    patch: Option<Candidate>,
+    /// Its files (path, text), over the stage's crate.
+    patched: BTreeMap<PathBuf, String>,
+    /// The best candidate before reduction, as files.
+    unreduced: BTreeMap<PathBuf, String>,
+    counts: EvaluationCounts,
     evaluation: EvaluatorStats,
-    /// The reduced, validated candidate, if any, with its diff.
-    patch: Option<(Candidate, String)>,
-    /// Why the best candidate was not emitted, if it passed the tests but failed validation.
-    rejected: Option<String>,
-    flaky: Vec<usize>,
-    model: FitnessModel,
-    candidates_evaluated: usize,
-    candidates_compiled: usize,
+    flaky: Vec<String>,
+    never_passed: Vec<String>,
+    /// Each edit of the patch: file, line, operator, replacement.
+    edits: Vec<(String, u32, Operator, String)>,
+    /// The top locations by suspiciousness, and by the weights the search
+    /// ended with (feedback), with their ranks before.
+    ranking_before: Vec<String>,
+    ranking_after: Vec<(String, usize)>,
     timings: BTreeMap<&'static str, f64>,
 }
 
-/// Searches for a patch; prints it (or writes `--output`); returns the exit code.
+/// Searches for a patch, group by group; prints it (or writes `--output`)
+/// if the combined patch passes validation; returns the exit code.
 pub fn repair(
     baseline: &Baseline,
-    suspects: &[Suspect],
+    localization: &Localization,
     options: &Options,
     console: &Console,
     localized_in: Duration,
 ) -> Result<Exit> {
     let started = Instant::now();
-    let space = mutation_space(baseline, options);
-    let mutator = mutator(&space, baseline, suspects, options);
+    let deadline = options
+        .search
+        .time_limit
+        .map(|limit| started + limit.saturating_sub(localized_in));
+    let user_files: BTreeMap<PathBuf, String> = baseline
+        .sources
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    let mut patched: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut stages: Vec<Stage> = Vec::new();
+    let mut relocalized: Option<(Baseline, Localization)> = None;
+    // Tests of groups that failed only by flakiness (left out, not repaired).
+    let mut flaky_groups: BTreeSet<String> = BTreeSet::new();
+    let mut complete = false;
+    loop {
+        let (stage_baseline, stage_localization) = match &relocalized {
+            Some((b, l)) => (b, l),
+            None => (baseline, localization),
+        };
+        let test_ids = |tests: &[usize]| -> Vec<String> {
+            tests
+                .iter()
+                .map(|&t| stage_baseline.suite.tests[t].id.clone())
+                .collect()
+        };
+        let remaining: Vec<&GroupRanking> = stage_localization
+            .groups
+            .iter()
+            .filter(|g| {
+                !test_ids(&g.group.tests)
+                    .iter()
+                    .all(|t| flaky_groups.contains(t))
+            })
+            .collect();
+        let Some(&group) = remaining.first() else {
+            complete = true;
+            break;
+        };
+        if remaining.len() > 1 || !stages.is_empty() {
+            console.status(
+                "Repairing",
+                format!(
+                    "failure group {} ({}): {}",
+                    stages.len() + 1,
+                    group.group.tests.len(),
+                    group.group.signature
+                ),
+            );
+        }
+        let stage = match search_stage(
+            stage_baseline,
+            group,
+            options,
+            console,
+            deadline,
+            stages.len(),
+        ) {
+            Ok(stage) => stage,
+            Err(error) if is_exit(&error, Exit::NothingToLocalize) => {
+                // Every failing test of the group is flaky: on to the next.
+                flaky_groups.extend(test_ids(&group.group.tests));
+                continue;
+            }
+            Err(error) => return Err(error),
+        };
+        let found = stage.patch.is_some();
+        patched.extend(stage.patched.clone());
+        let last_group = remaining.len() == 1;
+        stages.push(stage);
+        if !found {
+            break;
+        }
+        if last_group {
+            complete = true;
+            break;
+        }
+        console.status(
+            "Localizing",
+            "the remaining failures again, on the crate with the patch so far",
+        );
+        match baseline::establish(stage_baseline.workspace.clone(), options, console, &patched) {
+            Ok(next) => {
+                let next_localization = localize(&next, options, console)?;
+                relocalized = Some((next, next_localization));
+            }
+            Err(error) if is_exit(&error, Exit::NothingToLocalize) => {
+                complete = true;
+                break;
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    if stages.is_empty() {
+        return Err(Failure::new(
+            Exit::NothingToLocalize,
+            "nothing to repair: every failing test is flaky",
+        )
+        .into());
+    }
+    let mut flaky = flaky_groups;
+    flaky.extend(stages.iter().flat_map(|s| s.flaky.iter().cloned()));
 
-    let (mut evaluator, model, flaky) = prepare_evaluation(baseline, options, console)?;
-    let mut rng = StdRng::seed_from_u64(options.search.seed);
+    // Validate the combined patch (falling back, for a one-stage repair, to
+    // the unreduced candidate).
+    let mut rejected = None;
+    let mut diff = None;
+    if complete {
+        let validate_started = Instant::now();
+        let mut tries = vec![patched.clone()];
+        if let [only] = stages.as_slice()
+            && only.unreduced != only.patched
+        {
+            tries.push(only.unreduced.clone());
+        }
+        for files in tries {
+            match validate_files(baseline, &user_files, &files, &flaky, options, console)? {
+                Ok(text) => {
+                    diff = Some(text);
+                    break;
+                }
+                Err(reason) => rejected = Some(reason),
+            }
+        }
+        if let Some(stage) = stages.last_mut() {
+            stage
+                .timings
+                .insert("validate", validate_started.elapsed().as_secs_f64());
+        }
+    }
+    let elapsed = localized_in + started.elapsed();
+    if let Some(path) = &options.report {
+        let report = report_json(
+            &stages,
+            &flaky,
+            diff.as_deref(),
+            rejected.as_deref(),
+            options,
+            localized_in,
+            elapsed,
+        );
+        std::fs::write(path, format!("{report:#}\n"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    summarize(&stages, diff.is_some(), console, elapsed);
+    match diff {
+        Some(diff) => {
+            match &options.output {
+                Some(path) => {
+                    std::fs::write(path, &diff)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    console.status(
+                        "Wrote",
+                        format!(
+                            "the patch to {} (apply it with `git apply`)",
+                            path.display()
+                        ),
+                    );
+                }
+                None => crate::write_stdout(&diff)?,
+            }
+            Ok(Exit::Success)
+        }
+        None => Err(Failure::new(
+            Exit::NoPatchFound,
+            not_found_message(&stages, rejected.as_deref()),
+        )
+        .into()),
+    }
+}
+
+/// One stage: a search for a patch that makes `group`'s failing tests pass
+/// and keeps every passing test green, reduced with ddmin.
+fn search_stage(
+    baseline: &Baseline,
+    group: &GroupRanking,
+    options: &Options,
+    console: &Console,
+    deadline: Option<Instant>,
+    index: usize,
+) -> Result<Stage> {
+    let space = mutation_space(baseline, options);
+    let mut mutator = mutator(&space, baseline, &group.suspects, options);
+    let (mut evaluator, model, flaky) =
+        prepare_evaluation(baseline, &group.group.tests, options, console)?;
+    let mut rng = StdRng::seed_from_u64(options.search.seed.wrapping_add(index as u64));
+    let seeds = critical_seeds(&mutator, baseline, group, &mut rng);
     let settings = SearchSettings {
         population: options.search.population,
         generations: options.search.generations,
-        time_limit: options
-            .search
-            .time_limit
-            .map(|limit| limit.saturating_sub(localized_in)),
+        time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        seeds,
+        feedback: options.refine.feedback,
     };
     let tried = AtomicUsize::new(0);
     let compiled = AtomicUsize::new(0);
@@ -84,7 +280,7 @@ pub fn repair(
     let spinner = console.spinner("Searching");
     let search_started = Instant::now();
     let result = search(
-        &mutator,
+        &mut mutator,
         &mut *evaluator,
         &model,
         &settings,
@@ -109,76 +305,111 @@ pub fn repair(
         },
     )?;
     drop(spinner);
-    let mut timings = BTreeMap::from([
-        ("localize", localized_in.as_secs_f64()),
-        ("search", search_started.elapsed().as_secs_f64()),
-    ]);
-
+    let mut timings = BTreeMap::from([("search", search_started.elapsed().as_secs_f64())]);
     if result.stop == Stop::Interrupted {
         report_interrupted(baseline, &result, console);
         return Err(Failure::interrupted().into());
     }
-    let mut rejected = None;
-    let mut patch = None;
-    if result.stop == Stop::Found {
+    let patch = if result.stop == Stop::Found {
+        evaluator.set_cutoff(None);
         let reduce_started = Instant::now();
         let reduced = reduce_candidate(&result.best.candidate, &mut *evaluator, &model, console)?;
         timings.insert("reduce", reduce_started.elapsed().as_secs_f64());
-        let validate_started = Instant::now();
-        let mut tries = vec![reduced];
-        if tries[0] != result.best.candidate {
-            tries.push(result.best.candidate.clone());
-        }
-        for candidate in tries {
-            match validate_candidate(baseline, &candidate, &flaky, options, console)? {
-                Ok(diff) => {
-                    patch = Some((candidate, diff));
-                    break;
-                }
-                Err(reason) => rejected = Some(reason),
-            }
-        }
-        timings.insert("validate", validate_started.elapsed().as_secs_f64());
-    }
-    let counts = evaluator.counts();
-    let repair = Repair {
-        search: result,
-        patch,
-        rejected,
-        flaky,
-        model,
-        candidates_evaluated: counts.built,
-        candidates_compiled: counts.compiled,
-        timings,
-        evaluation: evaluator.stats(),
+        Some(reduced)
+    } else {
+        None
     };
-    let elapsed = localized_in + started.elapsed();
-    if let Some(path) = &options.report {
-        let report = report_json(baseline, &repair, options, elapsed);
-        std::fs::write(path, format!("{report:#}\n"))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    summarize(baseline, &repair, console, elapsed);
-    match &repair.patch {
-        Some((_, diff)) => {
-            match &options.output {
-                Some(path) => {
-                    std::fs::write(path, diff)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                    console.status(
-                        "Wrote",
-                        format!(
-                            "the patch to {} (apply it with `git apply`)",
-                            path.display()
-                        ),
-                    );
+    let sources = &baseline.sources;
+    let files_of = |candidate: &Candidate| -> BTreeMap<PathBuf, String> {
+        let originals: Vec<&str> = sources.files.iter().map(|f| f.text.as_str()).collect();
+        candidate
+            .texts(&originals)
+            .into_iter()
+            .map(|(file, text)| (sources.files[file].path.clone(), text))
+            .collect()
+    };
+    let ids = |tests: &mut dyn Iterator<Item = usize>| -> Vec<String> {
+        tests.map(|t| baseline.suite.tests[t].id.clone()).collect()
+    };
+    let path_of = |file: usize| sources.files[file].path.display().to_string();
+    let ranking_before: Vec<String> = group
+        .suspects
+        .iter()
+        .take(10)
+        .map(|s| s.location.to_string())
+        .collect();
+    let mut after: Vec<((usize, u32), f64)> = mutator
+        .weights()
+        .map(|(location, _, weight)| (location, weight))
+        .collect();
+    after.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let ranking_after = after
+        .iter()
+        .take(10)
+        .map(|((file, line), _)| {
+            let location = format!("{}:{line}", path_of(*file));
+            let before = group
+                .suspects
+                .iter()
+                .position(|s| s.location.to_string() == location)
+                .map_or(0, |p| p + 1);
+            (location, before)
+        })
+        .collect();
+    Ok(Stage {
+        signature: group.group.signature.to_string(),
+        tests: ids(&mut group.group.tests.iter().copied()),
+        patched: patch.as_ref().map(files_of).unwrap_or_default(),
+        unreduced: if patch.is_some() {
+            files_of(&result.best.candidate)
+        } else {
+            BTreeMap::new()
+        },
+        edits: patch
+            .iter()
+            .flat_map(|c| c.edits())
+            .map(|e| (path_of(e.file), e.location, e.operator, e.edit.text.clone()))
+            .collect(),
+        patch,
+        counts: evaluator.counts(),
+        evaluation: evaluator.stats(),
+        flaky: ids(&mut flaky.iter().copied()),
+        never_passed: ids(&mut result.never_passed.iter().copied()),
+        search: result,
+        ranking_before,
+        ranking_after,
+        timings,
+    })
+}
+
+/// Condition mutations at the group's critical predicates, tried first:
+/// the failure depends on which way they go.
+fn critical_seeds(
+    mutator: &Mutator,
+    baseline: &Baseline,
+    group: &GroupRanking,
+    rng: &mut StdRng,
+) -> Vec<Candidate> {
+    let mut seeds = Vec::new();
+    for location in &group.critical {
+        let Some(file) = baseline
+            .sources
+            .files
+            .iter()
+            .position(|f| f.path == location.file)
+        else {
+            continue;
+        };
+        for _ in 0..4 {
+            if let Some(edit) = mutator.mutation_at(rng, file, location.line, Operator::Condition) {
+                let seed = Candidate::original().with(edit);
+                if !seeds.contains(&seed) {
+                    seeds.push(seed);
                 }
-                None => crate::write_stdout(diff)?,
             }
-            Ok(Exit::Success)
         }
-        None => Err(Failure::new(Exit::NoPatchFound, not_found_message(baseline, &repair)).into()),
     }
+    seeds
 }
 
 /// The mutation space of the baseline's crate, without the excluded code.
@@ -188,7 +419,9 @@ pub fn mutation_space(baseline: &Baseline, options: &Options) -> MutationSpace {
     })
 }
 
-/// A mutator over `space` that weighs each location by its suspiciousness.
+/// A mutator over `space` that weighs each location by its suspiciousness:
+/// the spectrum score, doubled in the slice of every failing run, tripled
+/// for a critical predicate.
 pub fn mutator<'a>(
     space: &'a MutationSpace,
     baseline: &'a Baseline,
@@ -196,13 +429,20 @@ pub fn mutator<'a>(
     options: &Options,
 ) -> Mutator<'a> {
     let sources = &baseline.sources;
-    let score: HashMap<(&std::path::Path, u32), f64> = suspects
+    let weight: HashMap<(&std::path::Path, u32), f64> = suspects
         .iter()
-        .map(|s| ((s.location.file.as_path(), s.location.line), s.score))
+        .map(|s| {
+            let boost = (1.0 + f64::from(u8::from(s.in_slice)))
+                * (1.0 + 2.0 * f64::from(u8::from(s.critical)));
+            (
+                (s.location.file.as_path(), s.location.line),
+                s.score * boost,
+            )
+        })
         .collect();
     let texts: Vec<&str> = sources.files.iter().map(|f| f.text.as_str()).collect();
     Mutator::new(space, texts, &options.search.operators, |file, line| {
-        score
+        weight
             .get(&(sources.files[file].path.as_path(), line))
             .copied()
             .unwrap_or(0.0)
@@ -210,10 +450,12 @@ pub fn mutator<'a>(
 }
 
 /// Builds the evaluator (the one `--evaluator` names), runs the unchanged
-/// crate on every build it uses, and derives the fitness model, leaving out
-/// tests whose outcome changed between runs (flaky).
+/// crate on every build it uses, and derives the fitness model for making
+/// the tests `failing` pass while keeping the passing ones green, leaving
+/// out tests whose outcome changed between runs (flaky).
 pub fn prepare_evaluation(
     baseline: &Baseline,
+    failing: &[usize],
     options: &Options,
     console: &Console,
 ) -> Result<(Box<dyn PreparedEvaluator>, FitnessModel, Vec<usize>)> {
@@ -223,7 +465,7 @@ pub fn prepare_evaluation(
     }
     let plan =
         |failing: &[usize], passing: &[usize]| test_plan(baseline, failing, passing, options);
-    let failing: Vec<usize> = baseline.failing().map(|r| r.test).collect();
+    let failing: Vec<usize> = failing.to_vec();
     let passing: Vec<usize> = baseline
         .records
         .iter()
@@ -412,32 +654,36 @@ fn classify(outcome: &CandidateOutcome, model: &FitnessModel) -> Outcome {
     }
 }
 
-/// Validates a candidate on a clean copy; on success, its diff.
-fn validate_candidate(
+/// Validates patched files (paths and texts, over the user's files) on a
+/// clean copy; on success, their diff against the user's files.
+fn validate_files(
     baseline: &Baseline,
-    candidate: &Candidate,
-    flaky: &[usize],
+    user_files: &BTreeMap<PathBuf, String>,
+    files: &BTreeMap<PathBuf, String>,
+    flaky: &BTreeSet<String>,
     options: &Options,
     console: &Console,
 ) -> Result<Result<String, String>> {
-    let sources = &baseline.sources;
-    let originals: Vec<&str> = sources.files.iter().map(|f| f.text.as_str()).collect();
-    let texts = candidate.texts(&originals);
-    let changes: Vec<(PathBuf, String)> = texts
+    let changes: Vec<(PathBuf, String)> = files
         .iter()
-        .map(|(&file, text)| (sources.files[file].path.clone(), text.clone()))
+        .filter(|(path, text)| user_files.get(*path) != Some(*text))
+        .map(|(p, t)| (p.clone(), t.clone()))
         .collect();
     let flaky_names: BTreeSet<String> = flaky
         .iter()
-        .map(|&t| baseline.suite.tests[t].name.clone())
+        .filter_map(|id| {
+            baseline
+                .suite
+                .tests
+                .iter()
+                .find(|t| &t.id == id)
+                .map(|t| t.name.clone())
+        })
         .collect();
     let total: Duration = baseline.records.iter().map(|r| r.outcome.duration).sum();
     let timeout = Duration::from_secs(300) + total * 10;
     let spinner = console.spinner("Validating");
-    spinner.set_message(format!(
-        "the patch ({} edits) with cargo test on a clean copy",
-        candidate.len()
-    ));
+    spinner.set_message("the patch with cargo test on a clean copy");
     let validation = validate(
         &baseline.workspace,
         &changes,
@@ -448,18 +694,15 @@ fn validate_candidate(
     drop(spinner);
     Ok(match validation {
         Validation::Passed => {
-            let files: Vec<FileChange> = changes
+            let diff: Vec<FileChange> = changes
                 .iter()
                 .map(|(path, patched)| FileChange {
                     path,
-                    original: &sources
-                        .file(path)
-                        .expect("a changed file is a crate file")
-                        .text,
+                    original: &user_files[path],
                     patched,
                 })
                 .collect();
-            Ok(unified_diff(&files))
+            Ok(unified_diff(&diff))
         }
         Validation::Failed(reason) => {
             console.warn(format!(
@@ -470,51 +713,83 @@ fn validate_candidate(
     })
 }
 
-fn test_ids(baseline: &Baseline, tests: impl IntoIterator<Item = usize>) -> Vec<String> {
-    tests
-        .into_iter()
-        .map(|t| baseline.suite.tests[t].id.clone())
-        .collect()
-}
-
-fn summarize(baseline: &Baseline, repair: &Repair, console: &Console, elapsed: Duration) {
-    let share = percent(repair.candidates_compiled, repair.candidates_evaluated);
-    let operators: Vec<String> = repair
-        .search
-        .operators
+fn summarize(stages: &[Stage], fixed: bool, console: &Console, elapsed: Duration) {
+    let mut operators: BTreeMap<Operator, OperatorCounts> = BTreeMap::new();
+    for stage in stages {
+        for (operator, counts) in &stage.search.operators {
+            let total = operators.entry(*operator).or_default();
+            total.tried += counts.tried;
+            total.compiled += counts.compiled;
+        }
+    }
+    let operators: Vec<String> = operators
         .iter()
-        .map(|(operator, counts)| format!("{operator} {}/{}", counts.compiled, counts.tried))
+        .map(|(operator, c)| format!("{operator} {}/{}", c.compiled, c.tried))
         .collect();
     console.status(
         "Operators",
         format!("{} (compiled/tried)", operators.join(", ")),
     );
+    let (built, compiled) = stages.iter().fold((0, 0), |(b, c), s| {
+        (b + s.counts.built, c + s.counts.compiled)
+    });
+    let generations: usize = stages.iter().map(|s| s.search.generations).sum();
     console.status(
         "Tried",
         format!(
-            "{} candidates in {} generations ({share}% compiled), {:.1} s",
-            repair.candidates_evaluated,
-            repair.search.generations,
+            "{built} candidates in {generations} generations ({}% compiled), {:.1} s",
+            percent(compiled, built),
             elapsed.as_secs_f64()
         ),
     );
-    if let Some((candidate, _)) = &repair.patch {
-        let fixed = test_ids(baseline, repair.model.originally_failing.iter().copied());
-        console.status("Fixed", abbreviate(&fixed));
+    for stage in stages {
+        let learned: Vec<String> = stage
+            .ranking_after
+            .iter()
+            .take(3)
+            .map(|(location, before)| {
+                if *before > 0 {
+                    format!("{location} (was {before})")
+                } else {
+                    format!("{location} (unranked)")
+                }
+            })
+            .collect();
+        if stage
+            .search
+            .feedback
+            .values()
+            .any(|f| f.helped + f.broke > 0)
+        {
+            console.status(
+                "Learned",
+                format!("most promising after the search: {}", learned.join(", ")),
+            );
+        }
+    }
+    if fixed {
+        let tests: Vec<String> = stages
+            .iter()
+            .flat_map(|s| s.tests.iter().cloned())
+            .collect();
+        let edits: usize = stages.iter().map(|s| s.edits.len()).sum();
+        console.status("Fixed", abbreviate(&tests));
         console.status(
             "Plausible",
             format!(
-                "a patch of {} edit{} that passes every test it was given (cargo test, doctests included); review it before you apply it",
-                candidate.len(),
-                if candidate.len() == 1 { "" } else { "s" }
+                "a patch of {edits} edit{} that passes every test it was given (cargo test, doctests included); review it before you apply it",
+                if edits == 1 { "" } else { "s" }
             ),
         );
     }
 }
 
-fn not_found_message(baseline: &Baseline, repair: &Repair) -> String {
-    let search = &repair.search;
-    let why = match (&repair.rejected, search.stop) {
+fn not_found_message(stages: &[Stage], rejected: Option<&str>) -> String {
+    let Some(last) = stages.last() else {
+        return "no patch found".to_string();
+    };
+    let search = &last.search;
+    let why = match (rejected, search.stop) {
         (Some(reason), _) => {
             format!("the best candidate passed the tests but not validation ({reason})")
         }
@@ -522,17 +797,21 @@ fn not_found_message(baseline: &Baseline, repair: &Repair) -> String {
         (None, Stop::TimeLimit) => "the time limit was reached".to_string(),
         _ => "the generation budget was spent".to_string(),
     };
-    let never = test_ids(baseline, search.never_passed.iter().copied());
-    let never = if never.is_empty() {
+    let group = if stages.len() > 1 {
+        format!(" for failure group {} ({})", stages.len(), last.signature)
+    } else {
+        String::new()
+    };
+    let never = if last.never_passed.is_empty() {
         String::new()
     } else {
-        format!("; never passed: {}", never.join(", "))
+        format!("; never passed: {}", abbreviate(&last.never_passed))
     };
     format!(
-        "no patch found: {why} after {} generations and {} candidates ({}% compiled), best fitness {:.4}{never}",
+        "no patch found{group}: {why} after {} generations and {} candidates ({}% compiled), best fitness {:.4}{never}",
         search.generations,
-        repair.candidates_evaluated,
-        percent(repair.candidates_compiled, repair.candidates_evaluated),
+        last.counts.built,
+        percent(last.counts.compiled, last.counts.built),
         search.best.fitness
     )
 }
@@ -567,69 +846,87 @@ fn abbreviate(names: &[String]) -> String {
     }
 }
 
+/// Whether `error` is a failure that exits with `exit`.
+fn is_exit(error: &anyhow::Error, exit: Exit) -> bool {
+    error
+        .downcast_ref::<Failure>()
+        .is_some_and(|f| f.exit == exit)
+}
+
 fn percent(part: usize, whole: usize) -> usize {
     (part * 100).checked_div(whole).unwrap_or(0)
 }
 
 fn report_json(
-    baseline: &Baseline,
-    repair: &Repair,
+    stages: &[Stage],
+    flaky: &BTreeSet<String>,
+    diff: Option<&str>,
+    rejected: Option<&str>,
     options: &Options,
+    localized_in: Duration,
     elapsed: Duration,
 ) -> serde_json::Value {
-    let search = &repair.search;
-    let operators: serde_json::Map<String, serde_json::Value> = search
-        .operators
-        .iter()
-        .map(|(operator, counts)| {
-            (
-                operator.name().to_string(),
-                json!({"tried": counts.tried, "compiled": counts.compiled}),
-            )
-        })
-        .collect();
-    let (fitness, edits) = match &repair.patch {
-        Some((candidate, _)) => (1.0, Some(candidate)),
-        None => (search.best.fitness, None),
+    let mut operators: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut timings: BTreeMap<&str, f64> =
+        BTreeMap::from([("localize", localized_in.as_secs_f64())]);
+    let mut evaluation = EvaluatorStats::default();
+    for stage in stages {
+        for (operator, counts) in &stage.search.operators {
+            let total = operators.entry(operator.name()).or_default();
+            total.0 += counts.tried;
+            total.1 += counts.compiled;
+        }
+        for (name, seconds) in &stage.timings {
+            *timings.entry(name).or_default() += seconds;
+        }
+        evaluation.strategy = stage.evaluation.strategy;
+        evaluation.builds += stage.evaluation.builds;
+        evaluation.woven += stage.evaluation.woven;
+        evaluation.separate += stage.evaluation.separate;
+        evaluation.build_seconds += stage.evaluation.build_seconds;
+        evaluation.test_seconds += stage.evaluation.test_seconds;
+    }
+    let fixed = diff.is_some();
+    let sum = |f: &dyn Fn(&Stage) -> usize| stages.iter().map(f).sum::<usize>();
+    let edits = |stage: &Stage| -> Vec<serde_json::Value> {
+        stage.edits.iter().map(|(file, line, operator, text)| json!({"file": file, "line": line, "operator": operator.name(), "replacement": text})).collect()
     };
-    let edits: Vec<serde_json::Value> = edits
-        .map(|c| c.edits())
-        .unwrap_or_default()
-        .iter()
-        .map(|e| {
-            json!({
-                "file": baseline.sources.files[e.file].path.to_string_lossy(),
-                "line": e.location,
-                "operator": e.operator.name(),
-                "replacement": e.edit.text,
-            })
-        })
-        .collect();
+    let last = stages.last();
     json!({
-        "outcome": if repair.patch.is_some() { "fixed" } else { "not_fixed" },
-        "fitness": fitness,
-        "candidates_evaluated": repair.candidates_evaluated,
-        "candidates_compiled": repair.candidates_compiled,
+        "outcome": if fixed { "fixed" } else { "not_fixed" },
+        "fitness": if fixed { 1.0 } else { last.map_or(0.0, |s| s.search.best.fitness) },
+        "candidates_evaluated": sum(&|s| s.counts.built),
+        "candidates_compiled": sum(&|s| s.counts.compiled),
         "elapsed_seconds": elapsed.as_secs_f64(),
-        "generations": search.generations,
-        "patch": repair.patch.as_ref().map(|(_, diff)| diff),
-        "fixed_tests": if repair.patch.is_some() { test_ids(baseline, repair.model.originally_failing.iter().copied()) } else { Vec::new() },
-        "never_passed": test_ids(baseline, search.never_passed.iter().copied()),
-        "flaky_tests": test_ids(baseline, repair.flaky.iter().copied()),
-        "edits": edits,
-        "operators": operators,
-        "rejected_by_validation": repair.rejected,
+        "generations": sum(&|s| s.search.generations),
+        "patch": diff,
+        "fixed_tests": if fixed { stages.iter().flat_map(|s| s.tests.clone()).collect() } else { Vec::new() },
+        "never_passed": last.map(|s| s.never_passed.clone()).unwrap_or_default(),
+        "flaky_tests": flaky,
+        "edits": stages.iter().flat_map(edits).collect::<Vec<_>>(),
+        "operators": operators.iter().map(|(name, (tried, compiled))| (name.to_string(), json!({"tried": tried, "compiled": compiled}))).collect::<serde_json::Map<_, _>>(),
+        "rejected_by_validation": rejected,
         "seed": options.search.seed,
         "population": options.search.population,
         "metric": options.metric.name(),
-        "timings_seconds": repair.timings,
+        "timings_seconds": timings,
         "evaluation": {
-            "strategy": repair.evaluation.strategy,
-            "builds": repair.evaluation.builds,
-            "woven": repair.evaluation.woven,
-            "separate": repair.evaluation.separate,
-            "build_seconds": repair.evaluation.build_seconds,
-            "test_seconds": repair.evaluation.test_seconds,
+            "strategy": evaluation.strategy,
+            "builds": evaluation.builds,
+            "woven": evaluation.woven,
+            "separate": evaluation.separate,
+            "build_seconds": evaluation.build_seconds,
+            "test_seconds": evaluation.test_seconds,
         },
+        "stages": stages.iter().map(|s| json!({
+            "group": s.signature,
+            "tests": s.tests,
+            "found": s.patch.is_some(),
+            "generations": s.search.generations,
+            "candidates_evaluated": s.counts.built,
+            "edits": edits(s),
+            "ranking_before": s.ranking_before,
+            "ranking_after": s.ranking_after.iter().map(|(location, before)| json!({"location": location, "rank_before": before})).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
     })
 }

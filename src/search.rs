@@ -23,6 +23,29 @@ pub struct SearchSettings {
     pub population: usize,
     pub generations: usize,
     pub time_limit: Option<Duration>,
+    /// Candidates that go into the initial population first (condition
+    /// mutations at critical predicates, say).
+    pub seeds: Vec<Candidate>,
+    /// Whether what edits did at a location changes how often it is mutated.
+    pub feedback: bool,
+}
+
+/// What edits at one location did: helped (made an originally failing test
+/// pass and broke no passing one) or broke (made a passing test fail).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LocationFeedback {
+    pub helped: u32,
+    pub broke: u32,
+}
+
+impl LocationFeedback {
+    /// How much more (or less) suspicious the location looks now:
+    /// sqrt((1 + helped) / (1 + broke)), kept within 0.1 and 10.
+    pub fn factor(self) -> f64 {
+        ((1.0 + f64::from(self.helped)) / (1.0 + f64::from(self.broke)))
+            .sqrt()
+            .clamp(0.1, 10.0)
+    }
 }
 
 /// Why the search stopped.
@@ -61,6 +84,8 @@ pub struct SearchResult {
     pub operators: BTreeMap<Operator, OperatorCounts>,
     /// Originally failing tests that no candidate made pass.
     pub never_passed: BTreeSet<usize>,
+    /// Per location (file, line) that was edited, what the edits did.
+    pub feedback: BTreeMap<(usize, u32), LocationFeedback>,
 }
 
 /// What the search reports as it goes.
@@ -81,7 +106,7 @@ pub enum Progress {
 
 /// Evolves a population until a candidate passes every test or a budget runs out.
 pub fn search(
-    mutator: &Mutator,
+    mutator: &mut Mutator,
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,
     settings: &SearchSettings,
@@ -97,6 +122,7 @@ pub fn search(
         best: None,
         generation: 0,
         seen: std::collections::HashSet::new(),
+        feedback: BTreeMap::new(),
     };
     let stop = |run: &Run, generation: usize| -> Option<Stop> {
         if run
@@ -117,8 +143,17 @@ pub fn search(
         }
     };
 
-    // The initial population: the original and single mutations of it.
+    // The initial population: the original, the seeds, and single mutations of it.
     let mut initial: Vec<(Candidate, Option<Operator>)> = vec![(Candidate::original(), None)];
+    for seed in settings
+        .seeds
+        .iter()
+        .take(settings.population.saturating_sub(1))
+    {
+        if !initial.iter().any(|(c, _)| c == seed) {
+            initial.push((seed.clone(), seed.edits().last().map(|e| e.operator)));
+        }
+    }
     for _ in 0..settings.population.saturating_sub(1) * 4 {
         if initial.len() >= settings.population {
             break;
@@ -143,6 +178,7 @@ pub fn search(
         Err(error) => return run.interrupted_or(error),
     };
     sort_fittest_first(&mut population);
+    run.learn(mutator, settings);
     on_progress(Progress::Generation {
         generation: 0,
         best_fitness: population[0].fitness,
@@ -172,6 +208,7 @@ pub fn search(
                 threshold,
             }));
         }
+        run.learn(mutator, settings);
         on_progress(Progress::Generation {
             generation: run.generation,
             best_fitness: population[0].fitness,
@@ -239,6 +276,7 @@ struct Run<'a> {
     generation: usize,
     /// Candidates scored so far (each counts once in the operator statistics).
     seen: std::collections::HashSet<Candidate>,
+    feedback: BTreeMap<(usize, u32), LocationFeedback>,
 }
 
 impl Run<'_> {
@@ -263,12 +301,13 @@ impl Run<'_> {
         })?;
         let mut scored = Vec::with_capacity(batch.len());
         for ((candidate, outcome), operator) in batch.into_iter().zip(outcomes).zip(made_by) {
-            if let Some(operator) = operator
-                && self.seen.insert(candidate.clone())
-            {
-                let counts = self.operators.entry(operator).or_default();
-                counts.tried += 1;
-                counts.compiled += usize::from(outcome.compiled());
+            if self.seen.insert(candidate.clone()) {
+                if let Some(operator) = operator {
+                    let counts = self.operators.entry(operator).or_default();
+                    counts.tried += 1;
+                    counts.compiled += usize::from(outcome.compiled());
+                }
+                self.note_feedback(&candidate, &outcome);
             }
             self.ever_passed.extend(outcome.passed());
             let fitness = outcome.fitness(self.model);
@@ -301,6 +340,45 @@ impl Run<'_> {
         }
     }
 
+    /// Counts, at each location the candidate edits, whether it helped or broke.
+    fn note_feedback(&mut self, candidate: &Candidate, outcome: &CandidateOutcome) {
+        let CandidateOutcome::Tested(verdicts) = outcome else {
+            return;
+        };
+        let broke = verdicts
+            .iter()
+            .any(|(t, v)| !v.passed() && self.model.originally_passing.contains(t));
+        let fixed_some = verdicts
+            .iter()
+            .any(|(t, v)| v.passed() && self.model.originally_failing.contains(t));
+        let complete = self
+            .model
+            .originally_passing
+            .iter()
+            .all(|t| verdicts.iter().any(|(u, _)| u == t));
+        for edit in candidate.edits() {
+            let feedback = self.feedback.entry((edit.file, edit.location)).or_default();
+            if broke {
+                feedback.broke += 1;
+            } else if fixed_some && complete {
+                feedback.helped += 1;
+            }
+        }
+    }
+
+    /// With feedback on, weighs each location by what edits there did.
+    fn learn(&self, mutator: &mut Mutator, settings: &SearchSettings) {
+        if settings.feedback {
+            mutator.reweigh(|file, line| {
+                self.feedback
+                    .get(&(file, line))
+                    .copied()
+                    .unwrap_or_default()
+                    .factor()
+            });
+        }
+    }
+
     fn finish(self, best: Scored, stop: Stop) -> SearchResult {
         let never_passed = self
             .model
@@ -314,6 +392,7 @@ impl Run<'_> {
             generations: self.generation,
             operators: self.operators,
             never_passed,
+            feedback: self.feedback,
         }
     }
 }
@@ -434,7 +513,7 @@ mod tests {
         };
         let space = collect_mutation_space(&sources, |_, _| false);
         let scores = [(6, 0.7), (5, 0.58), (3, 0.5), (2, 0.41)];
-        let mutator = Mutator::new(&space, vec![MIDDLE], &Operator::ALL, |_, line| {
+        let mut mutator = Mutator::new(&space, vec![MIDDLE], &Operator::ALL, |_, line| {
             scores
                 .iter()
                 .find(|(l, _)| *l == line)
@@ -444,6 +523,8 @@ mod tests {
             population: 10,
             generations: 20,
             time_limit: None,
+            seeds: Vec::new(),
+            feedback: false,
         };
         let mut runs = Vec::new();
         for _ in 0..2 {
@@ -453,7 +534,7 @@ mod tests {
             };
             let mut rng = StdRng::seed_from_u64(42);
             let result = search(
-                &mutator,
+                &mut mutator,
                 &mut evaluator,
                 &model(),
                 &settings,
@@ -474,6 +555,97 @@ mod tests {
         assert_eq!(runs[0], runs[1], "the same seed must give the same run");
     }
 
+    fn middle_space() -> (
+        crate::sites::MutationSpace,
+        crate::crate_sources::CrateSources,
+    ) {
+        let sources = crate::crate_sources::CrateSources {
+            files: vec![crate::crate_sources::SourceFile {
+                path: "src/lib.rs".into(),
+                text: MIDDLE.to_string(),
+                syntax: crate::source::parse_file(MIDDLE).unwrap(),
+            }],
+            roots: vec![0],
+            ..Default::default()
+        };
+        (collect_mutation_space(&sources, |_, _| false), sources)
+    }
+
+    #[test]
+    fn seeds_come_first_and_feedback_rewards_where_edits_helped() {
+        let (space, _sources) = middle_space();
+        let mut mutator = Mutator::new(&space, vec![MIDDLE], &Operator::ALL, |_, line| {
+            if line == 6 || line == 2 { 0.5 } else { 0.0 }
+        });
+        let mut rng = StdRng::seed_from_u64(3);
+        let fix = (0..200)
+            .filter_map(|_| mutator.mutation_at(&mut rng, 0, 6, Operator::Identifier))
+            .map(|edit| Candidate::original().with(edit))
+            .find(|c| c.texts(&[MIDDLE])[&0].lines().nth(5).unwrap().trim() == "return x;")
+            .unwrap();
+        let settings = SearchSettings {
+            population: 4,
+            generations: 3,
+            time_limit: None,
+            seeds: vec![fix.clone()],
+            feedback: true,
+        };
+        let mut evaluator = MiddleEvaluator {
+            original: MIDDLE.to_string(),
+            built: 0,
+        };
+        let result = search(
+            &mut mutator,
+            &mut evaluator,
+            &model(),
+            &settings,
+            &mut rng,
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(result.stop, Stop::Found);
+        assert_eq!(
+            result.generations, 0,
+            "the seed is in the initial population"
+        );
+        assert_eq!(result.best.candidate, fix);
+        assert_eq!(result.feedback[&(0, 6)].helped, 1);
+        let weights: BTreeMap<(usize, u32), (f64, f64)> = mutator
+            .weights()
+            .map(|(l, base, now)| (l, (base, now)))
+            .collect();
+        assert!(weights[&(0, 6)].1 > weights[&(0, 6)].0, "{weights:?}");
+    }
+
+    #[test]
+    fn feedback_factor() {
+        assert_eq!(LocationFeedback::default().factor(), 1.0);
+        assert_eq!(
+            LocationFeedback {
+                helped: 3,
+                broke: 0
+            }
+            .factor(),
+            2.0
+        );
+        assert_eq!(
+            LocationFeedback {
+                helped: 0,
+                broke: 3
+            }
+            .factor(),
+            0.5
+        );
+        assert_eq!(
+            LocationFeedback {
+                helped: 0,
+                broke: 10_000
+            }
+            .factor(),
+            0.1
+        );
+    }
+
     #[test]
     fn stops_at_the_generation_budget_and_reports_tests_that_never_passed() {
         let sources = crate::crate_sources::CrateSources {
@@ -487,7 +659,7 @@ mod tests {
         };
         let space = collect_mutation_space(&sources, |_, _| false);
         // Only line 2 is suspicious: no fix is reachable there.
-        let mutator = Mutator::new(
+        let mut mutator = Mutator::new(
             &space,
             vec![MIDDLE],
             &[Operator::BinaryOperator],
@@ -497,6 +669,8 @@ mod tests {
             population: 4,
             generations: 3,
             time_limit: None,
+            seeds: Vec::new(),
+            feedback: false,
         };
         let mut evaluator = MiddleEvaluator {
             original: MIDDLE.to_string(),
@@ -504,7 +678,7 @@ mod tests {
         };
         let mut rng = StdRng::seed_from_u64(1);
         let result = search(
-            &mutator,
+            &mut mutator,
             &mut evaluator,
             &model(),
             &settings,

@@ -57,8 +57,13 @@ fn outcomes_agree(name: &str, count: usize) {
     let mut results = Vec::new();
     for kind in [EvaluatorKind::Rebuild, EvaluatorKind::Schema] {
         options.evaluator = kind;
-        let (mut evaluator, model, _) =
-            repair::prepare_evaluation(&baseline, &options, &console).unwrap();
+        let (mut evaluator, model, _) = repair::prepare_evaluation(
+            &baseline,
+            &baseline.failing().map(|r| r.test).collect::<Vec<_>>(),
+            &options,
+            &console,
+        )
+        .unwrap();
         let outcomes = evaluator.evaluate(&candidates, &|_| {}).unwrap();
         let summary: Vec<(bool, BTreeSet<usize>, f64)> = outcomes
             .iter()

@@ -471,3 +471,155 @@ fn features_reach_the_build() {
         assert_eq!(json["ranking"][0]["line"], 7, "{flags:?}");
     }
 }
+
+#[test]
+fn two_faults_get_a_ranking_per_failure_group() {
+    let dir = fixture("two_faults");
+    let json = rank_json(dir.path(), &[]);
+    let groups = json["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2, "{json:#}");
+    assert_eq!(
+        groups[0]["failing"],
+        serde_json::json!(["tests::clamp_above"])
+    );
+    assert_eq!(
+        groups[1]["failing"],
+        serde_json::json!(["tests::first_of_one_word"])
+    );
+    assert_eq!(groups[1]["signature"], "panic at src/lib.rs:16");
+    // Each group's own spectrum puts its own fault first; together the
+    // two faults share the top of the overall ranking.
+    assert_eq!(groups[0]["ranking"][0]["line"], 6, "{json:#}");
+    assert_eq!(groups[1]["ranking"][0]["line"], 16, "{json:#}");
+    let top: Vec<u64> = json["ranking"].as_array().unwrap()[..2]
+        .iter()
+        .map(|e| e["line"].as_u64().unwrap())
+        .collect();
+    assert!(top.contains(&6) && top.contains(&16), "{top:?}");
+}
+
+#[test]
+fn a_write_that_cannot_reach_the_failure_falls_out_of_the_slice() {
+    let dir = fixture("logged_mean");
+    // Lines 16 (`stats.long_inputs += 1`) and 17 (the fault) both run only in
+    // the failing test: the spectrum alone cannot tell them apart.
+    let plain = rank_json(dir.path(), &["--refine", "none"]);
+    assert_eq!(entry(&plain, "src/lib.rs", 16)["score"], 1.0);
+    assert_eq!(entry(&plain, "src/lib.rs", 17)["score"], 1.0);
+    assert_eq!(entry(&plain, "src/lib.rs", 17)["rank"], 2);
+    assert_eq!(entry(&plain, "src/lib.rs", 16)["rank"], 2);
+    // The slice of the failing run ends at the return value, which the
+    // counter never reaches.
+    let sliced = rank_json(dir.path(), &["--refine", "slices"]);
+    assert_eq!(entry(&sliced, "src/lib.rs", 17)["in_slice"], true);
+    assert_eq!(entry(&sliced, "src/lib.rs", 16)["in_slice"], false);
+    assert_eq!(entry(&sliced, "src/lib.rs", 10)["in_slice"], false);
+    assert_eq!(entry(&sliced, "src/lib.rs", 17)["rank"], 1);
+    assert!(entry(&sliced, "src/lib.rs", 16)["rank"].as_u64().unwrap() > 5);
+}
+
+#[test]
+fn predicate_switching_finds_the_critical_condition() {
+    let dir = fixture("remove_html_markup");
+    let json = rank_json(dir.path(), &[]);
+    let first = &json["ranking"][0];
+    assert_eq!(first["line"], 12, "{json:#}");
+    assert_eq!(first["critical"], true);
+    assert!(
+        json["switched_conditions"].as_u64().unwrap() >= 1,
+        "{json:#}"
+    );
+    let critical: Vec<&serde_json::Value> = json["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["critical"] == true)
+        .collect();
+    assert_eq!(critical.len(), 1, "{json:#}");
+    assert_eq!(
+        json["groups"][0]["critical"],
+        serde_json::json!(["src/lib.rs:12"])
+    );
+    // Without switching, no condition is called critical.
+    let unswitched = rank_json(dir.path(), &["--refine", "slices"]);
+    assert!(
+        unswitched["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["critical"] == false)
+    );
+    assert_eq!(unswitched["switched_conditions"], 0);
+}
+
+#[test]
+fn explain_shows_each_suspect_with_what_it_depends_on() {
+    let dir = fixture("middle");
+    let output = autofix(dir.path(), &["--explain", "--top", "3"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            vec![
+                "1",
+                "src/lib.rs:6",
+                "return",
+                "y;",
+                "<-",
+                "if",
+                "(line",
+                "5)"
+            ],
+            vec![
+                "2",
+                "src/lib.rs:5",
+                "}",
+                "else",
+                "if",
+                "x",
+                "<",
+                "z",
+                "{",
+                "<-",
+                "if",
+                "(line",
+                "3)"
+            ],
+            vec![
+                "3",
+                "src/lib.rs:3",
+                "if",
+                "x",
+                "<",
+                "y",
+                "{",
+                "<-",
+                "if",
+                "(line",
+                "2)"
+            ],
+        ],
+        "{text}"
+    );
+    let dot = autofix(dir.path(), &["--explain", "--format", "dot"]);
+    assert_eq!(dot.status.code(), Some(0), "{}", stderr(&dot));
+    let graph = stdout(&dot);
+    assert!(graph.starts_with("digraph dependencies {"), "{graph}");
+    // The slice of middle(2, 1, 3): lines 2, 3, 5, 6, each control dependent on the one before.
+    for edge in [
+        "2\" -> \"0:src/lib.rs:3",
+        "3\" -> \"0:src/lib.rs:5",
+        "5\" -> \"0:src/lib.rs:6",
+    ] {
+        assert!(graph.contains(edge), "{edge} missing:\n{graph}");
+    }
+    assert!(!graph.contains("src/lib.rs:15"), "{graph}");
+    let misplaced = autofix(dir.path(), &["--rank-only", "--format", "dot"]);
+    assert_eq!(misplaced.status.code(), Some(2), "{}", stderr(&misplaced));
+    assert!(stderr(&misplaced).contains("--format dot goes with --explain"));
+}

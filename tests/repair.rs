@@ -376,3 +376,30 @@ fn ctrl_c_during_the_search_reports_the_best_so_far() {
         "{leftovers:?}"
     );
 }
+
+#[test]
+fn two_faults_are_repaired_one_failure_group_at_a_time() {
+    let (diff, report) = assert_repaired("two_faults", &[]);
+    let changed = changed_lines(&diff);
+    assert_eq!(changed.len(), 4, "{diff}");
+    assert_eq!(changed[0..2], ["-        low", "+        high"], "{diff}");
+    assert_eq!(
+        changed[2], "-        None => &text[..text.len() + 1],",
+        "{diff}"
+    );
+    let stages = report["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 2, "{report:#}");
+    assert!(stages.iter().all(|s| s["found"] == true), "{report:#}");
+    assert_eq!(
+        stages[0]["tests"],
+        serde_json::json!(["tests::clamp_above"])
+    );
+    assert_eq!(
+        stages[1]["tests"],
+        serde_json::json!(["tests::first_of_one_word"])
+    );
+    assert_eq!(
+        report["fixed_tests"],
+        serde_json::json!(["tests::clamp_above", "tests::first_of_one_word"])
+    );
+}
