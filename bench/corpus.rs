@@ -1,5 +1,6 @@
 //! The benchmark corpus (`bench/corpus.toml`): subjects (real crates pinned
-//! on crates.io, or fixtures under `testdata/`) and single-line bugs in them.
+//! on crates.io, or fixtures under `testdata/`), single-line bugs in them,
+//! and combinations of bugs injected together (several faults at once).
 //!
 //! Shared by the benchmark runner (`bench/main.rs`) and the CI test of the
 //! fixture entries (`tests/corpus.rs`).
@@ -23,6 +24,60 @@ pub struct Corpus {
     pub subjects: Vec<Subject>,
     #[serde(rename = "bug")]
     pub bugs: Vec<Bug>,
+    #[serde(rename = "combined", default)]
+    pub combined: Vec<Combined>,
+}
+
+/// Bugs of one subject injected together: a case with several faults.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Combined {
+    pub id: String,
+    /// Ids of `[[bug]]` entries, none of which removes a line.
+    pub bugs: Vec<String>,
+}
+
+/// What the benchmark runs: one bug, or a combination.
+#[derive(Debug, Clone)]
+pub struct Case<'c> {
+    pub id: &'c str,
+    pub subject: &'c Subject,
+    pub kind: &'c str,
+    pub bugs: Vec<&'c Bug>,
+}
+
+impl Corpus {
+    /// Every bug on its own, then every combination.
+    pub fn cases(&self) -> Vec<Case<'_>> {
+        let subject = |name: &str| {
+            self.subjects
+                .iter()
+                .find(|s| s.name == name)
+                .expect("checked when loaded")
+        };
+        let bug = |id: &str| {
+            self.bugs
+                .iter()
+                .find(|b| b.id == id)
+                .expect("checked when loaded")
+        };
+        let singles = self.bugs.iter().map(|b| Case {
+            id: &b.id,
+            subject: subject(&b.subject),
+            kind: &b.kind,
+            bugs: vec![b],
+        });
+        let combined = self.combined.iter().map(|c| {
+            let bugs: Vec<&Bug> = c.bugs.iter().map(|id| bug(id)).collect();
+            Case {
+                id: &c.id,
+                subject: subject(&bugs[0].subject),
+                kind: "multi-fault",
+                bugs,
+            }
+        });
+        singles.chain(combined).collect()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -87,6 +142,28 @@ pub fn load(path: &Path) -> Result<Corpus> {
             "bug {} names unknown subject {}",
             bug.id,
             bug.subject
+        );
+    }
+    for combined in &corpus.combined {
+        let bugs: Vec<&Bug> =
+            combined
+                .bugs
+                .iter()
+                .map(|id| {
+                    corpus.bugs.iter().find(|b| &b.id == id).with_context(|| {
+                        format!("combination {} names unknown bug {id}", combined.id)
+                    })
+                })
+                .collect::<Result<_>>()?;
+        ensure!(
+            bugs.len() >= 2 && bugs.iter().all(|b| b.subject == bugs[0].subject),
+            "combination {} needs two or more bugs of one subject",
+            combined.id
+        );
+        ensure!(
+            bugs.iter().all(|b| !b.removes_a_line()),
+            "combination {}: a bug that removes a line would shift the others",
+            combined.id
         );
     }
     Ok(corpus)
@@ -185,23 +262,26 @@ impl Sources {
         command
     }
 
-    /// A fresh copy of `bug`'s subject in `version`, in a temp dir.
-    pub fn materialize(&self, subject: &Subject, bug: &Bug, version: Version) -> Result<TempDir> {
+    /// A fresh copy of the case's subject with its bugs in `version`, in a temp dir.
+    pub fn materialize(&self, case: &Case, version: Version) -> Result<TempDir> {
+        let subject = case.subject;
         let source = self
             .dirs
             .get(&subject.name)
             .with_context(|| format!("subject {} was not fetched", subject.name))?;
         let copy = tempfile::Builder::new()
-            .prefix(&format!("autofix-bench-{}-", bug.id))
+            .prefix(&format!("autofix-bench-{}-", case.id))
             .tempdir()?;
         copy_crate(source, copy.path())?;
-        let path = copy.path().join(&bug.file);
-        let text = fs::read_to_string(&path)
-            .with_context(|| format!("{}: no {}", bug.id, bug.file.display()))?;
-        fs::write(
-            &path,
-            bug_version(bug, &text, subject.is_fixture(), version)?,
-        )?;
+        for bug in &case.bugs {
+            let path = copy.path().join(&bug.file);
+            let text = fs::read_to_string(&path)
+                .with_context(|| format!("{}: no {}", bug.id, bug.file.display()))?;
+            fs::write(
+                &path,
+                bug_version(bug, &text, subject.is_fixture(), version)?,
+            )?;
+        }
         Ok(copy)
     }
 }
@@ -321,17 +401,17 @@ impl Check {
     }
 }
 
-/// Checks a bug: the original version passes `cargo test`; the buggy one
+/// Checks a case: the original version passes `cargo test`; the buggy one
 /// builds and fails at least one lib/bin/integration test, but not all.
-pub fn check(sources: &Sources, subject: &Subject, bug: &Bug) -> Result<Check> {
-    let original = sources.materialize(subject, bug, Version::Original)?;
+pub fn check(sources: &Sources, case: &Case) -> Result<Check> {
+    let original = sources.materialize(case, Version::Original)?;
     let original_passes = cargo()
         .args(["test", "--quiet"])
         .current_dir(original.path())
         .output()?
         .status
         .success();
-    let buggy = sources.materialize(subject, bug, Version::Buggy)?;
+    let buggy = sources.materialize(case, Version::Buggy)?;
     let built = cargo()
         .args(["test", "--no-run", "--quiet"])
         .current_dir(buggy.path())

@@ -1,10 +1,11 @@
-//! The cargo-autofix benchmark: localization accuracy, repair rate and speed
-//! on a corpus of real bugs (`bench/corpus.toml`).
+//! The cargo-autofix benchmark: localization accuracy (per metric, and per
+//! refinement), repair rate (with and without the refinements) and speed on
+//! a corpus of real bugs (`bench/corpus.toml`), single and combined.
 //!
 //! ```text
 //! cargo bench --bench autofix                 # every bug
 //! cargo bench --bench autofix -- --quick      # the quick subset
-//! cargo bench --bench autofix -- --only ID... # some bugs
+//! cargo bench --bench autofix -- --only ID... # some bugs or combinations
 //! ```
 //! Options: `--time-limit SECS` per repair, `--naive N` candidates in the
 //! speed comparison (0 skips it), `--corpus FILE`, `--out DIR`. Results go
@@ -24,17 +25,20 @@ use cargo_autofix::candidate::Candidate;
 use cargo_autofix::config::Config;
 use cargo_autofix::console::Console;
 
-use cargo_autofix::localize::{Counts, Metric, Spectrum, rank_suspects};
+use cargo_autofix::localize::{Counts, Metric, Spectrum, Suspect, rank_refined, rank_suspects};
 use cargo_autofix::options::{EvaluatorKind, Options};
 use cargo_autofix::source::Location;
-use cargo_autofix::{baseline, cli, repair};
-use corpus::{Bug, Corpus, Sources, Subject, Version};
+use cargo_autofix::{baseline, cli, process, repair};
+use corpus::{Bug, Case, Corpus, Sources, Subject, Version};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::Serialize;
 use serde_json::{Value, json};
 
 const AUTOFIX: &str = env!("CARGO_BIN_EXE_cargo-autofix");
+
+/// How long one `cargo test` of the naive loop may take.
+const NAIVE_TIMEOUT: Duration = Duration::from_secs(60);
 
 #[derive(Debug)]
 struct Settings {
@@ -63,7 +67,7 @@ fn parse_settings() -> Result<Settings> {
     };
     let mut time_limit = None;
     let mut naive = None;
-    let mut iter = args.iter();
+    let mut iter = args.iter().peekable();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
             "--quick" => settings.quick = true,
@@ -75,9 +79,11 @@ fn parse_settings() -> Result<Settings> {
                 settings.corpus = Some(iter.next().context("--corpus needs a file")?.into())
             }
             "--out" => settings.out = Some(iter.next().context("--out needs a directory")?.into()),
-            "--only" => settings
-                .only
-                .extend(iter.by_ref().take_while(|a| !a.starts_with("--")).cloned()),
+            "--only" => {
+                while let Some(id) = iter.next_if(|a| !a.starts_with("--")) {
+                    settings.only.push(id.clone());
+                }
+            }
             other => bail!(
                 "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --naive N, --corpus FILE, --out DIR)"
             ),
@@ -93,20 +99,35 @@ fn parse_settings() -> Result<Settings> {
     Ok(settings)
 }
 
-/// Everything measured about one bug.
+/// Everything measured about one case (a bug, or several together).
 #[derive(Debug, Clone, Serialize)]
 struct BugRecord {
     id: String,
     subject: String,
     kind: String,
     function: Option<String>,
+    faults: usize,
     check: CheckRecord,
-    /// Worst-case rank of the faulty line per metric (None: not executed).
+    /// Worst-case rank of the best-ranked faulty line per metric, from the
+    /// plain spectrum of all failing tests (None: not executed).
     ranks: BTreeMap<String, Option<usize>>,
+    /// The same (Ochiai) with each refinement on its own and all together:
+    /// see `REFINEMENTS`.
+    refined_ranks: BTreeMap<String, Option<usize>>,
+    /// Failure groups the failing tests fell into.
+    groups: usize,
     executed_lines: usize,
     localize_seconds: f64,
+    /// The repair as it ships (every refinement), and with `--refine none`.
     repair: Option<RepairRecord>,
+    repair_unrefined: Option<RepairRecord>,
 }
+
+/// The localization variants compared: plain Ochiai over all failing
+/// tests; per failure group (the best rank among the groups' rankings);
+/// preferring the dynamic slice; preferring critical predicates; and all
+/// three, as `--rank-only` ranks by default.
+const REFINEMENTS: [&str; 5] = ["plain", "groups", "slices", "switching", "all"];
 
 #[derive(Debug, Clone, Serialize)]
 struct CheckRecord {
@@ -129,6 +150,8 @@ struct RepairRecord {
     candidates: u64,
     compiled: u64,
     candidates_per_second: f64,
+    /// Failure groups the repair searched a patch for, one after another.
+    stages: usize,
     patch: Option<String>,
 }
 
@@ -171,15 +194,15 @@ fn main() -> Result<()> {
             .unwrap_or_else(|| root.join("bench/corpus.toml")),
     )?;
     let out = settings.out.clone().unwrap_or_else(|| root.join("bench"));
-    let bugs = select(&corpus, &settings);
+    let cases = select(&corpus, &settings);
     let subjects: Vec<&Subject> = corpus
         .subjects
         .iter()
-        .filter(|s| bugs.iter().any(|b| b.subject == s.name))
+        .filter(|s| cases.iter().any(|c| c.subject.name == s.name))
         .collect();
     eprintln!(
-        "benchmark: {} bugs in {} subjects, {} s per repair",
-        bugs.len(),
+        "benchmark: {} cases in {} subjects, {} s per repair",
+        cases.len(),
         subjects.len(),
         settings.time_limit
     );
@@ -187,16 +210,15 @@ fn main() -> Result<()> {
     let mut sources = Sources::fetch(&subjects)?;
     sources.targets = Some(root.join("target/bench"));
     let mut records = Vec::new();
-    for bug in &bugs {
-        let subject = subject_of(&corpus, bug);
+    for (index, case) in cases.iter().enumerate() {
         eprintln!(
             "[{}/{}] {} ({})",
-            records.len() + 1,
-            bugs.len(),
-            bug.id,
-            bug.kind
+            index + 1,
+            cases.len(),
+            case.id,
+            case.kind
         );
-        match run_bug(&sources, subject, bug, &settings) {
+        match run_case(&sources, case, &settings) {
             Ok(record) => {
                 eprintln!("    {}", one_line(&record));
                 records.push(record);
@@ -207,8 +229,10 @@ fn main() -> Result<()> {
     let mut speed = Vec::new();
     if settings.naive > 0 {
         for subject in subjects.iter().filter(|s| !s.is_fixture()) {
-            let Some(bug) = bugs.iter().find(|b| {
-                b.subject == subject.name && records.iter().any(|r| r.id == b.id && r.check.ok)
+            let Some(case) = cases.iter().find(|c| {
+                c.subject.name == subject.name
+                    && c.bugs.len() == 1
+                    && records.iter().any(|r| r.id == c.id && r.check.ok)
             }) else {
                 continue;
             };
@@ -216,7 +240,7 @@ fn main() -> Result<()> {
                 "speed: {} ({} candidates, ours vs write-files-and-cargo-test)",
                 subject.name, settings.naive
             );
-            match speed_comparison(&sources, subject, bug, settings.naive) {
+            match speed_comparison(&sources, case, settings.naive) {
                 Ok(record) => {
                     eprintln!(
                         "    schema {:.1} s, rebuild {:.1} s, naive {:.1} s: {:.1}x faster than naive, {}/{} same outcomes",
@@ -250,51 +274,39 @@ fn main() -> Result<()> {
     Ok(())
 }
 
-/// The bugs to run: `--only`, else the quick subset (every fixture bug and
-/// the first bug of each crate), else all.
-fn select<'c>(corpus: &'c Corpus, settings: &Settings) -> Vec<&'c Bug> {
+/// The cases to run: `--only`, else the quick subset (every fixture bug,
+/// the first bug of each crate, and every combination), else all.
+fn select<'c>(corpus: &'c Corpus, settings: &Settings) -> Vec<Case<'c>> {
+    let cases = corpus.cases();
     if !settings.only.is_empty() {
-        return corpus
-            .bugs
-            .iter()
-            .filter(|b| settings.only.contains(&b.id))
+        return cases
+            .into_iter()
+            .filter(|c| settings.only.iter().any(|id| id == c.id))
             .collect();
     }
     if !settings.quick {
-        return corpus.bugs.iter().collect();
+        return cases;
     }
-    let mut taken: BTreeMap<&str, usize> = BTreeMap::new();
-    corpus
-        .bugs
-        .iter()
-        .filter(|b| {
-            let count = taken.entry(b.subject.as_str()).or_default();
-            *count += 1;
-            subject_of(corpus, b).is_fixture() || *count <= 1
-        })
+    let mut taken: BTreeSet<&str> = BTreeSet::new();
+    cases
+        .into_iter()
+        .filter(|c| c.subject.is_fixture() || c.bugs.len() > 1 || taken.insert(&c.subject.name))
         .collect()
 }
 
-fn subject_of<'c>(corpus: &'c Corpus, bug: &Bug) -> &'c Subject {
-    corpus
-        .subjects
+fn run_case(sources: &Sources, case: &Case, settings: &Settings) -> Result<BugRecord> {
+    let check = corpus::check(sources, case)?;
+    let functions: Vec<&str> = case
+        .bugs
         .iter()
-        .find(|s| s.name == bug.subject)
-        .expect("checked when loaded")
-}
-
-fn run_bug(
-    sources: &Sources,
-    subject: &Subject,
-    bug: &Bug,
-    settings: &Settings,
-) -> Result<BugRecord> {
-    let check = corpus::check(sources, subject, bug)?;
+        .filter_map(|b| b.function.as_deref())
+        .collect();
     let mut record = BugRecord {
-        id: bug.id.clone(),
-        subject: bug.subject.clone(),
-        kind: bug.kind.clone(),
-        function: bug.function.clone(),
+        id: case.id.to_string(),
+        subject: case.subject.name.clone(),
+        kind: case.kind.to_string(),
+        function: (!functions.is_empty()).then(|| functions.join(", ")),
+        faults: case.bugs.len(),
         check: CheckRecord {
             ok: check.ok(),
             original_passes: check.original_passes,
@@ -303,20 +315,24 @@ fn run_bug(
             buggy_tests: check.buggy_tests.1,
         },
         ranks: BTreeMap::new(),
+        refined_ranks: BTreeMap::new(),
+        groups: 0,
         executed_lines: 0,
         localize_seconds: 0.0,
         repair: None,
+        repair_unrefined: None,
     };
     if !check.ok() {
         return Ok(record);
     }
-    let buggy = sources.materialize(subject, bug, Version::Buggy)?;
+    let buggy = sources.materialize(case, Version::Buggy)?;
 
-    // Localization: one run, every metric recomputed from its counts.
+    // Localization: one run with every refinement; every metric and every
+    // combination of refinements recomputed from its counts and marks.
     let started = Instant::now();
     let output = autofix(
         buggy.path(),
-        sources.target_dir(subject),
+        sources.target_dir(case.subject),
         &[
             "--rank-only",
             "--format",
@@ -333,40 +349,128 @@ fn run_bug(
             String::from_utf8_lossy(&output.stderr).trim()
         );
     }
-    let ranking: Value = serde_json::from_slice(&output.stdout)?;
-    let spectrum = spectrum_of(&ranking);
+    let localization: Value = serde_json::from_slice(&output.stdout)?;
+    let spectrum = spectrum_of(&localization["ranking"], &localization["tests"]);
     record.executed_lines = spectrum.lines.len();
-    let fault = fault_location(&spectrum, bug);
+    let faults: Vec<Location> = case
+        .bugs
+        .iter()
+        .filter_map(|bug| fault_location(&spectrum, bug))
+        .collect();
     for metric in Metric::ALL {
-        let rank = fault.as_ref().and_then(|f| {
-            rank_suspects(&spectrum, metric)
-                .into_iter()
-                .find(|s| &s.location == f)
-                .map(|s| s.rank)
-        });
-        record.ranks.insert(metric.name().to_string(), rank);
+        record.ranks.insert(
+            metric.name().to_string(),
+            best_rank(&rank_suspects(&spectrum, metric), &faults),
+        );
     }
+    record.groups = localization["groups"].as_array().map_or(0, Vec::len);
+    record.refined_ranks = refinement_ranks(&localization, &faults);
 
-    // Repair.
+    // Repair, as it ships and with no refinement.
+    record.repair = Some(run_repair(sources, case, buggy.path(), settings, &[])?);
+    record.repair_unrefined = Some(run_repair(
+        sources,
+        case,
+        buggy.path(),
+        settings,
+        &["--refine", "none"],
+    )?);
+    Ok(record)
+}
+
+/// The rank of the best-ranked fault among `suspects`.
+fn best_rank(suspects: &[Suspect], faults: &[Location]) -> Option<usize> {
+    suspects
+        .iter()
+        .filter(|s| faults.contains(&s.location))
+        .map(|s| s.rank)
+        .min()
+}
+
+/// The best rank of a fault under each of `REFINEMENTS`, from one
+/// `--rank-only --format json` localization: its overall and per-group
+/// counts, and the `in_slice` and `critical` marks of each entry.
+fn refinement_ranks(localization: &Value, faults: &[Location]) -> BTreeMap<String, Option<usize>> {
+    let marked = |entries: &Value, mark: &str| -> BTreeSet<Location> {
+        entries
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e[mark] == true)
+            .map(location_of)
+            .collect()
+    };
+    let none = BTreeSet::new();
+    let overall = &localization["ranking"];
+    let spectrum = spectrum_of(overall, &localization["tests"]);
+    let rank = |spectrum: &Spectrum, slice: &BTreeSet<Location>, critical: &BTreeSet<Location>| {
+        best_rank(
+            &rank_refined(spectrum, Metric::Ochiai, slice, critical),
+            faults,
+        )
+    };
+    // Each group's ranking, over its own failing tests and every passing test.
+    let per_group = |refined: bool| -> Option<usize> {
+        localization["groups"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|group| {
+                let tests = json!({
+                    "failed": group["failing"].as_array().map_or(0, Vec::len),
+                    "passed": localization["tests"]["passed"],
+                });
+                let spectrum = spectrum_of(&group["ranking"], &tests);
+                if refined {
+                    let slice = marked(&group["ranking"], "in_slice");
+                    let critical = marked(&group["ranking"], "critical");
+                    rank(&spectrum, &slice, &critical)
+                } else {
+                    rank(&spectrum, &none, &none)
+                }
+            })
+            .min()
+    };
+    let variants = [
+        rank(&spectrum, &none, &none),
+        per_group(false),
+        rank(&spectrum, &marked(overall, "in_slice"), &none),
+        rank(&spectrum, &none, &marked(overall, "critical")),
+        per_group(true),
+    ];
+    REFINEMENTS
+        .iter()
+        .map(|name| name.to_string())
+        .zip(variants)
+        .collect()
+}
+
+/// One repair of the buggy copy in `dir` (with `extra` arguments), and
+/// what its patch does to a fresh copy.
+fn run_repair(
+    sources: &Sources,
+    case: &Case,
+    dir: &Path,
+    settings: &Settings,
+    extra: &[&str],
+) -> Result<RepairRecord> {
     let reports = tempfile::tempdir()?;
     let report_path = reports.path().join("report.json");
     let time_limit = settings.time_limit.to_string();
+    let mut args = vec![
+        "-q",
+        "--seed",
+        "0",
+        "--time-limit",
+        &time_limit,
+        "--test-timeout",
+        "30",
+        "--report",
+        report_path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
     let started = Instant::now();
-    let output = autofix(
-        buggy.path(),
-        sources.target_dir(subject),
-        &[
-            "-q",
-            "--seed",
-            "0",
-            "--time-limit",
-            &time_limit,
-            "--test-timeout",
-            "30",
-            "--report",
-            report_path.to_str().unwrap(),
-        ],
-    )?;
+    let output = autofix(dir, sources.target_dir(case.subject), &args)?;
     let seconds = started.elapsed().as_secs_f64();
     let report: Value = fs::read_to_string(&report_path)
         .ok()
@@ -377,12 +481,12 @@ fn run_bug(
         .success()
         .then(|| String::from_utf8_lossy(&output.stdout).into_owned());
     let (applies, passes, restores) = match &patch {
-        Some(diff) => verify_patch(sources, subject, bug, diff)?,
+        Some(diff) => verify_patch(sources, case, diff)?,
         None => (false, false, false),
     };
     let candidates = report["candidates_evaluated"].as_u64().unwrap_or(0);
     let search_seconds = report["timings_seconds"]["search"].as_f64().unwrap_or(0.0);
-    record.repair = Some(RepairRecord {
+    Ok(RepairRecord {
         fixed: patch.is_some(),
         exit_code: output.status.code(),
         applies,
@@ -397,9 +501,9 @@ fn run_bug(
         } else {
             0.0
         },
+        stages: report["stages"].as_array().map_or(0, Vec::len),
         patch,
-    });
-    Ok(record)
+    })
 }
 
 /// Runs cargo-autofix in `dir`, building in `target` (the subject's shared target dir).
@@ -412,26 +516,32 @@ fn autofix(dir: &Path, target: Option<PathBuf>, args: &[&str]) -> Result<std::pr
     command.output().context("cannot run cargo-autofix")
 }
 
-/// The spectrum of a `--format json` ranking.
-fn spectrum_of(ranking: &Value) -> Spectrum {
+/// The location of a `--format json` ranking entry.
+fn location_of(entry: &Value) -> Location {
+    Location {
+        file: PathBuf::from(entry["file"].as_str().unwrap_or("")),
+        line: entry["line"].as_u64().unwrap_or(0) as u32,
+    }
+}
+
+/// The spectrum of a `--format json` ranking (its entries, and the test
+/// counts it was computed from).
+fn spectrum_of(entries: &Value, tests: &Value) -> Spectrum {
+    let count = |value: &Value| value.as_u64().unwrap_or(0) as u32;
     let totals = Counts {
-        failed: ranking["tests"]["failed"].as_u64().unwrap_or(0) as u32,
-        passed: ranking["tests"]["passed"].as_u64().unwrap_or(0) as u32,
+        failed: count(&tests["failed"]),
+        passed: count(&tests["passed"]),
     };
-    let lines = ranking["ranking"]
+    let lines = entries
         .as_array()
         .into_iter()
         .flatten()
         .map(|entry| {
-            let location = Location {
-                file: PathBuf::from(entry["file"].as_str().unwrap_or("")),
-                line: entry["line"].as_u64().unwrap_or(0) as u32,
-            };
             let counts = Counts {
-                failed: entry["failed"].as_u64().unwrap_or(0) as u32,
-                passed: entry["passed"].as_u64().unwrap_or(0) as u32,
+                failed: count(&entry["failed"]),
+                passed: count(&entry["passed"]),
             };
-            (location, counts)
+            (location_of(entry), counts)
         })
         .collect();
     Spectrum { totals, lines }
@@ -456,15 +566,10 @@ fn fault_location(spectrum: &Spectrum, bug: &Bug) -> Option<Location> {
 }
 
 /// Applies the patch to a fresh buggy copy: does it apply, pass `cargo
-/// test`, and give back the original file (token for token, or with one of
-/// the bug's known equivalent lines in place of the original line)?
-fn verify_patch(
-    sources: &Sources,
-    subject: &Subject,
-    bug: &Bug,
-    diff: &str,
-) -> Result<(bool, bool, bool)> {
-    let copy = sources.materialize(subject, bug, Version::Buggy)?;
+/// test`, and give back the original files (token for token, or with known
+/// equivalent lines of the bugs in place of their original lines)?
+fn verify_patch(sources: &Sources, case: &Case, diff: &str) -> Result<(bool, bool, bool)> {
+    let copy = sources.materialize(case, Version::Buggy)?;
     fs::write(copy.path().join("fix.patch"), diff)?;
     let applies = Command::new("git")
         .args(["apply", "fix.patch"])
@@ -475,43 +580,46 @@ fn verify_patch(
         return Ok((false, false, false));
     }
     let passes = sources
-        .cargo(subject)
+        .cargo(case.subject)
         .args(["test", "--quiet"])
         .current_dir(copy.path())
         .output()?
         .status
         .success();
-    let original = sources.materialize(subject, bug, Version::Original)?;
+    let original = sources.materialize(case, Version::Original)?;
     let tokens = |text: &str| {
         proc_macro2::TokenStream::from_str(text)
             .ok()
             .map(|t| t.to_string())
     };
-    let patched = tokens(&fs::read_to_string(copy.path().join(&bug.file))?);
-    let original_text = fs::read_to_string(original.path().join(&bug.file))?;
-    // The original, and the original with each known equivalent of the line.
-    let mut restorations = vec![original_text.clone()];
-    for line in &bug.equivalent {
-        let mut lines: Vec<String> = original_text
-            .split_inclusive('\n')
-            .map(str::to_string)
-            .collect();
-        lines[bug.line - 1] = format!("{line}\n");
-        restorations.push(lines.concat());
+    let files: BTreeSet<&Path> = case.bugs.iter().map(|b| b.file.as_path()).collect();
+    let mut restores = true;
+    for file in files {
+        let patched = tokens(&fs::read_to_string(copy.path().join(file))?);
+        // The original, and the original with known equivalents of its bugs' lines.
+        let mut restorations = vec![fs::read_to_string(original.path().join(file))?];
+        for bug in case.bugs.iter().filter(|b| b.file == file) {
+            let mut variants = Vec::new();
+            for text in &restorations {
+                for line in &bug.equivalent {
+                    let mut lines: Vec<String> =
+                        text.split_inclusive('\n').map(str::to_string).collect();
+                    lines[bug.line - 1] = format!("{line}\n");
+                    variants.push(lines.concat());
+                }
+            }
+            restorations.extend(variants);
+        }
+        restores &= patched.is_some() && restorations.iter().any(|text| tokens(text) == patched);
     }
-    let restores = patched.is_some() && restorations.iter().any(|text| tokens(text) == patched);
     Ok((true, passes, restores))
 }
 
 /// Our two evaluators against the naive loop (write the files, `cargo
 /// test`), on the same candidates, one after the other in one run.
-fn speed_comparison(
-    sources: &Sources,
-    subject: &Subject,
-    bug: &Bug,
-    count: usize,
-) -> Result<SpeedRecord> {
-    let buggy = sources.materialize(subject, bug, Version::Buggy)?;
+fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<SpeedRecord> {
+    let subject = case.subject;
+    let buggy = sources.materialize(case, Version::Buggy)?;
     let manifest = buggy.path().join("Cargo.toml");
     let target = sources
         .target_dir(subject)
@@ -579,7 +687,7 @@ fn speed_comparison(
     let (rebuild_seconds, rebuild, _, _) = timed.remove(0);
 
     // The naive loop, in its own warm copy.
-    let naive_dir = sources.materialize(subject, bug, Version::Buggy)?;
+    let naive_dir = sources.materialize(case, Version::Buggy)?;
     sources
         .cargo(subject)
         .args(["test", "--no-fail-fast", "--quiet"])
@@ -599,15 +707,17 @@ fn speed_comparison(
             let text = texts.get(&index).map_or(file.text.as_str(), String::as_str);
             fs::write(naive_dir.path().join(&file.path), text)?;
         }
-        let output = sources
-            .cargo(subject)
+        let mut command = sources.cargo(subject);
+        command
             .args(["test", "--no-fail-fast"])
-            .current_dir(naive_dir.path())
-            .output()?;
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let built = !String::from_utf8_lossy(&output.stderr).contains("error[E")
-            && stdout.contains("test result");
-        naive.push(built.then(|| passed_names(&stdout)));
+            .current_dir(naive_dir.path());
+        // A mutant may hang or allocate without end: the naive loop gets a
+        // timeout too (the tests that finished by then count).
+        let finished = process::run(command, Some(NAIVE_TIMEOUT))?;
+        let timed_out = matches!(finished.status, process::Status::TimedOut);
+        let built = timed_out
+            || (!finished.stderr.contains("error[E") && finished.stdout.contains("test result"));
+        naive.push(built.then(|| passed_names(&finished.stdout)));
     }
     let naive_seconds = started.elapsed().as_secs_f64();
 
@@ -642,7 +752,7 @@ fn speed_comparison(
     let per_candidate = schema_seconds / candidates.len().max(1) as f64;
     Ok(SpeedRecord {
         subject: subject.name.clone(),
-        bug: bug.id.clone(),
+        bug: case.id.to_string(),
         candidates: candidates.len(),
         compiled: schema.iter().filter(|o| o.compiled()).count(),
         schema_seconds,
@@ -688,16 +798,10 @@ fn one_line(record: &BugRecord) -> String {
     if !record.check.ok {
         return format!("setup check failed: {:?}", record.check);
     }
-    let rank = record
-        .ranks
-        .get("ochiai")
-        .copied()
-        .flatten()
-        .map_or("-".to_string(), |r| r.to_string());
-    match &record.repair {
-        Some(r) => format!(
-            "ochiai rank {rank}/{}; {} in {:.0} s, {} candidates ({} compiled){}",
-            record.executed_lines,
+    let rank = |rank: Option<usize>| rank.map_or("-".to_string(), |r| r.to_string());
+    let repair = |r: &RepairRecord| {
+        format!(
+            "{} in {:.0} s, {} candidates ({} compiled){}",
             if r.fixed { "fixed" } else { "not fixed" },
             r.seconds,
             r.candidates,
@@ -707,15 +811,36 @@ fn one_line(record: &BugRecord) -> String {
             } else {
                 ""
             }
-        ),
-        None => format!("ochiai rank {rank}/{}", record.executed_lines),
+        )
+    };
+    let mut line = format!(
+        "ochiai rank {}/{} ({} refined, {} groups)",
+        rank(record.ranks.get("ochiai").copied().flatten()),
+        record.executed_lines,
+        rank(record.refined_ranks.get("all").copied().flatten()),
+        record.groups
+    );
+    if let Some(r) = &record.repair {
+        line.push_str(&format!("; {}", repair(r)));
     }
+    if let Some(r) = &record.repair_unrefined {
+        line.push_str(&format!("; --refine none: {}", repair(r)));
+    }
+    line
 }
 
-/// Summary figures over the checked bugs.
+/// Summary figures over the checked cases.
 struct Summary {
     bugs: usize,
-    per_metric: Vec<(Metric, [usize; 3], f64)>,
+    /// Top-1/3/5 counts and mean EXAM per metric, then per refinement.
+    per_metric: Vec<(String, [usize; 3], f64)>,
+    per_refinement: Vec<(String, [usize; 3], f64)>,
+    /// The repair as it ships, and with `--refine none`.
+    refined: RepairSummary,
+    unrefined: RepairSummary,
+}
+
+struct RepairSummary {
     fixed: usize,
     restored: usize,
     median_fix_seconds: Option<f64>,
@@ -728,51 +853,62 @@ fn summarize(records: &[BugRecord]) -> Summary {
         .iter()
         .filter(|r| r.check.ok && r.repair.is_some())
         .collect();
+    // Top-1/3/5 and EXAM (the share of executed lines read before reaching
+    // the fault, all of them if never) of one rank per case.
+    let accuracy = |name: &str, rank: &dyn Fn(&BugRecord) -> Option<usize>| {
+        let ranks: Vec<Option<usize>> = checked.iter().map(|r| rank(r)).collect();
+        let top = [1, 3, 5].map(|n| ranks.iter().filter(|r| r.is_some_and(|r| r <= n)).count());
+        let exam = checked
+            .iter()
+            .zip(&ranks)
+            .map(|(r, rank)| rank.map_or(1.0, |rank| rank as f64 / r.executed_lines.max(1) as f64))
+            .sum::<f64>()
+            / checked.len().max(1) as f64;
+        (name.to_string(), top, exam)
+    };
     let per_metric = Metric::ALL
         .into_iter()
-        .map(|metric| {
-            let ranks: Vec<Option<usize>> =
-                checked.iter().map(|r| r.ranks[metric.name()]).collect();
-            let top = [1, 3, 5].map(|n| ranks.iter().filter(|r| r.is_some_and(|r| r <= n)).count());
-            // EXAM: the share of executed lines read before reaching the fault (all of them if never).
-            let exam: f64 = checked
-                .iter()
-                .zip(&ranks)
-                .map(|(r, rank)| {
-                    rank.map_or(1.0, |rank| rank as f64 / r.executed_lines.max(1) as f64)
-                })
-                .sum::<f64>()
-                / checked.len().max(1) as f64;
-            (metric, top, exam)
-        })
+        .map(|metric| accuracy(metric.name(), &|r| r.ranks[metric.name()]))
         .collect();
-    let repairs: Vec<&RepairRecord> = checked.iter().filter_map(|r| r.repair.as_ref()).collect();
-    let plausible: Vec<&&RepairRecord> = repairs
-        .iter()
-        .filter(|r| r.fixed && r.applies && r.passes_cargo_test)
+    let per_refinement = REFINEMENTS
+        .into_iter()
+        .map(|name| accuracy(name, &|r| r.refined_ranks.get(name).copied().flatten()))
         .collect();
-    let mut fix_seconds: Vec<f64> = plausible.iter().map(|r| r.seconds).collect();
-    fix_seconds.sort_by(f64::total_cmp);
-    let mut rates: Vec<f64> = repairs
-        .iter()
-        .filter(|r| r.candidates > 0)
-        .map(|r| r.candidates_per_second)
-        .collect();
-    rates.sort_by(f64::total_cmp);
-    let mut shares: Vec<f64> = repairs
-        .iter()
-        .filter(|r| r.candidates > 0)
-        .map(|r| r.compiled as f64 / r.candidates as f64)
-        .collect();
-    shares.sort_by(f64::total_cmp);
+    let repairs = |which: &dyn Fn(&BugRecord) -> Option<&RepairRecord>| -> Vec<RepairRecord> {
+        checked.iter().filter_map(|r| which(r).cloned()).collect()
+    };
     Summary {
         bugs: checked.len(),
         per_metric,
+        per_refinement,
+        refined: summarize_repairs(&repairs(&|r| r.repair.as_ref())),
+        unrefined: summarize_repairs(&repairs(&|r| r.repair_unrefined.as_ref())),
+    }
+}
+
+fn summarize_repairs(repairs: &[RepairRecord]) -> RepairSummary {
+    let plausible: Vec<&RepairRecord> = repairs
+        .iter()
+        .filter(|r| r.fixed && r.applies && r.passes_cargo_test)
+        .collect();
+    let sorted = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values
+    };
+    let tried: Vec<&RepairRecord> = repairs.iter().filter(|r| r.candidates > 0).collect();
+    RepairSummary {
         fixed: plausible.len(),
         restored: plausible.iter().filter(|r| r.restores_original).count(),
-        median_fix_seconds: median(&fix_seconds),
-        median_candidates_per_second: median(&rates),
-        median_compile_share: median(&shares),
+        median_fix_seconds: median(&sorted(plausible.iter().map(|r| r.seconds).collect())),
+        median_candidates_per_second: median(&sorted(
+            tried.iter().map(|r| r.candidates_per_second).collect(),
+        )),
+        median_compile_share: median(&sorted(
+            tried
+                .iter()
+                .map(|r| r.compiled as f64 / r.candidates as f64)
+                .collect(),
+        )),
     }
 }
 
@@ -791,17 +927,31 @@ fn results_json(
         "elapsed_seconds": elapsed.as_secs_f64(),
         "summary": {
             "bugs": summary.bugs,
-            "localization": summary.per_metric.iter().map(|(m, top, exam)| json!({
-                "metric": m.name(), "top1": top[0], "top3": top[1], "top5": top[2], "mean_exam": exam,
-            })).collect::<Vec<_>>(),
-            "plausible": summary.fixed,
-            "restores_original": summary.restored,
-            "median_time_to_fix_seconds": summary.median_fix_seconds,
-            "median_candidates_per_second": summary.median_candidates_per_second,
-            "median_compile_share": summary.median_compile_share,
+            "localization": accuracy_json(&summary.per_metric, "metric"),
+            "refinements": accuracy_json(&summary.per_refinement, "refinement"),
+            "repair": repair_json(&summary.refined),
+            "repair_unrefined": repair_json(&summary.unrefined),
         },
         "bugs": records,
         "speed": speed,
+    })
+}
+
+fn accuracy_json(rows: &[(String, [usize; 3], f64)], key: &str) -> Value {
+    rows.iter()
+        .map(|(name, top, exam)| {
+            json!({key: name, "top1": top[0], "top3": top[1], "top5": top[2], "mean_exam": exam})
+        })
+        .collect()
+}
+
+fn repair_json(summary: &RepairSummary) -> Value {
+    json!({
+        "plausible": summary.fixed,
+        "restores_original": summary.restored,
+        "median_time_to_fix_seconds": summary.median_fix_seconds,
+        "median_candidates_per_second": summary.median_candidates_per_second,
+        "median_compile_share": summary.median_compile_share,
     })
 }
 
@@ -829,44 +979,75 @@ fn markdown(
         elapsed.as_secs_f64() / 60.0
     );
     md.push_str(&format!(
-        "## Summary ({} bugs that passed the setup check)\n\n",
+        "## Summary ({} cases that passed the setup check)\n\n",
         summary.bugs
     ));
-    md.push_str("| metric | top-1 | top-3 | top-5 | mean EXAM |\n|---|---|---|---|---|\n");
-    for (metric, top, exam) in &summary.per_metric {
+    let accuracy_table = |md: &mut String, heading: &str, rows: &[(String, [usize; 3], f64)]| {
         md.push_str(&format!(
-            "| {} | {} ({:.0}%) | {} ({:.0}%) | {} ({:.0}%) | {:.3} |\n",
-            metric.name(),
-            top[0],
-            percent(top[0]),
-            top[1],
-            percent(top[1]),
-            top[2],
-            percent(top[2]),
-            exam
+            "| {heading} | top-1 | top-3 | top-5 | mean EXAM |\n|---|---|---|---|---|\n"
         ));
-    }
+        for (name, top, exam) in rows {
+            md.push_str(&format!(
+                "| {name} | {} ({:.0}%) | {} ({:.0}%) | {} ({:.0}%) | {exam:.3} |\n",
+                top[0],
+                percent(top[0]),
+                top[1],
+                percent(top[1]),
+                top[2],
+                percent(top[2]),
+            ));
+        }
+    };
+    accuracy_table(&mut md, "metric", &summary.per_metric);
     let fmt = |v: Option<f64>, unit: &str| v.map_or("-".to_string(), |v| format!("{v:.2}{unit}"));
+    let share = |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{:.0}%", s * 100.0));
+    let (with, without) = (&summary.refined, &summary.unrefined);
     md.push_str(&format!(
-        "\n| repair | value |\n|---|---|\n| plausible patches (apply, pass `cargo test`) | {} of {} ({:.0}%) |\n\
-         | restore the original (token for token) | {} of {} ({:.0}%) |\n| median time to fix | {} |\n\
-         | median candidates per second | {} |\n| median share of candidates that compiled | {} |\n",
-        summary.fixed, summary.bugs, percent(summary.fixed), summary.restored, summary.bugs, percent(summary.restored),
-        fmt(summary.median_fix_seconds, " s"), fmt(summary.median_candidates_per_second, ""),
-        summary.median_compile_share.map_or("-".to_string(), |s| format!("{:.0}%", s * 100.0))
+        "\n| repair | as shipped | `--refine none` |\n|---|---|---|\n\
+         | plausible patches (apply, pass `cargo test`) | {} of {} ({:.0}%) | {} ({:.0}%) |\n\
+         | restore the original (token for token) | {} ({:.0}%) | {} ({:.0}%) |\n\
+         | median time to fix | {} | {} |\n\
+         | median candidates per second | {} | {} |\n\
+         | median share of candidates that compiled | {} | {} |\n",
+        with.fixed,
+        summary.bugs,
+        percent(with.fixed),
+        without.fixed,
+        percent(without.fixed),
+        with.restored,
+        percent(with.restored),
+        without.restored,
+        percent(without.restored),
+        fmt(with.median_fix_seconds, " s"),
+        fmt(without.median_fix_seconds, " s"),
+        fmt(with.median_candidates_per_second, ""),
+        fmt(without.median_candidates_per_second, ""),
+        share(with.median_compile_share),
+        share(without.median_compile_share),
     ));
     md.push_str(
-        "\nRanks are worst-case ranks (ties count against us) of the faulty line's location; EXAM is rank / executed lines \
-         (1.0 when the line was never executed). A patch *restores the original* when the patched file has the same tokens \
-         as the original file, or as the original with one of the bug's `equivalent` lines (listed in the corpus, checked by \
-         hand: `> 69` for `>= 70` on integers) in place of the faulty line; any other fix counts as plausible only.\n",
+        "\nRanks are worst-case ranks (ties count against us) of the faulty line's location (for a case with several \
+         faults, the best-ranked one); EXAM is rank / executed lines (1.0 when the line was never executed). A patch \
+         *restores the original* when the patched file has the same tokens as the original file, or as the original with \
+         one of the bug's `equivalent` lines (listed in the corpus, checked by hand: `> 69` for `>= 70` on integers) in \
+         place of the faulty line; any other fix counts as plausible only. Both repairs run with the same seed and time \
+         limit; `--refine none` searches one failure group after another too, but weighs locations by the plain spectrum \
+         score, with no critical-predicate seeds and no feedback.\n",
     );
+    md.push_str(
+        "\n## Localization refinements\n\nOchiai ranks of the faulty line with each refinement on its own and with all \
+         of them, recomputed from one `--rank-only --format json` run per case (its counts and its `in_slice` and \
+         `critical` marks). *plain*: one spectrum over all failing tests; *groups*: each failure group's own spectrum, \
+         taking the best rank among the groups; *slices*: lines in the dynamic slice of a failing run first; *switching*: \
+         critical predicates first; *all*: per group, critical predicates, then the slice, as `--rank-only` ranks.\n\n",
+    );
+    accuracy_table(&mut md, "refinement", &summary.per_refinement);
     if !speed.is_empty() {
         md.push_str(
             "\n## Evaluation speed\n\nThe same candidates (one or two mutations at suspicious lines, like a search's) \
              evaluated three ways, one after the other in one run: the schema evaluator (the batch woven into shared builds, \
              candidates selected at run time, tests run in parallel), the rebuild evaluator (one incremental build per \
-             candidate), and the naive loop (write the files, `cargo test`, which also runs doctests). Both evaluators use \
+             candidate), and the naive loop (write the files, `cargo test`, which also runs doctests, killed after 60 s). Both evaluators use \
              the default `-j` and run only the tests that execute an edited line. *Same outcome*: built or not and the same \
              tests passing in both evaluators; *same fitness*: the naive loop's fitness equals the schema evaluator's. \
              *Cost / tests*: the per-candidate cost of the schema evaluator over the median time of one candidate's own test run.\n\n\
@@ -898,39 +1079,55 @@ fn markdown(
         }
     }
     md.push_str(
-        "\n## Bugs\n\n| bug | kind | rank (ochiai / tarantula / dstar / op2 / jaccard) | lines | localize (s) | repair | time (s) | candidates | compiled | restores |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "\n## Cases\n\n| case | kind | rank (ochiai / tarantula / dstar / op2 / jaccard) | rank (plain / groups / slices / switching / all) | groups | lines | localize (s) | repair | time (s) | candidates | compiled | stages | restores | `--refine none` |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
-    for r in records {
-        let ranks: Vec<String> = Metric::ALL
-            .iter()
-            .map(|m| {
-                r.ranks
-                    .get(m.name())
+    let joined = |ranks: &BTreeMap<String, Option<usize>>,
+                  names: &mut dyn Iterator<Item = &str>| {
+        names
+            .map(|name| {
+                ranks
+                    .get(name)
                     .copied()
                     .flatten()
                     .map_or("-".into(), |x| x.to_string())
             })
-            .collect();
+            .collect::<Vec<String>>()
+            .join(" / ")
+    };
+    let outcome = |p: &RepairRecord| {
+        if p.fixed && p.applies && p.passes_cargo_test {
+            "plausible"
+        } else {
+            "not found"
+        }
+    };
+    for r in records {
         match (&r.repair, r.check.ok) {
             (Some(p), true) => md.push_str(&format!(
-                "| {} | {} | {} | {} | {:.1} | {} | {:.0} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} | {} | {:.1} | {} | {:.0} | {} | {} | {} | {} | {} |\n",
                 r.id,
                 r.kind,
-                ranks.join(" / "),
+                joined(&r.ranks, &mut Metric::ALL.iter().map(|m| m.name())),
+                joined(&r.refined_ranks, &mut REFINEMENTS.into_iter()),
+                r.groups,
                 r.executed_lines,
                 r.localize_seconds,
-                if p.fixed && p.applies && p.passes_cargo_test {
-                    "plausible"
-                } else {
-                    "not found"
-                },
+                outcome(p),
                 p.seconds,
                 p.candidates,
                 p.compiled,
-                if p.restores_original { "yes" } else { "no" }
+                p.stages,
+                if p.restores_original { "yes" } else { "no" },
+                r.repair_unrefined
+                    .as_ref()
+                    .map_or("-".to_string(), |u| format!(
+                        "{} in {:.0} s",
+                        outcome(u),
+                        u.seconds
+                    )),
             )),
             _ => md.push_str(&format!(
-                "| {} | {} | setup check failed | | | | | | | |\n",
+                "| {} | {} | setup check failed | | | | | | | | | | | |\n",
                 r.id, r.kind
             )),
         }

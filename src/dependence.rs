@@ -4,9 +4,12 @@
 //! the crate: the statements that can have influenced the failure.
 //!
 //! Facts come from syntax; dependencies come from a trace, so they are the
-//! ones this run had, not every one the code could have.
+//! ones this run had, not every one the code could have. The trace holds
+//! locations only, so calls and returns are inferred: a location of another
+//! function than the current one enters it (a call from the last statement
+//! run) unless that function is still active below (a return to it).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use syn::{Expr, Stmt};
@@ -21,12 +24,16 @@ use crate::syntax::{
 /// What one location does with variables.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Facts {
-    /// The function it is in: variables are that function's.
-    pub function: String,
+    /// Where the function it is in starts (its `fn` line): variables are
+    /// that function's.
+    pub function: Location,
     pub defines: BTreeSet<String>,
     pub uses: BTreeSet<String>,
     /// The condition (if, else if, loop, match) it runs under.
     pub control: Option<Location>,
+    /// Earlier decisions that could have left the function or loop before
+    /// it (an `if` around a `return`, a statement with `?`).
+    pub exits: BTreeSet<Location>,
     /// `if`, `while`, `for`, `loop` or `match` for a location that decides
     /// what runs under it.
     pub decides: Option<&'static str>,
@@ -63,13 +70,32 @@ impl Collector<'_> {
             file: self.file.to_path_buf(),
             line,
         };
+        // Only local variables (and fields of `self`): paths such as `None`
+        // or constants are not variables.
+        let uses = uses
+            .into_iter()
+            .filter(|v| scope.binds(v.split('.').next().unwrap_or(v)))
+            .collect::<BTreeSet<_>>();
         let control = scope.control.filter(|c| *c != line).map(|c| Location {
             file: self.file.to_path_buf(),
             line: c,
         });
+        let exits = scope
+            .exits
+            .iter()
+            .filter(|&&e| e != line)
+            .map(|&e| Location {
+                file: self.file.to_path_buf(),
+                line: e,
+            })
+            .collect();
         let entry = self.facts.entry(location).or_insert_with(|| Facts {
-            function: scope.function.clone(),
+            function: Location {
+                file: self.file.to_path_buf(),
+                line: scope.function_line,
+            },
             control,
+            exits,
             ..Facts::default()
         });
         entry.defines.extend(defines);
@@ -185,8 +211,162 @@ fn is_compound_assignment(op: &syn::BinOp) -> bool {
 pub enum Dependency {
     /// It read `variable`, last written at `from`.
     Data { variable: String, from: Location },
-    /// It ran because the condition at `from` (an `if`, loop...) decided so.
+    /// It read a parameter: the value came from the call at `from`.
+    Argument { from: Location },
+    /// It called a function of the crate, which returned from `from`.
+    Return { from: Location },
+    /// It ran because the condition at `from` (an `if`, loop...) decided
+    /// so, or because the statement at `from` did not leave early (`?`).
     Control { kind: &'static str, from: Location },
+}
+
+impl Dependency {
+    pub fn from(&self) -> &Location {
+        match self {
+            Dependency::Data { from, .. }
+            | Dependency::Argument { from }
+            | Dependency::Return { from }
+            | Dependency::Control { from, .. } => from,
+        }
+    }
+}
+
+/// A failing run: its trace, cut into function activations, with the
+/// dependencies of every execution in it.
+#[derive(Debug)]
+pub struct Run<'a> {
+    trace: &'a [Location],
+    /// Per position of the trace: what it depends on, as positions.
+    dependencies: Vec<Vec<(Dependency, usize)>>,
+}
+
+/// One activation of a function in the trace.
+struct Frame<'a> {
+    function: Option<&'a Location>,
+    positions: Vec<usize>,
+    /// The position of the statement that called it.
+    caller: Option<usize>,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(trace: &'a [Location], facts: &'a BTreeMap<Location, Facts>) -> Run<'a> {
+        let function_of = |p: usize| facts.get(&trace[p]).map(|f| &f.function);
+        // Frames: a location of the function on top continues it; one of a
+        // function further down returns to it; any other one is a call.
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut calls: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut stack: Vec<usize> = Vec::new();
+        for p in 0..trace.len() {
+            let function = function_of(p);
+            let frame = match stack.iter().rposition(|&f| frames[f].function == function) {
+                Some(depth) => {
+                    stack.truncate(depth + 1);
+                    stack[depth]
+                }
+                None => {
+                    let caller = stack
+                        .last()
+                        .and_then(|&f| frames[f].positions.last().copied());
+                    frames.push(Frame {
+                        function,
+                        positions: Vec::new(),
+                        caller,
+                    });
+                    let frame = frames.len() - 1;
+                    if let Some(caller) = caller {
+                        calls.entry(caller).or_default().push(frame);
+                    }
+                    stack.push(frame);
+                    frame
+                }
+            };
+            frames[frame].positions.push(p);
+        }
+        // Dependencies, frame by frame, in order: the last write of each
+        // variable read, the parameters' call, the condition it ran under,
+        // and what the functions it called returned.
+        let mut dependencies = vec![Vec::new(); trace.len()];
+        for frame in &frames {
+            let mut last_write: HashMap<&str, usize> = HashMap::new();
+            let mut last_run: HashMap<&Location, usize> = HashMap::new();
+            for &p in &frame.positions {
+                let location = &trace[p];
+                if let Some(own) = facts.get(location) {
+                    let found = &mut dependencies[p];
+                    let mut from_caller = false;
+                    for variable in &own.uses {
+                        match last_write.get(variable.as_str()) {
+                            Some(&q) => found.push((
+                                Dependency::Data {
+                                    variable: variable.clone(),
+                                    from: trace[q].clone(),
+                                },
+                                q,
+                            )),
+                            None => from_caller = true,
+                        }
+                    }
+                    if from_caller && let Some(caller) = frame.caller {
+                        let from = trace[caller].clone();
+                        found.push((Dependency::Argument { from }, caller));
+                    }
+                    for control in own.control.iter().chain(&own.exits) {
+                        if let Some(&q) = last_run.get(control) {
+                            // A statement that decides nothing controls by
+                            // leaving early (`?`).
+                            let kind = facts.get(control).and_then(|f| f.decides).unwrap_or("?");
+                            let from = control.clone();
+                            found.push((Dependency::Control { kind, from }, q));
+                        }
+                    }
+                    for &callee in calls.get(&p).into_iter().flatten() {
+                        if let Some(&q) = frames[callee].positions.last() {
+                            let from = trace[q].clone();
+                            found.push((Dependency::Return { from }, q));
+                        }
+                    }
+                    for variable in &own.defines {
+                        last_write.insert(variable, p);
+                    }
+                }
+                last_run.insert(location, p);
+            }
+        }
+        Run {
+            trace,
+            dependencies,
+        }
+    }
+
+    /// The dependencies of the last execution of `location`.
+    pub fn dependencies_of(&self, location: &Location) -> Vec<Dependency> {
+        self.trace
+            .iter()
+            .rposition(|l| l == location)
+            .map(|p| {
+                self.dependencies[p]
+                    .iter()
+                    .map(|(d, _)| d.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The dynamic backward slice: from the last location the run executed
+    /// in the crate, every execution it transitively depends on.
+    pub fn slice(&self) -> BTreeSet<Location> {
+        let mut taken = vec![false; self.trace.len()];
+        let mut work: Vec<usize> = self.trace.len().checked_sub(1).into_iter().collect();
+        let mut slice = BTreeSet::new();
+        while let Some(p) = work.pop() {
+            if std::mem::replace(&mut taken[p], true) {
+                continue;
+            }
+            slice.insert(self.trace[p].clone());
+            work.extend(self.dependencies[p].iter().map(|&(_, q)| q));
+        }
+        slice
+    }
 }
 
 /// The dependencies of the last execution of `location` in `trace`.
@@ -195,83 +375,12 @@ pub fn dependencies_at(
     location: &Location,
     facts: &BTreeMap<Location, Facts>,
 ) -> Vec<Dependency> {
-    let Some(at) = trace.iter().rposition(|l| l == location) else {
-        return Vec::new();
-    };
-    let Some(own) = facts.get(location) else {
-        return Vec::new();
-    };
-    let mut dependencies = Vec::new();
-    for variable in &own.uses {
-        let writer = trace[..at].iter().rev().find(|l| {
-            facts
-                .get(*l)
-                .is_some_and(|f| f.function == own.function && f.defines.contains(variable))
-        });
-        if let Some(from) = writer {
-            dependencies.push(Dependency::Data {
-                variable: variable.clone(),
-                from: from.clone(),
-            });
-        }
-    }
-    if let Some(control) = &own.control {
-        let kind = facts.get(control).and_then(|f| f.decides).unwrap_or("if");
-        dependencies.push(Dependency::Control {
-            kind,
-            from: control.clone(),
-        });
-    }
-    dependencies
+    Run::new(trace, facts).dependencies_of(location)
 }
 
-/// The dynamic backward slice of a failing run's trace: from the last
-/// location the run executed in the crate, every earlier execution it
-/// depends on, through data (the last write of each variable read, in the
-/// same function) and control (the condition it ran under), transitively.
+/// The dynamic backward slice of a failing run's trace.
 pub fn backward_slice(trace: &[Location], facts: &BTreeMap<Location, Facts>) -> BTreeSet<Location> {
-    let mut slice = BTreeSet::new();
-    let Some((last, earlier)) = trace.split_last() else {
-        return slice;
-    };
-    // What is still wanted: variables (by function) and conditions.
-    let mut wanted_variables: BTreeSet<(String, String)> = BTreeSet::new();
-    let mut wanted_conditions: BTreeSet<Location> = BTreeSet::new();
-    let mut take = |location: &Location,
-                    variables: &mut BTreeSet<(String, String)>,
-                    conditions: &mut BTreeSet<Location>| {
-        slice.insert(location.clone());
-        if let Some(facts) = facts.get(location) {
-            variables.extend(
-                facts
-                    .uses
-                    .iter()
-                    .map(|v| (facts.function.clone(), v.clone())),
-            );
-            conditions.extend(facts.control.clone());
-        }
-    };
-    take(last, &mut wanted_variables, &mut wanted_conditions);
-    for location in earlier.iter().rev() {
-        let Some(own) = facts.get(location) else {
-            continue;
-        };
-        let writes_wanted: Vec<(String, String)> = own
-            .defines
-            .iter()
-            .map(|v| (own.function.clone(), v.clone()))
-            .filter(|key| wanted_variables.contains(key))
-            .collect();
-        let decides_wanted = wanted_conditions.remove(location);
-        if writes_wanted.is_empty() && !decides_wanted {
-            continue;
-        }
-        for key in writes_wanted {
-            wanted_variables.remove(&key);
-        }
-        take(location, &mut wanted_variables, &mut wanted_conditions);
-    }
-    slice
+    Run::new(trace, facts).slice()
 }
 
 #[cfg(test)]
@@ -374,5 +483,52 @@ mod tests {
         assert!(facts[&at(5)].defines.contains("self.total"));
         let trace = [at(4), at(5), at(5), at(7), at(8)];
         assert_eq!(lines(&backward_slice(&trace, &facts)), [4, 5, 7, 8]);
+    }
+
+    #[test]
+    fn values_flow_through_calls_and_returns() {
+        let text = "fn helper(a: i32) -> i32 {\n    let b = a + 1;\n    b\n}\npub fn f(x: i32) -> i32 {\n    let unused = x * 3;\n    let y = helper(x);\n    y * 2\n}\n";
+        let facts = facts_of(text);
+        assert_ne!(facts[&at(2)].function, facts[&at(6)].function);
+        // f(1) runs 6, 7 (which calls helper: 2, 3), then 8.
+        let trace = [at(6), at(7), at(2), at(3), at(8)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(lines(&run.slice()), [2, 3, 7, 8], "`unused` is left out");
+        assert_eq!(
+            run.dependencies_of(&at(7)),
+            [Dependency::Return { from: at(3) }]
+        );
+        assert_eq!(
+            run.dependencies_of(&at(2)),
+            [Dependency::Argument { from: at(7) }]
+        );
+    }
+
+    #[test]
+    fn locals_of_two_functions_do_not_mix() {
+        // Two functions with a local of the same name: a write in one is no
+        // dependency of a read in the other.
+        let text = "pub fn g() -> i32 {\n    let v = 1;\n    v\n}\npub fn h() -> i32 {\n    let w = 2;\n    let v = w;\n    v\n}\n";
+        let facts = facts_of(text);
+        let trace = [at(2), at(3), at(6), at(7), at(8)];
+        assert_eq!(lines(&backward_slice(&trace, &facts)), [6, 7, 8]);
+    }
+
+    #[test]
+    fn what_follows_an_early_return_depends_on_its_condition() {
+        let text = "fn ok(v: i32) -> bool {\n    v > 0\n}\npub fn all(values: &[i32]) -> bool {\n    for v in values {\n        if !ok(*v) {\n            return false;\n        }\n    }\n    true\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(10)].control, None);
+        assert_eq!(
+            facts[&at(10)].exits,
+            BTreeSet::from([at(6)]),
+            "the `if` around the `return`"
+        );
+        // all(&[1]) runs 5, 6 (calling ok: 2), then 10.
+        let trace = [at(5), at(6), at(2), at(10)];
+        assert_eq!(lines(&backward_slice(&trace, &facts)), [2, 5, 6, 10]);
+        let text = "fn parse(s: &str) -> Result<u8, ()> {\n    let n = s.parse::<u8>().map_err(|_| ())?;\n    let unrelated = 1;\n    Ok(n + unrelated)\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(3)].exits, BTreeSet::from([at(2)]), "after a `?`");
     }
 }

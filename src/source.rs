@@ -10,7 +10,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 /// A line of a file of the crate: the unit of coverage and of ranking.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Location {
     /// Relative to the workspace root.
     pub file: PathBuf,

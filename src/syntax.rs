@@ -33,11 +33,18 @@ pub struct Scope {
     pub location: u32,
     /// The name of the innermost enclosing function.
     pub function: String,
+    /// The line of its `fn` (with the file, what tells it from others of
+    /// the same name).
+    pub function_line: u32,
     /// The innermost enclosing block statement.
     pub statement: Option<EnclosingStatement>,
     /// The location of the `if`, `else if`, loop or `match` whose branch or
     /// body this is (what it is control dependent on).
     pub control: Option<u32>,
+    /// The decisions before it, in its blocks, that could have left early
+    /// instead (`return`, `?`, `break`, `continue`; see `early_exits`): it
+    /// only runs because they did not.
+    pub exits: Vec<u32>,
     frames: Vec<Vec<String>>,
 }
 
@@ -243,6 +250,7 @@ impl<H: RunnableCode> Walker<'_, H> {
         let outer_scope = std::mem::take(&mut self.scope);
         let outer_runnable = std::mem::replace(&mut self.runnable, true);
         self.scope.function = sig.ident.to_string();
+        self.scope.function_line = sig.fn_token.span.start().line as u32;
         self.scope.push(parameters);
         self.visit_block(block);
         self.scope = outer_scope;
@@ -283,6 +291,78 @@ impl<H: RunnableCode> Walker<'_, H> {
         self.visit_expr(cond);
         lets
     }
+}
+
+/// Where running `stmt` (at `line`) may leave its block early: for each
+/// `return`, `?`, `break` or `continue` in it (not in a closure or item
+/// inside it), or macro that returns (`bail!`, `ensure!`), the line of the
+/// innermost `if`, `else if`, `while` or `match` around it, or `line`.
+pub fn early_exits(stmt: &syn::Stmt, line: u32) -> BTreeSet<u32> {
+    struct Finder {
+        decisions: Vec<u32>,
+        exits: BTreeSet<u32>,
+        line: u32,
+    }
+    impl Finder {
+        fn exit(&mut self) {
+            self.exits
+                .insert(self.decisions.last().copied().unwrap_or(self.line));
+        }
+        fn decide(&mut self, token: Span, walk: impl FnOnce(&mut Self)) {
+            self.decisions.push(token.start().line as u32);
+            walk(self);
+            self.decisions.pop();
+        }
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, expr: &'ast syn::ExprReturn) {
+            self.exit();
+            visit::visit_expr_return(self, expr);
+        }
+        fn visit_expr_try(&mut self, expr: &'ast syn::ExprTry) {
+            self.exit();
+            visit::visit_expr_try(self, expr);
+        }
+        fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
+            self.exit();
+        }
+        fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
+            self.exit();
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "bail" || s.ident == "ensure")
+            {
+                self.exit();
+            }
+        }
+        fn visit_expr_if(&mut self, expr: &'ast syn::ExprIf) {
+            self.decide(expr.if_token.span, |this| visit::visit_expr_if(this, expr));
+        }
+        fn visit_expr_while(&mut self, expr: &'ast syn::ExprWhile) {
+            self.decide(expr.while_token.span, |this| {
+                visit::visit_expr_while(this, expr)
+            });
+        }
+        fn visit_expr_match(&mut self, expr: &'ast syn::ExprMatch) {
+            self.decide(expr.match_token.span, |this| {
+                visit::visit_expr_match(this, expr)
+            });
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder {
+        decisions: Vec::new(),
+        exits: BTreeSet::new(),
+        line,
+    };
+    finder.visit_stmt(stmt);
+    finder.exits
 }
 
 fn collect_let_bindings(cond: &Expr, out: &mut Vec<String>) {
@@ -351,6 +431,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         if !self.runnable {
             return visit::visit_block(self, block);
         }
+        let outer_exits = self.scope.exits.len();
         self.in_frame(Vec::new(), |this| {
             for stmt in &block.stmts {
                 if matches!(stmt, syn::Stmt::Item(_)) {
@@ -370,8 +451,12 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
                 if let syn::Stmt::Local(local) = stmt {
                     this.scope.bind(pattern_bindings(&local.pat));
                 }
+                if let Some(line) = start_line(stmt) {
+                    this.scope.exits.extend(early_exits(stmt, line));
+                }
             }
         });
+        self.scope.exits.truncate(outer_exits);
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {

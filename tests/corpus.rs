@@ -48,6 +48,13 @@ fn the_corpus_parses_and_covers_the_required_kinds() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), corpus.bugs.len(), "bug ids are not unique");
+    let cases = corpus.cases();
+    assert!(
+        cases
+            .iter()
+            .any(|c| c.bugs.len() >= 2 && !c.subject.is_fixture()),
+        "no case with several faults in a crate"
+    );
     for subject in corpus.subjects.iter().filter(|s| !s.is_fixture()) {
         assert!(
             subject.krate.is_some() && subject.version.is_some(),
@@ -64,13 +71,8 @@ fn every_fixture_bug_checks_out() {
         corpus.subjects.iter().filter(|s| s.is_fixture()).collect();
     assert!(!fixtures.is_empty());
     let sources = corpus::Sources::fetch(&fixtures).unwrap();
-    for bug in corpus
-        .bugs
-        .iter()
-        .filter(|b| fixtures.iter().any(|s| s.name == b.subject))
-    {
-        let subject = fixtures.iter().find(|s| s.name == bug.subject).unwrap();
-        let check = corpus::check(&sources, subject, bug).unwrap();
-        assert!(check.ok(), "{}: {check:?}", bug.id);
+    for case in corpus.cases().iter().filter(|c| c.subject.is_fixture()) {
+        let check = corpus::check(&sources, case).unwrap();
+        assert!(check.ok(), "{}: {check:?}", case.id);
     }
 }

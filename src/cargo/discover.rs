@@ -160,7 +160,7 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
             }
         }
     };
-    let harness_free = harness_free_targets(chosen.manifest_path.as_std_path());
+    let harness_free = harness_free_targets(chosen.manifest_path.as_std_path(), &chosen.name);
     let package = Package {
         name: chosen.name.to_string(),
         version: chosen.version.to_string(),
@@ -169,12 +169,15 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
         targets: chosen
             .targets
             .iter()
-            .map(|t| Target {
-                name: t.name.clone(),
-                kind: Kind::from_cargo(&t.kind),
-                src_path: t.src_path.clone().into_std_path_buf(),
-                doctest: t.doctest,
-                harness: !harness_free.contains(&t.name),
+            .map(|t| {
+                let kind = Kind::from_cargo(&t.kind);
+                Target {
+                    harness: !harness_free.contains(&(kind, t.name.clone())),
+                    name: t.name.clone(),
+                    kind,
+                    src_path: t.src_path.clone().into_std_path_buf(),
+                    doctest: t.doctest,
+                }
             })
             .collect(),
         autofix_metadata: chosen.metadata.get("autofix").cloned(),
@@ -186,38 +189,43 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
     })
 }
 
-/// Names of the targets declared with `harness = false` in the manifest
-/// (`cargo metadata` does not report it).
-fn harness_free_targets(manifest_path: &Path) -> Vec<String> {
+/// The targets (kind, name) declared with `harness = false` in the manifest
+/// (`cargo metadata` does not report it). A bench and the library may share
+/// a name, so the kind is part of the key.
+fn harness_free_targets(manifest_path: &Path, package_name: &str) -> Vec<(Kind, String)> {
     let manifest = std::fs::read_to_string(manifest_path)
         .ok()
         .and_then(|text| text.parse::<toml::Table>().ok());
     let Some(manifest) = manifest else {
         return Vec::new();
     };
-    let mut names = Vec::new();
-    let mut note = |table: &toml::Value| {
+    let mut targets = Vec::new();
+    let mut note = |kind: Kind, table: &toml::Value, default_name: Option<&str>| {
         if table.get("harness").and_then(|h| h.as_bool()) == Some(false)
-            && let Some(name) = table.get("name").and_then(|n| n.as_str())
+            && let Some(name) = table.get("name").and_then(|n| n.as_str()).or(default_name)
         {
-            names.push(name.replace('-', "_"));
-            names.push(name.to_string());
+            targets.push((kind, name.replace('-', "_")));
+            targets.push((kind, name.to_string()));
         }
     };
-    for section in ["test", "bench", "bin"] {
+    for (section, kind) in [
+        ("test", Kind::Test),
+        ("bench", Kind::Bench),
+        ("bin", Kind::Bin),
+    ] {
         for table in manifest
             .get(section)
             .and_then(|s| s.as_array())
             .into_iter()
             .flatten()
         {
-            note(table);
+            note(kind, table, None);
         }
     }
     if let Some(lib) = manifest.get("lib") {
-        note(lib);
+        note(Kind::Lib, lib, Some(package_name));
     }
-    names
+    targets
 }
 
 /// The manifest cargo would use: `--manifest-path`, or the nearest
@@ -248,4 +256,29 @@ fn find_manifest(query: &PackageQuery, cwd: &Path) -> Result<PathBuf, Failure> {
                 ),
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn harness_free_targets_are_keyed_by_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        std::fs::write(
+            &manifest,
+            "[package]\nname = \"my-hex\"\nversion = \"0.1.0\"\n\n[lib]\nharness = false\n\n\
+             [[bench]]\nname = \"hex\"\nharness = false\n\n[[test]]\nname = \"api\"\n\n\
+             [[test]]\nname = \"custom-runner\"\nharness = false\n",
+        )
+        .unwrap();
+        let targets = harness_free_targets(&manifest, "my-hex");
+        assert!(targets.contains(&(Kind::Bench, "hex".to_string())));
+        assert!(targets.contains(&(Kind::Test, "custom_runner".to_string())));
+        assert!(targets.contains(&(Kind::Lib, "my_hex".to_string())));
+        // A bench named like the library does not make the library harness-free.
+        assert!(!targets.contains(&(Kind::Lib, "hex".to_string())));
+        assert!(!targets.iter().any(|(_, name)| name == "api"));
+    }
 }

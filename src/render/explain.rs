@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::Ranking;
-use crate::dependence::{Dependency, dependencies_at};
+use crate::dependence::{Dependency, Run, dependencies_at};
 use crate::localize::Suspect;
 use crate::refine::{GroupRanking, Localization};
 use crate::source::{Location, line_text};
@@ -65,20 +65,17 @@ fn describe(dependencies: &[Dependency], at: &Location) -> String {
             from.to_string()
         }
     };
-    let data: Vec<String> = dependencies
-        .iter()
-        .filter_map(|d| match d {
-            Dependency::Data { variable, from } => Some(format!("{variable} ({})", place(from))),
-            Dependency::Control { .. } => None,
-        })
-        .collect();
-    let control: Vec<String> = dependencies
-        .iter()
-        .filter_map(|d| match d {
-            Dependency::Control { kind, from } => Some(format!("{kind} ({})", place(from))),
-            Dependency::Data { .. } => None,
-        })
-        .collect();
+    let mut data = Vec::new();
+    let mut control = Vec::new();
+    for dependency in dependencies {
+        let from = place(dependency.from());
+        match dependency {
+            Dependency::Data { variable, .. } => data.push(format!("{variable} ({from})")),
+            Dependency::Argument { .. } => data.push(format!("arguments ({from})")),
+            Dependency::Return { .. } => data.push(format!("returned ({from})")),
+            Dependency::Control { kind, .. } => control.push(format!("{kind} ({from})")),
+        }
+    }
     let mut parts = Vec::new();
     if !data.is_empty() {
         parts.push(format!("<= {}", data.join(", ")));
@@ -91,7 +88,8 @@ fn describe(dependencies: &[Dependency], at: &Location) -> String {
 
 /// Each group's slice as a graph: a node per statement of the slice of its
 /// first traced failing run, data dependencies as solid edges labelled with
-/// the variable, control dependencies dashed.
+/// the variable (or `arguments`, `returned` across calls), control
+/// dependencies dashed.
 pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
     let mut out =
         String::from("digraph dependencies {\n  node [shape=box, fontname=\"monospace\"];\n");
@@ -104,7 +102,8 @@ pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
         else {
             continue;
         };
-        let slice = crate::dependence::backward_slice(trace, &localization.facts);
+        let run = Run::new(trace, &localization.facts);
+        let slice = run.slice();
         let _ = writeln!(
             out,
             "  subgraph cluster_{index} {{\n    label=\"{}\";",
@@ -127,14 +126,13 @@ pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
             );
         }
         for location in &slice {
-            for dependency in dependencies_at(trace, location, &localization.facts) {
-                let (from, attributes) = match &dependency {
-                    Dependency::Data { variable, from } => {
-                        (from, format!("label=\"{}\"", escape(variable)))
-                    }
-                    Dependency::Control { kind, from } => {
-                        (from, format!("style=dashed, label=\"{kind}\""))
-                    }
+            for dependency in run.dependencies_of(location) {
+                let from = dependency.from();
+                let attributes = match &dependency {
+                    Dependency::Data { variable, .. } => format!("label=\"{}\"", escape(variable)),
+                    Dependency::Argument { .. } => "label=\"arguments\"".to_string(),
+                    Dependency::Return { .. } => "label=\"returned\"".to_string(),
+                    Dependency::Control { kind, .. } => format!("style=dashed, label=\"{kind}\""),
                 };
                 if slice.contains(from) {
                     let _ = writeln!(
