@@ -47,18 +47,16 @@ pub struct Case<'c> {
 }
 
 impl Corpus {
+    pub fn bug(&self, id: &str) -> Option<&Bug> {
+        self.bugs.iter().find(|b| b.id == id)
+    }
+
     /// Every bug on its own, then every combination.
     pub fn cases(&self) -> Vec<Case<'_>> {
         let subject = |name: &str| {
             self.subjects
                 .iter()
                 .find(|s| s.name == name)
-                .expect("checked when loaded")
-        };
-        let bug = |id: &str| {
-            self.bugs
-                .iter()
-                .find(|b| b.id == id)
                 .expect("checked when loaded")
         };
         let singles = self.bugs.iter().map(|b| Case {
@@ -68,7 +66,11 @@ impl Corpus {
             bugs: vec![b],
         });
         let combined = self.combined.iter().map(|c| {
-            let bugs: Vec<&Bug> = c.bugs.iter().map(|id| bug(id)).collect();
+            let bugs: Vec<&Bug> = c
+                .bugs
+                .iter()
+                .map(|id| self.bug(id).expect("checked when loaded"))
+                .collect();
             Case {
                 id: &c.id,
                 subject: subject(&bugs[0].subject),
@@ -145,16 +147,29 @@ pub fn load(path: &Path) -> Result<Corpus> {
         );
     }
     for combined in &corpus.combined {
-        let bugs: Vec<&Bug> =
-            combined
-                .bugs
-                .iter()
-                .map(|id| {
-                    corpus.bugs.iter().find(|b| &b.id == id).with_context(|| {
-                        format!("combination {} names unknown bug {id}", combined.id)
-                    })
-                })
-                .collect::<Result<_>>()?;
+        let bugs: Vec<&Bug> = combined
+            .bugs
+            .iter()
+            .map(|id| {
+                corpus
+                    .bug(id)
+                    .with_context(|| format!("combination {} names unknown bug {id}", combined.id))
+            })
+            .collect::<Result<_>>()?;
+        ensure!(
+            corpus.bug(&combined.id).is_none(),
+            "combination {} has the id of a bug",
+            combined.id
+        );
+        let mut places: Vec<(&Path, usize)> =
+            bugs.iter().map(|b| (b.file.as_path(), b.line)).collect();
+        places.sort();
+        places.dedup();
+        ensure!(
+            places.len() == bugs.len(),
+            "combination {}: two bugs on one line",
+            combined.id
+        );
         ensure!(
             bugs.len() >= 2 && bugs.iter().all(|b| b.subject == bugs[0].subject),
             "combination {} needs two or more bugs of one subject",

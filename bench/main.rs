@@ -155,6 +155,13 @@ struct RepairRecord {
     patch: Option<String>,
 }
 
+impl RepairRecord {
+    /// A patch was emitted, applies to a fresh buggy copy and passes `cargo test` there.
+    fn plausible(&self) -> bool {
+        self.fixed && self.applies && self.passes_cargo_test
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 struct SpeedRecord {
     subject: String,
@@ -218,7 +225,7 @@ fn main() -> Result<()> {
             case.id,
             case.kind
         );
-        match run_case(&sources, case, &settings) {
+        match run_case(&sources, case, &settings, index) {
             Ok(record) => {
                 eprintln!("    {}", one_line(&record));
                 records.push(record);
@@ -294,7 +301,12 @@ fn select<'c>(corpus: &'c Corpus, settings: &Settings) -> Vec<Case<'c>> {
         .collect()
 }
 
-fn run_case(sources: &Sources, case: &Case, settings: &Settings) -> Result<BugRecord> {
+fn run_case(
+    sources: &Sources,
+    case: &Case,
+    settings: &Settings,
+    index: usize,
+) -> Result<BugRecord> {
     let check = corpus::check(sources, case)?;
     let functions: Vec<&str> = case
         .bugs
@@ -366,15 +378,17 @@ fn run_case(sources: &Sources, case: &Case, settings: &Settings) -> Result<BugRe
     record.groups = localization["groups"].as_array().map_or(0, Vec::len);
     record.refined_ranks = refinement_ranks(&localization, &faults);
 
-    // Repair, as it ships and with no refinement.
-    record.repair = Some(run_repair(sources, case, buggy.path(), settings, &[])?);
-    record.repair_unrefined = Some(run_repair(
-        sources,
-        case,
-        buggy.path(),
-        settings,
-        &["--refine", "none"],
-    )?);
+    // Repair, as it ships and with no refinement; which goes first
+    // alternates from case to case, so neither always finds the other's
+    // builds warm.
+    let repair = |extra: &[&str]| run_repair(sources, case, buggy.path(), settings, extra);
+    if index % 2 == 0 {
+        record.repair = Some(repair(&[])?);
+        record.repair_unrefined = Some(repair(&["--refine", "none"])?);
+    } else {
+        record.repair_unrefined = Some(repair(&["--refine", "none"])?);
+        record.repair = Some(repair(&[])?);
+    }
     Ok(record)
 }
 
@@ -592,9 +606,16 @@ fn verify_patch(sources: &Sources, case: &Case, diff: &str) -> Result<(bool, boo
             .ok()
             .map(|t| t.to_string())
     };
-    let files: BTreeSet<&Path> = case.bugs.iter().map(|b| b.file.as_path()).collect();
+    // Every file with a bug, and every file the patch touches.
+    let mut files: BTreeSet<PathBuf> = case.bugs.iter().map(|b| b.file.clone()).collect();
+    files.extend(
+        diff.lines()
+            .filter_map(|l| l.strip_prefix("+++ b/"))
+            .map(PathBuf::from),
+    );
     let mut restores = true;
-    for file in files {
+    for file in &files {
+        let file = file.as_path();
         let patched = tokens(&fs::read_to_string(copy.path().join(file))?);
         // The original, and the original with known equivalents of its bugs' lines.
         let mut restorations = vec![fs::read_to_string(original.path().join(file))?];
@@ -802,7 +823,7 @@ fn one_line(record: &BugRecord) -> String {
     let repair = |r: &RepairRecord| {
         format!(
             "{} in {:.0} s, {} candidates ({} compiled){}",
-            if r.fixed { "fixed" } else { "not fixed" },
+            if r.plausible() { "fixed" } else { "not fixed" },
             r.seconds,
             r.candidates,
             r.compiled,
@@ -887,10 +908,7 @@ fn summarize(records: &[BugRecord]) -> Summary {
 }
 
 fn summarize_repairs(repairs: &[RepairRecord]) -> RepairSummary {
-    let plausible: Vec<&RepairRecord> = repairs
-        .iter()
-        .filter(|r| r.fixed && r.applies && r.passes_cargo_test)
-        .collect();
+    let plausible: Vec<&RepairRecord> = repairs.iter().filter(|r| r.plausible()).collect();
     let sorted = |mut values: Vec<f64>| {
         values.sort_by(f64::total_cmp);
         values
@@ -1031,15 +1049,17 @@ fn markdown(
          *restores the original* when the patched file has the same tokens as the original file, or as the original with \
          one of the bug's `equivalent` lines (listed in the corpus, checked by hand: `> 69` for `>= 70` on integers) in \
          place of the faulty line; any other fix counts as plausible only. Both repairs run with the same seed and time \
-         limit; `--refine none` searches one failure group after another too, but weighs locations by the plain spectrum \
-         score, with no critical-predicate seeds and no feedback.\n",
+         limit (which one goes first alternates from case to case); `--refine none` searches one failure group after \
+         another too, but weighs locations by the group's plain spectrum score, with no slice or critical-predicate \
+         boost, no critical-predicate seeds and no feedback.\n",
     );
     md.push_str(
         "\n## Localization refinements\n\nOchiai ranks of the faulty line with each refinement on its own and with all \
          of them, recomputed from one `--rank-only --format json` run per case (its counts and its `in_slice` and \
          `critical` marks). *plain*: one spectrum over all failing tests; *groups*: each failure group's own spectrum, \
-         taking the best rank among the groups; *slices*: lines in the dynamic slice of a failing run first; *switching*: \
-         critical predicates first; *all*: per group, critical predicates, then the slice, as `--rank-only` ranks.\n\n",
+         taking the best rank among the groups; *slices*: one spectrum, lines in the slice of every traced failing test of \
+         some group first; *switching*: one spectrum, critical predicates first; *all*: per group, critical predicates, \
+         then the group's slice, then the rest, as `--rank-only` ranks each group.\n\n",
     );
     accuracy_table(&mut md, "refinement", &summary.per_refinement);
     if !speed.is_empty() {
@@ -1095,7 +1115,7 @@ fn markdown(
             .join(" / ")
     };
     let outcome = |p: &RepairRecord| {
-        if p.fixed && p.applies && p.passes_cargo_test {
+        if p.plausible() {
             "plausible"
         } else {
             "not found"
@@ -1185,7 +1205,7 @@ fn svg(records: &[BugRecord]) -> String {
         let p = r.repair.as_ref().unwrap();
         let y = 40.0 + i as f64 * row;
         let width = 300.0 * p.seconds / longest;
-        let colour = if p.fixed { "#2980b9" } else { "#bbbbbb" };
+        let colour = if p.plausible() { "#2980b9" } else { "#bbbbbb" };
         out.push_str(&format!(
             "<rect x=\"590\" y=\"{y:.1}\" width=\"{width:.1}\" height=\"{:.1}\" fill=\"{colour}\"/><text x=\"585\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"{:.0}\">{}</text><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{:.0}\">{:.0}</text>\n",
             row * 0.8, y + row * 0.7, (row * 0.7).min(11.0), r.id, 594.0 + width, y + row * 0.7, (row * 0.7).min(11.0), p.seconds

@@ -17,8 +17,8 @@ use syn::{Expr, Stmt};
 use crate::crate_sources::CrateSources;
 use crate::source::Location;
 use crate::syntax::{
-    RunnableCode, Scope, pattern_bindings, self_field, start_line, variables_used,
-    walk_runnable_code,
+    Code, RunnableCode, Scope, closure_parameters, let_bindings, may_call, pattern_bindings,
+    self_field, start_line, variables_used, walk_runnable_code,
 };
 
 /// What one location does with variables.
@@ -29,6 +29,13 @@ pub struct Facts {
     pub function: Location,
     pub defines: BTreeSet<String>,
     pub uses: BTreeSet<String>,
+    /// The uses that are the function's parameters (their values come
+    /// from the call).
+    pub parameters: BTreeSet<String>,
+    /// The first statement of its function: each time it runs, a call began.
+    pub entry: bool,
+    /// Whether it may call code of the crate (see `syntax::may_call`).
+    pub may_call: bool,
     /// The condition (if, else if, loop, match) it runs under.
     pub control: Option<Location>,
     /// Earlier decisions that could have left the function or loop before
@@ -46,6 +53,7 @@ pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
         let mut collector = Collector {
             file: &file.path,
             facts: &mut facts,
+            entered: BTreeSet::new(),
         };
         walk_runnable_code(&file.syntax, &mut collector);
     }
@@ -55,6 +63,8 @@ pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
 struct Collector<'a> {
     file: &'a Path,
     facts: &'a mut BTreeMap<Location, Facts>,
+    /// Functions (by their `fn` line) whose first statement was recorded.
+    entered: BTreeSet<u32>,
 }
 
 impl Collector<'_> {
@@ -62,10 +72,13 @@ impl Collector<'_> {
         &mut self,
         line: u32,
         scope: &Scope,
-        defines: BTreeSet<String>,
+        code: Code,
+        mut defines: BTreeSet<String>,
         uses: BTreeSet<String>,
         decides: Option<&'static str>,
     ) {
+        // A closure's parameters are bound where it is written.
+        defines.extend(closure_parameters(code));
         let location = Location {
             file: self.file.to_path_buf(),
             line,
@@ -74,8 +87,14 @@ impl Collector<'_> {
         // or constants are not variables.
         let uses = uses
             .into_iter()
-            .filter(|v| scope.binds(v.split('.').next().unwrap_or(v)))
+            .filter(|v| scope.binds(base(v)))
             .collect::<BTreeSet<_>>();
+        let parameters: BTreeSet<String> = uses
+            .iter()
+            .filter(|v| scope.is_parameter(base(v)))
+            .cloned()
+            .collect();
+        let entry = self.entered.insert(scope.function_line);
         let control = scope.control.filter(|c| *c != line).map(|c| Location {
             file: self.file.to_path_buf(),
             line: c,
@@ -96,12 +115,20 @@ impl Collector<'_> {
             },
             control,
             exits,
+            entry,
             ..Facts::default()
         });
         entry.defines.extend(defines);
         entry.uses.extend(uses);
+        entry.parameters.extend(parameters);
         entry.decides = entry.decides.or(decides);
+        entry.may_call |= may_call(code);
     }
+}
+
+/// The variable `self.field` or `x` is a field of.
+fn base(variable: &str) -> &str {
+    variable.split('.').next().unwrap_or(variable)
 }
 
 /// The variable an assignment target writes: `x`, `self.f`, or the base of
@@ -133,10 +160,19 @@ impl RunnableCode for Collector<'_> {
                 )
             }
             Stmt::Expr(expr, _) => match expr {
-                Expr::If(e) => (variables_used(&e.cond), Some("if")),
-                Expr::While(e) => (variables_used(&e.cond), Some("while")),
+                Expr::If(e) => {
+                    defines.extend(let_bindings(&e.cond));
+                    (variables_used(&e.cond), Some("if"))
+                }
+                Expr::While(e) => {
+                    defines.extend(let_bindings(&e.cond));
+                    (variables_used(&e.cond), Some("while"))
+                }
                 Expr::Loop(_) => (BTreeSet::new(), Some("loop")),
-                Expr::Match(e) => (variables_used(&e.expr), Some("match")),
+                Expr::Match(e) => {
+                    defines.extend(e.arms.iter().flat_map(|arm| pattern_bindings(&arm.pat)));
+                    (variables_used(&e.expr), Some("match"))
+                }
                 Expr::ForLoop(e) => {
                     defines.extend(pattern_bindings(&e.pat));
                     (variables_used(&e.expr), Some("for"))
@@ -166,7 +202,14 @@ impl RunnableCode for Collector<'_> {
             Stmt::Macro(mac) => (variables_used(&mac.mac), None),
             Stmt::Item(_) => return,
         };
-        self.record(scope.location, scope, defines, uses, decides);
+        self.record(
+            scope.location,
+            scope,
+            Code::Stmt(stmt),
+            defines,
+            uses,
+            decides,
+        );
     }
 
     fn else_if(&mut self, else_branch: &Expr, scope: &Scope) {
@@ -175,7 +218,8 @@ impl RunnableCode for Collector<'_> {
             self.record(
                 line,
                 scope,
-                BTreeSet::new(),
+                Code::Expr(&nested.cond),
+                let_bindings(&nested.cond).into_iter().collect(),
                 variables_used(&nested.cond),
                 Some("if"),
             );
@@ -184,7 +228,14 @@ impl RunnableCode for Collector<'_> {
 
     fn expression_body(&mut self, body: &Expr, scope: &Scope) {
         if let Some(line) = start_line(body) {
-            self.record(line, scope, BTreeSet::new(), variables_used(body), None);
+            self.record(
+                line,
+                scope,
+                Code::Expr(body),
+                BTreeSet::new(),
+                variables_used(body),
+                None,
+            );
         }
     }
 }
@@ -238,6 +289,8 @@ pub struct Run<'a> {
     trace: &'a [Location],
     /// Per position of the trace: what it depends on, as positions.
     dependencies: Vec<Vec<(Dependency, usize)>>,
+    /// The position of each location's last execution.
+    last: HashMap<&'a Location, usize>,
 }
 
 /// One activation of a function in the trace.
@@ -250,20 +303,34 @@ struct Frame<'a> {
 
 impl<'a> Run<'a> {
     pub fn new(trace: &'a [Location], facts: &'a BTreeMap<Location, Facts>) -> Run<'a> {
-        let function_of = |p: usize| facts.get(&trace[p]).map(|f| &f.function);
-        // Frames: a location of the function on top continues it; one of a
-        // function further down returns to it; any other one is a call.
+        // Frames: a function's first statement begins a call; any other
+        // location of an active function continues it (returning to it
+        // from the ones above); any other one begins a call too. A call
+        // comes from the innermost active statement that may call: a frame
+        // whose last statement cannot call has returned.
         let mut frames: Vec<Frame> = Vec::new();
         let mut calls: HashMap<usize, Vec<usize>> = HashMap::new();
         let mut stack: Vec<usize> = Vec::new();
-        for p in 0..trace.len() {
-            let function = function_of(p);
-            let frame = match stack.iter().rposition(|&f| frames[f].function == function) {
+        let may_call = |p: usize| facts.get(&trace[p]).is_some_and(|f| f.may_call);
+        for (p, location) in trace.iter().enumerate() {
+            let own = facts.get(location);
+            let function = own.map(|f| &f.function);
+            let active = if own.is_some_and(|f| f.entry) {
+                None
+            } else {
+                stack.iter().rposition(|&f| frames[f].function == function)
+            };
+            let frame = match active {
                 Some(depth) => {
                     stack.truncate(depth + 1);
                     stack[depth]
                 }
                 None => {
+                    while let Some(&top) = stack.last()
+                        && !frames[top].positions.last().is_some_and(|&q| may_call(q))
+                    {
+                        stack.pop();
+                    }
                     let caller = stack
                         .last()
                         .and_then(|&f| frames[f].positions.last().copied());
@@ -303,7 +370,7 @@ impl<'a> Run<'a> {
                                 },
                                 q,
                             )),
-                            None => from_caller = true,
+                            None => from_caller |= own.parameters.contains(variable),
                         }
                     }
                     if from_caller && let Some(caller) = frame.caller {
@@ -332,18 +399,24 @@ impl<'a> Run<'a> {
                 last_run.insert(location, p);
             }
         }
+        let last = trace.iter().enumerate().map(|(p, l)| (l, p)).collect();
         Run {
             trace,
             dependencies,
+            last,
         }
+    }
+
+    /// Whether the run executed `location`.
+    pub fn executed(&self, location: &Location) -> bool {
+        self.last.contains_key(location)
     }
 
     /// The dependencies of the last execution of `location`.
     pub fn dependencies_of(&self, location: &Location) -> Vec<Dependency> {
-        self.trace
-            .iter()
-            .rposition(|l| l == location)
-            .map(|p| {
+        self.last
+            .get(location)
+            .map(|&p| {
                 self.dependencies[p]
                     .iter()
                     .map(|(d, _)| d.clone())
@@ -367,15 +440,6 @@ impl<'a> Run<'a> {
         }
         slice
     }
-}
-
-/// The dependencies of the last execution of `location` in `trace`.
-pub fn dependencies_at(
-    trace: &[Location],
-    location: &Location,
-    facts: &BTreeMap<Location, Facts>,
-) -> Vec<Dependency> {
-    Run::new(trace, facts).dependencies_of(location)
 }
 
 /// The dynamic backward slice of a failing run's trace.
@@ -443,7 +507,8 @@ mod tests {
         let facts = facts_of(MIDDLE);
         let slice = backward_slice(&[at(2), at(3), at(5), at(6)], &facts);
         assert_eq!(lines(&slice), [2, 3, 5, 6]);
-        let deps = dependencies_at(&[at(2), at(3), at(5), at(6)], &at(6), &facts);
+        let trace = [at(2), at(3), at(5), at(6)];
+        let deps = Run::new(&trace, &facts).dependencies_of(&at(6));
         assert_eq!(
             deps,
             [Dependency::Control {
@@ -464,7 +529,8 @@ mod tests {
             [3, 5, 6],
             "`log` cannot influence the result"
         );
-        let deps = dependencies_at(&[at(2), at(3), at(4), at(5), at(6)], &at(5), &facts);
+        let trace = [at(2), at(3), at(4), at(5), at(6)];
+        let deps = Run::new(&trace, &facts).dependencies_of(&at(5));
         assert_eq!(
             deps,
             [Dependency::Data {
@@ -505,13 +571,51 @@ mod tests {
     }
 
     #[test]
-    fn locals_of_two_functions_do_not_mix() {
-        // Two functions with a local of the same name: a write in one is no
-        // dependency of a read in the other.
-        let text = "pub fn g() -> i32 {\n    let v = 1;\n    v\n}\npub fn h() -> i32 {\n    let w = 2;\n    let v = w;\n    v\n}\n";
+    fn calls_one_after_another_from_a_test_do_not_mix() {
+        // A test calls g, then h: h's parameter does not come from g, and
+        // a local of the same name in g is no dependency of h.
+        let text = "pub fn g() -> i32 {\n    let v = 1;\n    v\n}\npub fn h(a: i32) -> i32 {\n    let w = a;\n    let v = w;\n    v\n}\n";
         let facts = facts_of(text);
+        assert!(facts[&at(2)].entry && facts[&at(6)].entry && !facts[&at(7)].entry);
+        assert!(!facts[&at(3)].may_call);
         let trace = [at(2), at(3), at(6), at(7), at(8)];
-        assert_eq!(lines(&backward_slice(&trace, &facts)), [6, 7, 8]);
+        let run = Run::new(&trace, &facts);
+        assert_eq!(lines(&run.slice()), [6, 7, 8]);
+        assert_eq!(run.dependencies_of(&at(6)), [], "`a` came from the test");
+    }
+
+    #[test]
+    fn recursion_and_pattern_bindings() {
+        let text = "pub fn sum(xs: &[i32]) -> i32 {\n    if let Some((first, rest)) = xs.split_first() {\n        first + sum(rest)\n    } else {\n        0\n    }\n}\n";
+        let facts = facts_of(text);
+        assert!(
+            facts[&at(2)].defines.contains("first"),
+            "{:?}",
+            facts[&at(2)]
+        );
+        assert!(
+            facts[&at(2)].parameters.contains("xs"),
+            "{:?}",
+            facts[&at(2)]
+        );
+        assert_eq!(facts[&at(3)].parameters, BTreeSet::new());
+        // sum(&[1]) runs 2, 3, which calls sum(&[]): 2 again (a new call,
+        // though sum is active), 5.
+        let trace = [at(2), at(3), at(2), at(5)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(
+            run.dependencies_of(&at(5)),
+            [Dependency::Control {
+                kind: "if",
+                from: at(2)
+            }]
+        );
+        // The inner call's `if let` reads `xs`, which came from line 3.
+        assert_eq!(
+            run.dependencies_of(&at(2)),
+            [Dependency::Argument { from: at(3) }]
+        );
+        assert_eq!(lines(&run.slice()), [2, 3, 5]);
     }
 
     #[test]
@@ -530,5 +634,13 @@ mod tests {
         let text = "fn parse(s: &str) -> Result<u8, ()> {\n    let n = s.parse::<u8>().map_err(|_| ())?;\n    let unrelated = 1;\n    Ok(n + unrelated)\n}\n";
         let facts = facts_of(text);
         assert_eq!(facts[&at(3)].exits, BTreeSet::from([at(2)]), "after a `?`");
+        // A `continue` or `break` of a loop inside the statement does not
+        // leave the block; a `break` of the enclosing loop does.
+        let text = "fn f(xs: &[i32]) -> i32 {\n    let mut n = 0;\n    loop {\n        for x in xs {\n            if *x < 0 {\n                continue;\n            }\n            n += x;\n        }\n        if n > 9 {\n            break;\n        }\n        n += 1;\n    }\n    n\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(8)].exits, BTreeSet::from([at(5)]));
+        assert_eq!(facts[&at(10)].exits, BTreeSet::new(), "after the `for`");
+        assert_eq!(facts[&at(13)].exits, BTreeSet::from([at(10)]));
+        assert_eq!(facts[&at(15)].exits, BTreeSet::new(), "after the `loop`");
     }
 }

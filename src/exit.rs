@@ -56,6 +56,13 @@ impl Failure {
             "interrupted: child processes stopped, scratch copy removed",
         )
     }
+
+    /// Whether `error` is (or was caused by) a failure that exits with `exit`.
+    pub fn is(error: &anyhow::Error, exit: Exit) -> bool {
+        error
+            .chain()
+            .any(|c| c.downcast_ref::<Failure>().is_some_and(|f| f.exit == exit))
+    }
 }
 
 impl fmt::Display for Failure {

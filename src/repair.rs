@@ -35,6 +35,7 @@ use crate::reduce::{self, Outcome};
 use crate::refine::{GroupRanking, Localization, localize};
 use crate::search::{OperatorCounts, Progress, SearchResult, SearchSettings, Stop, search};
 use crate::sites::{MutationSpace, collect_mutation_space};
+use crate::source::Location;
 use crate::suite::Verdict;
 use crate::validate::{Validation, validate};
 
@@ -85,6 +86,9 @@ pub fn repair(
         .collect();
     let mut patched: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut stages: Vec<Stage> = Vec::new();
+    // A stage fixes at least one group, so this many stages fix them all
+    // (unless a fixed group's tests fail again: then stop).
+    let most_stages = localization.groups.len();
     let mut relocalized: Option<(Baseline, Localization)> = None;
     // Tests of groups that failed only by flakiness (left out, not repaired).
     let mut flaky_groups: BTreeSet<String> = BTreeSet::new();
@@ -133,13 +137,17 @@ pub fn repair(
             stages.len(),
         ) {
             Ok(stage) => stage,
-            Err(error) if is_exit(&error, Exit::NothingToLocalize) => {
+            Err(error) if Failure::is(&error, Exit::NothingToLocalize) => {
                 // Every failing test of the group is flaky: on to the next.
                 flaky_groups.extend(test_ids(&group.group.tests));
                 continue;
             }
             Err(error) => return Err(error),
         };
+        if stage.search.stop == Stop::Interrupted {
+            report_interrupted(&user_files, &patched, &stage, console);
+            return Err(Failure::interrupted().into());
+        }
         let found = stage.patch.is_some();
         patched.extend(stage.patched.clone());
         let last_group = remaining.len() == 1;
@@ -151,6 +159,9 @@ pub fn repair(
             complete = true;
             break;
         }
+        if stages.len() >= most_stages || deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         console.status(
             "Localizing",
             "the remaining failures again, on the crate with the patch so far",
@@ -160,7 +171,7 @@ pub fn repair(
                 let next_localization = localize(&next, options, console)?;
                 relocalized = Some((next, next_localization));
             }
-            Err(error) if is_exit(&error, Exit::NothingToLocalize) => {
+            Err(error) if Failure::is(&error, Exit::NothingToLocalize) => {
                 complete = true;
                 break;
             }
@@ -204,13 +215,28 @@ pub fn repair(
                 .insert("validate", validate_started.elapsed().as_secs_f64());
         }
     }
+    // Groups fixed before the search stopped: their patch, unvalidated.
+    let partial = (!complete && !patched.is_empty()).then(|| diff_of(&user_files, &patched));
+    let fixed_tests: Vec<String> = if diff.is_some() {
+        baseline
+            .failing()
+            .map(|r| baseline.suite.tests[r.test].id.clone())
+            .filter(|id| !flaky.contains(id))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let elapsed = localized_in + started.elapsed();
     if let Some(path) = &options.report {
         let report = report_json(
             &stages,
-            &flaky,
-            diff.as_deref(),
-            rejected.as_deref(),
+            &Ending {
+                patch: diff.as_deref(),
+                partial_patch: partial.as_deref(),
+                fixed_tests: &fixed_tests,
+                flaky: &flaky,
+                rejected: rejected.as_deref(),
+            },
             options,
             localized_in,
             elapsed,
@@ -218,7 +244,13 @@ pub fn repair(
         std::fs::write(path, format!("{report:#}\n"))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    summarize(&stages, diff.is_some(), console, elapsed);
+    summarize(&stages, &fixed_tests, options, console, elapsed);
+    if let Some(partial) = &partial {
+        console.warn(format!(
+            "the patch for the failure groups fixed so far, not validated (the other failures remain):\n{}",
+            partial.trim_end()
+        ));
+    }
     match diff {
         Some(diff) => {
             match &options.output {
@@ -259,7 +291,8 @@ fn search_stage(
     let mut mutator = mutator(&space, baseline, &group.suspects, options);
     let (mut evaluator, model, flaky) =
         prepare_evaluation(baseline, &group.group.tests, options, console)?;
-    let mut rng = StdRng::seed_from_u64(options.search.seed.wrapping_add(index as u64));
+    let seed = options.search.seed.wrapping_add(index as u64);
+    let mut rng = StdRng::seed_from_u64(seed);
     let seeds = critical_seeds(&mutator, baseline, group, &mut rng);
     let settings = SearchSettings {
         population: options.search.population,
@@ -273,8 +306,8 @@ fn search_stage(
     console.status(
         "Searching",
         format!(
-            "for a patch: population {}, at most {} generations, seed {}",
-            settings.population, settings.generations, options.search.seed
+            "for a patch: population {}, at most {} generations, seed {seed}",
+            settings.population, settings.generations
         ),
     );
     let spinner = console.spinner("Searching");
@@ -306,10 +339,6 @@ fn search_stage(
     )?;
     drop(spinner);
     let mut timings = BTreeMap::from([("search", search_started.elapsed().as_secs_f64())]);
-    if result.stop == Stop::Interrupted {
-        report_interrupted(baseline, &result, console);
-        return Err(Failure::interrupted().into());
-    }
     let patch = if result.stop == Stop::Found {
         evaluator.set_cutoff(None);
         let reduce_started = Instant::now();
@@ -346,25 +375,24 @@ fn search_stage(
     let ranking_after = after
         .iter()
         .take(10)
-        .map(|((file, line), _)| {
-            let location = format!("{}:{line}", path_of(*file));
+        .map(|&((file, line), _)| {
+            let location = Location {
+                file: sources.files[file].path.clone(),
+                line,
+            };
             let before = group
                 .suspects
                 .iter()
-                .position(|s| s.location.to_string() == location)
-                .map_or(0, |p| p + 1);
-            (location, before)
+                .find(|s| s.location == location)
+                .map_or(0, |s| s.rank);
+            (location.to_string(), before)
         })
         .collect();
     Ok(Stage {
         signature: group.group.signature.to_string(),
         tests: ids(&mut group.group.tests.iter().copied()),
         patched: patch.as_ref().map(files_of).unwrap_or_default(),
-        unreduced: if patch.is_some() {
-            files_of(&result.best.candidate)
-        } else {
-            BTreeMap::new()
-        },
+        unreduced: files_of(&result.best.candidate),
         edits: patch
             .iter()
             .flat_map(|c| c.edits())
@@ -693,17 +721,7 @@ fn validate_files(
     )?;
     drop(spinner);
     Ok(match validation {
-        Validation::Passed => {
-            let diff: Vec<FileChange> = changes
-                .iter()
-                .map(|(path, patched)| FileChange {
-                    path,
-                    original: &user_files[path],
-                    patched,
-                })
-                .collect();
-            Ok(unified_diff(&diff))
-        }
+        Validation::Passed => Ok(diff_of(user_files, files)),
         Validation::Failed(reason) => {
             console.warn(format!(
                 "a candidate that passed every test failed validation: {reason}"
@@ -713,7 +731,13 @@ fn validate_files(
     })
 }
 
-fn summarize(stages: &[Stage], fixed: bool, console: &Console, elapsed: Duration) {
+fn summarize(
+    stages: &[Stage],
+    fixed_tests: &[String],
+    options: &Options,
+    console: &Console,
+    elapsed: Duration,
+) {
     let mut operators: BTreeMap<Operator, OperatorCounts> = BTreeMap::new();
     for stage in stages {
         for (operator, counts) in &stage.search.operators {
@@ -755,11 +779,12 @@ fn summarize(stages: &[Stage], fixed: bool, console: &Console, elapsed: Duration
                 }
             })
             .collect();
-        if stage
-            .search
-            .feedback
-            .values()
-            .any(|f| f.helped + f.broke > 0)
+        if options.refine.feedback
+            && stage
+                .search
+                .feedback
+                .values()
+                .any(|f| f.helped + f.broke > 0)
         {
             console.status(
                 "Learned",
@@ -767,13 +792,9 @@ fn summarize(stages: &[Stage], fixed: bool, console: &Console, elapsed: Duration
             );
         }
     }
-    if fixed {
-        let tests: Vec<String> = stages
-            .iter()
-            .flat_map(|s| s.tests.iter().cloned())
-            .collect();
+    if !fixed_tests.is_empty() {
         let edits: usize = stages.iter().map(|s| s.edits.len()).sum();
-        console.status("Fixed", abbreviate(&tests));
+        console.status("Fixed", abbreviate(fixed_tests));
         console.status(
             "Plausible",
             format!(
@@ -816,25 +837,37 @@ fn not_found_message(stages: &[Stage], rejected: Option<&str>) -> String {
     )
 }
 
-fn report_interrupted(baseline: &Baseline, result: &SearchResult, console: &Console) {
+/// On Ctrl-C: the best candidate of the interrupted stage, with the
+/// patches of the stages before it, as a diff of the user's files.
+fn report_interrupted(
+    user_files: &BTreeMap<PathBuf, String>,
+    patched: &BTreeMap<PathBuf, String>,
+    stage: &Stage,
+    console: &Console,
+) {
     console.warn(format!(
         "interrupted after {} generations; the best candidate so far has fitness {:.4} and is not validated",
-        result.generations, result.best.fitness
+        stage.search.generations, stage.search.best.fitness
     ));
-    let sources = &baseline.sources;
-    let originals: Vec<&str> = sources.files.iter().map(|f| f.text.as_str()).collect();
-    let texts = result.best.candidate.texts(&originals);
-    let files: Vec<FileChange> = texts
+    let mut files = patched.clone();
+    files.extend(stage.unreduced.clone());
+    eprint!("{}", diff_of(user_files, &files));
+}
+
+/// The unified diff from the user's files to `files` (those that differ).
+fn diff_of(user_files: &BTreeMap<PathBuf, String>, files: &BTreeMap<PathBuf, String>) -> String {
+    let changes: Vec<FileChange> = files
         .iter()
-        .map(|(&file, text)| FileChange {
-            path: &sources.files[file].path,
-            original: originals[file],
-            patched: text,
+        .filter_map(|(path, patched)| {
+            let original = user_files.get(path)?;
+            (original != patched).then_some(FileChange {
+                path,
+                original,
+                patched,
+            })
         })
         .collect();
-    if !files.is_empty() {
-        eprint!("{}", unified_diff(&files));
-    }
+    unified_diff(&changes)
 }
 
 /// The first few names, and how many more there are.
@@ -846,22 +879,22 @@ fn abbreviate(names: &[String]) -> String {
     }
 }
 
-/// Whether `error` is a failure that exits with `exit`.
-fn is_exit(error: &anyhow::Error, exit: Exit) -> bool {
-    error
-        .downcast_ref::<Failure>()
-        .is_some_and(|f| f.exit == exit)
-}
-
 fn percent(part: usize, whole: usize) -> usize {
     (part * 100).checked_div(whole).unwrap_or(0)
 }
 
+/// How the repair ended, for the report.
+struct Ending<'a> {
+    patch: Option<&'a str>,
+    partial_patch: Option<&'a str>,
+    fixed_tests: &'a [String],
+    flaky: &'a BTreeSet<String>,
+    rejected: Option<&'a str>,
+}
+
 fn report_json(
     stages: &[Stage],
-    flaky: &BTreeSet<String>,
-    diff: Option<&str>,
-    rejected: Option<&str>,
+    outcome: &Ending,
     options: &Options,
     localized_in: Duration,
     elapsed: Duration,
@@ -886,7 +919,7 @@ fn report_json(
         evaluation.build_seconds += stage.evaluation.build_seconds;
         evaluation.test_seconds += stage.evaluation.test_seconds;
     }
-    let fixed = diff.is_some();
+    let fixed = outcome.patch.is_some();
     let sum = |f: &dyn Fn(&Stage) -> usize| stages.iter().map(f).sum::<usize>();
     let edits = |stage: &Stage| -> Vec<serde_json::Value> {
         stage.edits.iter().map(|(file, line, operator, text)| json!({"file": file, "line": line, "operator": operator.name(), "replacement": text})).collect()
@@ -899,13 +932,14 @@ fn report_json(
         "candidates_compiled": sum(&|s| s.counts.compiled),
         "elapsed_seconds": elapsed.as_secs_f64(),
         "generations": sum(&|s| s.search.generations),
-        "patch": diff,
-        "fixed_tests": if fixed { stages.iter().flat_map(|s| s.tests.clone()).collect() } else { Vec::new() },
+        "patch": outcome.patch,
+        "partial_patch": outcome.partial_patch,
+        "fixed_tests": outcome.fixed_tests,
         "never_passed": last.map(|s| s.never_passed.clone()).unwrap_or_default(),
-        "flaky_tests": flaky,
+        "flaky_tests": outcome.flaky,
         "edits": stages.iter().flat_map(edits).collect::<Vec<_>>(),
         "operators": operators.iter().map(|(name, (tried, compiled))| (name.to_string(), json!({"tried": tried, "compiled": compiled}))).collect::<serde_json::Map<_, _>>(),
-        "rejected_by_validation": rejected,
+        "rejected_by_validation": outcome.rejected,
         "seed": options.search.seed,
         "population": options.search.population,
         "metric": options.metric.name(),

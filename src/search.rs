@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use rand::prelude::*;
 
-use crate::candidate::{Candidate, crossover};
+use crate::candidate::{Candidate, PatchEdit, crossover};
 use crate::evaluate::{CandidateOutcome, Cutoff, Evaluator};
 use crate::exit::{Exit, Failure};
 use crate::fitness::FitnessModel;
@@ -144,14 +144,14 @@ pub fn search(
     };
 
     // The initial population: the original, the seeds, and single mutations of it.
-    let mut initial: Vec<(Candidate, Option<Operator>)> = vec![(Candidate::original(), None)];
+    let mut initial: Vec<(Candidate, Option<PatchEdit>)> = vec![(Candidate::original(), None)];
     for seed in settings
         .seeds
         .iter()
         .take(settings.population.saturating_sub(1))
     {
         if !initial.iter().any(|(c, _)| c == seed) {
-            initial.push((seed.clone(), seed.edits().last().map(|e| e.operator)));
+            initial.push((seed.clone(), seed.edits().last().cloned()));
         }
     }
     for _ in 0..settings.population.saturating_sub(1) * 4 {
@@ -159,10 +159,9 @@ pub fn search(
             break;
         }
         if let Some(edit) = mutator.mutation(rng) {
-            let operator = edit.operator;
-            let candidate = Candidate::original().with(edit);
+            let candidate = Candidate::original().with(edit.clone());
             if !initial.iter().any(|(c, _)| *c == candidate) {
-                initial.push((candidate, Some(operator)));
+                initial.push((candidate, Some(edit)));
             }
         }
     }
@@ -222,14 +221,14 @@ pub fn search(
 }
 
 /// Offspring of a population: pairs of parents (chosen uniformly), crossed
-/// at a point in source order, each child then mutated once (with the
-/// operator of that mutation).
+/// at a point in source order, each child then mutated once (with the edit
+/// of that mutation).
 fn breed(
     population: &[Scored],
     mutator: &Mutator,
     rng: &mut StdRng,
     count: usize,
-) -> Vec<(Candidate, Option<Operator>)> {
+) -> Vec<(Candidate, Option<PatchEdit>)> {
     let mut offspring = Vec::with_capacity(count);
     while offspring.len() < count {
         let (Some(first), Some(second)) = (population.choose(rng), population.choose(rng)) else {
@@ -245,7 +244,7 @@ fn breed(
         };
         for child in children {
             match mutator.mutation(rng) {
-                Some(edit) => offspring.push((child.with(edit.clone()), Some(edit.operator))),
+                Some(edit) => offspring.push((child.with(edit.clone()), Some(edit))),
                 None => offspring.push((child, None)),
             }
         }
@@ -280,13 +279,13 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Evaluates `batch` (each candidate with the operator that made it).
+    /// Evaluates `batch` (each candidate with the mutation that made it).
     fn score_batch(
         &mut self,
-        batch: Vec<(Candidate, Option<Operator>)>,
+        batch: Vec<(Candidate, Option<PatchEdit>)>,
         on_progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<Vec<Scored>> {
-        let (batch, made_by): (Vec<Candidate>, Vec<Option<Operator>>) = batch.into_iter().unzip();
+        let (batch, made_by): (Vec<Candidate>, Vec<Option<PatchEdit>>) = batch.into_iter().unzip();
         let best_so_far = Mutex::new(self.best.as_ref().map_or(0.0, |b| b.fitness));
         let generation = self.generation;
         let model = self.model;
@@ -300,14 +299,14 @@ impl Run<'_> {
             });
         })?;
         let mut scored = Vec::with_capacity(batch.len());
-        for ((candidate, outcome), operator) in batch.into_iter().zip(outcomes).zip(made_by) {
-            if self.seen.insert(candidate.clone()) {
-                if let Some(operator) = operator {
-                    let counts = self.operators.entry(operator).or_default();
-                    counts.tried += 1;
-                    counts.compiled += usize::from(outcome.compiled());
-                }
-                self.note_feedback(&candidate, &outcome);
+        for ((candidate, outcome), newest) in batch.into_iter().zip(outcomes).zip(made_by) {
+            if self.seen.insert(candidate.clone())
+                && let Some(newest) = newest
+            {
+                let counts = self.operators.entry(newest.operator).or_default();
+                counts.tried += 1;
+                counts.compiled += usize::from(outcome.compiled());
+                self.note_feedback(&newest, &outcome);
             }
             self.ever_passed.extend(outcome.passed());
             let fitness = outcome.fitness(self.model);
@@ -330,18 +329,16 @@ impl Run<'_> {
 
     /// On Ctrl-C, the best candidate found so far; other errors pass through.
     fn interrupted_or(self, error: anyhow::Error) -> Result<SearchResult> {
-        let interrupted = error.chain().any(|c| {
-            c.downcast_ref::<Failure>()
-                .is_some_and(|f| f.exit == Exit::Interrupted)
-        });
+        let interrupted = Failure::is(&error, Exit::Interrupted);
         match (interrupted, self.best.clone()) {
             (true, Some(best)) => Ok(self.finish(best, Stop::Interrupted)),
             _ => Err(error),
         }
     }
 
-    /// Counts, at each location the candidate edits, whether it helped or broke.
-    fn note_feedback(&mut self, candidate: &Candidate, outcome: &CandidateOutcome) {
+    /// Counts, at the location of a candidate's newest edit (the mutation
+    /// that made it), whether it helped or broke.
+    fn note_feedback(&mut self, newest: &PatchEdit, outcome: &CandidateOutcome) {
         let CandidateOutcome::Tested(verdicts) = outcome else {
             return;
         };
@@ -351,18 +348,18 @@ impl Run<'_> {
         let fixed_some = verdicts
             .iter()
             .any(|(t, v)| v.passed() && self.model.originally_failing.contains(t));
-        let complete = self
-            .model
-            .originally_passing
-            .iter()
-            .all(|t| verdicts.iter().any(|(u, _)| u == t));
-        for edit in candidate.edits() {
-            let feedback = self.feedback.entry((edit.file, edit.location)).or_default();
-            if broke {
-                feedback.broke += 1;
-            } else if fixed_some && complete {
-                feedback.helped += 1;
-            }
+        // Only a candidate whose passing tests all ran (no cutoff) can be
+        // known to have broken none.
+        let tested: BTreeSet<usize> = verdicts.iter().map(|(t, _)| *t).collect();
+        let complete = self.model.originally_passing.is_subset(&tested);
+        let feedback = self
+            .feedback
+            .entry((newest.file, newest.location))
+            .or_default();
+        if broke {
+            feedback.broke += 1;
+        } else if fixed_some && complete {
+            feedback.helped += 1;
         }
     }
 
@@ -502,16 +499,7 @@ mod tests {
 
     #[test]
     fn finds_the_middle_fix_and_repeats_with_the_same_seed() {
-        let sources = crate::crate_sources::CrateSources {
-            files: vec![crate::crate_sources::SourceFile {
-                path: "src/lib.rs".into(),
-                text: MIDDLE.to_string(),
-                syntax: crate::source::parse_file(MIDDLE).unwrap(),
-            }],
-            roots: vec![0],
-            ..Default::default()
-        };
-        let space = collect_mutation_space(&sources, |_, _| false);
+        let space = middle_space();
         let scores = [(6, 0.7), (5, 0.58), (3, 0.5), (2, 0.41)];
         let mut mutator = Mutator::new(&space, vec![MIDDLE], &Operator::ALL, |_, line| {
             scores
@@ -528,37 +516,37 @@ mod tests {
         };
         let mut runs = Vec::new();
         for _ in 0..2 {
-            let mut evaluator = MiddleEvaluator {
-                original: MIDDLE.to_string(),
-                built: 0,
-            };
-            let mut rng = StdRng::seed_from_u64(42);
-            let result = search(
-                &mut mutator,
-                &mut evaluator,
-                &model(),
-                &settings,
-                &mut rng,
-                &|_| {},
-            )
-            .unwrap();
+            let (result, built) =
+                search_middle(&mut mutator, &settings, &mut StdRng::seed_from_u64(42));
             assert_eq!(result.stop, Stop::Found);
             assert_eq!(result.best.fitness, 1.0);
             let texts = result.best.candidate.texts(&[MIDDLE]);
             assert_eq!(texts[&0].lines().nth(5).unwrap().trim(), "return x;");
             runs.push((
                 format!("{:?}", result.best.candidate),
-                evaluator.built,
+                built,
                 result.generations,
             ));
         }
         assert_eq!(runs[0], runs[1], "the same seed must give the same run");
     }
 
-    fn middle_space() -> (
-        crate::sites::MutationSpace,
-        crate::crate_sources::CrateSources,
-    ) {
+    /// A search on `middle()`; the result and how many candidates were built.
+    fn search_middle(
+        mutator: &mut Mutator,
+        settings: &SearchSettings,
+        rng: &mut StdRng,
+    ) -> (SearchResult, usize) {
+        let mut evaluator = MiddleEvaluator {
+            original: MIDDLE.to_string(),
+            built: 0,
+        };
+        let result = search(mutator, &mut evaluator, &model(), settings, rng, &|_| {}).unwrap();
+        (result, evaluator.built)
+    }
+
+    /// The mutation space of `middle()`.
+    fn middle_space() -> crate::sites::MutationSpace {
         let sources = crate::crate_sources::CrateSources {
             files: vec![crate::crate_sources::SourceFile {
                 path: "src/lib.rs".into(),
@@ -568,12 +556,12 @@ mod tests {
             roots: vec![0],
             ..Default::default()
         };
-        (collect_mutation_space(&sources, |_, _| false), sources)
+        collect_mutation_space(&sources, |_, _| false)
     }
 
     #[test]
     fn seeds_come_first_and_feedback_rewards_where_edits_helped() {
-        let (space, _sources) = middle_space();
+        let space = middle_space();
         let mut mutator = Mutator::new(&space, vec![MIDDLE], &Operator::ALL, |_, line| {
             if line == 6 || line == 2 { 0.5 } else { 0.0 }
         });
@@ -590,19 +578,7 @@ mod tests {
             seeds: vec![fix.clone()],
             feedback: true,
         };
-        let mut evaluator = MiddleEvaluator {
-            original: MIDDLE.to_string(),
-            built: 0,
-        };
-        let result = search(
-            &mut mutator,
-            &mut evaluator,
-            &model(),
-            &settings,
-            &mut rng,
-            &|_| {},
-        )
-        .unwrap();
+        let (result, _) = search_middle(&mut mutator, &settings, &mut rng);
         assert_eq!(result.stop, Stop::Found);
         assert_eq!(
             result.generations, 0,
@@ -648,16 +624,7 @@ mod tests {
 
     #[test]
     fn stops_at_the_generation_budget_and_reports_tests_that_never_passed() {
-        let sources = crate::crate_sources::CrateSources {
-            files: vec![crate::crate_sources::SourceFile {
-                path: "src/lib.rs".into(),
-                text: MIDDLE.to_string(),
-                syntax: crate::source::parse_file(MIDDLE).unwrap(),
-            }],
-            roots: vec![0],
-            ..Default::default()
-        };
-        let space = collect_mutation_space(&sources, |_, _| false);
+        let space = middle_space();
         // Only line 2 is suspicious: no fix is reachable there.
         let mut mutator = Mutator::new(
             &space,

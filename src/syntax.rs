@@ -41,10 +41,11 @@ pub struct Scope {
     /// The location of the `if`, `else if`, loop or `match` whose branch or
     /// body this is (what it is control dependent on).
     pub control: Option<u32>,
-    /// The decisions before it, in its blocks, that could have left early
-    /// instead (`return`, `?`, `break`, `continue`; see `early_exits`): it
-    /// only runs because they did not.
-    pub exits: Vec<u32>,
+    /// The decisions of the last statement before it, in its blocks, that
+    /// could have left early instead (`return`, `?`, `break`, `continue`;
+    /// see `early_exits`): it only runs because they did not. (Earlier
+    /// ones are reached through these, which have them in turn.)
+    pub exits: BTreeSet<u32>,
     frames: Vec<Vec<String>>,
 }
 
@@ -76,6 +77,13 @@ impl Scope {
         if let Some(frame) = self.frames.last_mut() {
             frame.extend(names);
         }
+    }
+
+    /// Whether `name` is a parameter of the function, not bound again since.
+    pub fn is_parameter(&self, name: &str) -> bool {
+        self.frames.split_first().is_some_and(|(parameters, rest)| {
+            parameters.iter().any(|n| n == name) && !rest.iter().flatten().any(|n| n == name)
+        })
     }
 }
 
@@ -212,8 +220,12 @@ fn names_used(node: &impl ToTokens, self_fields: bool) -> BTreeSet<String> {
         bound: BTreeSet::new(),
         self_fields,
     };
-    if let Ok(stmt) = syn::parse2::<syn::Block>(quote::quote!({ #tokens })) {
-        names.visit_block(&stmt);
+    // A statement or an expression; a condition's `let` parses as a
+    // statement once it has its semicolon.
+    let block = syn::parse2::<syn::Block>(quote::quote!({ #tokens }))
+        .or_else(|_| syn::parse2::<syn::Block>(quote::quote!({ #tokens; })));
+    if let Ok(block) = block {
+        names.visit_block(&block);
     }
     names.used.difference(&names.bound).cloned().collect()
 }
@@ -283,8 +295,7 @@ impl<H: RunnableCode> Walker<'_, H> {
 
     /// Walks a condition; returns the names its `let`s bind (for the branch it guards).
     fn walk_condition(&mut self, cond: &Expr) -> Vec<String> {
-        let mut lets = Vec::new();
-        collect_let_bindings(cond, &mut lets);
+        let lets = let_bindings(cond);
         if lets.is_empty() && self.runnable {
             self.hooks.condition(cond, &self.scope);
         }
@@ -295,11 +306,13 @@ impl<H: RunnableCode> Walker<'_, H> {
 
 /// Where running `stmt` (at `line`) may leave its block early: for each
 /// `return`, `?`, `break` or `continue` in it (not in a closure or item
-/// inside it), or macro that returns (`bail!`, `ensure!`), the line of the
-/// innermost `if`, `else if`, `while` or `match` around it, or `line`.
+/// inside it, nor an unlabelled `break` or `continue` of a loop inside it),
+/// or macro that returns (`bail!`, `ensure!`), the line of the innermost
+/// `if`, `else if`, `while` or `match` around it, or `line`.
 pub fn early_exits(stmt: &syn::Stmt, line: u32) -> BTreeSet<u32> {
     struct Finder {
         decisions: Vec<u32>,
+        loops: usize,
         exits: BTreeSet<u32>,
         line: u32,
     }
@@ -313,6 +326,18 @@ pub fn early_exits(stmt: &syn::Stmt, line: u32) -> BTreeSet<u32> {
             walk(self);
             self.decisions.pop();
         }
+        fn in_loop(&mut self, walk: impl FnOnce(&mut Self)) {
+            self.loops += 1;
+            walk(self);
+            self.loops -= 1;
+        }
+        /// A `break` or `continue` leaves the statement unless it belongs
+        /// to a loop inside it.
+        fn jump(&mut self, label: Option<&syn::Lifetime>) {
+            if self.loops == 0 || label.is_some() {
+                self.exit();
+            }
+        }
     }
     impl<'ast> Visit<'ast> for Finder {
         fn visit_expr_return(&mut self, expr: &'ast syn::ExprReturn) {
@@ -323,11 +348,18 @@ pub fn early_exits(stmt: &syn::Stmt, line: u32) -> BTreeSet<u32> {
             self.exit();
             visit::visit_expr_try(self, expr);
         }
-        fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
-            self.exit();
+        fn visit_expr_break(&mut self, expr: &'ast syn::ExprBreak) {
+            self.jump(expr.label.as_ref());
+            visit::visit_expr_break(self, expr);
         }
-        fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
-            self.exit();
+        fn visit_expr_continue(&mut self, expr: &'ast syn::ExprContinue) {
+            self.jump(expr.label.as_ref());
+        }
+        fn visit_expr_loop(&mut self, expr: &'ast syn::ExprLoop) {
+            self.in_loop(|this| visit::visit_expr_loop(this, expr));
+        }
+        fn visit_expr_for_loop(&mut self, expr: &'ast syn::ExprForLoop) {
+            self.in_loop(|this| visit::visit_expr_for_loop(this, expr));
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
             if mac
@@ -344,7 +376,7 @@ pub fn early_exits(stmt: &syn::Stmt, line: u32) -> BTreeSet<u32> {
         }
         fn visit_expr_while(&mut self, expr: &'ast syn::ExprWhile) {
             self.decide(expr.while_token.span, |this| {
-                visit::visit_expr_while(this, expr)
+                this.in_loop(|this| visit::visit_expr_while(this, expr))
             });
         }
         fn visit_expr_match(&mut self, expr: &'ast syn::ExprMatch) {
@@ -358,11 +390,82 @@ pub fn early_exits(stmt: &syn::Stmt, line: u32) -> BTreeSet<u32> {
     }
     let mut finder = Finder {
         decisions: Vec::new(),
+        loops: 0,
         exits: BTreeSet::new(),
         line,
     };
     finder.visit_stmt(stmt);
     finder.exits
+}
+
+/// The names the `let`s of a condition bind (`if let Some(x) = ... && let ...`).
+pub fn let_bindings(cond: &Expr) -> Vec<String> {
+    let mut names = Vec::new();
+    collect_let_bindings(cond, &mut names);
+    names
+}
+
+/// A statement or an expression of runnable code.
+#[derive(Debug, Clone, Copy)]
+pub enum Code<'a> {
+    Stmt(&'a syn::Stmt),
+    Expr(&'a Expr),
+}
+
+impl<'a> Code<'a> {
+    fn visit(self, visitor: &mut impl Visit<'a>) {
+        match self {
+            Code::Stmt(stmt) => visitor.visit_stmt(stmt),
+            Code::Expr(expr) => visitor.visit_expr(expr),
+        }
+    }
+}
+
+/// The parameters of every closure in `code`.
+pub fn closure_parameters(code: Code) -> Vec<String> {
+    struct Finder(Vec<String>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+            self.0
+                .extend(closure.inputs.iter().flat_map(pattern_bindings));
+            visit::visit_expr_closure(self, closure);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(Vec::new());
+    code.visit(&mut finder);
+    finder.0
+}
+
+/// Whether running `code` may call code of the crate: a call, a method
+/// call, a macro, or an operator, index or `?` (which a trait impl may
+/// define). Closure bodies do not count (they run when called).
+pub fn may_call(code: Code) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            match expr {
+                Expr::Call(_)
+                | Expr::MethodCall(_)
+                | Expr::Macro(_)
+                | Expr::Binary(_)
+                | Expr::Unary(_)
+                | Expr::Index(_)
+                | Expr::Try(_)
+                | Expr::ForLoop(_)
+                | Expr::Await(_) => self.0 = true,
+                Expr::Closure(_) => {}
+                _ => visit::visit_expr(self, expr),
+            }
+        }
+        fn visit_macro(&mut self, _: &'ast syn::Macro) {
+            self.0 = true;
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(false);
+    code.visit(&mut finder);
+    finder.0
 }
 
 fn collect_let_bindings(cond: &Expr, out: &mut Vec<String>) {
@@ -431,7 +534,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         if !self.runnable {
             return visit::visit_block(self, block);
         }
-        let outer_exits = self.scope.exits.len();
+        let outer_exits = self.scope.exits.clone();
         self.in_frame(Vec::new(), |this| {
             for stmt in &block.stmts {
                 if matches!(stmt, syn::Stmt::Item(_)) {
@@ -452,11 +555,14 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
                     this.scope.bind(pattern_bindings(&local.pat));
                 }
                 if let Some(line) = start_line(stmt) {
-                    this.scope.exits.extend(early_exits(stmt, line));
+                    let exits = early_exits(stmt, line);
+                    if !exits.is_empty() {
+                        this.scope.exits = exits;
+                    }
                 }
             }
         });
-        self.scope.exits.truncate(outer_exits);
+        self.scope.exits = outer_exits;
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {

@@ -403,3 +403,45 @@ fn two_faults_are_repaired_one_failure_group_at_a_time() {
         serde_json::json!(["tests::clamp_above", "tests::first_of_one_word"])
     );
 }
+
+#[test]
+fn a_group_left_unfixed_leaves_the_patch_for_the_others_on_stderr() {
+    let (output, report) = repair(
+        "half_repairable",
+        &["--generations", "2", "--population", "6"],
+    );
+    assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    let stages = report["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 2, "{report:#}");
+    assert_eq!(stages[0]["found"], true);
+    assert_eq!(
+        stages[0]["tests"],
+        serde_json::json!(["tests::first_of_nothing", "tests::first_of_one_word"])
+    );
+    assert_eq!(stages[1]["found"], false);
+    assert_eq!(report["patch"], serde_json::Value::Null);
+    assert_eq!(report["fixed_tests"], serde_json::json!([]));
+    let partial = report["partial_patch"].as_str().unwrap();
+    assert_eq!(
+        changed_lines(partial)[0],
+        "-        None => &text[..text.len() + 1],"
+    );
+    assert!(
+        stderr(&output).contains(&format!(
+            "the patch for the failure groups fixed so far, not validated (the other failures remain):\n{}",
+            partial.trim_end()
+        )),
+        "{}",
+        stderr(&output)
+    );
+    let error = stderr(&output)
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap()
+        .to_string();
+    assert!(
+        error.starts_with("error: no patch found for failure group 2"),
+        "{error}"
+    );
+}

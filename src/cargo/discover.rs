@@ -171,8 +171,14 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
             .iter()
             .map(|t| {
                 let kind = Kind::from_cargo(&t.kind);
+                // `[lib]` holds a proc-macro library's settings too.
+                let section = if kind == Kind::ProcMacro {
+                    Kind::Lib
+                } else {
+                    kind
+                };
                 Target {
-                    harness: !harness_free.contains(&(kind, t.name.clone())),
+                    harness: !harness_free.contains(&(section, t.name.clone())),
                     name: t.name.clone(),
                     kind,
                     src_path: t.src_path.clone().into_std_path_buf(),
@@ -268,17 +274,23 @@ mod tests {
         let manifest = dir.path().join("Cargo.toml");
         std::fs::write(
             &manifest,
-            "[package]\nname = \"my-hex\"\nversion = \"0.1.0\"\n\n[lib]\nharness = false\n\n\
+            "[package]\nname = \"hex\"\nversion = \"0.1.0\"\n\n\
              [[bench]]\nname = \"hex\"\nharness = false\n\n[[test]]\nname = \"api\"\n\n\
              [[test]]\nname = \"custom-runner\"\nharness = false\n",
         )
         .unwrap();
-        let targets = harness_free_targets(&manifest, "my-hex");
+        let targets = harness_free_targets(&manifest, "hex");
         assert!(targets.contains(&(Kind::Bench, "hex".to_string())));
         assert!(targets.contains(&(Kind::Test, "custom_runner".to_string())));
-        assert!(targets.contains(&(Kind::Lib, "my_hex".to_string())));
         // A bench named like the library does not make the library harness-free.
         assert!(!targets.contains(&(Kind::Lib, "hex".to_string())));
         assert!(!targets.iter().any(|(_, name)| name == "api"));
+        std::fs::write(
+            &manifest,
+            "[package]\nname = \"my-lib\"\nversion = \"0.1.0\"\n\n[lib]\nharness = false\n",
+        )
+        .unwrap();
+        let targets = harness_free_targets(&manifest, "my-lib");
+        assert!(targets.contains(&(Kind::Lib, "my_lib".to_string())));
     }
 }

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::Ranking;
-use crate::dependence::{Dependency, Run, dependencies_at};
+use crate::dependence::{Dependency, Run};
 use crate::localize::Suspect;
 use crate::refine::{GroupRanking, Localization};
 use crate::source::{Location, line_text};
@@ -25,21 +25,19 @@ pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize
                 group.group.signature
             );
         }
-        let trace_of = |location: &Location| {
-            group
-                .group
-                .tests
-                .iter()
-                .filter_map(|t| ranking.baseline.traces.get(t))
-                .find(|trace| trace.contains(location))
-        };
+        let runs: Vec<Run> = group
+            .group
+            .tests
+            .iter()
+            .filter_map(|t| ranking.baseline.traces.get(t))
+            .map(|trace| Run::new(trace, &localization.facts))
+            .collect();
         for suspect in group.suspects.iter().take(top.unwrap_or(usize::MAX)) {
             let code = ranking.code(suspect);
             let _ = write!(out, "{:<4} {}  {code}", suspect.rank, suspect.location);
-            match trace_of(&suspect.location) {
-                Some(trace) => {
-                    let dependencies =
-                        dependencies_at(trace, &suspect.location, &localization.facts);
+            match runs.iter().find(|run| run.executed(&suspect.location)) {
+                Some(run) => {
+                    let dependencies = run.dependencies_of(&suspect.location);
                     let text = describe(&dependencies, &suspect.location);
                     if !text.is_empty() {
                         let _ = write!(out, "  {text}");
