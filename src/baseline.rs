@@ -39,6 +39,14 @@ pub struct Baseline {
 const TRACED_TESTS: usize = 20;
 
 impl Baseline {
+    /// The ids of tests given by suite index.
+    pub fn test_ids<'a>(&self, tests: impl IntoIterator<Item = &'a usize>) -> Vec<String> {
+        tests
+            .into_iter()
+            .map(|&t| self.suite.tests[t].id.clone())
+            .collect()
+    }
+
     /// The spectrum of every test.
     pub fn spectrum(&self) -> Spectrum {
         self.spectrum_of(None)

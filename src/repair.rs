@@ -98,17 +98,12 @@ pub fn repair(
             Some((b, l)) => (b, l),
             None => (baseline, localization),
         };
-        let test_ids = |tests: &[usize]| -> Vec<String> {
-            tests
-                .iter()
-                .map(|&t| stage_baseline.suite.tests[t].id.clone())
-                .collect()
-        };
         let remaining: Vec<&GroupRanking> = stage_localization
             .groups
             .iter()
             .filter(|g| {
-                !test_ids(&g.group.tests)
+                !stage_baseline
+                    .test_ids(&g.group.tests)
                     .iter()
                     .all(|t| flaky_groups.contains(t))
             })
@@ -139,7 +134,7 @@ pub fn repair(
             Ok(stage) => stage,
             Err(error) if Failure::is(&error, Exit::NothingToLocalize) => {
                 // Every failing test of the group is flaky: on to the next.
-                flaky_groups.extend(test_ids(&group.group.tests));
+                flaky_groups.extend(stage_baseline.test_ids(&group.group.tests));
                 continue;
             }
             Err(error) => return Err(error),
@@ -357,9 +352,6 @@ fn search_stage(
             .map(|(file, text)| (sources.files[file].path.clone(), text))
             .collect()
     };
-    let ids = |tests: &mut dyn Iterator<Item = usize>| -> Vec<String> {
-        tests.map(|t| baseline.suite.tests[t].id.clone()).collect()
-    };
     let path_of = |file: usize| sources.files[file].path.display().to_string();
     let ranking_before: Vec<String> = group
         .suspects
@@ -390,7 +382,7 @@ fn search_stage(
         .collect();
     Ok(Stage {
         signature: group.group.signature.to_string(),
-        tests: ids(&mut group.group.tests.iter().copied()),
+        tests: baseline.test_ids(&group.group.tests),
         patched: patch.as_ref().map(files_of).unwrap_or_default(),
         unreduced: files_of(&result.best.candidate),
         edits: patch
@@ -401,8 +393,8 @@ fn search_stage(
         patch,
         counts: evaluator.counts(),
         evaluation: evaluator.stats(),
-        flaky: ids(&mut flaky.iter().copied()),
-        never_passed: ids(&mut result.never_passed.iter().copied()),
+        flaky: baseline.test_ids(&flaky),
+        never_passed: baseline.test_ids(&result.never_passed),
         search: result,
         ranking_before,
         ranking_after,
@@ -731,6 +723,17 @@ fn validate_files(
     })
 }
 
+/// Candidates tried and compiled per operator, over every stage.
+fn operator_totals(stages: &[Stage]) -> BTreeMap<Operator, OperatorCounts> {
+    let mut totals: BTreeMap<Operator, OperatorCounts> = BTreeMap::new();
+    for (operator, counts) in stages.iter().flat_map(|s| &s.search.operators) {
+        let total = totals.entry(*operator).or_default();
+        total.tried += counts.tried;
+        total.compiled += counts.compiled;
+    }
+    totals
+}
+
 fn summarize(
     stages: &[Stage],
     fixed_tests: &[String],
@@ -738,15 +741,7 @@ fn summarize(
     console: &Console,
     elapsed: Duration,
 ) {
-    let mut operators: BTreeMap<Operator, OperatorCounts> = BTreeMap::new();
-    for stage in stages {
-        for (operator, counts) in &stage.search.operators {
-            let total = operators.entry(*operator).or_default();
-            total.tried += counts.tried;
-            total.compiled += counts.compiled;
-        }
-    }
-    let operators: Vec<String> = operators
+    let operators: Vec<String> = operator_totals(stages)
         .iter()
         .map(|(operator, c)| format!("{operator} {}/{}", c.compiled, c.tried))
         .collect();
@@ -899,16 +894,10 @@ fn report_json(
     localized_in: Duration,
     elapsed: Duration,
 ) -> serde_json::Value {
-    let mut operators: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut timings: BTreeMap<&str, f64> =
         BTreeMap::from([("localize", localized_in.as_secs_f64())]);
     let mut evaluation = EvaluatorStats::default();
     for stage in stages {
-        for (operator, counts) in &stage.search.operators {
-            let total = operators.entry(operator.name()).or_default();
-            total.0 += counts.tried;
-            total.1 += counts.compiled;
-        }
         for (name, seconds) in &stage.timings {
             *timings.entry(name).or_default() += seconds;
         }
@@ -938,7 +927,7 @@ fn report_json(
         "never_passed": last.map(|s| s.never_passed.clone()).unwrap_or_default(),
         "flaky_tests": outcome.flaky,
         "edits": stages.iter().flat_map(edits).collect::<Vec<_>>(),
-        "operators": operators.iter().map(|(name, (tried, compiled))| (name.to_string(), json!({"tried": tried, "compiled": compiled}))).collect::<serde_json::Map<_, _>>(),
+        "operators": operator_totals(stages).iter().map(|(operator, c)| (operator.name().to_string(), json!({"tried": c.tried, "compiled": c.compiled}))).collect::<serde_json::Map<_, _>>(),
         "rejected_by_validation": outcome.rejected,
         "seed": options.search.seed,
         "population": options.search.population,
