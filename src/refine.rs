@@ -41,15 +41,14 @@ pub struct Localization {
 /// predicates they evaluate (each as `options.refine` allows), and ranks.
 pub fn localize(baseline: &Baseline, options: &Options, console: &Console) -> Result<Localization> {
     let groups = baseline.groups();
-    if groups.len() > 1 {
-        console.status(
-            "Grouped",
-            format!(
-                "the failing tests into {} failure groups (by how they fail)",
-                groups.len()
-            ),
-        );
-    }
+    console.status(
+        "Grouped",
+        format!(
+            "the failing tests into {} failure group{} (by how they fail)",
+            groups.len(),
+            if groups.len() == 1 { "" } else { "s" }
+        ),
+    );
     let facts = if options.refine.slices {
         statement_facts(&baseline.sources)
     } else {

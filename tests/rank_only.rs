@@ -40,6 +40,10 @@ fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
     let summary = stderr(&output);
     assert!(summary.contains("5 passed, 1 failed"), "{summary}");
     assert!(
+        summary.contains("Grouped the failing tests into 1 failure group (by how they fail)"),
+        "{summary}"
+    );
+    assert!(
         summary
             .contains("tests::middle_2_1_3: assertion `left == right` failed at src/lib.rs:49:9"),
         "{summary}"
