@@ -90,8 +90,8 @@ fn parse_settings() -> Result<Settings> {
         }
     }
     settings.time_limit = time_limit.unwrap_or(if settings.quick { 45 } else { 90 });
-    // A generation's worth of candidates (the default population), fewer when quick.
-    settings.naive = naive.unwrap_or(if settings.quick { 16 } else { 40 });
+    // A generation's worth of candidates (the default population).
+    settings.naive = naive.unwrap_or(40);
     settings.command = format!("cargo bench --bench autofix -- {}", args.join(" "))
         .trim_end()
         .trim_end_matches(" --")

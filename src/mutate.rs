@@ -280,6 +280,39 @@ impl<'a> Mutator<'a> {
         (0..8).find_map(|_| self.apply_at(location, operator, rng))
     }
 
+    /// Every one-token edit at the heaviest locations, heaviest first (ties
+    /// in source order), at most `limit`: each operator replaced by the
+    /// others of its class, each condition negated, each integer literal
+    /// moved by one and each boolean flipped, each method replaced by its
+    /// siblings (`min`/`max`), each range made inclusive or exclusive. The
+    /// commonest slips are one token wide; trying them all where the fault
+    /// most likely is finds them without luck.
+    pub fn neighbourhood(&self, limit: usize) -> Vec<PatchEdit> {
+        let mut locations: Vec<&Location> = self.locations.iter().collect();
+        locations.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        let mut edits = Vec::new();
+        for location in locations {
+            for (&operator, indices) in &location.sites {
+                for &index in indices {
+                    let site = &self.space.sites[index];
+                    for edit in one_token_edits(operator, site, self.texts[site.file]) {
+                        if edits.len() >= limit {
+                            return edits;
+                        }
+                        edits.push(PatchEdit {
+                            file: site.file,
+                            guard: guard(site, &edit),
+                            edit,
+                            operator,
+                            location: site.location,
+                        });
+                    }
+                }
+            }
+        }
+        edits
+    }
+
     fn apply_at(
         &self,
         location: &Location,
@@ -295,6 +328,63 @@ impl<'a> Mutator<'a> {
             operator,
             location: site.location,
         })
+    }
+}
+
+/// The one-token edits `operator` can make at `site` (see
+/// [`Mutator::neighbourhood`]); none for the operators that need ingredients.
+fn one_token_edits(operator: Operator, site: &Site, text: &str) -> Vec<Edit> {
+    let replace = |range: &Range<usize>, texts: Vec<String>| {
+        texts
+            .into_iter()
+            .map(|t| Edit::replace(range.clone(), t))
+            .collect()
+    };
+    match (&site.kind, operator) {
+        (SiteKind::Condition { range, atomic }, Operator::Condition) => {
+            let own = &text[range.clone()];
+            let negated = if *atomic {
+                format!("!{own}")
+            } else {
+                format!("!({own})")
+            };
+            replace(range, vec![negated])
+        }
+        (
+            SiteKind::BinaryOperator {
+                range, operator, ..
+            },
+            Operator::BinaryOperator,
+        ) => {
+            let others = OPERATOR_CLASSES
+                .iter()
+                .filter(|class| class.contains(&operator.as_str()))
+                .flat_map(|class| class.iter())
+                .filter(|o| **o != operator)
+                .map(|o| o.to_string())
+                .collect();
+            replace(range, others)
+        }
+        (SiteKind::Literal { range, literal }, Operator::Value) => {
+            replace(range, literal.alternatives(&[]))
+        }
+        (SiteKind::Method { range, name, .. }, Operator::Method) => {
+            let siblings = METHOD_FAMILIES
+                .iter()
+                .filter(|family| family.contains(&name.as_str()))
+                .flat_map(|family| family.iter())
+                .filter(|m| **m != name)
+                .map(|m| m.to_string())
+                .collect();
+            replace(range, siblings)
+        }
+        (
+            SiteKind::RangeLimits {
+                range, inclusive, ..
+            },
+            Operator::Range,
+        ) => replace(range, vec![if *inclusive { ".." } else { "..=" }.into()]),
+        _ => Vec::new(),
     }
 }
 
@@ -695,6 +785,41 @@ mod tests {
         let nothing = Mutator::new(&space, vec![MIDDLE], &Operator::ALL, |_, _| 0.0);
         assert!(nothing.is_empty());
         assert_eq!(nothing.mutation(&mut rng), None);
+    }
+
+    #[test]
+    fn neighbourhood_lists_every_one_token_edit_heaviest_location_first() {
+        let sources = sources(MIDDLE);
+        let space = collect_mutation_space(&sources, |_, _| false);
+        let mutator = Mutator::new(&space, vec![MIDDLE], &Operator::ALL, |_, line| match line {
+            5 => 0.9,
+            2 => 0.5,
+            _ => 0.0,
+        });
+        let changed = |edits: &[PatchEdit]| -> Vec<(u32, String)> {
+            edits
+                .iter()
+                .map(|e| {
+                    let text = splice(MIDDLE, std::slice::from_ref(&e.edit)).unwrap();
+                    (e.location, line(&text, e.location as usize).to_string())
+                })
+                .collect()
+        };
+        let all = changed(&mutator.neighbourhood(100));
+        // Line 5 (heavier) first: its negation and the five other comparisons.
+        assert_eq!(all.len(), 12, "{all:?}");
+        assert!(all[..6].iter().all(|(line, _)| *line == 5), "{all:?}");
+        for expected in [
+            "} else if !(x < z) {",
+            "} else if x <= z {",
+            "} else if x != z {",
+        ] {
+            assert!(all[..6].iter().any(|(_, t)| t == expected), "{all:?}");
+        }
+        assert!(all[6..].iter().any(|(_, t)| t == "if y >= z {"), "{all:?}");
+        // No statement edits (they need ingredients), no unsuspicious lines.
+        assert!(all.iter().all(|(line, _)| *line == 5 || *line == 2));
+        assert_eq!(changed(&mutator.neighbourhood(4)), all[..4].to_vec());
     }
 
     #[test]

@@ -288,7 +288,13 @@ fn search_stage(
         prepare_evaluation(baseline, &group.group.tests, options, console)?;
     let seed = options.search.seed.wrapping_add(index as u64);
     let mut rng = StdRng::seed_from_u64(seed);
-    let seeds = critical_seeds(&mutator, baseline, group, &mut rng);
+    let mut seeds = critical_seeds(&mutator, baseline, group, &mut rng);
+    seeds.extend(
+        mutator
+            .neighbourhood(2 * options.search.population)
+            .into_iter()
+            .map(|edit| Candidate::original().with(edit)),
+    );
     let settings = SearchSettings {
         population: options.search.population,
         generations: options.search.generations,

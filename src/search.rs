@@ -23,8 +23,9 @@ pub struct SearchSettings {
     pub population: usize,
     pub generations: usize,
     pub time_limit: Option<Duration>,
-    /// Candidates that go into the initial population first (condition
-    /// mutations at critical predicates, say).
+    /// Candidates that go into the initial population besides its random
+    /// ones (condition mutations at critical predicates, the one-token edits
+    /// at the most suspicious locations).
     pub seeds: Vec<Candidate>,
     /// Whether what edits did at a location changes how often it is mutated.
     pub feedback: bool,
@@ -143,19 +144,18 @@ pub fn search(
         }
     };
 
-    // The initial population: the original, the seeds, and single mutations of it.
+    // The initial population: the original, the seeds, and a population's
+    // worth of single random mutations of it; the fittest `population` of
+    // them survive.
     let mut initial: Vec<(Candidate, Option<PatchEdit>)> = vec![(Candidate::original(), None)];
-    for seed in settings
-        .seeds
-        .iter()
-        .take(settings.population.saturating_sub(1))
-    {
+    for seed in &settings.seeds {
         if !initial.iter().any(|(c, _)| c == seed) {
             initial.push((seed.clone(), seed.edits().last().cloned()));
         }
     }
+    let size = initial.len() + settings.population.saturating_sub(1);
     for _ in 0..settings.population.saturating_sub(1) * 4 {
-        if initial.len() >= settings.population {
+        if initial.len() >= size {
             break;
         }
         if let Some(edit) = mutator.mutation(rng) {
@@ -177,6 +177,7 @@ pub fn search(
         Err(error) => return run.interrupted_or(error),
     };
     sort_fittest_first(&mut population);
+    population.truncate(settings.population);
     run.learn(mutator, settings);
     on_progress(Progress::Generation {
         generation: 0,
