@@ -207,11 +207,7 @@ fn no_patch_found_says_what_was_tried() {
     let (output, report) = repair("unrepairable", &["--generations", "2", "--population", "6"]);
     assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
     assert!(output.stdout.is_empty());
-    let error = stderr(&output)
-        .lines()
-        .find(|l| l.starts_with("error:"))
-        .unwrap()
-        .to_string();
+    let error = error_line(&output);
     assert!(
         error.starts_with(
             "error: no patch found: the generation budget was spent after 2 generations"
@@ -435,11 +431,7 @@ fn a_group_left_unfixed_leaves_the_patch_for_the_others_on_stderr() {
         "{}",
         stderr(&output)
     );
-    let error = stderr(&output)
-        .lines()
-        .find(|l| l.starts_with("error:"))
-        .unwrap()
-        .to_string();
+    let error = error_line(&output);
     assert!(
         error.starts_with("error: no patch found for failure group 2"),
         "{error}"

@@ -59,6 +59,15 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// The `error:` line on stderr (there must be one).
+pub fn error_line(output: &Output) -> String {
+    stderr(output)
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_else(|| panic!("no error line in:\n{}", stderr(output)))
+        .to_string()
+}
+
 /// Every file under `dir` except build output, with its bytes.
 pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     WalkDir::new(dir)
