@@ -295,7 +295,7 @@ impl<'a> Mutator<'a> {
             for (&operator, indices) in &location.sites {
                 for &index in indices {
                     let site = &self.space.sites[index];
-                    for edit in one_token_edits(operator, site, self.texts[site.file]) {
+                    for edit in one_token_edits(operator, site) {
                         if edits.len() >= limit {
                             return edits;
                         }
@@ -333,7 +333,7 @@ impl<'a> Mutator<'a> {
 
 /// The one-token edits `operator` can make at `site` (see
 /// [`Mutator::neighbourhood`]); none for the operators that need ingredients.
-fn one_token_edits(operator: Operator, site: &Site, text: &str) -> Vec<Edit> {
+fn one_token_edits(operator: Operator, site: &Site) -> Vec<Edit> {
     let replace = |range: &Range<usize>, texts: Vec<String>| {
         texts
             .into_iter()
@@ -341,15 +341,12 @@ fn one_token_edits(operator: Operator, site: &Site, text: &str) -> Vec<Edit> {
             .collect()
     };
     match (&site.kind, operator) {
-        (SiteKind::Condition { range, atomic }, Operator::Condition) => {
-            let own = &text[range.clone()];
-            let negated = if *atomic {
-                format!("!{own}")
-            } else {
-                format!("!({own})")
-            };
-            replace(range, vec![negated])
-        }
+        (
+            SiteKind::Condition {
+                range, negation, ..
+            },
+            Operator::Condition,
+        ) => replace(range, vec![negation.clone()]),
         (
             SiteKind::BinaryOperator {
                 range, operator, ..
@@ -432,7 +429,14 @@ pub fn apply(
                 )
             })
         }
-        (SiteKind::Condition { range, atomic }, Operator::Condition) => {
+        (
+            SiteKind::Condition {
+                range,
+                atomic,
+                negation,
+            },
+            Operator::Condition,
+        ) => {
             let own = &text[range.clone()];
             let own_operand = if *atomic {
                 own.to_string()
@@ -440,7 +444,7 @@ pub fn apply(
                 format!("({own})")
             };
             Some(match rng.random_range(0..4) {
-                0 => Edit::replace(range.clone(), format!("!{own_operand}")),
+                0 => Edit::replace(range.clone(), negation.clone()),
                 choice => {
                     let other = pick(&space.conditions, rng, |i| {
                         i.fits(&site.bound) && i.text != own
@@ -685,6 +689,19 @@ mod tests {
         assert!(lines.contains("if y < z {"), "{lines:?}");
         assert!(lines.contains("if (x < z) && (x < y) {"), "{lines:?}");
         assert!(lines.contains("if (y < z) || (x < y) {"), "{lines:?}");
+    }
+
+    #[test]
+    fn negating_a_negation_takes_the_not_away() {
+        let text = "fn f(v: &[u8], a: bool, b: bool) -> bool {\n    if !v.is_empty() {\n        return true;\n    }\n    while !(a && b) {}\n    false\n}\n";
+        for (number, negation) in [(2, "if v.is_empty() {"), (5, "while a && b {}")] {
+            let lines: BTreeSet<String> = outcomes(text, Operator::Condition, number)
+                .iter()
+                .map(|t| line(t, number as usize).to_string())
+                .collect();
+            assert!(lines.contains(negation), "{lines:?}");
+            assert!(!lines.iter().any(|l| l.contains("!(!")), "{lines:?}");
+        }
     }
 
     #[test]

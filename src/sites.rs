@@ -36,6 +36,8 @@ pub enum SiteKind {
     Condition {
         range: Range<usize>,
         atomic: bool,
+        /// Its negation: `x` for `!x`, else `!x` or `!(x)`.
+        negation: String,
     },
     /// The operator token of a binary expression (`expression`).
     BinaryOperator {
@@ -352,7 +354,27 @@ impl RunnableCode for Collector<'_> {
     fn condition(&mut self, cond: &Expr, scope: &Scope) {
         let range = cond.span().byte_range();
         let atomic = is_atomic(cond);
-        self.site(scope, SiteKind::Condition { range, atomic });
+        let own = &self.text[range.clone()];
+        let negation = match cond {
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => {
+                // `!(a && b)` negates to `a && b`.
+                let operand = match &*unary.expr {
+                    Expr::Paren(paren) => &*paren.expr,
+                    operand => operand,
+                };
+                self.text[operand.span().byte_range()].to_string()
+            }
+            _ if atomic => format!("!{own}"),
+            _ => format!("!({own})"),
+        };
+        self.site(
+            scope,
+            SiteKind::Condition {
+                range,
+                atomic,
+                negation,
+            },
+        );
         collect_conditions(cond, self.text, &mut self.space.conditions);
     }
 
