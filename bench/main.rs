@@ -25,9 +25,12 @@ use cargo_autofix::candidate::Candidate;
 use cargo_autofix::config::Config;
 use cargo_autofix::console::Console;
 
+use cargo_autofix::cargo::build::TestExecutable;
+use cargo_autofix::cargo::discover::Kind;
 use cargo_autofix::localize::{Counts, Metric, Spectrum, Suspect, rank_refined, rank_suspects};
 use cargo_autofix::options::{EvaluatorKind, Options};
 use cargo_autofix::source::Location;
+use cargo_autofix::suite::{TestSuite, test_id};
 use cargo_autofix::{baseline, cli, process, repair};
 use corpus::{Bug, Case, Corpus, Sources, Subject, Version};
 use rand::SeedableRng;
@@ -728,17 +731,22 @@ fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<Spee
             let text = texts.get(&index).map_or(file.text.as_str(), String::as_str);
             fs::write(naive_dir.path().join(&file.path), text)?;
         }
-        let mut command = sources.cargo(subject);
+        // cargo's stderr goes into its stdout, so that each test result
+        // follows the `Running` line of its executable.
+        let cargo = sources.cargo(subject);
+        let mut command = Command::new("sh");
         command
-            .args(["test", "--no-fail-fast"])
+            .args(["-c", "exec \"$0\" test --no-fail-fast 2>&1"])
+            .arg(cargo.get_program())
+            .envs(cargo.get_envs().filter_map(|(k, v)| Some((k, v?))))
             .current_dir(naive_dir.path());
         // A mutant may hang or allocate without end: the naive loop gets a
         // timeout too (the tests that finished by then count).
         let finished = process::run(command, Some(NAIVE_TIMEOUT))?;
         let timed_out = matches!(finished.status, process::Status::TimedOut);
         let built = timed_out
-            || (!finished.stderr.contains("error[E") && finished.stdout.contains("test result"));
-        naive.push(built.then(|| passed_names(&finished.stdout)));
+            || (!finished.stdout.contains("error[E") && finished.stdout.contains("test result"));
+        naive.push(built.then(|| passed_ids(&finished.stdout, &baseline.suite)));
     }
     let naive_seconds = started.elapsed().as_secs_f64();
 
@@ -747,7 +755,7 @@ fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<Spee
         .tests
         .iter()
         .enumerate()
-        .map(|(i, t)| (i, t.name.as_str()))
+        .map(|(i, t)| (i, t.id.as_str()))
         .collect();
     let naive_fitness = |passed: &Option<BTreeSet<String>>| match passed {
         None => 0.0,
@@ -765,11 +773,33 @@ fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<Spee
         .zip(&rebuild)
         .filter(|(a, b)| a.compiled() == b.compiled() && a.passed() == b.passed())
         .count();
-    let same_fitness_as_naive = schema
-        .iter()
-        .zip(&naive)
-        .filter(|(o, n)| (o.fitness(&model) - naive_fitness(n)).abs() < 1e-9)
-        .count();
+    let mut same_fitness_as_naive = 0;
+    for ((candidate, ours), theirs) in candidates.iter().zip(&schema).zip(&naive) {
+        let (fitness, naive_fitness) = (ours.fitness(&model), naive_fitness(theirs));
+        if (fitness - naive_fitness).abs() < 1e-9 {
+            same_fitness_as_naive += 1;
+            continue;
+        }
+        // Say where they differ, for whoever reads the log.
+        let edits: Vec<String> = candidate
+            .edits()
+            .iter()
+            .map(|e| format!("line {} -> {:?}", e.location, e.edit.text))
+            .collect();
+        let differing: Vec<&str> = match theirs {
+            Some(passed) => names
+                .iter()
+                .filter(|(i, n)| ours.passed().contains(i) != passed.contains(**n))
+                .map(|(_, n)| *n)
+                .collect(),
+            None => vec!["(the naive build failed)"],
+        };
+        eprintln!(
+            "    fitness differs: {} (ours {fitness:.4}, naive {naive_fitness:.4}) on {}",
+            edits.join(", "),
+            differing.join(", ")
+        );
+    }
     let per_candidate = schema_seconds / candidates.len().max(1) as f64;
     Ok(SpeedRecord {
         subject: subject.name.clone(),
@@ -794,13 +824,48 @@ fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<Spee
     })
 }
 
-fn passed_names(stdout: &str) -> BTreeSet<String> {
-    stdout
-        .lines()
-        .filter_map(|l| l.strip_prefix("test ")?.rsplit_once(" ... "))
-        .filter(|(_, result)| *result == "ok")
-        .map(|(name, _)| name.trim_end_matches(" - should panic").to_string())
-        .collect()
+/// The ids (as the suite names them) of the tests that passed in the output
+/// of `cargo test` (stderr included): each `test NAME ... ok` line belongs to
+/// the executable of the `Running` line before it (found by its file name,
+/// `TARGET-HASH`); doctests are not in the suite.
+fn passed_ids(output: &str, suite: &TestSuite) -> BTreeSet<String> {
+    let normalized = |name: &str| name.replace('-', "_");
+    let mut current: Option<&TestExecutable> = None;
+    let mut passed = BTreeSet::new();
+    for line in output.lines() {
+        let trimmed = line.trim_start();
+        if let Some(running) = trimmed.strip_prefix("Running ") {
+            let stem = running
+                .rsplit_once('(')
+                .and_then(|(_, path)| Path::new(path.trim_end_matches(')')).file_name())
+                .and_then(|name| name.to_str()?.rsplit_once('-'))
+                .map(|(stem, _)| stem.to_string())
+                .unwrap_or_default();
+            let unit_tests_of_lib = running.starts_with("unittests") && running.contains("lib.rs");
+            let matching: Vec<&TestExecutable> = suite
+                .executables
+                .iter()
+                .filter(|e| normalized(&e.target) == stem)
+                .collect();
+            current = matching
+                .iter()
+                .find(|e| (e.kind == Kind::Lib) == unit_tests_of_lib)
+                .or(matching.first())
+                .copied();
+        } else if trimmed.starts_with("Doc-tests ") {
+            current = None;
+        } else if let (Some(executable), Some((name, "ok"))) = (
+            current,
+            line.strip_prefix("test ")
+                .and_then(|l| l.rsplit_once(" ... ")),
+        ) {
+            passed.insert(test_id(
+                executable,
+                name.trim_end_matches(" - should panic"),
+            ));
+        }
+    }
+    passed
 }
 
 fn median(sorted: &[f64]) -> Option<f64> {

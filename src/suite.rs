@@ -81,10 +81,7 @@ pub fn list_tests(
             .iter()
             .find(|t| t.name == executable.target && t.kind == executable.kind)
             .is_none_or(|t| t.harness);
-        let id_of = |name: &str| match executable.kind {
-            Kind::Lib => name.to_string(),
-            _ => format!("{}/{name}", executable.target),
-        };
+        let id_of = |name: &str| test_id(executable, name);
         if !harness {
             tests.push(TestCase {
                 executable: index,
@@ -114,6 +111,15 @@ pub fn list_tests(
         package_name: package.name.clone(),
         package_version: package.version.clone(),
     })
+}
+
+/// The id of test `name` of `executable`: the libtest name for the
+/// library's unit tests, `target/name` for the others.
+pub fn test_id(executable: &TestExecutable, name: &str) -> String {
+    match executable.kind {
+        Kind::Lib => name.to_string(),
+        _ => format!("{}/{name}", executable.target),
+    }
 }
 
 fn list(executable: &TestExecutable, cwd: &Path, ignored: bool) -> Result<Vec<String>> {
