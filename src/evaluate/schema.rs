@@ -30,7 +30,7 @@ use crate::weave::{SCHEMA_ENV, Schema, VariantKey, weave};
 
 /// Builds after which a batch's remaining candidates go to the rebuild
 /// path: each build drops the variants the previous one reported.
-const MAX_BUILDS_PER_BATCH: usize = 6;
+const MAX_BUILDS_PER_BATCH: usize = 12;
 
 /// Evaluates a batch with one build.
 #[derive(Debug)]
@@ -236,29 +236,22 @@ impl Evaluator for SchemaEvaluator {
     ) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
         let mut decided: BTreeMap<usize, CandidateOutcome> = BTreeMap::new();
-        let mut separate: Vec<usize> = Vec::new();
+        let originals: Vec<&str> = self
+            .originals
+            .iter()
+            .map(|(_, text)| text.as_str())
+            .collect();
         let mut pending: Vec<usize> = fresh.clone();
-        let mut dropped: BTreeSet<VariantKey> = BTreeSet::new();
+        // How many builds each region (file, range) held a culprit in.
+        let mut failures: BTreeMap<(usize, (usize, usize)), usize> = BTreeMap::new();
         for _ in 0..MAX_BUILDS_PER_BATCH {
-            if pending.len() < 2 {
-                break;
-            }
             let candidates: Vec<Candidate> = pending.iter().map(|&i| batch[i].clone()).collect();
-            let originals: Vec<&str> = self
-                .originals
+            let schema = weave(&originals, &self.roots, &candidates, &BTreeSet::new());
+            let woven: Vec<(usize, String)> = pending
                 .iter()
-                .map(|(_, text)| text.as_str())
+                .zip(&schema.switches)
+                .filter_map(|(&index, switches)| Some((index, switches.clone()?)))
                 .collect();
-            let schema = weave(&originals, &self.roots, &candidates, &dropped);
-            // Candidates with their switches; the others go the separate way.
-            let mut woven: Vec<(usize, String)> = Vec::new();
-            for (&index, switches) in pending.iter().zip(&schema.switches) {
-                match switches {
-                    Some(switches) => woven.push((index, switches.clone())),
-                    None => separate.push(index),
-                }
-            }
-            pending = woven.iter().map(|(i, _)| *i).collect();
             if woven.len() < 2 {
                 break;
             }
@@ -279,20 +272,50 @@ impl Evaluator for SchemaEvaluator {
                     let outcomes = self.run_woven(&suite, &runs, on_done)?;
                     self.stats.woven += woven.len();
                     decided.extend(woven.iter().map(|(i, _)| *i).zip(outcomes));
-                    pending.clear();
                     break;
                 }
                 Err(errors) => {
-                    let culprits = self.culprits(&errors, &schema);
-                    if culprits.is_empty() {
+                    let mut dropped = self.culprits(&errors, &schema);
+                    if dropped.is_empty() {
                         break;
                     }
-                    dropped.extend(culprits);
+                    // rustc reports one bad arm per `match` (and a variant
+                    // inside a closure never has the original's type): a
+                    // region that fails a third build is dropped whole.
+                    let regions: BTreeSet<(usize, (usize, usize))> =
+                        dropped.iter().map(|c| (c.file, c.region)).collect();
+                    for region in regions {
+                        let count = failures.entry(region).or_default();
+                        *count += 1;
+                        if *count >= 3 {
+                            dropped.extend(
+                                schema
+                                    .spans
+                                    .iter()
+                                    .map(|(_, _, key)| key)
+                                    .filter(|key| (key.file, key.region) == region)
+                                    .cloned(),
+                            );
+                        }
+                    }
+                    // The same candidates weave into the same regions: those
+                    // still switchable without the dropped variants go on.
+                    let kept = weave(&originals, &self.roots, &candidates, &dropped).switches;
+                    pending = pending
+                        .iter()
+                        .zip(kept)
+                        .filter_map(|(&index, switches)| switches.map(|_| index))
+                        .collect();
                 }
             }
         }
-        separate.extend(pending);
-        separate.sort_unstable();
+        // The rest (not weavable, or with variants that broke the build) are
+        // built one by one.
+        let separate: Vec<usize> = fresh
+            .iter()
+            .copied()
+            .filter(|i| !decided.contains_key(i))
+            .collect();
         if !separate.is_empty() {
             let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
             let outcomes = self.fallback.evaluate_with(&candidates, true, on_done)?;
