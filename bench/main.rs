@@ -21,7 +21,6 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use cargo_autofix::candidate::Candidate;
 use cargo_autofix::config::Config;
 use cargo_autofix::console::Console;
 
@@ -667,26 +666,7 @@ fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<Spee
     let space = repair::mutation_space(&baseline, &options);
     let mutator = repair::mutator(&space, &baseline, &suspects, &options);
 
-    // Candidates like a search's: one or two mutations each, distinct.
-    let mut rng = StdRng::seed_from_u64(0);
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for attempt in 0..count * 20 {
-        if candidates.len() >= count {
-            break;
-        }
-        let Some(first) = mutator.mutation(&mut rng) else {
-            break;
-        };
-        let mut candidate = Candidate::original().with(first);
-        if attempt % 2 == 1
-            && let Some(second) = mutator.mutation(&mut rng)
-        {
-            candidate = candidate.with(second);
-        }
-        if !candidates.contains(&candidate) {
-            candidates.push(candidate);
-        }
-    }
+    let candidates = mutator.sample(&mut StdRng::seed_from_u64(0), count);
 
     // Each evaluator is prepared (its copies built once) before it is timed.
     let mut timed = Vec::new();

@@ -13,7 +13,7 @@ use rand::prelude::*;
 
 use std::ops::Range;
 
-use crate::candidate::{Guard, PatchEdit};
+use crate::candidate::{Candidate, Guard, PatchEdit};
 use crate::sites::{Ingredient, MutationSpace, Site, SiteKind, StatementSite};
 use crate::source::Edit;
 
@@ -278,6 +278,31 @@ impl<'a> Mutator<'a> {
             .iter()
             .find(|l| l.file == file && l.line == line)?;
         (0..8).find_map(|_| self.apply_at(location, operator, rng))
+    }
+
+    /// Up to `count` distinct candidates like those a search makes: one
+    /// mutation of the original, every other one two (for benchmarks and
+    /// tests of the evaluators).
+    pub fn sample(&self, rng: &mut impl Rng, count: usize) -> Vec<Candidate> {
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for attempt in 0..count * 20 {
+            if candidates.len() >= count {
+                break;
+            }
+            let Some(first) = self.mutation(rng) else {
+                break;
+            };
+            let mut candidate = Candidate::original().with(first);
+            if attempt % 2 == 1
+                && let Some(second) = self.mutation(rng)
+            {
+                candidate = candidate.with(second);
+            }
+            if !candidates.contains(&candidate) {
+                candidates.push(candidate);
+            }
+        }
+        candidates
     }
 
     /// Every one-token edit at the heaviest locations, heaviest first (ties

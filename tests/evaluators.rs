@@ -5,7 +5,6 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use cargo_autofix::candidate::Candidate;
 use cargo_autofix::config::Config;
 use cargo_autofix::console::Console;
 use cargo_autofix::evaluate::CandidateOutcome;
@@ -38,21 +37,12 @@ fn outcomes_agree(name: &str, count: usize) {
     let space = repair::mutation_space(&baseline, &options);
     let mutator = repair::mutator(&space, &baseline, &suspects, &options);
 
-    // Candidates like a search makes: one or two mutations each.
-    let mut rng = StdRng::seed_from_u64(7);
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for attempt in 0..count * 20 {
-        if candidates.len() == count {
-            break;
-        }
-        let mut candidate = Candidate::original().with(mutator.mutation(&mut rng).unwrap());
-        if attempt % 2 == 1 {
-            candidate = candidate.with(mutator.mutation(&mut rng).unwrap());
-        }
-        if !candidates.contains(&candidate) {
-            candidates.push(candidate);
-        }
-    }
+    let candidates = mutator.sample(&mut StdRng::seed_from_u64(7), count);
+    assert_eq!(
+        candidates.len(),
+        count,
+        "{name}: too few distinct mutations"
+    );
 
     let mut results = Vec::new();
     for kind in [EvaluatorKind::Rebuild, EvaluatorKind::Schema] {
