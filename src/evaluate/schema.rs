@@ -209,22 +209,44 @@ impl SchemaEvaluator {
 
     /// The variant each build error is about: the one its primary span is
     /// in, else the first of its other spans (a note can point at a variant
-    /// that only took part, such as the arm that fixed a `match`'s type).
+    /// that only took part, such as the arm that fixed a `match`'s type),
+    /// else every variant between its first and last span in the primary
+    /// span's file (a value moved in one arm and used after the `match`
+    /// points at original code only).
     fn culprits(&self, errors: &[CompileError], schema: &Schema) -> BTreeSet<VariantKey> {
         let file_index = |name: &str| {
             self.originals
                 .iter()
                 .position(|(path, _)| path.to_string_lossy().replace('\\', "/") == name)
         };
-        errors
-            .iter()
-            .filter_map(|error| {
-                error
+        let mut culprits = BTreeSet::new();
+        for error in errors {
+            let pinned = error
+                .spans
+                .iter()
+                .find_map(|(name, range)| schema.variant_at(file_index(name)?, range).cloned());
+            if let Some(key) = pinned {
+                culprits.insert(key);
+                continue;
+            }
+            let Some((primary, _)) = error.spans.first() else {
+                continue;
+            };
+            let Some(file) = file_index(primary) else {
+                continue;
+            };
+            let ranges = error.spans.iter().filter(|(name, _)| name == primary);
+            let start = ranges.clone().map(|(_, r)| r.start).min().unwrap_or(0);
+            let end = ranges.map(|(_, r)| r.end).max().unwrap_or(0);
+            culprits.extend(
+                schema
                     .spans
                     .iter()
-                    .find_map(|(name, range)| schema.variant_at(file_index(name)?, range).cloned())
-            })
-            .collect()
+                    .filter(|(f, span, _)| *f == file && span.start < end && start < span.end)
+                    .map(|(_, _, key)| key.clone()),
+            );
+        }
+        culprits
     }
 }
 
