@@ -93,6 +93,8 @@ pub fn repair(
     // Tests of groups that failed only by flakiness (left out, not repaired).
     let mut flaky_groups: BTreeSet<String> = BTreeSet::new();
     let mut complete = false;
+    // Why the repair stopped after a stage that found its patch.
+    let mut cut_short: Option<&str> = None;
     loop {
         let (stage_baseline, stage_localization) = match &relocalized {
             Some((b, l)) => (b, l),
@@ -154,7 +156,12 @@ pub fn repair(
             complete = true;
             break;
         }
-        if stages.len() >= most_stages || deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            cut_short = Some("the time limit was reached");
+            break;
+        }
+        if stages.len() >= most_stages {
+            cut_short = Some("as many stages ran as there were failure groups at the start");
             break;
         }
         console.status(
@@ -266,7 +273,7 @@ pub fn repair(
         }
         None => Err(Failure::new(
             Exit::NoPatchFound,
-            not_found_message(&stages, rejected.as_deref()),
+            not_found_message(&stages, rejected.as_deref(), cut_short),
         )
         .into()),
     }
@@ -806,10 +813,17 @@ fn summarize(
     }
 }
 
-fn not_found_message(stages: &[Stage], rejected: Option<&str>) -> String {
+fn not_found_message(stages: &[Stage], rejected: Option<&str>, cut_short: Option<&str>) -> String {
     let Some(last) = stages.last() else {
         return "no patch found".to_string();
     };
+    if let (None, Some(why)) = (rejected, cut_short) {
+        return format!(
+            "no patch found for the failures that remain after {} fixed failure group{}: {why}",
+            stages.len(),
+            if stages.len() == 1 { "" } else { "s" }
+        );
+    }
     let search = &last.search;
     let why = match (rejected, search.stop) {
         (Some(reason), _) => {

@@ -374,6 +374,25 @@ fn ctrl_c_during_the_search_reports_the_best_so_far() {
 }
 
 #[test]
+fn a_time_limit_reached_between_groups_says_so() {
+    // The first stage always scores its first generation, long past a 1 s limit.
+    let (output, report) = repair("two_faults", &["--time-limit", "1"]);
+    assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
+    assert_eq!(
+        error_line(&output),
+        "error: no patch found for the failures that remain after 1 fixed failure group: the time limit was reached"
+    );
+    assert_eq!(report["stages"].as_array().unwrap().len(), 1, "{report:#}");
+    assert!(
+        report["partial_patch"]
+            .as_str()
+            .unwrap()
+            .contains("+        high"),
+        "{report:#}"
+    );
+}
+
+#[test]
 fn two_faults_are_repaired_one_failure_group_at_a_time() {
     let (diff, report) = assert_repaired("two_faults", &[]);
     let changed = changed_lines(&diff);
