@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -118,6 +118,43 @@ pub fn run_streaming(mut command: Command, mut on_line: impl FnMut(&str)) -> Res
         stderr: read_back(&mut stderr)?,
         elapsed,
     })
+}
+
+/// `work(i)` for every `i` in `0..count`, on up to `jobs` threads that each
+/// take the next index; a thread stops at its first error, all stop on
+/// Ctrl-C. The results in index order (an error for any left undone).
+pub fn in_parallel<T: Send>(
+    jobs: usize,
+    count: usize,
+    work: impl Fn(usize) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<T>>>> = Mutex::new((0..count).map(|_| None).collect());
+    thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(count) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    if index >= count || interrupted() {
+                        break;
+                    }
+                    let result = work(index);
+                    let failed = result.is_err();
+                    results.lock().expect("results poisoned")[index] = Some(result);
+                    if failed {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    check_interrupted()?;
+    results
+        .into_inner()
+        .expect("results poisoned")
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a parallel job was not run"))))
+        .collect()
 }
 
 fn read_back(file: &mut std::fs::File) -> Result<String> {

@@ -6,8 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
@@ -273,60 +271,32 @@ impl TestSuite {
         env_for: impl Fn(usize) -> Vec<(&'static str, OsString)> + Sync,
         on_done: impl Fn(usize, &TestOutcome) + Sync,
     ) -> Result<Vec<TestOutcome>> {
-        let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<Result<TestOutcome>>>> =
-            Mutex::new((0..which.len()).map(|_| None).collect());
-        std::thread::scope(|scope| {
-            for _ in 0..settings.jobs.max(1).min(which.len().max(1)) {
-                scope.spawn(|| {
-                    loop {
-                        let slot = next.fetch_add(1, Ordering::SeqCst);
-                        let Some(&index) = which.get(slot) else { break };
-                        let mut command = self.command(index);
-                        command.envs(env_for(index));
-                        let outcome =
-                            process::run(command, Some(settings.timeout)).map(|finished| {
-                                let verdict = match finished.status {
-                                    Status::TimedOut => Verdict::TimedOut,
-                                    Status::Exited(status) if status.success() => Verdict::Passed,
-                                    Status::Exited(status) => {
-                                        Verdict::Failed(
-                                            parse_panic(
-                                                &self.tests[index].name,
-                                                &finished.stdout,
-                                                &finished.stderr,
-                                            )
-                                            .unwrap_or_else(|| Panic {
-                                                message: describe_exit(status),
-                                                location: None,
-                                            }),
-                                        )
-                                    }
-                                };
-                                TestOutcome {
-                                    verdict,
-                                    duration: finished.elapsed,
-                                }
-                            });
-                        if let Ok(outcome) = &outcome {
-                            on_done(index, outcome);
-                        }
-                        let stop = outcome.is_err();
-                        results.lock().expect("results poisoned")[slot] = Some(outcome);
-                        if stop {
-                            break;
-                        }
-                    }
-                });
+        process::in_parallel(settings.jobs, which.len(), |slot| {
+            let index = which[slot];
+            let mut command = self.command(index);
+            command.envs(env_for(index));
+            let outcome = process::run(command, Some(settings.timeout)).map(|finished| {
+                let verdict = match finished.status {
+                    Status::TimedOut => Verdict::TimedOut,
+                    Status::Exited(status) if status.success() => Verdict::Passed,
+                    Status::Exited(status) => Verdict::Failed(
+                        parse_panic(&self.tests[index].name, &finished.stdout, &finished.stderr)
+                            .unwrap_or_else(|| Panic {
+                                message: describe_exit(status),
+                                location: None,
+                            }),
+                    ),
+                };
+                TestOutcome {
+                    verdict,
+                    duration: finished.elapsed,
+                }
+            });
+            if let Ok(outcome) = &outcome {
+                on_done(index, outcome);
             }
-        });
-        process::check_interrupted()?;
-        results
-            .into_inner()
-            .expect("results poisoned")
-            .into_iter()
-            .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a test was not run"))))
-            .collect()
+            outcome
+        })
     }
 }
 

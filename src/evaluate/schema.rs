@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -159,52 +158,28 @@ impl SchemaEvaluator {
         on_done: &(dyn Fn(&CandidateOutcome) + Sync),
     ) -> Result<Vec<CandidateOutcome>> {
         let plan: &TestPlan = self.fallback.plan();
-        let jobs = self.jobs;
-        let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<Result<CandidateOutcome>>>> =
-            Mutex::new((0..runs.len()).map(|_| None).collect());
         let durations: Mutex<Vec<f64>> = Mutex::new(Vec::new());
         let started = Instant::now();
-        std::thread::scope(|scope| {
-            for _ in 0..jobs.min(runs.len()) {
-                scope.spawn(|| {
-                    loop {
-                        let index = next.fetch_add(1, Ordering::SeqCst);
-                        if index >= runs.len() || process::interrupted() {
-                            break;
-                        }
-                        let (edited, switches) = &runs[index];
-                        let env = [(SCHEMA_ENV, OsString::from(switches))];
-                        let started = Instant::now();
-                        let outcome = plan
-                            .run(suite, edited.as_ref(), &env)
-                            .map(CandidateOutcome::Tested);
-                        durations
-                            .lock()
-                            .expect("durations poisoned")
-                            .push(started.elapsed().as_secs_f64());
-                        if let Ok(outcome) = &outcome {
-                            on_done(outcome);
-                        }
-                        let failed = outcome.is_err();
-                        results.lock().expect("results poisoned")[index] = Some(outcome);
-                        if failed {
-                            break;
-                        }
-                    }
-                });
+        let outcomes = process::in_parallel(self.jobs, runs.len(), |index| {
+            let (edited, switches) = &runs[index];
+            let env = [(SCHEMA_ENV, OsString::from(switches))];
+            let started = Instant::now();
+            let outcome = plan
+                .run(suite, edited.as_ref(), &env)
+                .map(CandidateOutcome::Tested);
+            durations
+                .lock()
+                .expect("durations poisoned")
+                .push(started.elapsed().as_secs_f64());
+            if let Ok(outcome) = &outcome {
+                on_done(outcome);
             }
+            outcome
         });
         self.stats.test_seconds += started.elapsed().as_secs_f64();
         self.test_times
             .extend(durations.into_inner().expect("durations poisoned"));
-        process::check_interrupted()?;
-        results
-            .into_inner()
-            .expect("results poisoned")
-            .into_iter()
-            .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a candidate was not evaluated"))))
-            .collect()
+        outcomes
     }
 
     /// The variant each build error is about: the one its primary span is
