@@ -8,6 +8,7 @@
 #![allow(dead_code)] // each includer uses a different part
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -219,7 +220,7 @@ impl Sources {
                     subject.krate.as_ref().unwrap(),
                     subject.version.as_ref().unwrap(),
                 );
-                manifest.push_str(&format!("{krate} = \"={version}\"\n"));
+                let _ = writeln!(manifest, "{krate} = \"={version}\"");
             }
             manifest.push_str("\n[workspace]\n");
             fs::write(project.path().join("Cargo.toml"), manifest)?;

@@ -2,113 +2,35 @@
 //! tests (spectrum-based fault localization), and searches for a patch that
 //! makes every test pass.
 //!
-//! The pipeline runs one way, a module per stage; see ARCHITECTURE.md.
+//! The pipeline runs one way, a folder per layer (see ARCHITECTURE.md):
+//! `system` (processes, terminal, scratch copies) < `cargo` < `code` <
+//! `baseline` < `mutation` < `evaluate` < `localize` < `repair` < `render`
+//! < `app`. The modules are private; this facade is what the binary, the
+//! benchmark and the end-to-end tests use.
 
-pub mod baseline;
-pub mod candidate;
-pub mod cargo;
-pub mod cli;
-pub mod config;
-pub mod console;
-pub mod coverage;
-pub mod crate_sources;
-pub mod dependence;
-pub mod emit;
-pub mod evaluate;
-pub mod exit;
-pub mod fitness;
-pub mod groups;
-pub mod instrument;
-pub mod localize;
-pub mod mutate;
-pub mod options;
-pub mod process;
-pub mod reduce;
-pub mod refine;
-pub mod render;
-pub mod repair;
-pub mod scratch;
-pub mod search;
-pub mod sites;
-pub mod source;
-pub mod suite;
-pub mod switching;
-pub mod syntax;
-pub mod validate;
-pub mod weave;
+mod app;
+mod baseline;
+mod cargo;
+mod code;
+mod dd;
+mod evaluate;
+mod exit;
+mod localize;
+mod mutation;
+mod render;
+mod repair;
+mod system;
 
-use std::io::Write;
-use std::path::Path;
-use std::time::Instant;
-
-use anyhow::{Context, Result};
-
-use crate::cli::{Args, Format};
-use crate::console::Console;
-use crate::exit::Exit;
-use crate::options::Options;
-use crate::render::Ranking;
-
-/// Runs `cargo autofix` from directory `cwd`: finds the package, settles the
-/// options (command line over config files), measures the baseline, then
-/// prints the ranking or searches for a patch.
-pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
-    let started = Instant::now();
-    let mut workspace = cargo::discover::discover(&args.package_query(), cwd)?;
-    if let Some(dir) = &args.target_dir {
-        workspace.target_dir = cwd.join(dir);
-    }
-    let config = config::load(&workspace)?;
-    let options = Options::new(args, config)?;
-    let console = Console {
-        quiet: options.quiet,
-    };
-    let baseline = baseline::establish(workspace, &options, &console, &Default::default())?;
-    let localization = refine::localize(&baseline, &options, &console)?;
-    let ranking = Ranking {
-        metric: options.metric,
-        suspects: &localization.overall,
-        baseline: &baseline,
-    };
-    if let Some(path) = &options.html {
-        std::fs::write(path, render::html::page(&ranking))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        console.status("Wrote", path.display());
-    }
-    let product = if options.explain {
-        match options.format {
-            Format::Dot => render::explain::dot(&ranking, &localization),
-            _ => render::explain::listing(&ranking, &localization, options.top),
-        }
-    } else if options.rank_only {
-        match options.format {
-            Format::Json => format!(
-                "{:#}\n",
-                render::json::localization(&ranking, &localization)
-            ),
-            _ => render::text::tables(&ranking, &localization, options.top),
-        }
-    } else {
-        return repair::repair(
-            &baseline,
-            &localization,
-            &options,
-            &console,
-            started.elapsed(),
-        );
-    };
-    write_stdout(&product)?;
-    Ok(Exit::Success)
-}
-
-/// Writes the product to stdout; a closed pipe (`| head`) is not an error.
-pub(crate) fn write_stdout(text: &str) -> Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.context("cannot write to stdout"),
-    }
-}
+pub use app::cli::{Args, parse_args};
+pub use app::run;
+pub use app::session::Session;
+pub use cargo::discover::Kind as TargetKind;
+pub use cargo::suite::{TestId, test_id};
+pub use code::source::{FileId, Location};
+pub use evaluate::fitness::FitnessModel;
+pub use evaluate::{CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, PreparedEvaluator};
+pub use exit::{Exit, Failure};
+pub use localize::spectrum::{Counts, Metric, Spectrum, Suspect, rank_refined, rank_suspects};
+pub use mutation::patch::Candidate;
+pub use repair::report::RepairReport;
+pub use system::process::{Finished, Status, install_interrupt_handler, run as run_process};

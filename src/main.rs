@@ -3,20 +3,21 @@
 
 use std::process::ExitCode;
 
-use cargo_autofix::exit::{Exit, Failure};
-use cargo_autofix::{cli, process};
+use cargo_autofix::{Exit, Failure, install_interrupt_handler, parse_args, run};
 
+// The error line is the binary's own output (see `print_stderr` in Cargo.toml).
+#[allow(clippy::print_stderr)]
 fn main() -> ExitCode {
-    let args = match cli::parse_args(std::env::args_os()) {
+    let args = match parse_args(std::env::args_os()) {
         Ok(args) => args,
         Err(error) => {
             let _ = error.print();
             return ExitCode::from(error.exit_code() as u8);
         }
     };
-    let outcome = process::install_interrupt_handler().and_then(|()| {
+    let outcome = install_interrupt_handler().and_then(|()| {
         let cwd = std::env::current_dir()?;
-        cargo_autofix::run(args, &cwd)
+        run(args, &cwd)
     });
     let exit = match outcome {
         Ok(exit) => exit,

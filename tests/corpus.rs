@@ -3,6 +3,10 @@
 //! version builds and fails some but not all tests). Crate subjects need
 //! crates.io and are checked by the benchmark itself when it sets them up.
 
+// Tests and the benchmark drive processes and print as they like: the
+// invariants in clippy.toml are the product's.
+#![allow(clippy::disallowed_methods, clippy::print_stderr)]
+
 #[path = "../bench/corpus.rs"]
 mod corpus;
 

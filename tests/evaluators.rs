@@ -1,43 +1,22 @@
 //! The two evaluators agree: the same candidates, built one by one and
 //! woven into shared builds (mutant schemata), get the same outcomes.
 
+// Tests and the benchmark drive processes and print as they like: the
+// invariants in clippy.toml are the product's.
+#![allow(clippy::disallowed_methods, clippy::print_stderr)]
+
 mod common;
 
 use std::collections::BTreeSet;
 
-use cargo_autofix::config::Config;
-use cargo_autofix::console::Console;
-use cargo_autofix::evaluate::CandidateOutcome;
-use cargo_autofix::localize::rank_suspects;
-use cargo_autofix::options::{EvaluatorKind, Options};
-use cargo_autofix::{baseline, cli, repair};
+use cargo_autofix::{EvaluatorKind, Session, TestId, parse_args};
 use common::fixture;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
 fn outcomes_agree(name: &str, count: usize) {
     let dir = fixture(name);
-    let manifest = dir.path().join("Cargo.toml");
-    let args = cli::parse_args(
-        [
-            "cargo-autofix",
-            "-q",
-            "--manifest-path",
-            manifest.to_str().unwrap(),
-        ]
-        .map(Into::into),
-    )
-    .unwrap();
-    let workspace =
-        cargo_autofix::cargo::discover::discover(&args.package_query(), dir.path()).unwrap();
-    let mut options = Options::new(args, Config::default()).unwrap();
-    let console = Console { quiet: true };
-    let baseline = baseline::establish(workspace, &options, &console, &Default::default()).unwrap();
-    let suspects = rank_suspects(&baseline.spectrum(), options.metric);
-    let space = repair::mutation_space(&baseline, &options);
-    let mutator = repair::mutator(&space, &baseline, &suspects, &options);
-
-    let candidates = mutator.sample(&mut StdRng::seed_from_u64(7), count);
+    let args = parse_args(["cargo-autofix", "-q"].map(Into::into)).unwrap();
+    let session = Session::open(args, dir.path()).unwrap();
+    let candidates = session.sample_candidates(7, count);
     assert_eq!(
         candidates.len(),
         count,
@@ -46,18 +25,11 @@ fn outcomes_agree(name: &str, count: usize) {
 
     let mut results = Vec::new();
     for kind in [EvaluatorKind::Rebuild, EvaluatorKind::Schema] {
-        options.evaluator = kind;
-        let (mut evaluator, model, _) = repair::prepare_evaluation(
-            &baseline,
-            &baseline.failing().map(|r| r.test).collect::<Vec<_>>(),
-            &options,
-            &console,
-        )
-        .unwrap();
+        let (mut evaluator, model) = session.evaluator(kind).unwrap();
         let outcomes = evaluator.evaluate(&candidates, &|_| {}).unwrap();
-        let summary: Vec<(bool, BTreeSet<usize>, f64)> = outcomes
+        let summary: Vec<(bool, BTreeSet<TestId>, f64)> = outcomes
             .iter()
-            .map(|o: &CandidateOutcome| (o.compiled(), o.passed(), o.fitness(&model)))
+            .map(|o| (o.compiled(), o.passed(), o.fitness(&model)))
             .collect();
         results.push((summary, evaluator.stats()));
     }

@@ -1,5 +1,9 @@
 //! End-to-end tests of `cargo autofix --rank-only` on the fixtures.
 
+// Tests and the benchmark drive processes and print as they like: the
+// invariants in clippy.toml are the product's.
+#![allow(clippy::disallowed_methods, clippy::print_stderr)]
+
 mod common;
 
 use std::fs;

@@ -2,6 +2,10 @@
 //! a copy of a fixture with a fixed seed, applies the emitted diff with
 //! `git apply` to a pristine copy, and runs `cargo test` there.
 
+// Tests and the benchmark drive processes and print as they like: the
+// invariants in clippy.toml are the product's.
+#![allow(clippy::disallowed_methods, clippy::print_stderr)]
+
 mod common;
 
 use std::fs;

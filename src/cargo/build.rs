@@ -11,7 +11,7 @@ use cargo_metadata::diagnostic::DiagnosticLevel;
 
 use super::Features;
 use super::discover::Kind;
-use crate::process::{self, Finished};
+use crate::system::process::{self, Finished};
 
 /// What to build: a package of a workspace copy, into a given target dir.
 #[derive(Debug, Clone)]

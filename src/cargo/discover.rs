@@ -6,7 +6,8 @@ use anyhow::{Context, Result};
 use cargo_metadata::{MetadataCommand, TargetKind};
 
 use crate::exit::{Exit, Failure};
-use crate::process;
+use crate::system::process;
+use crate::system::scratch::ScratchDir;
 
 /// The workspace that holds the package, as cargo sees it.
 #[derive(Debug, Clone)]
@@ -14,6 +15,14 @@ pub struct Workspace {
     pub root: PathBuf,
     pub target_dir: PathBuf,
     pub package: Package,
+}
+
+impl Workspace {
+    /// A scratch copy of the workspace whose builds go to
+    /// `<target dir>/autofix/<purpose>`.
+    pub fn scratch_copy(&self, purpose: &str) -> Result<ScratchDir> {
+        ScratchDir::create(&self.root, &self.target_dir, purpose)
+    }
 }
 
 /// The package whose tests are run and whose code is ranked.

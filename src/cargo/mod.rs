@@ -1,6 +1,8 @@
 //! Everything that talks to cargo: finding the package (`discover`) and
 //! building test executables (`build`). `cargo_metadata` is used only here.
 
+pub mod suite;
+
 pub mod build;
 pub mod discover;
 

@@ -6,23 +6,64 @@
 //! [`rebuild::RebuildEvaluator`] (one build per candidate, in `-j` scratch
 //! copies) and [`schema::SchemaEvaluator`] (the whole batch woven into one
 //! build, each candidate selected at run time; what cannot be woven goes to
-//! the rebuild path). Both run tests through the same [`TestPlan`], so a
-//! candidate's outcome does not depend on the path that evaluated it.
+//! the rebuild path). Both run tests through the same [`plan::TestPlan`],
+//! so a candidate's outcome does not depend on the path that evaluated it;
+//! [`setup`] builds them for a baseline.
 
+pub mod copy;
+pub mod fitness;
+pub mod plan;
 pub mod rebuild;
 pub mod schema;
+pub mod setup;
+pub mod weave;
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::candidate::Candidate;
-use crate::fitness::FitnessModel;
-use crate::source::Location;
-use crate::suite::{Panic, RunSettings, TestSuite, Verdict};
+use crate::cargo::Features;
+use crate::cargo::suite::{TestId, Verdict};
+use crate::code::crate_sources::Originals;
+use crate::code::source::{FileId, Location};
+use crate::evaluate::fitness::FitnessModel;
+use crate::evaluate::plan::{Cutoff, TestPlan};
+use crate::mutation::patch::Candidate;
+
+/// How candidates are evaluated.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub kind: EvaluatorKind,
+    pub features: Features,
+    /// Candidates (or rebuild workers) at once.
+    pub jobs: usize,
+    /// The longest a test may run (timeouts derive from the baseline below it).
+    pub test_timeout: Duration,
+}
+
+/// How candidates are built and tested.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvaluatorKind {
+    /// A whole batch woven into one build (mutant schemata).
+    Schema,
+    /// One build per candidate.
+    Rebuild,
+}
+
+impl std::str::FromStr for EvaluatorKind {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<EvaluatorKind, String> {
+        match name {
+            "schema" => Ok(EvaluatorKind::Schema),
+            "rebuild" => Ok(EvaluatorKind::Rebuild),
+            other => Err(format!(
+                "unknown evaluator `{other}` (expected schema or rebuild)"
+            )),
+        }
+    }
+}
 
 /// How a candidate did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +72,7 @@ pub enum CandidateOutcome {
     Unviable(String),
     /// It built; the verdict of every test (suite index, verdict) that ran
     /// or kept its baseline verdict. Tests skipped by the cutoff are absent.
-    Tested(Vec<(usize, Verdict)>),
+    Tested(Vec<(TestId, Verdict)>),
 }
 
 impl CandidateOutcome {
@@ -40,7 +81,7 @@ impl CandidateOutcome {
     }
 
     /// The tests that passed.
-    pub fn passed(&self) -> BTreeSet<usize> {
+    pub fn passed(&self) -> BTreeSet<TestId> {
         match self {
             CandidateOutcome::Unviable(_) => BTreeSet::new(),
             CandidateOutcome::Tested(verdicts) => verdicts
@@ -128,186 +169,23 @@ impl std::ops::Add for EvaluationCounts {
     }
 }
 
-/// When a candidate may stop early: once even passing every test it has
-/// not run yet would leave its fitness below `threshold` (the fitness of the
-/// weakest candidate that survives selection), its exact fitness no longer
-/// matters. Safe for selection: such a candidate never survives.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Cutoff {
-    pub model: FitnessModel,
-    pub threshold: f64,
-}
-
-/// Which tests a candidate runs, in which order, within which time.
-///
-/// A test that executes none of the candidate's edited locations (by the
-/// baseline's coverage) cannot change its outcome: it keeps its baseline
-/// verdict without running. The others run originally failing first, each
-/// group in one process per test executable; if the cutoff says the
-/// candidate cannot survive after the first group, the second is skipped.
-#[derive(Debug, Clone)]
-pub struct TestPlan {
-    /// The originally failing tests (not flaky).
-    pub first: Vec<usize>,
-    /// The originally passing tests (not flaky).
-    pub rest: Vec<usize>,
-    /// Per-test timeout when a test runs alone.
-    pub single: RunSettings,
-    /// Per test: its baseline duration (`None` if it timed out).
-    durations: Vec<Option<Duration>>,
-    /// Per test: the lines it executed in the baseline.
-    coverage: Vec<BTreeSet<Location>>,
-    cutoff: Option<Cutoff>,
-}
-
-/// The tests one candidate runs, and the verdicts it keeps from the baseline.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Selection {
-    pub first: Vec<usize>,
-    pub rest: Vec<usize>,
-    pub kept: Vec<(usize, Verdict)>,
-}
-
-impl TestPlan {
-    /// Timeouts derive from the baseline durations of each test (run
-    /// alone): a test may take ten times the slowest passing test (at least
-    /// 1 s, at most `cap`); a group run together, that plus twice their
-    /// sequential time spread over `jobs` threads. Tests that timed out in
-    /// the baseline add nothing: their baseline says nothing about how long
-    /// they take when they work.
-    pub fn new(
-        first: Vec<usize>,
-        rest: Vec<usize>,
-        durations: Vec<Option<Duration>>,
-        coverage: Vec<BTreeSet<Location>>,
-        jobs: usize,
-        cap: Duration,
-    ) -> TestPlan {
-        let slowest_passing = rest
-            .iter()
-            .filter_map(|&t| durations[t])
-            .max()
-            .unwrap_or(Duration::ZERO);
-        let single = (slowest_passing * 10).max(Duration::from_secs(1)).min(cap);
-        TestPlan {
-            first,
-            rest,
-            single: RunSettings {
-                jobs,
-                timeout: single,
-            },
-            durations,
-            coverage,
-            cutoff: None,
-        }
-    }
-
-    pub fn set_cutoff(&mut self, cutoff: Option<Cutoff>) {
-        self.cutoff = cutoff;
-    }
-
-    /// The timeout of one process running `tests` together.
-    pub fn group_timeout(&self, tests: &[usize]) -> Duration {
-        let single = self.single.timeout;
-        let sequential: Duration = tests
-            .iter()
-            .filter_map(|&t| self.durations[t])
-            .map(|d| d.min(single))
-            .sum();
-        single + sequential * 2 / self.single.jobs.max(1) as u32
-    }
-
-    /// The tests a candidate editing `edited` runs (all of them for `None`).
-    pub fn select(&self, edited: Option<&BTreeSet<Location>>) -> Selection {
-        let affected = |test: &usize| {
-            edited.is_none_or(|edited| {
-                self.coverage[*test]
-                    .iter()
-                    .any(|line| edited.contains(line))
-            })
-        };
-        let (first, kept_failing): (Vec<usize>, Vec<usize>) =
-            self.first.iter().partition(|t| affected(t));
-        let (rest, kept_passing): (Vec<usize>, Vec<usize>) =
-            self.rest.iter().partition(|t| affected(t));
-        let kept = kept_failing
-            .into_iter()
-            .map(|t| (t, Verdict::Failed(Panic::default())))
-            .chain(kept_passing.into_iter().map(|t| (t, Verdict::Passed)))
-            .collect();
-        Selection { first, rest, kept }
-    }
-
-    /// Whether, with `verdicts` known and every test of `pending` passing,
-    /// the candidate would still fall below the cutoff.
-    fn below_cutoff(&self, verdicts: &[(usize, Verdict)], pending: &[usize]) -> bool {
-        let Some(cutoff) = &self.cutoff else {
-            return false;
-        };
-        let mut passed: BTreeSet<usize> = verdicts
-            .iter()
-            .filter(|(_, v)| v.passed())
-            .map(|(t, _)| *t)
-            .collect();
-        passed.extend(pending);
-        cutoff.model.of_passed(&passed) < cutoff.threshold
-    }
-
-    /// Runs a candidate's tests in `suite` (a build of it), with `env` for
-    /// every test process.
-    pub fn run(
-        &self,
-        suite: &TestSuite,
-        edited: Option<&BTreeSet<Location>>,
-        env: &[(&'static str, OsString)],
-    ) -> Result<Vec<(usize, Verdict)>> {
-        let selection = self.select(edited);
-        let mut verdicts = selection.kept;
-        verdicts.extend(suite.run_together(
-            &selection.first,
-            self.group_timeout(&selection.first),
-            &self.single,
-            env,
-        )?);
-        if !self.below_cutoff(&verdicts, &selection.rest) {
-            verdicts.extend(suite.run_together(
-                &selection.rest,
-                self.group_timeout(&selection.rest),
-                &self.single,
-                env,
-            )?);
-        }
-        verdicts.sort_by_key(|(test, _)| *test);
-        Ok(verdicts)
-    }
-}
-
-/// The files of the crate: path (relative to the workspace root) and
-/// original text, by file index.
-pub type Originals = Vec<(PathBuf, String)>;
-
 /// The locations a candidate edits (a test that executes none of them
 /// cannot change its outcome).
-pub fn edited_locations(candidate: &Candidate, originals: &Originals) -> BTreeSet<Location> {
-    candidate
-        .edits()
-        .iter()
-        .map(|e| Location {
-            file: originals[e.file].0.clone(),
-            line: e.location,
-        })
-        .collect()
+pub fn edited_locations(candidate: &Candidate) -> BTreeSet<Location> {
+    candidate.edits().iter().map(|e| e.location()).collect()
 }
 
-/// Each candidate's changed files (the cache key: no text is built twice),
-/// and the distinct ones that are not in `cache` yet.
+/// A candidate's changed files: the cache key (no text is built twice).
+pub type Texts = BTreeMap<FileId, String>;
+
+/// Each candidate's changed files, and the indexes of the distinct ones that
+/// are not in `cache` yet.
 pub fn new_texts<V>(
     batch: &[Candidate],
     originals: &Originals,
-    cache: &std::collections::HashMap<BTreeMap<usize, String>, V>,
-) -> (Vec<BTreeMap<usize, String>>, Vec<usize>) {
-    let texts: Vec<&str> = originals.iter().map(|(_, text)| text.as_str()).collect();
-    let all: Vec<BTreeMap<usize, String>> = batch.iter().map(|c| c.texts(&texts)).collect();
+    cache: &HashMap<Texts, V>,
+) -> (Vec<Texts>, Vec<usize>) {
+    let all: Vec<Texts> = batch.iter().map(|c| c.texts(originals)).collect();
     let mut fresh: Vec<usize> = Vec::new();
     for (index, text) in all.iter().enumerate() {
         if !cache.contains_key(text) && !fresh.iter().any(|&f| all[f] == *text) {
@@ -320,111 +198,17 @@ pub fn new_texts<V>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
-
-    fn at(line: u32) -> Location {
-        Location {
-            file: PathBuf::from("src/lib.rs"),
-            line,
-        }
-    }
-
-    /// Tests 0 and 1 passed, test 2 failed; test 0 covers line 3, test 1
-    /// lines 3 and 7, test 2 line 7.
-    fn plan() -> TestPlan {
-        TestPlan::new(
-            vec![2],
-            vec![0, 1],
-            vec![
-                Some(Duration::from_millis(10)),
-                Some(Duration::from_millis(300)),
-                None,
-            ],
-            vec![
-                BTreeSet::from([at(3)]),
-                BTreeSet::from([at(3), at(7)]),
-                BTreeSet::from([at(7)]),
-            ],
-            2,
-            Duration::from_secs(60),
-        )
-    }
-
-    #[test]
-    fn timeouts_follow_the_baseline() {
-        let plan = plan();
-        assert_eq!(plan.single.timeout, Duration::from_secs(3));
-        // Test 2 timed out in the baseline: it adds nothing.
-        assert_eq!(plan.group_timeout(&[2]), Duration::from_secs(3));
-        assert_eq!(
-            plan.group_timeout(&[0, 1]),
-            Duration::from_secs(3) + Duration::from_millis(310)
-        );
-        let capped = TestPlan::new(
-            vec![],
-            vec![1],
-            plan.durations.clone(),
-            plan.coverage.clone(),
-            1,
-            Duration::from_millis(500),
-        );
-        assert_eq!(capped.single.timeout, Duration::from_millis(500));
-    }
-
-    #[test]
-    fn tests_that_execute_no_edited_line_keep_their_verdict() {
-        let plan = plan();
-        let selection = plan.select(Some(&BTreeSet::from([at(7)])));
-        assert_eq!((selection.first, selection.rest), (vec![2], vec![1]));
-        assert_eq!(selection.kept, [(0, Verdict::Passed)]);
-        let selection = plan.select(Some(&BTreeSet::from([at(3)])));
-        assert_eq!((selection.first, selection.rest), (vec![], vec![0, 1]));
-        assert_eq!(selection.kept, [(2, Verdict::Failed(Panic::default()))]);
-        let all = plan.select(None);
-        assert_eq!(
-            (all.first, all.rest, all.kept),
-            (vec![2], vec![0, 1], vec![])
-        );
-    }
-
-    #[test]
-    fn the_cutoff_stops_candidates_that_cannot_survive() {
-        let mut plan = plan();
-        let model = FitnessModel {
-            weight_passing: 0.99,
-            weight_failing: 0.01,
-            originally_passing: BTreeSet::from([0, 1]),
-            originally_failing: BTreeSet::from([2]),
-        };
-        let still_failing = [(2, Verdict::Failed(Panic::default()))];
-        assert!(!plan.below_cutoff(&still_failing, &[0, 1]), "no cutoff set");
-        plan.set_cutoff(Some(Cutoff {
-            model: model.clone(),
-            threshold: 0.995,
-        }));
-        assert!(plan.below_cutoff(&still_failing, &[0, 1]), "0.99 at best");
-        assert!(
-            !plan.below_cutoff(&[(2, Verdict::Passed)], &[0, 1]),
-            "1.0 is within reach"
-        );
-        plan.set_cutoff(Some(Cutoff {
-            model,
-            threshold: 0.99,
-        }));
-        assert!(
-            !plan.below_cutoff(&still_failing, &[0, 1]),
-            "a tie may still survive"
-        );
-    }
+    use crate::cargo::suite::TestId;
 
     #[test]
     fn outcomes_know_what_passed() {
+        let t = TestId::new;
         let outcome = CandidateOutcome::Tested(vec![
-            (0, Verdict::Passed),
-            (1, Verdict::TimedOut),
-            (2, Verdict::Passed),
+            (t(0), Verdict::Passed),
+            (t(1), Verdict::TimedOut),
+            (t(2), Verdict::Passed),
         ]);
-        assert_eq!(outcome.passed(), BTreeSet::from([0, 2]));
+        assert_eq!(outcome.passed(), BTreeSet::from([t(0), t(2)]));
         assert!(CandidateOutcome::Unviable("e".into()).passed().is_empty());
     }
 }

@@ -1,26 +1,24 @@
 //! The simple strategy: each candidate written into one of `-j` long-lived
 //! scratch copies, rebuilt incrementally, and tested.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
 
 use anyhow::Result;
 
-use super::{
-    CandidateOutcome, Cutoff, EvaluationCounts, Evaluator, EvaluatorStats, Originals,
-    PreparedEvaluator, TestPlan, edited_locations, new_texts,
-};
-use crate::candidate::Candidate;
-use crate::cargo::Features;
-use crate::cargo::build::{BuildOutcome, BuildRequest, build_tests, check_tests};
+use crate::cargo::build::BuildOutcome;
 use crate::cargo::discover::Workspace;
-use crate::process;
-use crate::scratch::ScratchDir;
-use crate::source::Location;
-use crate::suite::TestSuite;
+use crate::cargo::suite::TestSuite;
+use crate::code::crate_sources::Originals;
+use crate::code::source::Location;
+use crate::evaluate::copy::BuildCopy;
+use crate::evaluate::plan::{Cutoff, TestPlan};
+use crate::evaluate::{
+    CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, PreparedEvaluator, Settings,
+    Texts, edited_locations, new_texts,
+};
+use crate::mutation::patch::Candidate;
+use crate::system::process;
 
 /// Rebuilds each candidate in one of `-j` long-lived scratch copies.
 #[derive(Debug)]
@@ -29,27 +27,21 @@ pub struct RebuildEvaluator {
     workers: Vec<Worker>,
     suite: TestSuite,
     plan: TestPlan,
-    package: String,
-    features: Features,
-    cache: HashMap<BTreeMap<usize, String>, CandidateOutcome>,
+    cache: HashMap<Texts, CandidateOutcome>,
     counts: EvaluationCounts,
 }
 
 /// One candidate to evaluate: its changed files and edited locations.
 #[derive(Debug, Clone)]
 struct Job {
-    texts: BTreeMap<usize, String>,
+    texts: Texts,
     /// `None`: run every test (the unchanged crate).
     edited: Option<BTreeSet<Location>>,
 }
 
 #[derive(Debug)]
 struct Worker {
-    scratch: ScratchDir,
-    manifest_path: PathBuf,
-    package_dir: PathBuf,
-    /// Files that currently differ from the original, with their text.
-    written: BTreeMap<usize, String>,
+    copy: BuildCopy,
     builds: usize,
     build_seconds: f64,
     test_seconds: f64,
@@ -61,21 +53,17 @@ impl RebuildEvaluator {
         originals: Originals,
         suite: TestSuite,
         plan: TestPlan,
-        features: Features,
-        jobs: usize,
+        settings: &Settings,
     ) -> Result<RebuildEvaluator> {
-        let workers = (0..jobs.max(1))
+        let workers = (0..settings.jobs.max(1))
             .map(|index| {
-                let scratch = ScratchDir::create(workspace, &format!("worker-{index}"))?;
-                // The originals may differ from the workspace (a partial repair).
-                for (path, text) in &originals {
-                    scratch.write(path, text)?;
-                }
                 Ok(Worker {
-                    manifest_path: scratch.path_of(&workspace.package.manifest_path),
-                    package_dir: scratch.path_of(workspace.package.dir()),
-                    scratch,
-                    written: BTreeMap::new(),
+                    copy: BuildCopy::new(
+                        workspace,
+                        &originals,
+                        &settings.features,
+                        &format!("worker-{index}"),
+                    )?,
                     builds: 0,
                     build_seconds: 0.0,
                     test_seconds: 0.0,
@@ -87,8 +75,6 @@ impl RebuildEvaluator {
             workers,
             suite,
             plan,
-            package: workspace.package.name.clone(),
-            features,
             cache: HashMap::new(),
             counts: EvaluationCounts::default(),
         })
@@ -112,7 +98,7 @@ impl RebuildEvaluator {
             .iter()
             .map(|&i| Job {
                 texts: texts[i].clone(),
-                edited: Some(edited_locations(&batch[i], &self.originals)),
+                edited: Some(edited_locations(&batch[i])),
             })
             .collect();
         let outcomes = self.run_jobs(&jobs, false, check_first, on_done)?;
@@ -124,59 +110,20 @@ impl RebuildEvaluator {
         Ok(texts.iter().map(|t| self.cache[t].clone()).collect())
     }
 
-    /// Evaluates `jobs` on the workers; with `one_per_worker`, job `i` runs
-    /// on worker `i`.
+    /// Evaluates `jobs` on the workers; with `pinned`, job `i` runs on worker `i`.
     fn run_jobs(
         &mut self,
         jobs: &[Job],
-        one_per_worker: bool,
+        pinned: bool,
         check_first: bool,
         on_done: &(dyn Fn(&CandidateOutcome) + Sync),
     ) -> Result<Vec<CandidateOutcome>> {
-        let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<Result<CandidateOutcome>>>> =
-            Mutex::new((0..jobs.len()).map(|_| None).collect());
-        let context = JobContext {
-            originals: &self.originals,
-            suite: &self.suite,
-            plan: &self.plan,
-            package: &self.package,
-            features: &self.features,
-            check_first,
-        };
-        std::thread::scope(|scope| {
-            for (index, worker) in self.workers.iter_mut().enumerate() {
-                let (next, results, context) = (&next, &results, &context);
-                scope.spawn(move || {
-                    loop {
-                        let job = if one_per_worker {
-                            index
-                        } else {
-                            next.fetch_add(1, Ordering::SeqCst)
-                        };
-                        if job >= jobs.len() || process::interrupted() {
-                            break;
-                        }
-                        let outcome = worker.evaluate(&jobs[job], context);
-                        if let Ok(outcome) = &outcome {
-                            on_done(outcome);
-                        }
-                        let failed = outcome.is_err();
-                        results.lock().expect("results poisoned")[job] = Some(outcome);
-                        if failed || one_per_worker {
-                            break;
-                        }
-                    }
-                });
-            }
-        });
-        process::check_interrupted()?;
-        results
-            .into_inner()
-            .expect("results poisoned")
-            .into_iter()
-            .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a candidate was not evaluated"))))
-            .collect()
+        let (originals, suite, plan) = (&self.originals, &self.suite, &self.plan);
+        process::in_parallel_with(&mut self.workers, jobs.len(), pinned, |worker, job| {
+            let outcome = worker.evaluate(&jobs[job], originals, suite, plan, check_first)?;
+            on_done(&outcome);
+            Ok(outcome)
+        })
     }
 }
 
@@ -204,7 +151,7 @@ impl PreparedEvaluator for RebuildEvaluator {
     fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>> {
         let jobs = vec![
             Job {
-                texts: BTreeMap::new(),
+                texts: Texts::new(),
                 edited: None
             };
             self.workers.len()
@@ -229,53 +176,18 @@ impl PreparedEvaluator for RebuildEvaluator {
     }
 }
 
-/// What every worker reads while evaluating.
-struct JobContext<'a> {
-    originals: &'a Originals,
-    suite: &'a TestSuite,
-    plan: &'a TestPlan,
-    package: &'a str,
-    features: &'a Features,
-    check_first: bool,
-}
-
 impl Worker {
-    fn evaluate(&mut self, job: &Job, context: &JobContext) -> Result<CandidateOutcome> {
-        // Bring the copy to the candidate: restore what the last one changed.
-        let restore: Vec<usize> = self
-            .written
-            .keys()
-            .filter(|f| !job.texts.contains_key(f))
-            .copied()
-            .collect();
-        for file in restore {
-            let (path, original) = &context.originals[file];
-            self.scratch.write(path, original)?;
-            self.written.remove(&file);
-        }
-        for (&file, text) in &job.texts {
-            if self.written.get(&file) != Some(text) {
-                self.scratch.write(&context.originals[file].0, text)?;
-                self.written.insert(file, text.clone());
-            }
-        }
-        let request = BuildRequest {
-            manifest_path: &self.manifest_path,
-            package: context.package,
-            features: context.features,
-            target_dir: &self.scratch.target_dir,
-            cap_lints: true,
-        };
+    fn evaluate(
+        &mut self,
+        job: &Job,
+        originals: &Originals,
+        suite: &TestSuite,
+        plan: &TestPlan,
+        check_first: bool,
+    ) -> Result<CandidateOutcome> {
+        self.copy.write(&job.texts, originals)?;
         let started = Instant::now();
-        let checked = if context.check_first {
-            Some(check_tests(&request)?)
-        } else {
-            None
-        };
-        let built = match checked {
-            Some(failed @ BuildOutcome::Failed { .. }) => failed,
-            _ => build_tests(&request, |_| {})?,
-        };
+        let built = self.copy.build(check_first)?;
         self.builds += 1;
         self.build_seconds += started.elapsed().as_secs_f64();
         let executables = match built {
@@ -285,9 +197,9 @@ impl Worker {
                 return Ok(CandidateOutcome::Unviable(first));
             }
         };
-        let suite = context.suite.with_build(&executables, &self.package_dir)?;
+        let suite = suite.with_build(&executables, &self.copy.package_dir)?;
         let started = Instant::now();
-        let verdicts = context.plan.run(&suite, job.edited.as_ref(), &[])?;
+        let verdicts = plan.run(&suite, job.edited.as_ref(), &[])?;
         self.test_seconds += started.elapsed().as_secs_f64();
         Ok(CandidateOutcome::Tested(verdicts))
     }

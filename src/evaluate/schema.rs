@@ -7,25 +7,27 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::Result;
 
-use super::rebuild::RebuildEvaluator;
-use super::{
-    CandidateOutcome, Cutoff, EvaluationCounts, Evaluator, EvaluatorStats, Originals,
-    PreparedEvaluator, TestPlan, edited_locations, new_texts,
-};
-use crate::candidate::Candidate;
-use crate::cargo::Features;
-use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests};
+use crate::cargo::build::{BuildOutcome, CompileError};
 use crate::cargo::discover::Workspace;
-use crate::process;
-use crate::scratch::{MAIN_TARGET, ScratchDir};
-use crate::suite::TestSuite;
-use crate::weave::{SCHEMA_ENV, Schema, VariantKey, weave};
+use crate::cargo::suite::TestSuite;
+use crate::code::crate_sources::Originals;
+use crate::code::source::{FileId, Location};
+use crate::evaluate::copy::BuildCopy;
+use crate::evaluate::plan::{Cutoff, TestPlan};
+use crate::evaluate::rebuild::RebuildEvaluator;
+use crate::evaluate::weave::{SCHEMA_ENV, Schema, VariantKey, weave};
+use crate::evaluate::{
+    CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, PreparedEvaluator, Settings,
+    Texts, edited_locations, new_texts,
+};
+use crate::mutation::patch::Candidate;
+use crate::system::process;
+use crate::system::scratch::MAIN_TARGET;
 
 /// Builds after which a batch's remaining candidates go to the rebuild
 /// path: each build drops the variants the previous one reported.
@@ -36,61 +38,36 @@ const MAX_BUILDS_PER_BATCH: usize = 12;
 pub struct SchemaEvaluator {
     fallback: RebuildEvaluator,
     originals: Originals,
-    /// Crate roots: file index and whether `#![no_std]`.
-    roots: Vec<(usize, bool)>,
-    copy: WovenCopy,
+    /// Crate roots, and whether each is `#![no_std]`.
+    roots: Vec<(FileId, bool)>,
+    /// The copy woven versions of the crate are built in.
+    copy: BuildCopy,
     suite: TestSuite,
     jobs: usize,
-    cache: HashMap<BTreeMap<usize, String>, CandidateOutcome>,
+    cache: HashMap<Texts, CandidateOutcome>,
     counts: EvaluationCounts,
     stats: EvaluatorStats,
     /// How long each woven candidate's tests took.
     test_times: Vec<f64>,
 }
 
-/// The scratch copy that woven versions of the crate are built in.
-#[derive(Debug)]
-struct WovenCopy {
-    scratch: ScratchDir,
-    manifest_path: PathBuf,
-    package_dir: PathBuf,
-    package: String,
-    features: Features,
-    /// Files of the copy that currently differ from the original.
-    written: BTreeMap<usize, String>,
-}
-
 impl SchemaEvaluator {
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         workspace: &Workspace,
         fallback: RebuildEvaluator,
         originals: Originals,
-        roots: Vec<(usize, bool)>,
+        roots: Vec<(FileId, bool)>,
         suite: TestSuite,
-        features: Features,
-        jobs: usize,
+        settings: &Settings,
     ) -> Result<SchemaEvaluator> {
-        let scratch = ScratchDir::create(workspace, MAIN_TARGET)?;
-        // The originals may differ from the workspace (a partial repair).
-        for (path, text) in &originals {
-            scratch.write(path, text)?;
-        }
-        let copy = WovenCopy {
-            manifest_path: scratch.path_of(&workspace.package.manifest_path),
-            package_dir: scratch.path_of(workspace.package.dir()),
-            scratch,
-            package: workspace.package.name.clone(),
-            features,
-            written: BTreeMap::new(),
-        };
+        let copy = BuildCopy::new(workspace, &originals, &settings.features, MAIN_TARGET)?;
         Ok(SchemaEvaluator {
             fallback,
             originals,
             roots,
             copy,
             suite,
-            jobs: jobs.max(1),
+            jobs: settings.jobs.max(1),
             cache: HashMap::new(),
             counts: EvaluationCounts::default(),
             test_times: Vec::new(),
@@ -100,49 +77,19 @@ impl SchemaEvaluator {
             },
         })
     }
-}
 
-impl WovenCopy {
-    /// Writes a woven version of the crate (`files`, over `originals`) into
-    /// the copy and builds it: the suite of that build, or its errors.
-    fn build(
-        &mut self,
-        files: &BTreeMap<usize, String>,
-        originals: &Originals,
-        suite: &TestSuite,
-        stats: &mut EvaluatorStats,
-    ) -> Result<Result<TestSuite, Vec<CompileError>>> {
-        let restore: Vec<usize> = self
-            .written
-            .keys()
-            .filter(|f| !files.contains_key(f))
-            .copied()
-            .collect();
-        for file in restore {
-            self.scratch.write(&originals[file].0, &originals[file].1)?;
-            self.written.remove(&file);
-        }
-        for (&file, text) in files {
-            if self.written.get(&file) != Some(text) {
-                self.scratch.write(&originals[file].0, text)?;
-                self.written.insert(file, text.clone());
-            }
-        }
-        let request = BuildRequest {
-            manifest_path: &self.manifest_path,
-            package: &self.package,
-            features: &self.features,
-            target_dir: &self.scratch.target_dir,
-            cap_lints: true,
-        };
+    /// Writes a woven version of the crate (`files`) into the copy and
+    /// builds it: the suite of that build, or its errors.
+    fn build(&mut self, files: &Texts) -> Result<Result<TestSuite, Vec<CompileError>>> {
+        self.copy.write(files, &self.originals)?;
         let started = Instant::now();
-        let outcome = build_tests(&request, |_| {})?;
-        stats.builds += 1;
-        stats.build_seconds += started.elapsed().as_secs_f64();
+        let outcome = self.copy.build(false)?;
+        self.stats.builds += 1;
+        self.stats.build_seconds += started.elapsed().as_secs_f64();
         Ok(match outcome {
-            BuildOutcome::Built(executables) => {
-                Ok(suite.with_build(&executables, &self.package_dir)?)
-            }
+            BuildOutcome::Built(executables) => Ok(self
+                .suite
+                .with_build(&executables, &self.copy.package_dir)?),
             BuildOutcome::Failed { errors, .. } => Err(errors),
         })
     }
@@ -154,7 +101,7 @@ impl SchemaEvaluator {
     fn run_woven(
         &mut self,
         suite: &TestSuite,
-        runs: &[(Option<BTreeSet<crate::source::Location>>, String)],
+        runs: &[(Option<BTreeSet<Location>>, String)],
         on_done: &(dyn Fn(&CandidateOutcome) + Sync),
     ) -> Result<Vec<CandidateOutcome>> {
         let plan: &TestPlan = self.fallback.plan();
@@ -189,11 +136,7 @@ impl SchemaEvaluator {
     /// span's file (a value moved in one arm and used after the `match`
     /// points at original code only).
     fn culprits(&self, errors: &[CompileError], schema: &Schema) -> BTreeSet<VariantKey> {
-        let file_index = |name: &str| {
-            self.originals
-                .iter()
-                .position(|(path, _)| path.to_string_lossy().replace('\\', "/") == name)
-        };
+        let file_index = |name: &str| self.originals.find_by_name(name);
         let mut culprits = BTreeSet::new();
         for error in errors {
             let pinned = error
@@ -233,14 +176,10 @@ impl Evaluator for SchemaEvaluator {
     ) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
         let mut decided: BTreeMap<usize, CandidateOutcome> = BTreeMap::new();
-        let originals: Vec<&str> = self
-            .originals
-            .iter()
-            .map(|(_, text)| text.as_str())
-            .collect();
+        let originals = self.originals.clone();
         let mut pending: Vec<usize> = fresh.clone();
         // How many builds each region (file, range) held a culprit in.
-        let mut failures: BTreeMap<(usize, (usize, usize)), usize> = BTreeMap::new();
+        let mut failures: BTreeMap<(FileId, (usize, usize)), usize> = BTreeMap::new();
         for _ in 0..MAX_BUILDS_PER_BATCH {
             let candidates: Vec<Candidate> = pending.iter().map(|&i| batch[i].clone()).collect();
             let schema = weave(&originals, &self.roots, &candidates, &BTreeSet::new());
@@ -252,19 +191,11 @@ impl Evaluator for SchemaEvaluator {
             if woven.len() < 2 {
                 break;
             }
-            match self
-                .copy
-                .build(&schema.files, &self.originals, &self.suite, &mut self.stats)?
-            {
+            match self.build(&schema.files)? {
                 Ok(suite) => {
                     let runs: Vec<_> = woven
                         .iter()
-                        .map(|(i, switches)| {
-                            (
-                                Some(edited_locations(&batch[*i], &self.originals)),
-                                switches.clone(),
-                            )
-                        })
+                        .map(|(i, switches)| (Some(edited_locations(&batch[*i])), switches.clone()))
                         .collect();
                     let outcomes = self.run_woven(&suite, &runs, on_done)?;
                     self.stats.woven += woven.len();
@@ -279,7 +210,7 @@ impl Evaluator for SchemaEvaluator {
                     // rustc reports one bad arm per `match` (and a variant
                     // inside a closure never has the original's type): a
                     // region that fails a third build is dropped whole.
-                    let regions: BTreeSet<(usize, (usize, usize))> =
+                    let regions: BTreeSet<(FileId, (usize, usize))> =
                         dropped.iter().map(|c| (c.file, c.region)).collect();
                     for region in regions {
                         let count = failures.entry(region).or_default();
@@ -358,16 +289,8 @@ impl PreparedEvaluator for SchemaEvaluator {
     /// the switch runtime) and tested in the woven copy.
     fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>> {
         let mut outcomes = self.fallback.baseline_runs()?;
-        let originals: Vec<&str> = self
-            .originals
-            .iter()
-            .map(|(_, text)| text.as_str())
-            .collect();
-        let schema = weave(&originals, &self.roots, &[], &BTreeSet::new());
-        match self
-            .copy
-            .build(&schema.files, &self.originals, &self.suite, &mut self.stats)?
-        {
+        let schema = weave(&self.originals, &self.roots, &[], &BTreeSet::new());
+        match self.build(&schema.files)? {
             Ok(suite) => {
                 outcomes.extend(self.run_woven(&suite, &[(None, String::new())], &|_| {})?)
             }

@@ -6,10 +6,10 @@
 use std::fmt::Write;
 
 use super::Ranking;
-use crate::dependence::{Dependency, Run};
-use crate::localize::Suspect;
-use crate::refine::{GroupRanking, Localization};
-use crate::source::{Location, line_text};
+use crate::code::source::Location;
+use crate::localize::dependence::{Dependency, Run};
+use crate::localize::spectrum::Suspect;
+use crate::localize::{GroupRanking, Localization};
 
 /// The top suspects of each group with their dependencies.
 pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize>) -> String {
@@ -22,7 +22,7 @@ pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize
                 "group {} of {}: {}",
                 index + 1,
                 localization.groups.len(),
-                group.group.signature
+                group.group.description
             );
         }
         let runs: Vec<Run> = group
@@ -34,11 +34,16 @@ pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize
             .collect();
         for suspect in group.suspects.iter().take(top.unwrap_or(usize::MAX)) {
             let code = ranking.code(suspect);
-            let _ = write!(out, "{:<4} {}  {code}", suspect.rank, suspect.location);
+            let _ = write!(
+                out,
+                "{:<4} {}  {code}",
+                suspect.rank,
+                ranking.place(suspect.location)
+            );
             match runs.iter().find(|run| run.executed(&suspect.location)) {
                 Some(run) => {
                     let dependencies = run.dependencies_of(&suspect.location);
-                    let text = describe(&dependencies, &suspect.location);
+                    let text = describe(&dependencies, suspect.location, &|l| ranking.place(l));
                     if !text.is_empty() {
                         let _ = write!(out, "  {text}");
                     }
@@ -54,13 +59,18 @@ pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize
     out
 }
 
-/// `<= a (line 3), b (line 5); <- if (line 2)`.
-fn describe(dependencies: &[Dependency], at: &Location) -> String {
+/// `<= a (line 3), b (line 5); <- if (line 2)`; `place` names a location
+/// in another file than `at`'s.
+fn describe(
+    dependencies: &[Dependency],
+    at: Location,
+    place_elsewhere: &dyn Fn(Location) -> String,
+) -> String {
     let place = |from: &Location| {
         if from.file == at.file {
             format!("line {}", from.line)
         } else {
-            from.to_string()
+            place_elsewhere(*from)
         }
     };
     let mut data = Vec::new();
@@ -105,21 +115,18 @@ pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
         let _ = writeln!(
             out,
             "  subgraph cluster_{index} {{\n    label=\"{}\";",
-            escape(&group.group.signature.to_string())
+            escape(&group.group.description)
         );
         for location in &slice {
-            let code = ranking
-                .baseline
-                .sources
-                .file(&location.file)
-                .map_or("", |f| line_text(&f.text, location.line));
+            let code = ranking.baseline.sources.line_text(*location);
+            let place = ranking.place(*location);
             let suspect = suspect_at(group, location);
             let rank = suspect
                 .map(|s| format!(" (rank {})", s.rank))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "    \"{index}:{location}\" [label=\"{location}{rank}\\n{}\"];",
+                "    \"{index}:{place}\" [label=\"{place}{rank}\\n{}\"];",
                 escape(code)
             );
         }
@@ -133,9 +140,10 @@ pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
                     Dependency::Control { kind, .. } => format!("style=dashed, label=\"{kind}\""),
                 };
                 if slice.contains(from) {
+                    let (from, to) = (ranking.place(*from), ranking.place(*location));
                     let _ = writeln!(
                         out,
-                        "    \"{index}:{from}\" -> \"{index}:{location}\" [{attributes}];"
+                        "    \"{index}:{from}\" -> \"{index}:{to}\" [{attributes}];"
                     );
                 }
             }
@@ -157,14 +165,12 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
+    use crate::code::source::FileId;
 
     #[test]
     fn dependencies_read_like_the_seed() {
-        let at = |line| Location {
-            file: PathBuf::from("src/lib.rs"),
-            line,
-        };
+        let at = |line| Location::new(FileId::new(0), line);
+        let place = |l: Location| format!("src/a.rs:{}", l.line);
         let dependencies = [
             Dependency::Data {
                 variable: "c".into(),
@@ -180,17 +186,14 @@ mod tests {
             },
         ];
         assert_eq!(
-            describe(&dependencies, &at(12)),
+            describe(&dependencies, at(12), &place),
             "<= c (line 5), tag (line 9); <- if (line 11)"
         );
         let elsewhere = [Dependency::Data {
             variable: "x".into(),
-            from: Location {
-                file: "src/a.rs".into(),
-                line: 3,
-            },
+            from: Location::new(FileId::new(1), 3),
         }];
-        assert_eq!(describe(&elsewhere, &at(12)), "<= x (src/a.rs:3)");
-        assert_eq!(describe(&[], &at(12)), "");
+        assert_eq!(describe(&elsewhere, at(12), &place), "<= x (src/a.rs:3)");
+        assert_eq!(describe(&[], at(12), &place), "");
     }
 }

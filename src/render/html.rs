@@ -3,26 +3,23 @@
 //! only) with its brightness as saturation, as in the statistical debugging
 //! seed; the score is in the tooltip. Unexecuted lines stay uncoloured.
 
+use super::{Ranking, format_score};
+use crate::code::source::{FileId, Location};
+use crate::localize::spectrum::{Suspect, confidence, tarantula_hue};
+use crate::localize::spectrum_of;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::PathBuf;
-
-use super::{Ranking, format_score};
-use crate::localize::{Suspect, confidence, tarantula_hue};
 
 pub fn page(ranking: &Ranking) -> String {
     let baseline = ranking.baseline;
-    let totals = baseline.spectrum().totals;
-    let by_line: BTreeMap<(&PathBuf, u32), &Suspect> = ranking
-        .suspects
-        .iter()
-        .map(|s| ((&s.location.file, s.location.line), s))
-        .collect();
+    let totals = spectrum_of(baseline, None).totals;
+    let by_line: BTreeMap<Location, &Suspect> =
+        ranking.suspects.iter().map(|s| (s.location, s)).collect();
     // Files in the order of their most suspicious line.
-    let mut files: Vec<&PathBuf> = Vec::new();
+    let mut files: Vec<FileId> = Vec::new();
     for suspect in ranking.suspects {
-        if !files.contains(&&suspect.location.file) {
-            files.push(&suspect.location.file);
+        if !files.contains(&suspect.location.file) {
+            files.push(suspect.location.file);
         }
     }
     let title = format!(
@@ -54,8 +51,8 @@ pub fn page(ranking: &Ranking) -> String {
             "<tr><td>{}</td><td>{}</td><td><a href=\"#{}\">{}</a></td><td>{}/{}</td><td><code>{}</code></td></tr>",
             suspect.rank,
             format_score(suspect.score),
-            anchor(&suspect.location.file, suspect.location.line),
-            escape(&suspect.location.to_string()),
+            anchor(ranking, suspect.location),
+            escape(&ranking.place(suspect.location)),
             suspect.counts.failed,
             suspect.counts.passed,
             escape(ranking.code(suspect))
@@ -63,19 +60,18 @@ pub fn page(ranking: &Ranking) -> String {
     }
     out.push_str("</table>\n");
     for file in files {
-        let Some(source) = baseline.sources.file(file) else {
-            continue;
-        };
+        let source = baseline.sources.get(file);
         let _ = writeln!(
             out,
             "<h2>{}</h2>\n<pre>",
-            escape(&file.display().to_string())
+            escape(&source.path.display().to_string())
         );
         for (index, text) in source.text.lines().enumerate() {
             let line = index as u32 + 1;
-            let id = anchor(file, line);
+            let location = Location::new(file, line);
+            let id = anchor(ranking, location);
             let number = format!("<span class=\"no\">{line}</span>");
-            match by_line.get(&(file, line)) {
+            match by_line.get(&location) {
                 Some(suspect) => {
                     let hue = tarantula_hue(suspect.counts, totals).unwrap_or(0.5);
                     let brightness = confidence(suspect.counts, totals);
@@ -109,14 +105,18 @@ pub fn page(ranking: &Ranking) -> String {
     out
 }
 
-fn anchor(file: &std::path::Path, line: u32) -> String {
-    let name: String = file
+fn anchor(ranking: &Ranking, location: Location) -> String {
+    let name: String = ranking
+        .baseline
+        .sources
+        .get(location.file)
+        .path
         .display()
         .to_string()
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    format!("{name}-{line}")
+    format!("{name}-{}", location.line)
 }
 
 fn escape(text: &str) -> String {

@@ -3,22 +3,22 @@
 use serde_json::{Value, json};
 
 use super::Ranking;
-use crate::localize::Suspect;
-use crate::refine::Localization;
-use crate::suite::Verdict;
+use crate::cargo::suite::Verdict;
+use crate::localize::Localization;
+use crate::localize::spectrum::Suspect;
 
 /// The whole localization: the overall ranking, and one per failure group.
 pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
     let mut value = self::ranking(ranking);
-    let tests = &ranking.baseline.suite.tests;
+    let suite = &ranking.baseline.suite;
     let groups: Vec<Value> = localization
         .groups
         .iter()
         .map(|g| {
             json!({
-                "signature": g.group.signature.to_string(),
-                "failing": g.group.tests.iter().map(|&t| tests[t].id.as_str()).collect::<Vec<_>>(),
-                "critical": g.critical.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
+                "signature": g.group.description,
+                "failing": suite.full_names(&g.group.tests),
+                "critical": g.critical.iter().map(|&l| ranking.place(l)).collect::<Vec<_>>(),
                 "ranking": entries(&Ranking { suspects: &g.suspects, ..*ranking }),
             })
         })
@@ -35,7 +35,7 @@ fn entries(ranking: &Ranking) -> Vec<Value> {
 fn entry(ranking: &Ranking, s: &Suspect) -> Value {
     json!({
         "rank": s.rank,
-        "file": s.location.file.to_string_lossy().replace('\\', "/"),
+        "file": ranking.baseline.sources.get(s.location.file).path.to_string_lossy().replace('\\', "/"),
         "line": s.location.line,
         // JSON has no infinity: DStar's unbounded score is written as f64::MAX.
         "score": if s.score.is_infinite() { f64::MAX } else { s.score },
@@ -51,21 +51,18 @@ fn entry(ranking: &Ranking, s: &Suspect) -> Value {
 /// One ranking with the tests it was computed from.
 pub fn ranking(ranking: &Ranking) -> Value {
     let baseline = ranking.baseline;
-    let tests = &baseline.suite.tests;
-    let failing: Vec<&str> = baseline
-        .failing()
-        .map(|r| tests[r.test].id.as_str())
-        .collect();
+    let suite = &baseline.suite;
+    let failing: Vec<String> = suite.full_names(baseline.failing().map(|r| &r.test));
     let failures: Vec<Value> = baseline
         .failing()
         .map(|r| match &r.outcome.verdict {
             Verdict::Failed(panic) => json!({
-                "test": tests[r.test].id,
+                "test": suite.get(r.test).full_name,
                 "outcome": "failed",
                 "message": panic.message,
                 "location": panic.location,
             }),
-            _ => json!({"test": tests[r.test].id, "outcome": "timed_out"}),
+            _ => json!({"test": suite.get(r.test).full_name, "outcome": "timed_out"}),
         })
         .collect();
     json!({

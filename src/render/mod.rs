@@ -7,8 +7,8 @@ pub mod json;
 pub mod text;
 
 use crate::baseline::Baseline;
-use crate::localize::{Metric, Suspect};
-use crate::source::line_text;
+use crate::code::source::Location;
+use crate::localize::spectrum::{Metric, Suspect};
 
 /// A ranking with what it was computed from.
 #[derive(Debug, Clone, Copy)]
@@ -21,10 +21,12 @@ pub struct Ranking<'a> {
 impl Ranking<'_> {
     /// The original source text of a suspect's line, trimmed.
     pub fn code(&self, suspect: &Suspect) -> &str {
-        self.baseline
-            .sources
-            .file(&suspect.location.file)
-            .map_or("", |file| line_text(&file.text, suspect.location.line))
+        self.baseline.sources.line_text(suspect.location)
+    }
+
+    /// `src/lib.rs:12`.
+    pub fn place(&self, location: Location) -> String {
+        self.baseline.sources.display(location)
     }
 }
 

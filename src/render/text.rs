@@ -6,7 +6,7 @@ use super::{Ranking, format_score};
 
 /// Why a line ranks above its score: `switch` (a critical predicate),
 /// `slice` (in the dynamic slice of every failing run).
-fn why(suspect: &crate::localize::Suspect) -> String {
+fn why(suspect: &crate::localize::spectrum::Suspect) -> String {
     match (suspect.critical, suspect.in_slice) {
         (true, true) => "switch,slice".to_string(),
         (true, false) => "switch".to_string(),
@@ -18,20 +18,19 @@ fn why(suspect: &crate::localize::Suspect) -> String {
 /// The ranking, or with several failure groups, one table per group.
 pub fn tables(
     ranking: &Ranking,
-    localization: &crate::refine::Localization,
+    localization: &crate::localize::Localization,
     top: Option<usize>,
 ) -> String {
     if localization.groups.len() <= 1 {
         return table(ranking, top);
     }
-    let tests = &ranking.baseline.suite.tests;
     let mut out = String::new();
     for (index, group) in localization.groups.iter().enumerate() {
         let names: Vec<&str> = group
             .group
             .tests
             .iter()
-            .map(|&t| tests[t].id.as_str())
+            .map(|&t| ranking.baseline.suite.get(t).full_name.as_str())
             .collect();
         let _ = writeln!(
             out,
@@ -41,7 +40,7 @@ pub fn tables(
             names.len(),
             if names.len() == 1 { "" } else { "s" },
             names.join(", "),
-            group.group.signature
+            group.group.description
         );
         out.push_str(&table(
             &Ranking {
@@ -65,7 +64,7 @@ pub fn table(ranking: &Ranking, top: Option<usize>) -> String {
             [
                 s.rank.to_string(),
                 format_score(s.score),
-                s.location.to_string(),
+                ranking.place(s.location),
                 format!("{}/{}", s.counts.failed, s.counts.passed),
                 why(s),
                 ranking.code(s).to_string(),

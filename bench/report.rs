@@ -1,0 +1,464 @@
+//! The benchmark's results: summary figures, `RESULTS.md`, `results.json`
+//! and `ranks.svg`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::time::Duration;
+
+use cargo_autofix::Metric;
+use serde_json::{Value, json};
+
+use crate::Settings;
+use crate::run::{BugRecord, REFINEMENTS, RepairRecord};
+use crate::speed::SpeedRecord;
+
+fn median(sorted: &[f64]) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let mid = sorted.len() / 2;
+    Some(if sorted.len().is_multiple_of(2) {
+        (sorted[mid - 1] + sorted[mid]) / 2.0
+    } else {
+        sorted[mid]
+    })
+}
+
+pub fn one_line(record: &BugRecord) -> String {
+    if !record.check.ok {
+        return format!("setup check failed: {:?}", record.check);
+    }
+    let rank = |rank: Option<usize>| rank.map_or("-".to_string(), |r| r.to_string());
+    let repair = |r: &RepairRecord| {
+        format!(
+            "{} in {:.0} s, {} candidates ({} compiled){}",
+            if r.plausible() { "fixed" } else { "not fixed" },
+            r.seconds,
+            r.candidates,
+            r.compiled,
+            if r.restores_original {
+                ", restores the original"
+            } else {
+                ""
+            }
+        )
+    };
+    let mut line = format!(
+        "ochiai rank {}/{} ({} refined, {} groups)",
+        rank(record.ranks.get("ochiai").copied().flatten()),
+        record.executed_lines,
+        rank(record.refined_ranks.get("all").copied().flatten()),
+        record.groups
+    );
+    if let Some(r) = &record.repair {
+        let _ = write!(line, "; {}", repair(r));
+    }
+    if let Some(r) = &record.repair_unrefined {
+        let _ = write!(line, "; --refine none: {}", repair(r));
+    }
+    line
+}
+
+/// Summary figures over the checked cases.
+struct Summary {
+    bugs: usize,
+    /// Top-1/3/5 counts and mean EXAM per metric, then per refinement.
+    per_metric: Vec<(String, [usize; 3], f64)>,
+    per_refinement: Vec<(String, [usize; 3], f64)>,
+    /// The repair as it ships, and with `--refine none`.
+    refined: RepairSummary,
+    unrefined: RepairSummary,
+}
+
+struct RepairSummary {
+    fixed: usize,
+    restored: usize,
+    median_fix_seconds: Option<f64>,
+    median_candidates_per_second: Option<f64>,
+    median_compile_share: Option<f64>,
+}
+
+fn summarize(records: &[BugRecord]) -> Summary {
+    let checked: Vec<&BugRecord> = records
+        .iter()
+        .filter(|r| r.check.ok && r.repair.is_some())
+        .collect();
+    // Top-1/3/5 and EXAM (the share of executed lines read before reaching
+    // the fault, all of them if never) of one rank per case.
+    let accuracy = |name: &str, rank: &dyn Fn(&BugRecord) -> Option<usize>| {
+        let ranks: Vec<Option<usize>> = checked.iter().map(|r| rank(r)).collect();
+        let top = [1, 3, 5].map(|n| ranks.iter().filter(|r| r.is_some_and(|r| r <= n)).count());
+        let exam = checked
+            .iter()
+            .zip(&ranks)
+            .map(|(r, rank)| rank.map_or(1.0, |rank| rank as f64 / r.executed_lines.max(1) as f64))
+            .sum::<f64>()
+            / checked.len().max(1) as f64;
+        (name.to_string(), top, exam)
+    };
+    let per_metric = Metric::ALL
+        .into_iter()
+        .map(|metric| accuracy(metric.name(), &|r| r.ranks[metric.name()]))
+        .collect();
+    let per_refinement = REFINEMENTS
+        .into_iter()
+        .map(|name| accuracy(name, &|r| r.refined_ranks.get(name).copied().flatten()))
+        .collect();
+    let repairs = |which: &dyn Fn(&BugRecord) -> Option<&RepairRecord>| -> Vec<RepairRecord> {
+        checked.iter().filter_map(|r| which(r).cloned()).collect()
+    };
+    Summary {
+        bugs: checked.len(),
+        per_metric,
+        per_refinement,
+        refined: summarize_repairs(&repairs(&|r| r.repair.as_ref())),
+        unrefined: summarize_repairs(&repairs(&|r| r.repair_unrefined.as_ref())),
+    }
+}
+
+fn summarize_repairs(repairs: &[RepairRecord]) -> RepairSummary {
+    let plausible: Vec<&RepairRecord> = repairs.iter().filter(|r| r.plausible()).collect();
+    let sorted = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values
+    };
+    let tried: Vec<&RepairRecord> = repairs.iter().filter(|r| r.candidates > 0).collect();
+    RepairSummary {
+        fixed: plausible.len(),
+        restored: plausible.iter().filter(|r| r.restores_original).count(),
+        median_fix_seconds: median(&sorted(plausible.iter().map(|r| r.seconds).collect())),
+        median_candidates_per_second: median(&sorted(
+            tried.iter().map(|r| r.candidates_per_second).collect(),
+        )),
+        median_compile_share: median(&sorted(
+            tried
+                .iter()
+                .map(|r| r.compiled as f64 / r.candidates as f64)
+                .collect(),
+        )),
+    }
+}
+
+pub fn results_json(
+    records: &[BugRecord],
+    speed: &[SpeedRecord],
+    settings: &Settings,
+    elapsed: Duration,
+) -> Value {
+    let summary = summarize(records);
+    json!({
+        "date": today(),
+        "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
+        "command": settings.command,
+        "time_limit_seconds": settings.time_limit,
+        "elapsed_seconds": elapsed.as_secs_f64(),
+        "summary": {
+            "bugs": summary.bugs,
+            "localization": accuracy_json(&summary.per_metric, "metric"),
+            "refinements": accuracy_json(&summary.per_refinement, "refinement"),
+            "repair": repair_json(&summary.refined),
+            "repair_unrefined": repair_json(&summary.unrefined),
+        },
+        "bugs": records,
+        "speed": speed,
+    })
+}
+
+fn accuracy_json(rows: &[(String, [usize; 3], f64)], key: &str) -> Value {
+    rows.iter()
+        .map(|(name, top, exam)| {
+            json!({key: name, "top1": top[0], "top3": top[1], "top5": top[2], "mean_exam": exam})
+        })
+        .collect()
+}
+
+fn repair_json(summary: &RepairSummary) -> Value {
+    json!({
+        "plausible": summary.fixed,
+        "restores_original": summary.restored,
+        "median_time_to_fix_seconds": summary.median_fix_seconds,
+        "median_candidates_per_second": summary.median_candidates_per_second,
+        "median_compile_share": summary.median_compile_share,
+    })
+}
+
+pub fn markdown(
+    records: &[BugRecord],
+    speed: &[SpeedRecord],
+    settings: &Settings,
+    elapsed: Duration,
+) -> String {
+    let summary = summarize(records);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let percent = |n: usize| {
+        if summary.bugs == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / summary.bugs as f64
+        }
+    };
+    let mut md = format!(
+        "# Benchmark results\n\nDate: {} · machine: {cores} cores · command: `{}` · repair time limit: {} s per bug · total time: {:.1} min\n\n\
+         Made by `bench/main.rs` from `bench/corpus.toml`; `bench/results.json` has every figure, `bench/ranks.svg` plots them.\n\n",
+        today(),
+        settings.command,
+        settings.time_limit,
+        elapsed.as_secs_f64() / 60.0
+    );
+    let _ = writeln!(
+        md,
+        "## Summary ({} cases that passed the setup check)\n",
+        summary.bugs
+    );
+    let accuracy_table = |md: &mut String, heading: &str, rows: &[(String, [usize; 3], f64)]| {
+        let _ = writeln!(
+            md,
+            "| {heading} | top-1 | top-3 | top-5 | mean EXAM |\n|---|---|---|---|---|"
+        );
+        for (name, top, exam) in rows {
+            let _ = writeln!(
+                md,
+                "| {name} | {} ({:.0}%) | {} ({:.0}%) | {} ({:.0}%) | {exam:.3} |",
+                top[0],
+                percent(top[0]),
+                top[1],
+                percent(top[1]),
+                top[2],
+                percent(top[2]),
+            );
+        }
+    };
+    accuracy_table(&mut md, "metric", &summary.per_metric);
+    let fmt = |v: Option<f64>, unit: &str| v.map_or("-".to_string(), |v| format!("{v:.2}{unit}"));
+    let share = |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{:.0}%", s * 100.0));
+    let (with, without) = (&summary.refined, &summary.unrefined);
+    let _ = write!(
+        md,
+        "\n| repair | as shipped | `--refine none` |\n|---|---|---|\n\
+         | plausible patches (apply, pass `cargo test`) | {} of {} ({:.0}%) | {} ({:.0}%) |\n\
+         | restore the original (token for token) | {} ({:.0}%) | {} ({:.0}%) |\n\
+         | median time to fix | {} | {} |\n\
+         | median candidates per second | {} | {} |\n\
+         | median share of candidates that compiled | {} | {} |\n",
+        with.fixed,
+        summary.bugs,
+        percent(with.fixed),
+        without.fixed,
+        percent(without.fixed),
+        with.restored,
+        percent(with.restored),
+        without.restored,
+        percent(without.restored),
+        fmt(with.median_fix_seconds, " s"),
+        fmt(without.median_fix_seconds, " s"),
+        fmt(with.median_candidates_per_second, ""),
+        fmt(without.median_candidates_per_second, ""),
+        share(with.median_compile_share),
+        share(without.median_compile_share),
+    );
+    md.push_str(
+        "\nRanks are worst-case ranks (ties count against us) of the faulty line's location (for a case with several \
+         faults, the best-ranked one); EXAM is rank / executed lines (1.0 when the line was never executed). A patch \
+         *restores the original* when the patched file has the same tokens as the original file, or as the original with \
+         one of the bug's `equivalent` lines (listed in the corpus, checked by hand: `> 69` for `>= 70` on integers) in \
+         place of the faulty line; any other fix counts as plausible only. Both repairs run with the same seed and time \
+         limit (which one goes first alternates from case to case); `--refine none` searches one failure group after \
+         another too, but weighs locations by the group's plain spectrum score, with no slice or critical-predicate \
+         boost, no critical-predicate seeds and no feedback.\n",
+    );
+    md.push_str(
+        "\n## Localization refinements\n\nOchiai ranks of the faulty line with each refinement on its own and with all \
+         of them, recomputed from one `--rank-only --format json` run per case (its counts and its `in_slice` and \
+         `critical` marks). *plain*: one spectrum over all failing tests; *groups*: each failure group's own spectrum, \
+         taking the best rank among the groups; *slices*: one spectrum, lines in the slice of every traced failing test of \
+         some group first; *switching*: one spectrum, critical predicates first; *all*: per group, critical predicates, \
+         then the group's slice, then the rest, as `--rank-only` ranks each group.\n\n",
+    );
+    accuracy_table(&mut md, "refinement", &summary.per_refinement);
+    if !speed.is_empty() {
+        md.push_str(
+            "\n## Evaluation speed\n\nThe same candidates (one or two mutations at suspicious lines, like a search's) \
+             evaluated three ways, one after the other in one run: the schema evaluator (the batch woven into shared builds, \
+             candidates selected at run time, tests run in parallel), the rebuild evaluator (one incremental build per \
+             candidate), and the naive loop (write the files, `cargo test`, which also runs doctests, killed after 60 s). Both evaluators use \
+             the default `-j` and run only the tests that execute an edited line. *Same outcome*: built or not and the same \
+             tests passing in both evaluators; *same fitness*: the naive loop's fitness equals the schema evaluator's. \
+             *Cost / tests*: the per-candidate cost of the schema evaluator over the median time of one candidate's own test run.\n\n\
+             | subject | candidates | compiled | schema (s) | rebuild (s) | naive (s) | naive / schema | rebuild / schema | same outcome | same fitness | builds (woven / separate) | build / test (s) | cost / tests |\n\
+             |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        );
+        for s in speed {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1}x | {:.1}x | {}/{} | {}/{} | {} ({} / {}) | {:.1} / {:.1} | {} |",
+                s.subject,
+                s.candidates,
+                s.compiled,
+                s.schema_seconds,
+                s.rebuild_seconds,
+                s.naive_seconds,
+                s.ratio,
+                s.rebuild_ratio,
+                s.same_outcome,
+                s.candidates,
+                s.same_fitness_as_naive,
+                s.candidates,
+                s.schema_builds,
+                s.woven,
+                s.separate,
+                s.build_seconds,
+                s.test_seconds,
+                s.cost_over_tests
+                    .map_or("-".to_string(), |c| format!("{c:.1}x"))
+            );
+        }
+    }
+    md.push_str(
+        "\n## Cases\n\n| case | kind | rank (ochiai / tarantula / dstar / op2 / jaccard) | rank (plain / groups / slices / switching / all) | groups | lines | localize (s) | repair | time (s) | candidates | compiled | stages | restores | `--refine none` |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let joined = |ranks: &BTreeMap<String, Option<usize>>,
+                  names: &mut dyn Iterator<Item = &str>| {
+        names
+            .map(|name| {
+                ranks
+                    .get(name)
+                    .copied()
+                    .flatten()
+                    .map_or("-".into(), |x| x.to_string())
+            })
+            .collect::<Vec<String>>()
+            .join(" / ")
+    };
+    let outcome = |p: &RepairRecord| {
+        if p.plausible() {
+            "plausible"
+        } else {
+            "not found"
+        }
+    };
+    for r in records {
+        match (&r.repair, r.check.ok) {
+            (Some(p), true) => writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} | {:.1} | {} | {:.0} | {} | {} | {} | {} | {} |",
+                r.id,
+                r.kind,
+                joined(&r.ranks, &mut Metric::ALL.iter().map(|m| m.name())),
+                joined(&r.refined_ranks, &mut REFINEMENTS.into_iter()),
+                r.groups,
+                r.executed_lines,
+                r.localize_seconds,
+                outcome(p),
+                p.seconds,
+                p.candidates,
+                p.compiled,
+                p.stages,
+                if p.restores_original { "yes" } else { "no" },
+                r.repair_unrefined
+                    .as_ref()
+                    .map_or("-".to_string(), |u| format!(
+                        "{} in {:.0} s",
+                        outcome(u),
+                        u.seconds
+                    )),
+            ),
+            _ => writeln!(
+                md,
+                "| {} | {} | setup check failed | | | | | | | | | | | |",
+                r.id, r.kind
+            ),
+        }
+        .expect("writing to a String cannot fail");
+    }
+    md
+}
+
+/// Bars of the Ochiai rank distribution and of the time to fix each bug.
+pub fn svg(records: &[BugRecord]) -> String {
+    let checked: Vec<&BugRecord> = records
+        .iter()
+        .filter(|r| r.check.ok && r.repair.is_some())
+        .collect();
+    let buckets = ["1", "2-3", "4-5", "6-10", "11-20", ">20", "none"];
+    let bucket = |rank: Option<usize>| match rank {
+        Some(1) => 0,
+        Some(2..=3) => 1,
+        Some(4..=5) => 2,
+        Some(6..=10) => 3,
+        Some(11..=20) => 4,
+        Some(_) => 5,
+        None => 6,
+    };
+    let mut out = String::from(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"440\" font-family=\"sans-serif\" font-size=\"12\">\n",
+    );
+    out.push_str("<text x=\"20\" y=\"24\" font-size=\"15\">Rank of the faulty line (Ochiai, worst case)</text>\n");
+    let counts: Vec<usize> = (0..buckets.len())
+        .map(|b| {
+            checked
+                .iter()
+                .filter(|r| bucket(r.ranks["ochiai"]) == b)
+                .count()
+        })
+        .collect();
+    let most = counts.iter().copied().max().unwrap_or(1).max(1);
+    for (i, (label, count)) in buckets.iter().zip(&counts).enumerate() {
+        let height = 300.0 * *count as f64 / most as f64;
+        let x = 30 + i * 55;
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x}\" y=\"{:.1}\" width=\"40\" height=\"{height:.1}\" fill=\"#c0392b\"/><text x=\"{}\" y=\"400\" text-anchor=\"middle\">{label}</text><text x=\"{}\" y=\"{:.1}\" text-anchor=\"middle\">{count}</text>",
+            360.0 - height,
+            x + 20,
+            x + 20,
+            355.0 - height
+        );
+    }
+    out.push_str(
+        "<text x=\"440\" y=\"24\" font-size=\"15\">Time to fix (s; grey: not fixed)</text>\n",
+    );
+    let longest = checked
+        .iter()
+        .filter_map(|r| r.repair.as_ref())
+        .map(|p| p.seconds)
+        .fold(1.0, f64::max);
+    let row = (380.0 / checked.len().max(1) as f64).min(18.0);
+    for (i, r) in checked.iter().enumerate() {
+        let p = r.repair.as_ref().unwrap();
+        let y = 40.0 + i as f64 * row;
+        let width = 300.0 * p.seconds / longest;
+        let colour = if p.plausible() { "#2980b9" } else { "#bbbbbb" };
+        let _ = writeln!(
+            out,
+            "<rect x=\"590\" y=\"{y:.1}\" width=\"{width:.1}\" height=\"{:.1}\" fill=\"{colour}\"/><text x=\"585\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"{:.0}\">{}</text><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{:.0}\">{:.0}</text>",
+            row * 0.8,
+            y + row * 0.7,
+            (row * 0.7).min(11.0),
+            r.id,
+            594.0 + width,
+            y + row * 0.7,
+            (row * 0.7).min(11.0),
+            p.seconds
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Today's date (UTC) as YYYY-MM-DD.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}

@@ -1,0 +1,456 @@
+//! One case of the benchmark: the setup check, the localization under every
+//! metric and refinement, and the repair (as shipped and with `--refine
+//! none`), whose patch is applied to a fresh copy and tested.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::str::FromStr;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use cargo_autofix::{
+    Counts, FileId, Location, Metric, RepairReport, Spectrum, Suspect, rank_refined, rank_suspects,
+};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::Settings;
+use crate::corpus::{self, Bug, Case, Sources, Version};
+
+const AUTOFIX: &str = env!("CARGO_BIN_EXE_cargo-autofix");
+
+/// Everything measured about one case (a bug, or several together).
+#[derive(Debug, Clone, Serialize)]
+pub struct BugRecord {
+    pub id: String,
+    pub subject: String,
+    pub kind: String,
+    pub function: Option<String>,
+    pub faults: usize,
+    pub check: CheckRecord,
+    /// Worst-case rank of the best-ranked faulty line per metric, from the
+    /// plain spectrum of all failing tests (None: not executed).
+    pub ranks: BTreeMap<String, Option<usize>>,
+    /// The same (Ochiai) with each refinement on its own and all together:
+    /// see `REFINEMENTS`.
+    pub refined_ranks: BTreeMap<String, Option<usize>>,
+    /// Failure groups the failing tests fell into.
+    pub groups: usize,
+    pub executed_lines: usize,
+    pub localize_seconds: f64,
+    /// The repair as it ships (every refinement), and with `--refine none`.
+    pub repair: Option<RepairRecord>,
+    pub repair_unrefined: Option<RepairRecord>,
+}
+
+/// The localization variants compared: plain Ochiai over all failing
+/// tests; per failure group (the best rank among the groups' rankings);
+/// preferring the dynamic slice; preferring critical predicates; and all
+/// three, as `--rank-only` ranks by default.
+pub const REFINEMENTS: [&str; 5] = ["plain", "groups", "slices", "switching", "all"];
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckRecord {
+    pub ok: bool,
+    pub original_passes: bool,
+    pub buggy_builds: bool,
+    pub buggy_failed: usize,
+    pub buggy_tests: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RepairRecord {
+    pub fixed: bool,
+    pub exit_code: Option<i32>,
+    pub applies: bool,
+    pub passes_cargo_test: bool,
+    pub restores_original: bool,
+    pub seconds: f64,
+    pub search_seconds: f64,
+    pub candidates: usize,
+    pub compiled: usize,
+    pub candidates_per_second: f64,
+    /// Failure groups the repair searched a patch for, one after another.
+    pub stages: usize,
+    pub patch: Option<String>,
+}
+
+impl RepairRecord {
+    /// A patch was emitted, applies to a fresh buggy copy and passes `cargo test` there.
+    pub fn plausible(&self) -> bool {
+        self.fixed && self.applies && self.passes_cargo_test
+    }
+}
+
+pub fn run_case(
+    sources: &Sources,
+    case: &Case,
+    settings: &Settings,
+    index: usize,
+) -> Result<BugRecord> {
+    let check = corpus::check(sources, case)?;
+    let functions: Vec<&str> = case
+        .bugs
+        .iter()
+        .filter_map(|b| b.function.as_deref())
+        .collect();
+    let mut record = BugRecord {
+        id: case.id.to_string(),
+        subject: case.subject.name.clone(),
+        kind: case.kind.to_string(),
+        function: (!functions.is_empty()).then(|| functions.join(", ")),
+        faults: case.bugs.len(),
+        check: CheckRecord {
+            ok: check.ok(),
+            original_passes: check.original_passes,
+            buggy_builds: check.buggy_builds,
+            buggy_failed: check.buggy_tests.0,
+            buggy_tests: check.buggy_tests.1,
+        },
+        ranks: BTreeMap::new(),
+        refined_ranks: BTreeMap::new(),
+        groups: 0,
+        executed_lines: 0,
+        localize_seconds: 0.0,
+        repair: None,
+        repair_unrefined: None,
+    };
+    if !check.ok() {
+        return Ok(record);
+    }
+    let buggy = sources.materialize(case, Version::Buggy)?;
+
+    // Localization: one run with every refinement; every metric and every
+    // combination of refinements recomputed from its counts and marks.
+    let started = Instant::now();
+    let output = autofix(
+        buggy.path(),
+        sources.target_dir(case.subject),
+        &[
+            "--rank-only",
+            "--format",
+            "json",
+            "-q",
+            "--test-timeout",
+            "30",
+        ],
+    )?;
+    record.localize_seconds = started.elapsed().as_secs_f64();
+    if !output.status.success() {
+        bail!(
+            "--rank-only failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    let localization: Value = serde_json::from_slice(&output.stdout)?;
+    let files = Files::of(&localization);
+    let spectrum = spectrum_of(&localization["ranking"], &localization["tests"], &files);
+    record.executed_lines = spectrum.lines.len();
+    let faults: Vec<Location> = case
+        .bugs
+        .iter()
+        .filter_map(|bug| fault_location(&spectrum, bug, &files))
+        .collect();
+    for metric in Metric::ALL {
+        record.ranks.insert(
+            metric.name().to_string(),
+            best_rank(&rank_suspects(&spectrum, metric), &faults),
+        );
+    }
+    record.groups = localization["groups"].as_array().map_or(0, Vec::len);
+    record.refined_ranks = refinement_ranks(&localization, &faults, &files);
+
+    // Repair, as it ships and with no refinement; which goes first
+    // alternates from case to case, so neither always finds the other's
+    // builds warm.
+    let repair = |extra: &[&str]| run_repair(sources, case, buggy.path(), settings, extra);
+    if index.is_multiple_of(2) {
+        record.repair = Some(repair(&[])?);
+        record.repair_unrefined = Some(repair(&["--refine", "none"])?);
+    } else {
+        record.repair_unrefined = Some(repair(&["--refine", "none"])?);
+        record.repair = Some(repair(&[])?);
+    }
+    Ok(record)
+}
+
+/// The rank of the best-ranked fault among `suspects`.
+fn best_rank(suspects: &[Suspect], faults: &[Location]) -> Option<usize> {
+    suspects
+        .iter()
+        .filter(|s| faults.contains(&s.location))
+        .map(|s| s.rank)
+        .min()
+}
+
+/// The best rank of a fault under each of `REFINEMENTS`, from one
+/// `--rank-only --format json` localization: its overall and per-group
+/// counts, and the `in_slice` and `critical` marks of each entry.
+fn refinement_ranks(
+    localization: &Value,
+    faults: &[Location],
+    files: &Files,
+) -> BTreeMap<String, Option<usize>> {
+    let marked = |entries: &Value, mark: &str| -> BTreeSet<Location> {
+        entries
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e[mark] == true)
+            .map(|e| location_of(e, files))
+            .collect()
+    };
+    let none = BTreeSet::new();
+    let overall = &localization["ranking"];
+    let spectrum = spectrum_of(overall, &localization["tests"], files);
+    let rank = |spectrum: &Spectrum, slice: &BTreeSet<Location>, critical: &BTreeSet<Location>| {
+        best_rank(
+            &rank_refined(spectrum, Metric::Ochiai, slice, critical),
+            faults,
+        )
+    };
+    // Each group's ranking, over its own failing tests and every passing test.
+    let per_group = |refined: bool| -> Option<usize> {
+        localization["groups"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|group| {
+                let tests = json!({
+                    "failed": group["failing"].as_array().map_or(0, Vec::len),
+                    "passed": localization["tests"]["passed"],
+                });
+                let spectrum = spectrum_of(&group["ranking"], &tests, files);
+                if refined {
+                    let slice = marked(&group["ranking"], "in_slice");
+                    let critical = marked(&group["ranking"], "critical");
+                    rank(&spectrum, &slice, &critical)
+                } else {
+                    rank(&spectrum, &none, &none)
+                }
+            })
+            .min()
+    };
+    let variants = [
+        rank(&spectrum, &none, &none),
+        per_group(false),
+        rank(&spectrum, &marked(overall, "in_slice"), &none),
+        rank(&spectrum, &none, &marked(overall, "critical")),
+        per_group(true),
+    ];
+    REFINEMENTS
+        .iter()
+        .map(|name| name.to_string())
+        .zip(variants)
+        .collect()
+}
+
+/// One repair of the buggy copy in `dir` (with `extra` arguments), and
+/// what its patch does to a fresh copy.
+fn run_repair(
+    sources: &Sources,
+    case: &Case,
+    dir: &Path,
+    settings: &Settings,
+    extra: &[&str],
+) -> Result<RepairRecord> {
+    let reports = tempfile::tempdir()?;
+    let report_path = reports.path().join("report.json");
+    let time_limit = settings.time_limit.to_string();
+    let mut args = vec![
+        "-q",
+        "--seed",
+        "0",
+        "--time-limit",
+        &time_limit,
+        "--test-timeout",
+        "30",
+        "--report",
+        report_path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let started = Instant::now();
+    let output = autofix(dir, sources.target_dir(case.subject), &args)?;
+    let seconds = started.elapsed().as_secs_f64();
+    // A run that stops before the repair (a crash, say) writes no report.
+    let report: Option<RepairReport> = match fs::read_to_string(&report_path) {
+        Ok(text) => Some(serde_json::from_str(&text).context("cannot read the repair report")?),
+        Err(_) => None,
+    };
+    let patch = output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).into_owned());
+    let (applies, passes, restores) = match &patch {
+        Some(diff) => verify_patch(sources, case, diff)?,
+        None => (false, false, false),
+    };
+    let candidates = report.as_ref().map_or(0, |r| r.candidates_evaluated);
+    let search_seconds = report
+        .as_ref()
+        .and_then(|r| r.timings_seconds.get("search").copied())
+        .unwrap_or(0.0);
+    Ok(RepairRecord {
+        fixed: patch.is_some(),
+        exit_code: output.status.code(),
+        applies,
+        passes_cargo_test: passes,
+        restores_original: restores,
+        seconds,
+        search_seconds,
+        candidates,
+        compiled: report.as_ref().map_or(0, |r| r.candidates_compiled),
+        candidates_per_second: if search_seconds > 0.0 {
+            candidates as f64 / search_seconds
+        } else {
+            0.0
+        },
+        stages: report.as_ref().map_or(0, |r| r.stages.len()),
+        patch,
+    })
+}
+
+/// Runs cargo-autofix in `dir`, building in `target` (the subject's shared target dir).
+fn autofix(dir: &Path, target: Option<PathBuf>, args: &[&str]) -> Result<std::process::Output> {
+    let mut command = Command::new(AUTOFIX);
+    command.arg("autofix").args(args).current_dir(dir);
+    if let Some(target) = target {
+        command.arg("--target-dir").arg(target);
+    }
+    command.output().context("cannot run cargo-autofix")
+}
+
+/// The files a `--format json` localization names, each with a [`FileId`]
+/// (for the `Location`s of its ranking).
+struct Files(Vec<String>);
+
+impl Files {
+    fn of(localization: &Value) -> Files {
+        let entries = |ranking: &Value| -> Vec<String> {
+            ranking
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e["file"].as_str().map(str::to_string))
+                .collect()
+        };
+        let mut files: BTreeSet<String> = entries(&localization["ranking"]).into_iter().collect();
+        for group in localization["groups"].as_array().into_iter().flatten() {
+            files.extend(entries(&group["ranking"]));
+        }
+        Files(files.into_iter().collect())
+    }
+
+    fn id(&self, file: &str) -> Option<FileId> {
+        self.0.iter().position(|f| f == file).map(FileId::new)
+    }
+}
+
+/// The location of a `--format json` ranking entry.
+fn location_of(entry: &Value, files: &Files) -> Location {
+    let file = files
+        .id(entry["file"].as_str().unwrap_or(""))
+        .expect("every file of the ranking is known");
+    Location::new(file, entry["line"].as_u64().unwrap_or(0) as u32)
+}
+
+/// The spectrum of a `--format json` ranking (its entries, and the test
+/// counts it was computed from).
+fn spectrum_of(entries: &Value, tests: &Value, files: &Files) -> Spectrum {
+    let count = |value: &Value| value.as_u64().unwrap_or(0) as u32;
+    let totals = Counts {
+        failed: count(&tests["failed"]),
+        passed: count(&tests["passed"]),
+    };
+    let lines = entries
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|entry| {
+            let counts = Counts {
+                failed: count(&entry["failed"]),
+                passed: count(&entry["passed"]),
+            };
+            (location_of(entry, files), counts)
+        })
+        .collect();
+    Spectrum { totals, lines }
+}
+
+/// The ranked location that stands for the bug, in the buggy file: the
+/// location of the faulty line (the nearest executed location at or above
+/// it, for a line inside a longer statement); for a removed line, the
+/// nearest executed location above the gap.
+fn fault_location(spectrum: &Spectrum, bug: &Bug, files: &Files) -> Option<Location> {
+    let limit = if bug.removes_a_line() {
+        bug.line as u32 - 1
+    } else {
+        bug.line as u32
+    };
+    let file = files.id(&bug.file.to_string_lossy())?;
+    spectrum
+        .lines
+        .keys()
+        .filter(|l| l.file == file && l.line <= limit)
+        .max_by_key(|l| l.line)
+        .copied()
+}
+
+/// Applies the patch to a fresh buggy copy: does it apply, pass `cargo
+/// test`, and give back the original files (token for token, or with known
+/// equivalent lines of the bugs in place of their original lines)?
+fn verify_patch(sources: &Sources, case: &Case, diff: &str) -> Result<(bool, bool, bool)> {
+    let copy = sources.materialize(case, Version::Buggy)?;
+    fs::write(copy.path().join("fix.patch"), diff)?;
+    let applies = Command::new("git")
+        .args(["apply", "fix.patch"])
+        .current_dir(copy.path())
+        .status()?
+        .success();
+    if !applies {
+        return Ok((false, false, false));
+    }
+    let passes = sources
+        .cargo(case.subject)
+        .args(["test", "--quiet"])
+        .current_dir(copy.path())
+        .output()?
+        .status
+        .success();
+    let original = sources.materialize(case, Version::Original)?;
+    let tokens = |text: &str| {
+        proc_macro2::TokenStream::from_str(text)
+            .ok()
+            .map(|t| t.to_string())
+    };
+    // Every file with a bug, and every file the patch touches.
+    let mut files: BTreeSet<PathBuf> = case.bugs.iter().map(|b| b.file.clone()).collect();
+    files.extend(
+        diff.lines()
+            .filter_map(|l| l.strip_prefix("+++ b/"))
+            .map(PathBuf::from),
+    );
+    let mut restores = true;
+    for file in &files {
+        let file = file.as_path();
+        let patched = tokens(&fs::read_to_string(copy.path().join(file))?);
+        // The original, and the original with known equivalents of its bugs' lines.
+        let mut restorations = vec![fs::read_to_string(original.path().join(file))?];
+        for bug in case.bugs.iter().filter(|b| b.file == file) {
+            let mut variants = Vec::new();
+            for text in &restorations {
+                for line in &bug.equivalent {
+                    let mut lines: Vec<String> =
+                        text.split_inclusive('\n').map(str::to_string).collect();
+                    lines[bug.line - 1] = format!("{line}\n");
+                    variants.push(lines.concat());
+                }
+            }
+            restorations.extend(variants);
+        }
+        restores &= patched.is_some() && restorations.iter().any(|text| tokens(text) == patched);
+    }
+    Ok((true, passes, restores))
+}

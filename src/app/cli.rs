@@ -1,0 +1,208 @@
+//! The command line, as clap parses it. Validated into [`crate::app::options::Options`]
+//! before anything runs.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+use crate::exit::EXIT_CODES_HELP;
+
+const ABOUT: &str = "Find the lines most likely to cause failing tests, and search for a patch that makes every test pass";
+
+const LONG_ABOUT: &str = "\
+Find the lines most likely to cause failing tests, and search for a patch that makes every test pass.
+
+cargo autofix runs the package's tests in a scratch copy with line coverage, and scores every executed
+line by how strongly it goes with the failing tests (spectrum-based fault localization; Ochiai by default).
+`--rank-only` prints that ranking. Without it, a genetic search mutates the most suspicious code, keeps
+the candidates that pass the most tests, reduces the best one to its essential edits, validates it with
+`cargo test` on a clean copy, and prints it as a unified diff for `git apply`. The user's files are never
+modified.
+
+Settings can also come from `[package.metadata.autofix]` in Cargo.toml or an `autofix.toml` beside it
+(keys as the long options, e.g. `population = 60`); the command line wins.";
+
+#[derive(Debug, Parser)]
+#[command(name = "cargo-autofix", bin_name = "cargo autofix", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP)]
+pub struct Args {
+    /// Only rank the suspicious lines; do not search for a fix
+    #[arg(long)]
+    pub rank_only: bool,
+
+    /// Show the top suspects with their dynamic dependencies in a failing run (with --format dot:
+    /// the dependency graph of each group's slice, for Graphviz); do not search for a fix
+    #[arg(long)]
+    pub explain: bool,
+
+    /// Path to Cargo.toml
+    #[arg(long, value_name = "PATH", help_heading = "Package Selection")]
+    pub manifest_path: Option<PathBuf>,
+
+    /// Package to work on (required in a workspace with several packages)
+    #[arg(
+        short = 'p',
+        long,
+        value_name = "NAME",
+        help_heading = "Package Selection"
+    )]
+    pub package: Option<String>,
+
+    /// Space or comma separated list of features to activate
+    #[arg(
+        short = 'F',
+        long,
+        value_name = "FEATURES",
+        help_heading = "Feature Selection"
+    )]
+    pub features: Vec<String>,
+
+    /// Activate all available features
+    #[arg(long, help_heading = "Feature Selection")]
+    pub all_features: bool,
+
+    /// Directory for all generated artifacts; scratch builds go to its `autofix/` [default: the workspace's target dir]
+    #[arg(long, value_name = "DIR", help_heading = "Compilation Options")]
+    pub target_dir: Option<PathBuf>,
+
+    /// Do not activate the `default` feature
+    #[arg(long, help_heading = "Feature Selection")]
+    pub no_default_features: bool,
+
+    /// Suspiciousness metric: ochiai, tarantula, dstar, op2, jaccard [default: ochiai]
+    #[arg(long, value_name = "NAME", help_heading = "Localization")]
+    pub metric: Option<String>,
+
+    /// What sharpens the ranking, comma separated: slices (prefer lines in the dynamic slice of
+    /// every failing test of a group), switching (prefer conditions whose flip makes a failing test
+    /// pass), feedback (the repair learns where edits help); all or none [default: all]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Localization"
+    )]
+    pub refine: Option<Vec<String>>,
+
+    /// How many lines the text ranking shows (0 shows all; lines tied with the last one are counted below it)
+    #[arg(long, value_name = "N", default_value_t = 20, help_heading = "Output")]
+    pub top: usize,
+
+    /// Output format on stdout
+    #[arg(long, value_enum, default_value_t = Format::Text, help_heading = "Output")]
+    pub format: Format,
+
+    /// Also write a self-contained HTML page of the ranked files, coloured by suspiciousness
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub html: Option<PathBuf>,
+
+    /// Print only warnings and errors on stderr
+    #[arg(short, long, help_heading = "Output")]
+    pub quiet: bool,
+
+    /// Tests run in parallel while localizing, and repair workers (each with its own scratch copy) [default: number of CPUs]
+    #[arg(short = 'j', long, value_name = "N", help_heading = "Test Execution")]
+    pub jobs: Option<usize>,
+
+    /// Seconds a test may run before it is killed and counted as timed out [default: 60]
+    #[arg(long, value_name = "SECS", help_heading = "Test Execution")]
+    pub test_timeout: Option<f64>,
+
+    /// Seed of the random choices: the same seed repeats the same search [default: 0]
+    #[arg(long, value_name = "N", help_heading = "Repair")]
+    pub seed: Option<u64>,
+
+    /// Candidates per generation [default: 40]
+    #[arg(long, value_name = "N", help_heading = "Repair")]
+    pub population: Option<usize>,
+
+    /// Generations to evolve at most [default: 20]
+    #[arg(long, value_name = "N", help_heading = "Repair")]
+    pub generations: Option<usize>,
+
+    /// Seconds the search may take (0: no limit) [default: 600]
+    #[arg(long, value_name = "SECS", help_heading = "Repair")]
+    pub time_limit: Option<f64>,
+
+    /// Fitness weight of the originally passing tests [default: 0.99]
+    #[arg(long, value_name = "W", help_heading = "Repair")]
+    pub weight_passing: Option<f64>,
+
+    /// Fitness weight of the originally failing tests [default: 0.01]
+    #[arg(long, value_name = "W", help_heading = "Repair")]
+    pub weight_failing: Option<f64>,
+
+    /// Mutation operators to use, comma separated: delete, swap, insert, condition, operator,
+    /// value, identifier, method, range [default: all]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Repair"
+    )]
+    pub operators: Option<Vec<String>>,
+
+    /// Never mutate this file (relative to the workspace root; a directory ends in `/`) or this
+    /// function (a name); may be repeated
+    #[arg(long, value_name = "PATH|FN", help_heading = "Repair")]
+    pub exclude: Vec<String>,
+
+    /// How candidates are built: `schema` weaves a whole generation into one build, each candidate
+    /// selected at run time; `rebuild` builds each candidate on its own [default: schema]
+    #[arg(long, value_name = "KIND", help_heading = "Repair")]
+    pub evaluator: Option<String>,
+
+    /// Write the patch to FILE instead of stdout
+    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
+    pub output: Option<PathBuf>,
+
+    /// Write a JSON report of the repair to FILE
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub report: Option<PathBuf>,
+}
+
+impl Args {
+    pub fn package_query(&self) -> crate::cargo::discover::PackageQuery {
+        crate::cargo::discover::PackageQuery {
+            manifest_path: self.manifest_path.clone(),
+            package: self.package.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    /// Graphviz, for `--explain`.
+    Dot,
+}
+
+/// Parses the process arguments. Cargo runs `cargo-autofix autofix ARGS...`;
+/// the extra `autofix` is dropped so both spellings work.
+pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, clap::Error> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "autofix") {
+        args.remove(1);
+    }
+    Args::try_parse_from(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cargo_subcommand_name_is_optional() {
+        let via_cargo =
+            parse_args(["cargo-autofix", "autofix", "--rank-only"].map(OsString::from)).unwrap();
+        let direct = parse_args(["cargo-autofix", "--rank-only"].map(OsString::from)).unwrap();
+        assert!(via_cargo.rank_only && direct.rank_only);
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Args::command().debug_assert();
+    }
+}

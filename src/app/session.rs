@@ -1,0 +1,134 @@
+//! A crate measured and ready: the package found, the options settled
+//! (command line over config files over defaults), the baseline measured.
+//! `run` starts from one; so do the benchmark and the evaluator tests,
+//! through the facade in `lib.rs`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use crate::app::cli::Args;
+use crate::app::config;
+use crate::app::options::Options;
+use crate::baseline::{self, Baseline};
+use crate::cargo::discover::{Kind, discover};
+use crate::cargo::suite::TestId;
+use crate::evaluate::fitness::FitnessModel;
+use crate::evaluate::setup::{Prepared, prepare};
+use crate::evaluate::{EvaluatorKind, PreparedEvaluator};
+use crate::localize::spectrum::rank_suspects;
+use crate::localize::spectrum_of;
+use crate::mutation::patch::Candidate;
+use crate::mutation::sites::collect_mutation_space;
+use crate::repair::stage::mutator;
+use crate::system::console::Console;
+
+/// The package, its options and its baseline.
+#[derive(Debug)]
+pub struct Session {
+    pub options: Options,
+    pub baseline: Baseline,
+    pub console: Console,
+}
+
+impl Session {
+    /// Finds the package from `cwd` as `args` say, reads its config files,
+    /// settles the options, and measures the baseline.
+    pub fn open(args: Args, cwd: &Path) -> Result<Session> {
+        let mut workspace = discover(&args.package_query(), cwd)?;
+        if let Some(dir) = &args.target_dir {
+            workspace.target_dir = cwd.join(dir);
+        }
+        let config = config::load(&workspace)?;
+        let options = Options::new(args, config)?;
+        let console = Console {
+            quiet: options.quiet,
+        };
+        let baseline =
+            baseline::establish(workspace, &options.baseline, &console, &Default::default())?;
+        Ok(Session {
+            options,
+            baseline,
+            console,
+        })
+    }
+
+    /// Up to `count` distinct candidates like those a search makes (one or
+    /// two mutations at lines the plain spectrum finds suspicious).
+    pub fn sample_candidates(&self, seed: u64, count: usize) -> Vec<Candidate> {
+        let sources = &self.baseline.sources;
+        let originals = sources.originals();
+        let space = collect_mutation_space(sources, &self.options.repair.exclude);
+        let suspects = rank_suspects(
+            &spectrum_of(&self.baseline, None),
+            self.options.localize.metric,
+        );
+        mutator(
+            &space,
+            &originals,
+            &suspects,
+            &self.options.repair.operators,
+        )
+        .sample(&mut StdRng::seed_from_u64(seed), count)
+    }
+
+    /// Every file of the crate with the candidate's edits in it: path
+    /// (relative to the workspace root) and text.
+    pub fn files_with(&self, candidate: &Candidate) -> Vec<(PathBuf, String)> {
+        let originals = self.baseline.sources.originals();
+        let mut texts = candidate.texts(&originals);
+        originals
+            .iter()
+            .map(|(file, path, text)| {
+                let text = texts.remove(&file).unwrap_or_else(|| text.to_string());
+                (path.to_path_buf(), text)
+            })
+            .collect()
+    }
+
+    /// Every test with its full name (`tests::a`, or `target/name` outside the library).
+    pub fn tests(&self) -> Vec<(TestId, String)> {
+        let suite = &self.baseline.suite;
+        suite
+            .ids()
+            .map(|t| (t, suite.get(t).full_name.clone()))
+            .collect()
+    }
+
+    /// The package's test executables: kind and target name.
+    pub fn executables(&self) -> Vec<(Kind, String)> {
+        self.baseline
+            .suite
+            .executables
+            .iter()
+            .map(|e| (e.kind, e.target.clone()))
+            .collect()
+    }
+
+    /// An evaluator of `kind`, prepared (its copies built, the unchanged
+    /// crate run) for fixing every failing test, with its fitness model.
+    pub fn evaluator(
+        &self,
+        kind: EvaluatorKind,
+    ) -> Result<(Box<dyn PreparedEvaluator>, FitnessModel)> {
+        let failing: Vec<TestId> = self.baseline.failing().map(|r| r.test).collect();
+        let settings = crate::evaluate::Settings {
+            kind,
+            ..self.options.repair.evaluation.clone()
+        };
+        match prepare(
+            &self.baseline,
+            &failing,
+            self.options.repair.weights,
+            &settings,
+            &self.console,
+        )? {
+            Prepared::Ready {
+                evaluator, model, ..
+            } => Ok((evaluator, model)),
+            Prepared::AllFlaky { .. } => anyhow::bail!("every failing test is flaky"),
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! The crate as it is: its sources, its tests, what each test did and which
+//! lines it executed, measured in an instrumented scratch copy.
+
+pub mod coverage;
+pub mod instrument;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Result, anyhow};
+
+use crate::baseline::coverage::{TestRecord, run_with_coverage, run_with_trace};
+use crate::baseline::instrument::{Instrumented, ProbeMap, instrument};
+use crate::cargo::Features;
+use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
+use crate::cargo::discover::Workspace;
+use crate::cargo::suite::{RunSettings, TestId, TestSuite, Verdict, list_tests};
+use crate::code::crate_sources::{CrateSources, read_crate_sources};
+use crate::code::source::{FileId, Location};
+use crate::exit::{Exit, Failure};
+use crate::system::console::Console;
+use crate::system::scratch::{MAIN_TARGET, ScratchDir};
+
+/// How the baseline is measured.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub features: Features,
+    /// Tests run in parallel.
+    pub jobs: usize,
+    /// A test running longer is killed and counts as timed out.
+    pub test_timeout: Duration,
+    /// Trace failing tests (for dynamic slices).
+    pub trace_failing: bool,
+}
+
+/// Everything known about the unmodified crate.
+#[derive(Debug)]
+pub struct Baseline {
+    pub workspace: Workspace,
+    /// The original sources (parsed, uninstrumented).
+    pub sources: CrateSources,
+    pub suite: TestSuite,
+    /// One record per test that ran (ignored tests do not run).
+    pub records: Vec<TestRecord>,
+    pub probes: ProbeMap,
+    /// The locations each traced failing test executed, in order (the last
+    /// ones, if it ran long): the runs dependencies are computed from.
+    pub traces: BTreeMap<TestId, Vec<Location>>,
+}
+
+/// Failing tests traced for dependencies, at most (the first of each run).
+const TRACED_TESTS: usize = 20;
+
+impl Baseline {
+    pub fn failing(&self) -> impl Iterator<Item = &TestRecord> {
+        self.records.iter().filter(|r| !r.outcome.verdict.passed())
+    }
+
+    pub fn passing(&self) -> impl Iterator<Item = &TestRecord> {
+        self.records.iter().filter(|r| r.outcome.verdict.passed())
+    }
+
+    pub fn ignored(&self) -> usize {
+        self.suite.tests.iter().filter(|t| t.ignored).count()
+    }
+
+    /// Fails with [`Exit::NothingToLocalize`] when every test passes; warns
+    /// when every test fails (no passing test to compare against).
+    pub fn check_worth_localizing(&self, console: &Console) -> Result<(), Failure> {
+        let failing = self.failing().count();
+        if failing == 0 {
+            return Err(Failure::new(
+                Exit::NothingToLocalize,
+                format!("nothing to localize: all {} tests pass", self.records.len()),
+            ));
+        }
+        if failing == self.records.len() {
+            console.warn(
+                "every test fails: with no passing test to compare against, the ranking is weak",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Instruments a scratch copy of the workspace, builds it and runs its
+/// tests with coverage (and the failing ones again with traces). Fails with
+/// a [`Failure`] when there is no code or no test (see
+/// [`Baseline::check_worth_localizing`] for whether any test fails).
+///
+/// `overrides` (paths relative to the workspace root, and texts) replace
+/// files of the copy first: the crate as a partial repair left it.
+pub fn establish(
+    workspace: Workspace,
+    settings: &Settings,
+    console: &Console,
+    overrides: &BTreeMap<PathBuf, String>,
+) -> Result<Baseline> {
+    let package = &workspace.package;
+    console.status(
+        "Copying",
+        format!("{} to a scratch directory", workspace.root.display()),
+    );
+    let scratch = workspace.scratch_copy(MAIN_TARGET)?;
+    for (path, text) in overrides {
+        scratch.write(path, text)?;
+    }
+    let sources = read_crate_sources(package, &workspace.root, scratch.root());
+    for (path, reason) in &sources.unparsable {
+        console.warn(format!(
+            "{}: syn cannot parse this file ({reason}); it is skipped, the rest is ranked",
+            path.display()
+        ));
+    }
+    if sources.files.is_empty() {
+        return Err(Failure::new(
+            Exit::NothingToLocalize,
+            format!(
+                "package `{}` has no library or binary code to rank",
+                package.name
+            ),
+        )
+        .into());
+    }
+    let instrumented = instrument(&sources);
+    console.status(
+        "Instrumented",
+        format!(
+            "{} files with {} probes",
+            instrumented.files.len(),
+            instrumented.probes.locations.len()
+        ),
+    );
+    let executables = build_instrumented(
+        &workspace,
+        &scratch,
+        &sources,
+        &instrumented,
+        &settings.features,
+        console,
+    )?;
+
+    let package_dir = scratch.path_of(package.dir());
+    let suite = list_tests(executables, package, &package_dir)?;
+    let runnable: Vec<TestId> = suite.ids().filter(|&t| !suite.get(t).ignored).collect();
+    if runnable.is_empty() {
+        return Err(Failure::new(
+            Exit::NothingToLocalize,
+            format!(
+                "nothing to localize: package `{}` has no tests to run",
+                package.name
+            ),
+        )
+        .into());
+    }
+    let run_settings = RunSettings {
+        jobs: settings.jobs,
+        timeout: settings.test_timeout,
+    };
+    let progress = console.progress("Testing", runnable.len() as u64);
+    let records = run_with_coverage(
+        &suite,
+        &runnable,
+        &instrumented.probes,
+        &run_settings,
+        &scratch.root().join(".autofix-coverage"),
+        |_, _| progress.inc(),
+    )?;
+    drop(progress);
+    let traced: Vec<TestId> = records
+        .iter()
+        .filter(|r| matches!(r.outcome.verdict, Verdict::Failed(_)))
+        .map(|r| r.test)
+        .take(if settings.trace_failing {
+            TRACED_TESTS
+        } else {
+            0
+        })
+        .collect();
+    let traces = run_with_trace(
+        &suite,
+        &traced,
+        &instrumented.probes,
+        &run_settings,
+        &scratch.root().join(".autofix-traces"),
+    )?;
+    let baseline = Baseline {
+        workspace,
+        sources,
+        suite,
+        records,
+        probes: instrumented.probes,
+        traces,
+    };
+    summarize(&baseline, console);
+    Ok(baseline)
+}
+
+/// Builds the instrumented copy. Should probes break a file's build (a
+/// file also compiled into a test crate by `#[path]`, say), that file is
+/// restored and the build retried; if the copy does not build even without
+/// probes, the crate itself does not build.
+fn build_instrumented(
+    workspace: &Workspace,
+    scratch: &ScratchDir,
+    sources: &CrateSources,
+    instrumented: &Instrumented,
+    features: &Features,
+    console: &Console,
+) -> Result<Vec<TestExecutable>> {
+    for (file, text) in &instrumented.files {
+        scratch.write(&sources.get(*file).path, text)?;
+    }
+    let manifest_path = scratch.path_of(&workspace.package.manifest_path);
+    let request = BuildRequest {
+        manifest_path: &manifest_path,
+        package: &workspace.package.name,
+        features,
+        target_dir: &scratch.target_dir,
+        cap_lints: false,
+    };
+    let mut probed: BTreeSet<FileId> = instrumented.files.iter().map(|(file, _)| *file).collect();
+    let (first_errors, first_summary) = loop {
+        let spinner = console.spinner("Building");
+        spinner.set_message(format!("tests of {}", workspace.package.name));
+        let outcome = build_tests(&request, |name| {
+            spinner.set_message(format!("compiled {name}"))
+        })?;
+        drop(spinner);
+        let (errors, summary) = match outcome {
+            BuildOutcome::Built(executables) => return Ok(executables),
+            BuildOutcome::Failed { errors, summary } => (errors, summary),
+        };
+        let blamed: Vec<FileId> = probed
+            .iter()
+            .copied()
+            .filter(|&file| {
+                errors.iter().any(|e| {
+                    e.file.as_deref().map(Path::new) == Some(sources.get(file).path.as_path())
+                })
+            })
+            .collect();
+        if blamed.is_empty() {
+            break (errors, summary);
+        }
+        for index in blamed {
+            let file = sources.get(index);
+            console.warn(format!(
+                "coverage probes do not compile in {}; it is left uninstrumented",
+                file.path.display()
+            ));
+            scratch.write(&file.path, &file.text)?;
+            probed.remove(&index);
+        }
+    };
+    // Does the crate build at all without probes?
+    for &file in &probed {
+        scratch.write(&sources.get(file).path, &sources.get(file).text)?;
+    }
+    match build_tests(&request, |_| {})? {
+        BuildOutcome::Failed { errors, summary } => Err(Failure::new(
+            Exit::BuildFailed,
+            format!(
+                "the crate does not build: {}",
+                first_error(&errors, &summary)
+            ),
+        )
+        .into()),
+        BuildOutcome::Built(_) => Err(anyhow!(
+            "coverage probes broke the build (a bug in cargo-autofix, please report it): {}",
+            first_error(&first_errors, &first_summary)
+        )),
+    }
+}
+
+fn first_error(errors: &[CompileError], summary: &str) -> String {
+    errors
+        .first()
+        .map_or_else(|| summary.to_string(), ToString::to_string)
+}
+
+fn summarize(baseline: &Baseline, console: &Console) {
+    let passed = baseline.records.len() - baseline.failing().count();
+    let timed_out = baseline
+        .failing()
+        .filter(|r| r.outcome.verdict == Verdict::TimedOut)
+        .count();
+    console.status(
+        "Summary",
+        format!(
+            "{passed} passed, {} failed ({timed_out} timed out), {} ignored, in {} test executables",
+            baseline.failing().count(),
+            baseline.ignored(),
+            baseline.suite.executables.len()
+        ),
+    );
+    for record in baseline.failing() {
+        let id = &baseline.suite.get(record.test).full_name;
+        match &record.outcome.verdict {
+            Verdict::TimedOut => {
+                console.status("TIMED OUT", format!("{id} (killed after the test timeout)"))
+            }
+            Verdict::Failed(panic) => {
+                let message = panic.message.lines().next().unwrap_or("");
+                let location = panic
+                    .location
+                    .as_deref()
+                    .map(|l| format!(" at {l}"))
+                    .unwrap_or_default();
+                console.status("FAILED", format!("{id}: {message}{location}"));
+            }
+            Verdict::Passed => {}
+        }
+    }
+    if baseline.workspace.package.has_doctests() {
+        console.note("doctests are not part of localization");
+    }
+}

@@ -1,0 +1,447 @@
+//! The package's tests: listed from the test executables cargo built, and
+//! run one process per test, so that a test's outcome and coverage are its
+//! own however the tests are written (threads, subprocesses, `exit`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+
+use crate::cargo::build::TestExecutable;
+use crate::cargo::discover::{Kind, Package};
+use crate::system::process::{self, Status};
+
+/// A test of the package: its index in `TestSuite::tests`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TestId(u32);
+
+impl TestId {
+    pub fn new(index: usize) -> TestId {
+        TestId(u32::try_from(index).expect("fewer than 2^32 tests"))
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Every test of the package, across its test executables.
+#[derive(Debug, Clone)]
+pub struct TestSuite {
+    pub executables: Vec<TestExecutable>,
+    pub tests: Vec<TestCase>,
+    /// The package directory (in the scratch copy): tests run there.
+    pub package_dir: PathBuf,
+    package_name: String,
+    package_version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestCase {
+    pub executable: usize,
+    /// The name libtest knows the test by.
+    pub name: String,
+    /// Unique across executables: the libtest name for the library's unit
+    /// tests, `target/name` for the others. What the user sees.
+    pub full_name: String,
+    pub ignored: bool,
+    /// A `harness = false` executable, run whole as one test.
+    pub whole_executable: bool,
+}
+
+/// How one test run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Passed,
+    Failed(Panic),
+    TimedOut,
+}
+
+impl Verdict {
+    pub fn passed(&self) -> bool {
+        matches!(self, Verdict::Passed)
+    }
+}
+
+/// Why a test failed: its panic message and location, or how its process died.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Panic {
+    pub message: String,
+    /// `file:line:column` as the panic reported it.
+    pub location: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TestOutcome {
+    pub verdict: Verdict,
+    pub duration: Duration,
+}
+
+/// Lists the tests of every executable.
+pub fn list_tests(
+    executables: Vec<TestExecutable>,
+    package: &Package,
+    package_dir: &Path,
+) -> Result<TestSuite> {
+    let mut tests = Vec::new();
+    for (index, executable) in executables.iter().enumerate() {
+        let harness = package
+            .targets
+            .iter()
+            .find(|t| t.name == executable.target && t.kind == executable.kind)
+            .is_none_or(|t| t.harness);
+        let id_of = |name: &str| test_id(executable.kind, &executable.target, name);
+        if !harness {
+            tests.push(TestCase {
+                executable: index,
+                name: executable.target.clone(),
+                full_name: id_of(&executable.target),
+                ignored: false,
+                whole_executable: true,
+            });
+            continue;
+        }
+        let all = list(executable, package_dir, false)?;
+        let ignored: BTreeSet<String> = list(executable, package_dir, true)?.into_iter().collect();
+        for name in all {
+            tests.push(TestCase {
+                executable: index,
+                full_name: id_of(&name),
+                ignored: ignored.contains(&name),
+                name,
+                whole_executable: false,
+            });
+        }
+    }
+    Ok(TestSuite {
+        executables,
+        tests,
+        package_dir: package_dir.to_path_buf(),
+        package_name: package.name.clone(),
+        package_version: package.version.clone(),
+    })
+}
+
+/// The full name of test `name` of the executable of target `target`: the
+/// libtest name for the library's unit tests, `target/name` for the others.
+pub fn test_id(kind: Kind, target: &str, name: &str) -> String {
+    match kind {
+        Kind::Lib => name.to_string(),
+        _ => format!("{target}/{name}"),
+    }
+}
+
+fn list(executable: &TestExecutable, cwd: &Path, ignored: bool) -> Result<Vec<String>> {
+    let mut command = Command::new(&executable.path);
+    command
+        .args(["--list", "--format", "terse"])
+        .current_dir(cwd);
+    if ignored {
+        command.arg("--ignored");
+    }
+    let finished = process::run(command, Some(Duration::from_secs(60)))?;
+    if !finished.success() {
+        bail!(
+            "cannot list the tests of {}: {}",
+            executable.path.display(),
+            finished.stderr.lines().next().unwrap_or("it failed")
+        );
+    }
+    Ok(finished
+        .stdout
+        .lines()
+        .filter_map(|line| line.strip_suffix(": test"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// How to run tests: in parallel, with a per-test timeout.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    pub jobs: usize,
+    pub timeout: Duration,
+}
+
+impl TestSuite {
+    pub fn get(&self, test: TestId) -> &TestCase {
+        &self.tests[test.index()]
+    }
+
+    /// Every test's id.
+    pub fn ids(&self) -> impl Iterator<Item = TestId> + use<> {
+        (0..self.tests.len()).map(TestId::new)
+    }
+
+    /// The full names of `tests`, as the user sees them.
+    pub fn full_names<'a>(&self, tests: impl IntoIterator<Item = &'a TestId>) -> Vec<String> {
+        tests
+            .into_iter()
+            .map(|&t| self.get(t).full_name.clone())
+            .collect()
+    }
+
+    /// The test whose full name is `name`.
+    pub fn find(&self, full_name: &str) -> Option<TestId> {
+        self.tests
+            .iter()
+            .position(|t| t.full_name == full_name)
+            .map(TestId::new)
+    }
+
+    /// The same tests, in the executables of another build of the package
+    /// (a worker's scratch copy, say), run from `package_dir`.
+    pub fn with_build(
+        &self,
+        executables: &[TestExecutable],
+        package_dir: &Path,
+    ) -> Result<TestSuite> {
+        let mut suite = self.clone();
+        for executable in &mut suite.executables {
+            let built = executables
+                .iter()
+                .find(|e| e.target == executable.target && e.kind == executable.kind);
+            let Some(built) = built else {
+                bail!(
+                    "the build did not produce test executable `{}`",
+                    executable.target
+                );
+            };
+            executable.path = built.path.clone();
+        }
+        suite.package_dir = package_dir.to_path_buf();
+        Ok(suite)
+    }
+
+    /// A command for `executable`, in the package directory, with the
+    /// environment cargo gives tests.
+    fn executable_command(&self, executable: usize) -> Command {
+        let mut command = Command::new(&self.executables[executable].path);
+        command
+            .current_dir(&self.package_dir)
+            .env("RUST_BACKTRACE", "0")
+            .env("CARGO_MANIFEST_DIR", &self.package_dir)
+            .env("CARGO_PKG_NAME", &self.package_name)
+            .env("CARGO_PKG_VERSION", &self.package_version);
+        command
+    }
+
+    /// The command that runs `test` alone.
+    fn command(&self, test: TestId) -> Command {
+        let test = self.get(test);
+        let mut command = self.executable_command(test.executable);
+        if !test.whole_executable {
+            command
+                .arg(&test.name)
+                .args(["--exact", "--test-threads=1"]);
+        }
+        command
+    }
+
+    /// Runs the tests `which` with one process per executable (libtest runs
+    /// them on its threads), each process killed after `timeout`. Tests a
+    /// timed-out process did not report count as timed out; if a process
+    /// died another way (a test called `exit` or aborted), the tests it did
+    /// not report run again alone, with `settings`.
+    pub fn run_together(
+        &self,
+        which: &[TestId],
+        timeout: Duration,
+        settings: &RunSettings,
+        env: &[(&'static str, OsString)],
+    ) -> Result<Vec<(TestId, Verdict)>> {
+        let mut verdicts: Vec<(TestId, Verdict)> = Vec::new();
+        let mut alone: Vec<TestId> = which
+            .iter()
+            .copied()
+            .filter(|&t| self.get(t).whole_executable)
+            .collect();
+        let mut by_executable: BTreeMap<usize, Vec<TestId>> = BTreeMap::new();
+        for &test in which.iter().filter(|&&t| !self.get(t).whole_executable) {
+            by_executable
+                .entry(self.get(test).executable)
+                .or_default()
+                .push(test);
+        }
+        for (executable, tests) in by_executable {
+            let mut command = self.executable_command(executable);
+            command
+                .arg("--exact")
+                .args(tests.iter().map(|&t| &self.get(t).name))
+                .envs(env.iter().map(|(k, v)| (k, v)));
+            let finished = process::run(command, Some(timeout))?;
+            let reported = parse_results(&finished.stdout);
+            for &test in &tests {
+                match reported.get(self.get(test).name.as_str()) {
+                    Some(&passed) => verdicts.push((
+                        test,
+                        if passed {
+                            Verdict::Passed
+                        } else {
+                            Verdict::Failed(Panic::default())
+                        },
+                    )),
+                    None if finished.status == Status::TimedOut => {
+                        verdicts.push((test, Verdict::TimedOut))
+                    }
+                    None => alone.push(test),
+                }
+            }
+        }
+        let outcomes = self.run(&alone, settings, |_| env.to_vec(), |_, _| {})?;
+        verdicts.extend(
+            alone
+                .into_iter()
+                .zip(outcomes.into_iter().map(|o| o.verdict)),
+        );
+        verdicts.sort_by_key(|(test, _)| *test);
+        Ok(verdicts)
+    }
+
+    /// Runs the tests `which`, each in its own process, `settings.jobs` at
+    /// a time. `env_for` adds environment for one test (its coverage file,
+    /// say); `on_done` hears each finished test.
+    pub fn run(
+        &self,
+        which: &[TestId],
+        settings: &RunSettings,
+        env_for: impl Fn(TestId) -> Vec<(&'static str, OsString)> + Sync,
+        on_done: impl Fn(TestId, &TestOutcome) + Sync,
+    ) -> Result<Vec<TestOutcome>> {
+        process::in_parallel(settings.jobs, which.len(), |slot| {
+            let index = which[slot];
+            let mut command = self.command(index);
+            command.envs(env_for(index));
+            let outcome = process::run(command, Some(settings.timeout)).map(|finished| {
+                let verdict = match finished.status {
+                    Status::TimedOut => Verdict::TimedOut,
+                    Status::Exited(status) if status.success() => Verdict::Passed,
+                    Status::Exited(status) => Verdict::Failed(
+                        parse_panic(&self.get(index).name, &finished.stdout, &finished.stderr)
+                            .unwrap_or_else(|| Panic {
+                                message: describe_exit(status),
+                                location: None,
+                            }),
+                    ),
+                };
+                TestOutcome {
+                    verdict,
+                    duration: finished.elapsed,
+                }
+            });
+            if let Ok(outcome) = &outcome {
+                on_done(index, outcome);
+            }
+            outcome
+        })
+    }
+}
+
+/// libtest's `test NAME ... ok|FAILED` lines: test name -> passed.
+pub(crate) fn parse_results(stdout: &str) -> BTreeMap<&str, bool> {
+    stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("test ")?.rsplit_once(" ... "))
+        .filter_map(|(name, result)| {
+            let name = name.strip_suffix(" - should panic").unwrap_or(name);
+            match result {
+                "ok" => Some((name, true)),
+                "FAILED" => Some((name, false)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = nix::sys::signal::Signal::try_from(signal)
+                .map_or_else(|_| signal.to_string(), |s| s.as_str().to_string());
+            return format!("the test process was killed by {name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("the test process exited with code {code}"),
+        None => "the test process failed".to_string(),
+    }
+}
+
+/// The panic of the test's own thread, from libtest's output (the captured
+/// output of a failed test is printed on stdout; with `--nocapture` or for a
+/// custom harness it is on stderr).
+pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic> {
+    let mut panics = Vec::new();
+    for output in [stdout, stderr] {
+        let mut rest = output;
+        while let Some(at) = rest.find(" panicked at ") {
+            // `thread 'NAME' panicked at` or, since Rust 1.88, `thread 'NAME' (ID) panicked at`.
+            let line_start = rest[..at].rfind('\n').map_or(0, |i| i + 1);
+            let thread = rest[line_start..at]
+                .strip_prefix("thread '")
+                .and_then(|t| t.rsplit_once('\'').map(|(name, _)| name))
+                .unwrap_or("");
+            let after = &rest[at + " panicked at ".len()..];
+            let (header, body) = after.split_once('\n').unwrap_or((after, ""));
+            let location = header.strip_suffix(':').unwrap_or(header).to_string();
+            let message: Vec<&str> = body
+                .lines()
+                .take_while(|line| {
+                    !line.is_empty()
+                        && !line.starts_with("note: ")
+                        && !line.starts_with("stack backtrace:")
+                })
+                .collect();
+            panics.push((
+                thread == test_name,
+                Panic {
+                    message: message.join("\n"),
+                    location: Some(location),
+                },
+            ));
+            rest = &after[header.len()..];
+        }
+    }
+    let own = panics.iter().position(|(own, _)| *own).unwrap_or(0);
+    (!panics.is_empty()).then(|| panics.swap_remove(own).1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_panic_of_the_test_thread() {
+        let stdout = "\nrunning 1 test\ntest tests::a ... FAILED\n\nfailures:\n\n---- tests::a stdout ----\n\
+thread '<unnamed>' panicked at src/lib.rs:3:5:\nworker died\n\
+thread 'tests::a' (6703) panicked at src/lib.rs:10:9:\nassertion `left == right` failed\n  left: 1\n right: 2\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\nfailures:\n    tests::a\n";
+        let panic = parse_panic("tests::a", stdout, "").unwrap();
+        assert_eq!(panic.location.as_deref(), Some("src/lib.rs:10:9"));
+        assert_eq!(
+            panic.message,
+            "assertion `left == right` failed\n  left: 1\n right: 2"
+        );
+    }
+
+    #[test]
+    fn parses_libtest_result_lines() {
+        let stdout = "\nrunning 3 tests\ntest a::b ... ok\ntest c - should panic ... FAILED\ntest d ... ignored\n\ntest result: FAILED. 1 passed; 1 failed\n";
+        let results = parse_results(stdout);
+        assert_eq!(
+            results.into_iter().collect::<Vec<_>>(),
+            [("a::b", true), ("c", false)]
+        );
+    }
+
+    #[test]
+    fn falls_back_to_the_first_panic() {
+        let stderr = "thread 'main' panicked at src/main.rs:2:5:\nboom\n";
+        let panic = parse_panic("whole", "", stderr).unwrap();
+        assert_eq!(panic.message, "boom");
+        assert_eq!(parse_panic("x", "all good", ""), None);
+    }
+}

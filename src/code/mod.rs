@@ -1,0 +1,7 @@
+//! The crate's code as text and syntax: byte-range edits, the crate's own
+//! source files, the walk over runnable code, unified diffs.
+
+pub mod crate_sources;
+pub mod diff;
+pub mod source;
+pub mod syntax;

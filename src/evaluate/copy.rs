@@ -1,0 +1,94 @@
+//! A long-lived scratch copy that candidates' versions of the crate are
+//! written into and built in, incrementally: only the files that differ
+//! from the last version written are rewritten.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::cargo::Features;
+use crate::cargo::build::{BuildOutcome, BuildRequest, build_tests, check_tests};
+use crate::cargo::discover::Workspace;
+use crate::code::crate_sources::Originals;
+use crate::code::source::FileId;
+use crate::evaluate::Texts;
+use crate::system::scratch::ScratchDir;
+
+/// A scratch copy of the workspace for building versions of the crate.
+#[derive(Debug)]
+pub struct BuildCopy {
+    scratch: ScratchDir,
+    manifest_path: PathBuf,
+    /// The package directory in the copy: tests run there.
+    pub package_dir: PathBuf,
+    package: String,
+    features: Features,
+    /// Files of the copy that differ from the originals, with their text.
+    written: BTreeMap<FileId, String>,
+}
+
+impl BuildCopy {
+    /// A copy of `workspace` holding `originals` (which may differ from the
+    /// workspace: the crate as a partial repair left it), building in
+    /// `<target>/autofix/<purpose>`.
+    pub fn new(
+        workspace: &Workspace,
+        originals: &Originals,
+        features: &Features,
+        purpose: &str,
+    ) -> Result<BuildCopy> {
+        let scratch = workspace.scratch_copy(purpose)?;
+        for (_, path, text) in originals.iter() {
+            scratch.write(path, text)?;
+        }
+        Ok(BuildCopy {
+            manifest_path: scratch.path_of(&workspace.package.manifest_path),
+            package_dir: scratch.path_of(workspace.package.dir()),
+            scratch,
+            package: workspace.package.name.clone(),
+            features: features.clone(),
+            written: BTreeMap::new(),
+        })
+    }
+
+    /// Brings the copy to `texts` over `originals`: restores what the last
+    /// version changed and this one does not, writes what differs.
+    pub fn write(&mut self, texts: &Texts, originals: &Originals) -> Result<()> {
+        let restore: Vec<FileId> = self
+            .written
+            .keys()
+            .filter(|f| !texts.contains_key(f))
+            .copied()
+            .collect();
+        for file in restore {
+            self.scratch
+                .write(originals.path(file), originals.text(file))?;
+            self.written.remove(&file);
+        }
+        for (&file, text) in texts {
+            if self.written.get(&file) != Some(text) {
+                self.scratch.write(originals.path(file), text)?;
+                self.written.insert(file, text.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds the test executables of what the copy holds (lints capped to
+    /// warnings, so that a mutant's new warning is no error); with
+    /// `check_first`, type-checks first and stops there on errors.
+    pub fn build(&self, check_first: bool) -> Result<BuildOutcome> {
+        let request = BuildRequest {
+            manifest_path: &self.manifest_path,
+            package: &self.package,
+            features: &self.features,
+            target_dir: &self.scratch.target_dir,
+            cap_lints: true,
+        };
+        if check_first && let failed @ BuildOutcome::Failed { .. } = check_tests(&request)? {
+            return Ok(failed);
+        }
+        build_tests(&request, |_| {})
+    }
+}

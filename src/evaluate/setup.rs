@@ -1,0 +1,172 @@
+//! Setting up evaluation for a baseline: the test plan of a failure group,
+//! the evaluator the settings name, its baseline runs (which find flaky
+//! tests), and the fitness model.
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+
+use crate::baseline::Baseline;
+use crate::baseline::instrument::is_no_std;
+use crate::cargo::suite::{TestId, Verdict};
+use crate::evaluate::fitness::{FitnessModel, Weights};
+use crate::evaluate::plan::TestPlan;
+use crate::evaluate::rebuild::RebuildEvaluator;
+use crate::evaluate::schema::SchemaEvaluator;
+use crate::evaluate::{CandidateOutcome, EvaluatorKind, PreparedEvaluator, Settings};
+use crate::system::console::Console;
+
+/// An evaluator ready for a search, or why there is nothing to search for.
+#[allow(clippy::large_enum_variant)]
+pub enum Prepared {
+    Ready {
+        evaluator: Box<dyn PreparedEvaluator>,
+        model: FitnessModel,
+        /// Tests whose outcome changed between runs: left out of the model.
+        flaky: Vec<TestId>,
+    },
+    /// Every failing test to fix turned out to be flaky.
+    AllFlaky { flaky: Vec<TestId> },
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Prepared::Ready { flaky, .. } => write!(f, "Ready {{ flaky: {flaky:?} }}"),
+            Prepared::AllFlaky { flaky } => write!(f, "AllFlaky {{ flaky: {flaky:?} }}"),
+        }
+    }
+}
+
+/// An evaluator of `settings.kind` for the baseline's crate, running tests by `plan`.
+pub fn build_evaluator(
+    baseline: &Baseline,
+    plan: TestPlan,
+    settings: &Settings,
+) -> Result<Box<dyn PreparedEvaluator>> {
+    let sources = &baseline.sources;
+    let originals = sources.originals();
+    let rebuild = RebuildEvaluator::new(
+        &baseline.workspace,
+        originals.clone(),
+        baseline.suite.clone(),
+        plan,
+        settings,
+    )?;
+    Ok(match settings.kind {
+        EvaluatorKind::Rebuild => Box::new(rebuild),
+        EvaluatorKind::Schema => {
+            let roots = sources
+                .roots
+                .iter()
+                .map(|&r| (r, is_no_std(&sources.get(r).syntax)))
+                .collect();
+            Box::new(SchemaEvaluator::new(
+                &baseline.workspace,
+                rebuild,
+                originals,
+                roots,
+                baseline.suite.clone(),
+                settings,
+            )?)
+        }
+    })
+}
+
+/// The plan for running `failing` first, then `passing`, with each test's
+/// baseline duration and coverage.
+pub fn test_plan(
+    baseline: &Baseline,
+    failing: &[TestId],
+    passing: &[TestId],
+    settings: &Settings,
+) -> TestPlan {
+    let tests = baseline.suite.tests.len();
+    let mut durations = vec![None; tests];
+    let mut coverage = vec![BTreeSet::new(); tests];
+    for record in &baseline.records {
+        if record.outcome.verdict != Verdict::TimedOut {
+            durations[record.test.index()] = Some(record.outcome.duration);
+        }
+        coverage[record.test.index()] = record.lines.clone();
+    }
+    TestPlan::new(
+        failing.to_vec(),
+        passing.to_vec(),
+        durations,
+        coverage,
+        settings.jobs,
+        settings.test_timeout,
+    )
+}
+
+/// Builds the evaluator, runs the unchanged crate on every build it uses,
+/// and derives the fitness model for making the tests `failing` pass while
+/// keeping the passing ones green, leaving out tests whose outcome changed
+/// between runs (flaky).
+pub fn prepare(
+    baseline: &Baseline,
+    failing: &[TestId],
+    weights: Weights,
+    settings: &Settings,
+    console: &Console,
+) -> Result<Prepared> {
+    let mut passed_before = vec![None; baseline.suite.tests.len()];
+    for record in &baseline.records {
+        passed_before[record.test.index()] = Some(record.outcome.verdict.passed());
+    }
+    let passing: Vec<TestId> = baseline.passing().map(|r| r.test).collect();
+    let mut evaluator = build_evaluator(
+        baseline,
+        test_plan(baseline, failing, &passing, settings),
+        settings,
+    )?;
+    let spinner = console.spinner("Preparing");
+    spinner.set_message("scratch copies for the search (their first build takes longest)");
+    let reruns = evaluator.baseline_runs()?;
+    drop(spinner);
+    let mut flaky = BTreeSet::new();
+    for rerun in &reruns {
+        match rerun {
+            CandidateOutcome::Unviable(error) => {
+                anyhow::bail!("the unchanged crate does not build in a scratch copy: {error}")
+            }
+            CandidateOutcome::Tested(verdicts) => {
+                for (test, verdict) in verdicts {
+                    if passed_before[test.index()] != Some(verdict.passed()) {
+                        flaky.insert(*test);
+                    }
+                }
+            }
+        }
+    }
+    let flaky: Vec<TestId> = flaky.into_iter().collect();
+    if !flaky.is_empty() {
+        console.warn(format!(
+            "flaky tests (a different outcome on a re-run) are left out of the fitness: {}",
+            baseline.suite.full_names(&flaky).join(", ")
+        ));
+    }
+    let keep = |tests: &[TestId]| -> Vec<TestId> {
+        tests
+            .iter()
+            .copied()
+            .filter(|t| !flaky.contains(t))
+            .collect()
+    };
+    let (failing, passing) = (keep(failing), keep(&passing));
+    if failing.is_empty() {
+        return Ok(Prepared::AllFlaky { flaky });
+    }
+    evaluator.set_plan(test_plan(baseline, &failing, &passing, settings));
+    let model = FitnessModel {
+        weights,
+        originally_passing: passing.into_iter().collect(),
+        originally_failing: failing.into_iter().collect(),
+    };
+    Ok(Prepared::Ready {
+        evaluator,
+        model,
+        flaky,
+    })
+}

@@ -1,0 +1,624 @@
+//! Dynamic dependencies (the slicing seed): what each location defines and
+//! uses, which condition it is control dependent on, and, over the trace of
+//! a failing run, the backward slice from the last statement it executed in
+//! the crate: the statements that can have influenced the failure.
+//!
+//! Facts come from syntax; dependencies come from a trace, so they are the
+//! ones this run had, not every one the code could have. The trace holds
+//! locations only, so calls and returns are inferred: a location of another
+//! function than the current one enters it (a call from the last statement
+//! run) unless that function is still active below (a return to it).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use syn::{Expr, Stmt};
+
+use crate::code::crate_sources::CrateSources;
+use crate::code::source::{FileId, Location};
+use crate::code::syntax::{
+    Code, RunnableCode, Scope, closure_parameters, let_bindings, may_call, pattern_bindings,
+    self_field, start_line, variables_used, walk_runnable_code,
+};
+
+/// What one location does with variables.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// Where the function it is in starts (its `fn` line): variables are
+    /// that function's.
+    pub function: Location,
+    pub defines: BTreeSet<String>,
+    pub uses: BTreeSet<String>,
+    /// The uses that are the function's parameters (their values come
+    /// from the call).
+    pub parameters: BTreeSet<String>,
+    /// The first statement of its function: each time it runs, a call began.
+    pub entry: bool,
+    /// Whether it may call code of the crate (see `syntax::may_call`).
+    pub may_call: bool,
+    /// The condition (if, else if, loop, match) it runs under.
+    pub control: Option<Location>,
+    /// Earlier decisions that could have left the function or loop before
+    /// it (an `if` around a `return`, a statement with `?`).
+    pub exits: BTreeSet<Location>,
+    /// `if`, `while`, `for`, `loop` or `match` for a location that decides
+    /// what runs under it.
+    pub decides: Option<&'static str>,
+}
+
+/// The facts of every location of the crate.
+pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
+    let mut facts = BTreeMap::new();
+    for (id, file) in sources.iter() {
+        let mut collector = Collector {
+            file: id,
+            facts: &mut facts,
+            entered: BTreeSet::new(),
+        };
+        walk_runnable_code(&file.syntax, &mut collector);
+    }
+    facts
+}
+
+struct Collector<'a> {
+    file: FileId,
+    facts: &'a mut BTreeMap<Location, Facts>,
+    /// Functions (by their `fn` line) whose first statement was recorded.
+    entered: BTreeSet<u32>,
+}
+
+impl Collector<'_> {
+    fn record(
+        &mut self,
+        line: u32,
+        scope: &Scope,
+        code: Code,
+        mut defines: BTreeSet<String>,
+        uses: BTreeSet<String>,
+        decides: Option<&'static str>,
+    ) {
+        // A closure's parameters are bound where it is written.
+        defines.extend(closure_parameters(code));
+        let location = Location::new(self.file, line);
+        // Only local variables (and fields of `self`): paths such as `None`
+        // or constants are not variables.
+        let uses = uses
+            .into_iter()
+            .filter(|v| scope.binds(base(v)))
+            .collect::<BTreeSet<_>>();
+        let parameters: BTreeSet<String> = uses
+            .iter()
+            .filter(|v| scope.is_parameter(base(v)))
+            .cloned()
+            .collect();
+        let entry = self.entered.insert(scope.function_line);
+        let control = scope
+            .control
+            .filter(|c| *c != line)
+            .map(|c| Location::new(self.file, c));
+        let exits = scope
+            .exits
+            .iter()
+            .filter(|&&e| e != line)
+            .map(|&e| Location::new(self.file, e))
+            .collect();
+        let entry = self.facts.entry(location).or_insert_with(|| Facts {
+            function: Location::new(self.file, scope.function_line),
+            control,
+            exits,
+            entry,
+            ..Facts::default()
+        });
+        entry.defines.extend(defines);
+        entry.uses.extend(uses);
+        entry.parameters.extend(parameters);
+        entry.decides = entry.decides.or(decides);
+        entry.may_call |= may_call(code);
+    }
+}
+
+/// The variable `self.field` or `x` is a field of.
+fn base(variable: &str) -> &str {
+    variable.split('.').next().unwrap_or(variable)
+}
+
+/// The variable an assignment target writes: `x`, `self.f`, or the base of
+/// `x[i]` or `x.f`.
+fn written(target: &Expr) -> Option<String> {
+    match target {
+        Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
+        Expr::Field(field) => self_field(field).or_else(|| written(&field.base)),
+        Expr::Index(index) => written(&index.expr),
+        Expr::Unary(unary) => written(&unary.expr),
+        Expr::Paren(paren) => written(&paren.expr),
+        _ => None,
+    }
+}
+
+impl RunnableCode for Collector<'_> {
+    fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
+        let mut defines = BTreeSet::new();
+        let (uses, decides) = match stmt {
+            Stmt::Local(local) => {
+                defines.extend(pattern_bindings(&local.pat));
+                (
+                    local
+                        .init
+                        .as_ref()
+                        .map(|init| variables_used(&init.expr))
+                        .unwrap_or_default(),
+                    None,
+                )
+            }
+            Stmt::Expr(expr, _) => match expr {
+                Expr::If(e) => {
+                    defines.extend(let_bindings(&e.cond));
+                    (variables_used(&e.cond), Some("if"))
+                }
+                Expr::While(e) => {
+                    defines.extend(let_bindings(&e.cond));
+                    (variables_used(&e.cond), Some("while"))
+                }
+                Expr::Loop(_) => (BTreeSet::new(), Some("loop")),
+                Expr::Match(e) => {
+                    defines.extend(e.arms.iter().flat_map(|arm| pattern_bindings(&arm.pat)));
+                    (variables_used(&e.expr), Some("match"))
+                }
+                Expr::ForLoop(e) => {
+                    defines.extend(pattern_bindings(&e.pat));
+                    (variables_used(&e.expr), Some("for"))
+                }
+                Expr::Block(_) | Expr::Unsafe(_) => (BTreeSet::new(), None),
+                Expr::Assign(assign) => {
+                    defines.extend(written(&assign.left));
+                    let mut uses = variables_used(&assign.right);
+                    if !matches!(assign.left.as_ref(), Expr::Path(_))
+                        || written(&assign.left).is_none()
+                    {
+                        uses.extend(variables_used(&assign.left));
+                    }
+                    (uses, None)
+                }
+                Expr::Binary(binary) if is_compound_assignment(&binary.op) => {
+                    defines.extend(written(&binary.left));
+                    (variables_used(expr), None)
+                }
+                // `v.push(x)`: a method called on a variable may change it.
+                Expr::MethodCall(call) => {
+                    defines.extend(written(&call.receiver));
+                    (variables_used(expr), None)
+                }
+                other => (variables_used(other), None),
+            },
+            Stmt::Macro(mac) => (variables_used(&mac.mac), None),
+            Stmt::Item(_) => return,
+        };
+        self.record(
+            scope.location,
+            scope,
+            Code::Stmt(stmt),
+            defines,
+            uses,
+            decides,
+        );
+    }
+
+    fn else_if(&mut self, else_branch: &Expr, scope: &Scope) {
+        if let Expr::If(nested) = else_branch {
+            let line = nested.if_token.span.start().line as u32;
+            self.record(
+                line,
+                scope,
+                Code::Expr(&nested.cond),
+                let_bindings(&nested.cond).into_iter().collect(),
+                variables_used(&nested.cond),
+                Some("if"),
+            );
+        }
+    }
+
+    fn expression_body(&mut self, body: &Expr, scope: &Scope) {
+        if let Some(line) = start_line(body) {
+            self.record(
+                line,
+                scope,
+                Code::Expr(body),
+                BTreeSet::new(),
+                variables_used(body),
+                None,
+            );
+        }
+    }
+}
+
+fn is_compound_assignment(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
+/// A dependency of one execution of a location.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dependency {
+    /// It read `variable`, last written at `from`.
+    Data { variable: String, from: Location },
+    /// It read a parameter: the value came from the call at `from`.
+    Argument { from: Location },
+    /// It called a function of the crate, which returned from `from`.
+    Return { from: Location },
+    /// It ran because the condition at `from` (an `if`, loop...) decided
+    /// so, or because the statement at `from` did not leave early (`?`).
+    Control { kind: &'static str, from: Location },
+}
+
+impl Dependency {
+    pub fn from(&self) -> &Location {
+        match self {
+            Dependency::Data { from, .. }
+            | Dependency::Argument { from }
+            | Dependency::Return { from }
+            | Dependency::Control { from, .. } => from,
+        }
+    }
+}
+
+/// A failing run: its trace, cut into function activations, with the
+/// dependencies of every execution in it.
+#[derive(Debug)]
+pub struct Run<'a> {
+    trace: &'a [Location],
+    /// Per position of the trace: what it depends on, as positions.
+    dependencies: Vec<Vec<(Dependency, usize)>>,
+    /// The position of each location's last execution.
+    last: HashMap<&'a Location, usize>,
+}
+
+/// One activation of a function in the trace.
+struct Frame<'a> {
+    function: Option<&'a Location>,
+    positions: Vec<usize>,
+    /// The position of the statement that called it.
+    caller: Option<usize>,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(trace: &'a [Location], facts: &'a BTreeMap<Location, Facts>) -> Run<'a> {
+        // Frames: a function's first statement begins a call; any other
+        // location of an active function continues it (returning to it
+        // from the ones above); any other one begins a call too. A call
+        // comes from the innermost active statement that may call: a frame
+        // whose last statement cannot call has returned.
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut calls: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut stack: Vec<usize> = Vec::new();
+        let may_call = |p: usize| facts.get(&trace[p]).is_some_and(|f| f.may_call);
+        for (p, location) in trace.iter().enumerate() {
+            let own = facts.get(location);
+            let function = own.map(|f| &f.function);
+            let active = if own.is_some_and(|f| f.entry) {
+                None
+            } else {
+                stack.iter().rposition(|&f| frames[f].function == function)
+            };
+            let frame = match active {
+                Some(depth) => {
+                    stack.truncate(depth + 1);
+                    stack[depth]
+                }
+                None => {
+                    while let Some(&top) = stack.last()
+                        && !frames[top].positions.last().is_some_and(|&q| may_call(q))
+                    {
+                        stack.pop();
+                    }
+                    let caller = stack
+                        .last()
+                        .and_then(|&f| frames[f].positions.last().copied());
+                    frames.push(Frame {
+                        function,
+                        positions: Vec::new(),
+                        caller,
+                    });
+                    let frame = frames.len() - 1;
+                    if let Some(caller) = caller {
+                        calls.entry(caller).or_default().push(frame);
+                    }
+                    stack.push(frame);
+                    frame
+                }
+            };
+            frames[frame].positions.push(p);
+        }
+        // Dependencies, frame by frame, in order: the last write of each
+        // variable read, the parameters' call, the condition it ran under,
+        // and what the functions it called returned.
+        let mut dependencies = vec![Vec::new(); trace.len()];
+        for frame in &frames {
+            let mut last_write: HashMap<&str, usize> = HashMap::new();
+            let mut last_run: HashMap<&Location, usize> = HashMap::new();
+            for &p in &frame.positions {
+                let location = &trace[p];
+                if let Some(own) = facts.get(location) {
+                    let found = &mut dependencies[p];
+                    let mut from_caller = false;
+                    for variable in &own.uses {
+                        match last_write.get(variable.as_str()) {
+                            Some(&q) => found.push((
+                                Dependency::Data {
+                                    variable: variable.clone(),
+                                    from: trace[q],
+                                },
+                                q,
+                            )),
+                            None => from_caller |= own.parameters.contains(variable),
+                        }
+                    }
+                    if from_caller && let Some(caller) = frame.caller {
+                        let from = trace[caller];
+                        found.push((Dependency::Argument { from }, caller));
+                    }
+                    for control in own.control.iter().chain(&own.exits) {
+                        if let Some(&q) = last_run.get(control) {
+                            // A statement that decides nothing controls by
+                            // leaving early (`?`).
+                            let kind = facts.get(control).and_then(|f| f.decides).unwrap_or("?");
+                            let from = *control;
+                            found.push((Dependency::Control { kind, from }, q));
+                        }
+                    }
+                    for &callee in calls.get(&p).into_iter().flatten() {
+                        if let Some(&q) = frames[callee].positions.last() {
+                            let from = trace[q];
+                            found.push((Dependency::Return { from }, q));
+                        }
+                    }
+                    for variable in &own.defines {
+                        last_write.insert(variable, p);
+                    }
+                }
+                last_run.insert(location, p);
+            }
+        }
+        let last = trace.iter().enumerate().map(|(p, l)| (l, p)).collect();
+        Run {
+            trace,
+            dependencies,
+            last,
+        }
+    }
+
+    /// Whether the run executed `location`.
+    pub fn executed(&self, location: &Location) -> bool {
+        self.last.contains_key(location)
+    }
+
+    /// The dependencies of the last execution of `location`.
+    pub fn dependencies_of(&self, location: &Location) -> Vec<Dependency> {
+        self.last
+            .get(location)
+            .map(|&p| {
+                self.dependencies[p]
+                    .iter()
+                    .map(|(d, _)| d.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The dynamic backward slice: from the last location the run executed
+    /// in the crate, every execution it transitively depends on.
+    pub fn slice(&self) -> BTreeSet<Location> {
+        let mut taken = vec![false; self.trace.len()];
+        let mut work: Vec<usize> = self.trace.len().checked_sub(1).into_iter().collect();
+        let mut slice = BTreeSet::new();
+        while let Some(p) = work.pop() {
+            if std::mem::replace(&mut taken[p], true) {
+                continue;
+            }
+            slice.insert(self.trace[p]);
+            work.extend(self.dependencies[p].iter().map(|&(_, q)| q));
+        }
+        slice
+    }
+}
+
+/// The dynamic backward slice of a failing run's trace.
+pub fn backward_slice(trace: &[Location], facts: &BTreeMap<Location, Facts>) -> BTreeSet<Location> {
+    Run::new(trace, facts).slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::crate_sources::CrateSources;
+
+    fn facts_of(text: &str) -> BTreeMap<Location, Facts> {
+        let sources = CrateSources::of_one_file(text);
+        statement_facts(&sources)
+    }
+
+    fn at(line: u32) -> Location {
+        Location::new(FileId::new(0), line)
+    }
+
+    fn lines(set: &BTreeSet<Location>) -> Vec<u32> {
+        set.iter().map(|l| l.line).collect()
+    }
+
+    const MIDDLE: &str = "pub fn middle(x: i32, y: i32, z: i32) -> i32 {\n    if y < z {\n        if x < y {\n            return y;\n        } else if x < z {\n            return y;\n        }\n    } else {\n        if x > y {\n            return y;\n        } else if x > z {\n            return x;\n        }\n    }\n    z\n}\n";
+
+    #[test]
+    fn middle_facts_follow_the_seed() {
+        let facts = facts_of(MIDDLE);
+        assert_eq!(
+            facts[&at(2)].uses,
+            BTreeSet::from(["y".to_string(), "z".into()])
+        );
+        assert_eq!(facts[&at(3)].control, Some(at(2)));
+        assert_eq!(
+            facts[&at(5)].uses,
+            BTreeSet::from(["x".to_string(), "z".into()])
+        );
+        assert_eq!(
+            facts[&at(5)].control,
+            Some(at(3)),
+            "an else-if depends on its if"
+        );
+        assert_eq!(facts[&at(6)].control, Some(at(5)));
+        assert_eq!(facts[&at(6)].uses, BTreeSet::from(["y".to_string()]));
+        assert_eq!(facts[&at(15)].control, None);
+    }
+
+    #[test]
+    fn the_slice_of_middle_2_1_3_holds_the_conditions_and_the_return() {
+        // middle(2, 1, 3) executes lines 2, 3, 5 and 6.
+        let facts = facts_of(MIDDLE);
+        let slice = backward_slice(&[at(2), at(3), at(5), at(6)], &facts);
+        assert_eq!(lines(&slice), [2, 3, 5, 6]);
+        let trace = [at(2), at(3), at(5), at(6)];
+        let deps = Run::new(&trace, &facts).dependencies_of(&at(6));
+        assert_eq!(
+            deps,
+            [Dependency::Control {
+                kind: "if",
+                from: at(5)
+            }]
+        );
+    }
+
+    #[test]
+    fn a_write_that_cannot_reach_the_failure_is_left_out() {
+        let text = "pub fn f(a: i32) -> i32 {\n    let mut log = Vec::new();\n    let b = a * 2;\n    log.push(b);\n    let c = b + 1;\n    c\n}\n";
+        let facts = facts_of(text);
+        assert!(facts[&at(4)].defines.contains("log"));
+        let slice = backward_slice(&[at(2), at(3), at(4), at(5), at(6)], &facts);
+        assert_eq!(
+            lines(&slice),
+            [3, 5, 6],
+            "`log` cannot influence the result"
+        );
+        let trace = [at(2), at(3), at(4), at(5), at(6)];
+        let deps = Run::new(&trace, &facts).dependencies_of(&at(5));
+        assert_eq!(
+            deps,
+            [Dependency::Data {
+                variable: "b".into(),
+                from: at(3)
+            }]
+        );
+    }
+
+    #[test]
+    fn fields_of_self_and_loops_carry_dependencies() {
+        let text = "struct S { count: u32, total: u32 }\nimpl S {\n    fn add(&mut self, values: &[u32]) -> u32 {\n        for v in values {\n            self.total += v;\n        }\n        self.count += 1;\n        self.total / self.count\n    }\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(5)].control, Some(at(4)));
+        assert_eq!(facts[&at(4)].decides, Some("for"));
+        assert!(facts[&at(5)].defines.contains("self.total"));
+        let trace = [at(4), at(5), at(5), at(7), at(8)];
+        assert_eq!(lines(&backward_slice(&trace, &facts)), [4, 5, 7, 8]);
+    }
+
+    #[test]
+    fn values_flow_through_calls_and_returns() {
+        let text = "fn helper(a: i32) -> i32 {\n    let b = a + 1;\n    b\n}\npub fn f(x: i32) -> i32 {\n    let unused = x * 3;\n    let y = helper(x);\n    y * 2\n}\n";
+        let facts = facts_of(text);
+        assert_ne!(facts[&at(2)].function, facts[&at(6)].function);
+        // f(1) runs 6, 7 (which calls helper: 2, 3), then 8.
+        let trace = [at(6), at(7), at(2), at(3), at(8)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(lines(&run.slice()), [2, 3, 7, 8], "`unused` is left out");
+        assert_eq!(
+            run.dependencies_of(&at(7)),
+            [Dependency::Return { from: at(3) }]
+        );
+        assert_eq!(
+            run.dependencies_of(&at(2)),
+            [Dependency::Argument { from: at(7) }]
+        );
+    }
+
+    #[test]
+    fn calls_one_after_another_from_a_test_do_not_mix() {
+        // A test calls g, then h: h's parameter does not come from g, and
+        // a local of the same name in g is no dependency of h.
+        let text = "pub fn g() -> i32 {\n    let v = 1;\n    v\n}\npub fn h(a: i32) -> i32 {\n    let w = a;\n    let v = w;\n    v\n}\n";
+        let facts = facts_of(text);
+        assert!(facts[&at(2)].entry && facts[&at(6)].entry && !facts[&at(7)].entry);
+        assert!(!facts[&at(3)].may_call);
+        let trace = [at(2), at(3), at(6), at(7), at(8)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(lines(&run.slice()), [6, 7, 8]);
+        assert_eq!(run.dependencies_of(&at(6)), [], "`a` came from the test");
+    }
+
+    #[test]
+    fn recursion_and_pattern_bindings() {
+        let text = "pub fn sum(xs: &[i32]) -> i32 {\n    if let Some((first, rest)) = xs.split_first() {\n        first + sum(rest)\n    } else {\n        0\n    }\n}\n";
+        let facts = facts_of(text);
+        assert!(
+            facts[&at(2)].defines.contains("first"),
+            "{:?}",
+            facts[&at(2)]
+        );
+        assert!(
+            facts[&at(2)].parameters.contains("xs"),
+            "{:?}",
+            facts[&at(2)]
+        );
+        assert_eq!(facts[&at(3)].parameters, BTreeSet::new());
+        // sum(&[1]) runs 2, 3, which calls sum(&[]): 2 again (a new call,
+        // though sum is active), 5.
+        let trace = [at(2), at(3), at(2), at(5)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(
+            run.dependencies_of(&at(5)),
+            [Dependency::Control {
+                kind: "if",
+                from: at(2)
+            }]
+        );
+        // The inner call's `if let` reads `xs`, which came from line 3.
+        assert_eq!(
+            run.dependencies_of(&at(2)),
+            [Dependency::Argument { from: at(3) }]
+        );
+        assert_eq!(lines(&run.slice()), [2, 3, 5]);
+    }
+
+    #[test]
+    fn what_follows_an_early_return_depends_on_its_condition() {
+        let text = "fn ok(v: i32) -> bool {\n    v > 0\n}\npub fn all(values: &[i32]) -> bool {\n    for v in values {\n        if !ok(*v) {\n            return false;\n        }\n    }\n    true\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(10)].control, None);
+        assert_eq!(
+            facts[&at(10)].exits,
+            BTreeSet::from([at(6)]),
+            "the `if` around the `return`"
+        );
+        // all(&[1]) runs 5, 6 (calling ok: 2), then 10.
+        let trace = [at(5), at(6), at(2), at(10)];
+        assert_eq!(lines(&backward_slice(&trace, &facts)), [2, 5, 6, 10]);
+        let text = "fn parse(s: &str) -> Result<u8, ()> {\n    let n = s.parse::<u8>().map_err(|_| ())?;\n    let unrelated = 1;\n    Ok(n + unrelated)\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(3)].exits, BTreeSet::from([at(2)]), "after a `?`");
+        // A `continue` or `break` of a loop inside the statement does not
+        // leave the block; a `break` of the enclosing loop does.
+        let text = "fn f(xs: &[i32]) -> i32 {\n    let mut n = 0;\n    loop {\n        for x in xs {\n            if *x < 0 {\n                continue;\n            }\n            n += x;\n        }\n        if n > 9 {\n            break;\n        }\n        n += 1;\n    }\n    n\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(8)].exits, BTreeSet::from([at(5)]));
+        assert_eq!(facts[&at(10)].exits, BTreeSet::new(), "after the `for`");
+        assert_eq!(facts[&at(13)].exits, BTreeSet::from([at(10)]));
+        assert_eq!(facts[&at(15)].exits, BTreeSet::new(), "after the `loop`");
+    }
+}

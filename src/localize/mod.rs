@@ -1,0 +1,188 @@
+//! The localization the user sees: the spectrum's ranking, per failure
+//! group, sharpened by dynamic slices and critical predicates (`--refine`).
+
+pub mod dependence;
+pub mod groups;
+pub mod spectrum;
+pub mod switching;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+
+use crate::baseline::Baseline;
+use crate::cargo::suite::TestId;
+use crate::code::source::Location;
+use crate::evaluate;
+use crate::localize::dependence::{Facts, backward_slice, statement_facts};
+use crate::localize::groups::{FailureGroup, failure_groups};
+use crate::localize::spectrum::{Metric, Spectrum, Suspect, rank_refined};
+use crate::localize::switching::critical_predicates;
+use crate::mutation::sites::Exclusions;
+use crate::system::console::Console;
+
+/// How the ranking is computed and sharpened.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub metric: Metric,
+    /// Prefer lines in the dynamic slice of every failing test of a group
+    /// (the baseline must have traced them).
+    pub slices: bool,
+    /// Flip each condition the failing tests evaluate; prefer those whose
+    /// flip makes a failing test pass (critical predicates).
+    pub switching: bool,
+    /// Code that is never changed, not even to switch a condition.
+    pub exclude: Exclusions,
+    /// How the switched conditions are evaluated.
+    pub evaluation: evaluate::Settings,
+}
+
+/// One failure group's ranking.
+#[derive(Debug, Clone)]
+pub struct GroupRanking {
+    pub group: FailureGroup,
+    pub suspects: Vec<Suspect>,
+    /// The lines in the slice of every traced failing test of the group.
+    pub slice: BTreeSet<Location>,
+    pub critical: BTreeSet<Location>,
+}
+
+/// Everything localization found.
+#[derive(Debug, Clone)]
+pub struct Localization {
+    /// The metric the suspects are ranked by.
+    pub metric: Metric,
+    /// All failing tests together (preferring any group's slice and
+    /// critical predicates).
+    pub overall: Vec<Suspect>,
+    pub groups: Vec<GroupRanking>,
+    /// What each location defines, uses and depends on (for `--explain`).
+    pub facts: BTreeMap<Location, Facts>,
+    /// Conditions forced both ways by predicate switching.
+    pub switched: usize,
+}
+
+/// The spectrum of the baseline's passing tests and, of its failing ones,
+/// those in `failing` (all of them for `None`).
+pub fn spectrum_of(baseline: &Baseline, failing: Option<&[TestId]>) -> Spectrum {
+    Spectrum::from_runs(
+        baseline
+            .records
+            .iter()
+            .filter(|r| r.outcome.verdict.passed() || failing.is_none_or(|f| f.contains(&r.test)))
+            .map(|r| (!r.outcome.verdict.passed(), &r.lines)),
+    )
+}
+
+/// Groups the failures, slices the traced failing runs, switches the
+/// predicates they evaluate (each as `settings` allows), and ranks.
+pub fn localize(
+    baseline: &Baseline,
+    settings: &Settings,
+    console: &Console,
+) -> Result<Localization> {
+    let groups = failure_groups(baseline);
+    console.status(
+        "Grouped",
+        format!(
+            "the failing tests into {} failure group{} (by how they fail)",
+            groups.len(),
+            if groups.len() == 1 { "" } else { "s" }
+        ),
+    );
+    let facts = if settings.slices {
+        statement_facts(&baseline.sources)
+    } else {
+        BTreeMap::new()
+    };
+    let slices: BTreeMap<TestId, BTreeSet<Location>> = baseline
+        .traces
+        .iter()
+        .map(|(&test, trace)| (test, backward_slice(trace, &facts)))
+        .collect();
+    let (critical, switched) = if settings.switching {
+        let spinner = console.spinner("Switching");
+        spinner.set_message("every condition the failing tests evaluate, both ways");
+        let found =
+            critical_predicates(baseline, &groups, &settings.exclude, &settings.evaluation)?;
+        drop(spinner);
+        let count: usize = found.0.iter().map(BTreeSet::len).sum();
+        console.status(
+            "Switched",
+            format!("{} conditions both ways: {count} critical", found.1),
+        );
+        found
+    } else {
+        (vec![BTreeSet::new(); groups.len()], 0)
+    };
+    let rankings: Vec<GroupRanking> = groups
+        .into_iter()
+        .zip(critical)
+        .map(|(group, critical)| {
+            let slice = common_slice(group.tests.iter().filter_map(|t| slices.get(t)));
+            let suspects = rank_refined(
+                &spectrum_of(baseline, Some(&group.tests)),
+                settings.metric,
+                &slice,
+                &critical,
+            );
+            GroupRanking {
+                group,
+                suspects,
+                slice,
+                critical,
+            }
+        })
+        .collect();
+    let any_slice: BTreeSet<Location> = rankings
+        .iter()
+        .flat_map(|g| g.slice.iter().copied())
+        .collect();
+    let any_critical: BTreeSet<Location> = rankings
+        .iter()
+        .flat_map(|g| g.critical.iter().copied())
+        .collect();
+    let overall = rank_refined(
+        &spectrum_of(baseline, None),
+        settings.metric,
+        &any_slice,
+        &any_critical,
+    );
+    Ok(Localization {
+        metric: settings.metric,
+        overall,
+        groups: rankings,
+        facts,
+        switched,
+    })
+}
+
+/// The lines every one of the slices holds (none without slices).
+fn common_slice<'a>(
+    mut slices: impl Iterator<Item = &'a BTreeSet<Location>>,
+) -> BTreeSet<Location> {
+    let Some(first) = slices.next() else {
+        return BTreeSet::new();
+    };
+    slices.fold(first.clone(), |common, slice| {
+        common.intersection(slice).copied().collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::source::FileId;
+
+    #[test]
+    fn the_common_slice_is_the_intersection() {
+        let at = |line| Location::new(FileId::new(0), line);
+        let a = BTreeSet::from([at(1), at(2), at(3)]);
+        let b = BTreeSet::from([at(2), at(3), at(4)]);
+        assert_eq!(
+            common_slice([&a, &b].into_iter()),
+            BTreeSet::from([at(2), at(3)])
+        );
+        assert!(common_slice(std::iter::empty()).is_empty());
+    }
+}

@@ -1,0 +1,324 @@
+//! Candidate patches: ordered lists of edits to the original sources.
+//!
+//! A candidate's source is the original text with its edits spliced in, so
+//! the final diff touches only what the edits change. Edits never overlap:
+//! adding an edit drops the older edits it overlaps.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+
+use crate::code::crate_sources::Originals;
+use crate::code::source::{Edit, FileId, Location, splice};
+
+/// The mutation operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Operator {
+    /// Delete a statement; of a compound statement, keep one of its blocks.
+    Delete,
+    /// Replace a statement by one from the crate (a compound one as its header with an empty body).
+    Swap,
+    /// Insert a statement from the crate after (or before a jump or a tail, around for a header).
+    Insert,
+    /// Replace, negate, or `&&`/`||`-combine a condition.
+    Condition,
+    /// Replace a comparison, arithmetic, logical or compound-assignment operator.
+    Binary,
+    /// Replace a literal by a neighbour or another literal of the crate.
+    Value,
+    /// Replace a variable by another variable in scope.
+    Identifier,
+    /// Replace a method by a sibling (`min`/`max`...) or another method of the crate.
+    Method,
+    /// Turn `a..b` into `a..=b` and back.
+    Range,
+}
+
+impl Operator {
+    pub const ALL: [Operator; 9] = [
+        Operator::Delete,
+        Operator::Swap,
+        Operator::Insert,
+        Operator::Condition,
+        Operator::Binary,
+        Operator::Value,
+        Operator::Identifier,
+        Operator::Method,
+        Operator::Range,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Operator::Delete => "delete",
+            Operator::Swap => "swap",
+            Operator::Insert => "insert",
+            Operator::Condition => "condition",
+            Operator::Binary => "operator",
+            Operator::Value => "value",
+            Operator::Identifier => "identifier",
+            Operator::Method => "method",
+            Operator::Range => "range",
+        }
+    }
+}
+
+impl fmt::Display for Operator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Operator {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Operator, String> {
+        Operator::ALL
+            .into_iter()
+            .find(|o| o.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Operator::ALL.iter().map(|o| o.name()).collect();
+                format!(
+                    "unknown operator `{name}` (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// The node around an edit that can be switched at run time, so that many
+/// candidates can share one build (see `weave`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Guard {
+    /// An expression: it becomes a `match` on the variant.
+    Expression(Range<usize>),
+    /// A block statement (`is_let`: a `let`, whose initializer is switched).
+    Statement { range: Range<usize>, is_let: bool },
+    /// A statement inserted at this offset: it runs only in its variant.
+    Insertion(usize),
+    /// Nothing can be switched (an inserted `let` would shadow later code).
+    None,
+}
+
+/// One edit of a candidate: a byte-range replacement in one crate file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PatchEdit {
+    pub file: FileId,
+    pub edit: Edit,
+    /// The operator that made it.
+    pub operator: Operator,
+    /// The line (the location, in the coverage's sense) it was made at.
+    pub line: u32,
+    pub guard: Guard,
+}
+
+impl PatchEdit {
+    /// The location it was made at.
+    pub fn location(&self) -> Location {
+        Location::new(self.file, self.line)
+    }
+
+    fn position(&self) -> (FileId, usize, usize, &str) {
+        (
+            self.file,
+            self.edit.range.start,
+            self.edit.range.end,
+            &self.edit.text,
+        )
+    }
+
+    fn overlaps(&self, other: &PatchEdit) -> bool {
+        self.file == other.file && ranges_overlap(&self.edit.range, &other.edit.range)
+    }
+}
+
+/// Whether two edits claim the same bytes. Two insertions never do; an
+/// insertion overlaps a replacement strictly around it.
+fn ranges_overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
+    match (a.is_empty(), b.is_empty()) {
+        (true, true) => false,
+        (true, false) => b.start < a.start && a.start < b.end,
+        (false, true) => a.start < b.start && b.start < a.end,
+        (false, false) => a.start < b.end && b.start < a.end,
+    }
+}
+
+/// A candidate patch: edits in source order, none overlapping.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Candidate {
+    edits: Vec<PatchEdit>,
+}
+
+impl Candidate {
+    /// The unchanged program.
+    pub fn original() -> Candidate {
+        Candidate::default()
+    }
+
+    /// A candidate of `edits`; of overlapping edits, the first one given wins.
+    pub fn from_edits(edits: impl IntoIterator<Item = PatchEdit>) -> Candidate {
+        let mut kept: Vec<PatchEdit> = Vec::new();
+        for edit in edits {
+            if !kept.iter().any(|k| k.overlaps(&edit)) && !kept.contains(&edit) {
+                kept.push(edit);
+            }
+        }
+        kept.sort_by(|a, b| a.position().cmp(&b.position()));
+        Candidate { edits: kept }
+    }
+
+    pub fn edits(&self) -> &[PatchEdit] {
+        &self.edits
+    }
+
+    pub fn len(&self) -> usize {
+        self.edits.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// How much text the edits replace and insert: among equally fit
+    /// candidates with as many edits, the smaller change wins.
+    pub fn size(&self) -> usize {
+        self.edits
+            .iter()
+            .map(|e| e.edit.range.len() + e.edit.text.len())
+            .sum()
+    }
+
+    /// This candidate plus `edit`, which replaces any edit it overlaps.
+    pub fn with(&self, edit: PatchEdit) -> Candidate {
+        Candidate::from_edits(std::iter::once(edit).chain(self.edits.iter().cloned()))
+    }
+
+    /// The candidate made of the edits at `indexes`.
+    pub fn subset(&self, indexes: &[usize]) -> Candidate {
+        Candidate::from_edits(indexes.iter().map(|&i| self.edits[i].clone()))
+    }
+
+    /// The new text of every file the candidate changes.
+    pub fn texts(&self, originals: &Originals) -> BTreeMap<FileId, String> {
+        let mut per_file: BTreeMap<FileId, Vec<Edit>> = BTreeMap::new();
+        for edit in &self.edits {
+            per_file
+                .entry(edit.file)
+                .or_default()
+                .push(edit.edit.clone());
+        }
+        per_file
+            .into_iter()
+            .map(|(file, edits)| {
+                let text = splice(originals.text(file), &edits)
+                    .expect("a candidate's edits never overlap");
+                (file, text)
+            })
+            .collect()
+    }
+
+    /// Where crossover may cut: the positions of every edit of either parent.
+    pub fn crossover_points(&self, other: &Candidate) -> Vec<(FileId, usize)> {
+        let mut points: Vec<(FileId, usize)> = self
+            .edits
+            .iter()
+            .chain(&other.edits)
+            .map(|e| (e.file, e.edit.range.start))
+            .collect();
+        points.sort_unstable();
+        points.dedup();
+        points
+    }
+}
+
+/// Single-point crossover in source order: the first child takes `a`'s
+/// edits before `point` and `b`'s from it on, the second child the rest.
+pub fn crossover(a: &Candidate, b: &Candidate, point: (FileId, usize)) -> (Candidate, Candidate) {
+    let before = |e: &&PatchEdit| (e.file, e.edit.range.start) < point;
+    let first = a
+        .edits
+        .iter()
+        .filter(before)
+        .chain(b.edits.iter().filter(|e| !before(e)));
+    let second = b
+        .edits
+        .iter()
+        .filter(before)
+        .chain(a.edits.iter().filter(|e| !before(e)));
+    (
+        Candidate::from_edits(first.cloned()),
+        Candidate::from_edits(second.cloned()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(file: usize, range: Range<usize>, text: &str) -> PatchEdit {
+        PatchEdit {
+            file: FileId::new(file),
+            edit: Edit::replace(range, text),
+            operator: Operator::Swap,
+            line: 1,
+            guard: Guard::None,
+        }
+    }
+
+    #[test]
+    fn a_new_edit_replaces_the_edits_it_overlaps() {
+        let candidate = Candidate::from_edits([edit(0, 0..4, "a"), edit(0, 10..12, "b")]);
+        let next = candidate.with(edit(0, 2..6, "c"));
+        let texts: Vec<&str> = next.edits().iter().map(|e| e.edit.text.as_str()).collect();
+        assert_eq!(texts, ["c", "b"]);
+        // Insertions at the edge of a replacement do not overlap it.
+        let next = next.with(edit(0, 6..6, "d")).with(edit(0, 2..2, "e"));
+        assert_eq!(next.len(), 4);
+        // An insertion strictly inside a replacement does.
+        assert_eq!(next.with(edit(0, 11..11, "f")).len(), 4);
+    }
+
+    #[test]
+    fn texts_splice_only_changed_files() {
+        let candidate = Candidate::from_edits([edit(0, 8..9, "3")]);
+        let originals = Originals::new(vec![
+            ("src/lib.rs".into(), "let a = 1;\nlet b = 2;\n".into()),
+            ("src/other.rs".into(), "untouched\n".into()),
+        ]);
+        let texts = candidate.texts(&originals);
+        assert_eq!(texts.len(), 1);
+        assert_eq!(texts[&FileId::new(0)], "let a = 3;\nlet b = 2;\n");
+    }
+
+    #[test]
+    fn crossover_cuts_both_parents_at_one_point_in_source_order() {
+        let a = Candidate::from_edits([
+            edit(0, 0..1, "a1"),
+            edit(0, 10..11, "a2"),
+            edit(1, 5..6, "a3"),
+        ]);
+        let b = Candidate::from_edits([edit(0, 3..4, "b1"), edit(1, 0..1, "b2")]);
+        let (first, second) = crossover(&a, &b, (FileId::new(0), 10));
+        let names = |c: &Candidate| {
+            c.edits()
+                .iter()
+                .map(|e| e.edit.text.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&first), ["a1", "b2"]);
+        assert_eq!(names(&second), ["b1", "a2", "a3"]);
+        assert_eq!(
+            a.crossover_points(&b),
+            [(0, 0), (0, 3), (0, 10), (1, 0), (1, 5)].map(|(f, o)| (FileId::new(f), o))
+        );
+    }
+
+    #[test]
+    fn crossover_drops_overlaps_between_the_parents_halves() {
+        let a = Candidate::from_edits([edit(0, 0..8, "long")]);
+        let b = Candidate::from_edits([edit(0, 5..6, "inside")]);
+        let (first, _) = crossover(&a, &b, (FileId::new(0), 5));
+        assert_eq!(first.len(), 1);
+        assert_eq!(first.edits()[0].edit.text, "long");
+    }
+}

@@ -1,0 +1,711 @@
+//! The mutation space of a crate: every place a mutation operator can apply
+//! (a site), with its location and the variables in scope there, and the
+//! ingredients mutations are made of (statements, conditions, literals and
+//! method names found in the crate's own code: "plastic surgery").
+//!
+//! Sites and ingredients hold byte ranges into the original texts, never
+//! reprinted code, so every edit built from them touches only its range.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use syn::spanned::Spanned;
+use syn::{Expr, Stmt};
+
+use crate::code::crate_sources::CrateSources;
+use crate::code::source::{FileId, Location};
+use crate::code::syntax::{
+    EnclosingStatement, RunnableCode, Scope, free_variables, walk_runnable_code,
+};
+
+/// A place in the crate where some operator can apply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Site {
+    pub file: FileId,
+    /// The line (location) whose suspiciousness weighs this site.
+    pub line: u32,
+    /// Variables in scope at the site.
+    pub bound: Vec<String>,
+    /// The block statement the site is in.
+    pub statement: Option<EnclosingStatement>,
+    pub kind: SiteKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteKind {
+    Statement(StatementSite),
+    /// An `if`/`while` condition.
+    Condition {
+        range: Range<usize>,
+        atomic: bool,
+        /// Its negation: `x` for `!x`, else `!x` or `!(x)`.
+        negation: String,
+    },
+    /// The operator token of a binary expression (`expression`).
+    BinaryOperator {
+        range: Range<usize>,
+        operator: String,
+        expression: Range<usize>,
+    },
+    Literal {
+        range: Range<usize>,
+        literal: Literal,
+    },
+    /// A use of a local variable.
+    Variable {
+        range: Range<usize>,
+        name: String,
+    },
+    /// The method name of a method call (`expression`).
+    Method {
+        range: Range<usize>,
+        name: String,
+        arguments: usize,
+        expression: Range<usize>,
+    },
+    /// The `..` or `..=` of a range with an end (`expression`).
+    RangeLimits {
+        range: Range<usize>,
+        inclusive: bool,
+        expression: Range<usize>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatementSite {
+    /// The statement's bytes, attributes included.
+    pub range: Range<usize>,
+    /// The whole lines the statement fills, when nothing else is on them
+    /// (from the line start through the newline): deleting these leaves no
+    /// blank line behind.
+    pub whole_lines: Option<Range<usize>>,
+    /// The indentation of the statement's first line.
+    pub indent: String,
+    /// The last statement of its block, without a semicolon: the block's
+    /// value (an `if`/`match` too). Code is inserted before it, and a
+    /// statement swapped in keeps being a value.
+    pub tail: bool,
+    /// `return`, `break` or `continue`: code inserted goes before it.
+    pub jumps: bool,
+    /// The blocks of a compound statement (`if`/`else`, loop bodies), any one
+    /// of which can replace it when its header is deleted.
+    pub branches: Vec<Range<usize>>,
+    /// Names the statement binds (a `let`), in scope after it.
+    pub binds: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Literal {
+    Int { value: u128, suffix: String },
+    Float(String),
+    Str(String),
+    Char(String),
+    Bool(bool),
+}
+
+impl Literal {
+    fn same_kind(&self, other: &Literal) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
+}
+
+/// A piece of the crate's code that mutations reuse.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Ingredient {
+    /// The code as written (for a compound statement: its header, such as
+    /// `if a < b` or `for x in items`).
+    pub text: String,
+    /// Whether `text` is a header that takes a block.
+    pub header: bool,
+    /// Whether `text` is a statement that ends in `;` or a block (for
+    /// statements), or an expression that needs no parentheses (for conditions).
+    pub closed: bool,
+    /// Local variables it uses: it only goes where they are all in scope.
+    pub free: BTreeSet<String>,
+}
+
+impl Ingredient {
+    pub fn fits(&self, bound: &[String]) -> bool {
+        self.free.iter().all(|name| bound.contains(name))
+    }
+}
+
+/// Everything the search can change, and what it can change it with.
+#[derive(Debug, Clone, Default)]
+pub struct MutationSpace {
+    pub sites: Vec<Site>,
+    pub statements: Vec<Ingredient>,
+    pub conditions: Vec<Ingredient>,
+    pub literals: Vec<Literal>,
+    /// Method names by number of arguments.
+    pub methods: BTreeMap<usize, BTreeSet<String>>,
+}
+
+/// Code never to mutate (`--exclude`): files by path relative to the
+/// workspace root (a directory ends in `/`), and functions by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Exclusions {
+    pub patterns: Vec<String>,
+}
+
+impl Exclusions {
+    /// Whether code of `function` in `file` may not be mutated.
+    pub fn excludes(&self, file: &std::path::Path, function: &str) -> bool {
+        let file = file.to_string_lossy().replace('\\', "/");
+        self.patterns.iter().any(|pattern| {
+            if pattern.ends_with('/') {
+                file.starts_with(pattern.as_str())
+            } else if pattern.contains('/') || pattern.ends_with(".rs") {
+                file == *pattern
+            } else {
+                function == pattern
+            }
+        })
+    }
+}
+
+impl Site {
+    pub fn location(&self) -> Location {
+        Location::new(self.file, self.line)
+    }
+}
+
+/// Collects sites and ingredients from every crate file. Excluded code
+/// gives ingredients but no sites.
+pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -> MutationSpace {
+    let mut space = MutationSpace::default();
+    for (index, file) in sources.iter() {
+        let mut collector = Collector {
+            file: index,
+            text: &file.text,
+            space: &mut space,
+            callees: BTreeSet::new(),
+            sites: Vec::new(),
+            excluded: &|function: &str| exclusions.excludes(&file.path, function),
+        };
+        walk_runnable_code(&file.syntax, &mut collector);
+        let sites = std::mem::take(&mut collector.sites);
+        space.sites.extend(sites);
+    }
+    let mut seen = BTreeSet::new();
+    space.statements.retain(|i| seen.insert(i.text.clone()));
+    let mut seen = BTreeSet::new();
+    space.conditions.retain(|i| seen.insert(i.text.clone()));
+    space.literals.sort();
+    space.literals.dedup();
+    space
+}
+
+struct Collector<'a> {
+    file: FileId,
+    text: &'a str,
+    space: &'a mut MutationSpace,
+    /// Ranges of paths called as functions: not variables.
+    callees: BTreeSet<(usize, usize)>,
+    sites: Vec<Site>,
+    /// Whether a function's code may not be mutated.
+    excluded: &'a dyn Fn(&str) -> bool,
+}
+
+impl Collector<'_> {
+    fn site(&mut self, scope: &Scope, kind: SiteKind) {
+        if (self.excluded)(&scope.function) {
+            return;
+        }
+        self.sites.push(Site {
+            file: self.file,
+            line: scope.location,
+            bound: scope.bound(),
+            statement: scope.statement.clone(),
+            kind,
+        });
+    }
+
+    fn text_of(&self, range: &Range<usize>) -> &str {
+        &self.text[range.clone()]
+    }
+
+    /// The statement's lines, if it has them to itself.
+    fn whole_lines(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        let line_start = self.text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.text[range.end..]
+            .find('\n')
+            .map_or(self.text.len(), |i| range.end + i + 1);
+        let before_blank = self.text[line_start..range.start].trim().is_empty();
+        let after_blank = self.text[range.end..line_end].trim().is_empty();
+        (before_blank && after_blank).then_some(line_start..line_end)
+    }
+
+    /// Whether only whitespace and comments separate `offset` from the `}`
+    /// that closes the block.
+    fn ends_block(&self, offset: usize) -> bool {
+        let mut rest = &self.text[offset..];
+        loop {
+            rest = rest.trim_start();
+            if let Some(comment) = rest.strip_prefix("//") {
+                rest = comment.split_once('\n').map_or("", |(_, after)| after);
+            } else {
+                return rest.starts_with('}');
+            }
+        }
+    }
+
+    fn indent_at(&self, offset: usize) -> String {
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        self.text[line_start..]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect()
+    }
+}
+
+/// A compound statement's header (`if c`, `while c`, `for p in e`; none for
+/// `loop` and blocks) and its blocks.
+type CompoundParts = (Option<Range<usize>>, Vec<Range<usize>>);
+
+fn compound_parts(expr: &Expr) -> Option<CompoundParts> {
+    let header_end = |body: &syn::Block| body.brace_token.span.open().byte_range().start;
+    let start = expr.span().byte_range().start;
+    Some(match expr {
+        Expr::If(e) => {
+            let mut branches = vec![e.then_branch.span().byte_range()];
+            if let Some((_, else_branch)) = &e.else_branch {
+                branches.push(else_branch.span().byte_range());
+            }
+            (Some(start..header_end(&e.then_branch)), branches)
+        }
+        Expr::While(e) => (
+            Some(start..header_end(&e.body)),
+            vec![e.body.span().byte_range()],
+        ),
+        Expr::ForLoop(e) => (
+            Some(start..header_end(&e.body)),
+            vec![e.body.span().byte_range()],
+        ),
+        Expr::Loop(e) => (None, vec![e.body.span().byte_range()]),
+        Expr::Block(e) => (None, vec![e.block.span().byte_range()]),
+        Expr::Unsafe(e) => (None, vec![e.block.span().byte_range()]),
+        Expr::Match(_) => (None, Vec::new()),
+        _ => return None,
+    })
+}
+
+/// Whether an expression can be negated or combined without parentheses.
+fn is_atomic(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Path(_)
+            | Expr::Call(_)
+            | Expr::MethodCall(_)
+            | Expr::Field(_)
+            | Expr::Lit(_)
+            | Expr::Paren(_)
+            | Expr::Index(_)
+            | Expr::Macro(_)
+    )
+}
+
+fn literal(lit: &syn::Lit) -> Option<Literal> {
+    Some(match lit {
+        syn::Lit::Int(int) => Literal::Int {
+            value: int.base10_parse().ok()?,
+            suffix: int.suffix().to_string(),
+        },
+        syn::Lit::Float(float) => Literal::Float(float.to_string()),
+        syn::Lit::Str(s) => Literal::Str(s.token().to_string()),
+        syn::Lit::Char(c) => Literal::Char(c.token().to_string()),
+        syn::Lit::Bool(b) => Literal::Bool(b.value),
+        _ => return None,
+    })
+}
+
+impl RunnableCode for Collector<'_> {
+    fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
+        let range = stmt.span().byte_range();
+        let text = self.text_of(&range).to_string();
+        let (tail, jumps, compound, binds) = match stmt {
+            // Without a semicolon, a block's last statement is its value,
+            // an `if` or `match` as much as any expression.
+            Stmt::Expr(expr, semi) => (
+                semi.is_none() && self.ends_block(range.end),
+                matches!(expr, Expr::Return(_) | Expr::Break(_) | Expr::Continue(_)),
+                compound_parts(expr),
+                Vec::new(),
+            ),
+            Stmt::Local(local) => (
+                false,
+                false,
+                None,
+                crate::code::syntax::pattern_bindings(&local.pat),
+            ),
+            _ => (false, false, None, Vec::new()),
+        };
+        // As an ingredient: a simple statement whole, a compound one by its header.
+        match &compound {
+            Some((Some(header), _)) => {
+                let header_text = self.text_of(header).trim().to_string();
+                if let Stmt::Expr(expr, _) = stmt {
+                    let free = match expr {
+                        Expr::If(e) => free_variables(&e.cond),
+                        Expr::While(e) => free_variables(&e.cond),
+                        Expr::ForLoop(e) => free_variables(&e.expr),
+                        _ => BTreeSet::new(),
+                    };
+                    self.space.statements.push(Ingredient {
+                        text: header_text,
+                        header: true,
+                        closed: true,
+                        free,
+                    });
+                }
+            }
+            Some((None, _)) => {}
+            None => self.space.statements.push(Ingredient {
+                closed: !tail,
+                text,
+                header: false,
+                free: free_variables(stmt),
+            }),
+        }
+        let site = StatementSite {
+            whole_lines: self.whole_lines(&range),
+            indent: self.indent_at(range.start),
+            branches: compound.map(|(_, branches)| branches).unwrap_or_default(),
+            range,
+            tail,
+            jumps,
+            binds,
+        };
+        self.site(scope, SiteKind::Statement(site));
+    }
+
+    fn condition(&mut self, cond: &Expr, scope: &Scope) {
+        let range = cond.span().byte_range();
+        let atomic = is_atomic(cond);
+        let own = &self.text[range.clone()];
+        let negation = match cond {
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => {
+                // `!(a && b)` negates to `a && b`.
+                let operand = match &*unary.expr {
+                    Expr::Paren(paren) => &*paren.expr,
+                    operand => operand,
+                };
+                self.text[operand.span().byte_range()].to_string()
+            }
+            _ if atomic => format!("!{own}"),
+            _ => format!("!({own})"),
+        };
+        self.site(
+            scope,
+            SiteKind::Condition {
+                range,
+                atomic,
+                negation,
+            },
+        );
+        collect_conditions(cond, self.text, &mut self.space.conditions);
+    }
+
+    fn expression(&mut self, expr: &Expr, scope: &Scope) {
+        match expr {
+            Expr::Binary(binary) => {
+                let range = binary.op.span().byte_range();
+                let operator = self.text_of(&range).to_string();
+                let expression = binary.span().byte_range();
+                self.site(
+                    scope,
+                    SiteKind::BinaryOperator {
+                        range,
+                        operator,
+                        expression,
+                    },
+                );
+            }
+            Expr::Lit(lit) => {
+                if let Some(literal) = literal(&lit.lit) {
+                    self.space.literals.push(literal.clone());
+                    self.site(
+                        scope,
+                        SiteKind::Literal {
+                            range: lit.span().byte_range(),
+                            literal,
+                        },
+                    );
+                }
+            }
+            Expr::Call(call) => {
+                let range = call.func.span().byte_range();
+                self.callees.insert((range.start, range.end));
+            }
+            Expr::Path(path) => {
+                let range = path.span().byte_range();
+                if let Some(ident) = path.path.get_ident()
+                    && path.qself.is_none()
+                    && ident != "self"
+                    && scope.binds(&ident.to_string())
+                    && !self.callees.contains(&(range.start, range.end))
+                {
+                    self.site(
+                        scope,
+                        SiteKind::Variable {
+                            range,
+                            name: ident.to_string(),
+                        },
+                    );
+                }
+            }
+            Expr::MethodCall(call) => {
+                let name = call.method.to_string();
+                let arguments = call.args.len();
+                self.space
+                    .methods
+                    .entry(arguments)
+                    .or_default()
+                    .insert(name.clone());
+                self.site(
+                    scope,
+                    SiteKind::Method {
+                        range: call.method.span().byte_range(),
+                        name,
+                        arguments,
+                        expression: call.span().byte_range(),
+                    },
+                );
+            }
+            Expr::Range(range_expr) if range_expr.end.is_some() => {
+                let inclusive = matches!(range_expr.limits, syn::RangeLimits::Closed(_));
+                self.site(
+                    scope,
+                    SiteKind::RangeLimits {
+                        range: range_expr.limits.span().byte_range(),
+                        inclusive,
+                        expression: range_expr.span().byte_range(),
+                    },
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A condition and its boolean parts (the operands of `&&`, `||` and `!`)
+/// as condition ingredients.
+fn collect_conditions(cond: &Expr, text: &str, out: &mut Vec<Ingredient>) {
+    let range = cond.span().byte_range();
+    out.push(Ingredient {
+        text: text[range].to_string(),
+        header: false,
+        closed: is_atomic(cond),
+        free: free_variables(cond),
+    });
+    match cond {
+        Expr::Binary(binary) if matches!(binary.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
+            collect_conditions(&binary.left, text, out);
+            collect_conditions(&binary.right, text, out);
+        }
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => {
+            collect_conditions(&unary.expr, text, out)
+        }
+        Expr::Paren(paren) => collect_conditions(&paren.expr, text, out),
+        _ => {}
+    }
+}
+
+impl Literal {
+    /// The literals a site holding `self` may become: its neighbours (for
+    /// integers), its negation (for booleans), the crate's other literals of
+    /// the same kind.
+    pub fn alternatives(&self, pool: &[Literal]) -> Vec<String> {
+        let mut out = Vec::new();
+        match self {
+            Literal::Int { value, suffix } => {
+                out.push(format!("{}{suffix}", value + 1));
+                if *value > 0 {
+                    out.push(format!("{}{suffix}", value - 1));
+                }
+                for other in pool {
+                    if let Literal::Int { value: v, .. } = other
+                        && v != value
+                    {
+                        out.push(format!("{v}{suffix}"));
+                    }
+                }
+            }
+            Literal::Bool(b) => out.push((!b).to_string()),
+            _ => out.extend(
+                pool.iter()
+                    .filter(|l| l.same_kind(self) && *l != self)
+                    .map(Literal::text),
+            ),
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Literal::Int { value, suffix } => format!("{value}{suffix}"),
+            Literal::Float(s) | Literal::Str(s) | Literal::Char(s) => s.clone(),
+            Literal::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::crate_sources::CrateSources;
+
+    fn space(text: &str) -> MutationSpace {
+        let sources = CrateSources::of_one_file(text);
+        collect_mutation_space(&sources, &Exclusions::default())
+    }
+
+    #[test]
+    fn collects_sites_with_locations_and_scopes() {
+        let text = "fn f(x: u32, y: u32) -> u32 {\n    let z = x + 1;\n    if z < y {\n        return y;\n    }\n    z\n}\n";
+        let space = space(text);
+        let kinds: Vec<(u32, &str)> = space
+            .sites
+            .iter()
+            .map(|s| {
+                let kind = match &s.kind {
+                    SiteKind::Statement(_) => "statement",
+                    SiteKind::Condition { .. } => "condition",
+                    SiteKind::BinaryOperator { .. } => "operator",
+                    SiteKind::Literal { .. } => "literal",
+                    SiteKind::Variable { .. } => "variable",
+                    SiteKind::Method { .. } => "method",
+                    SiteKind::RangeLimits { .. } => "range",
+                };
+                (s.line, kind)
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (2, "statement"),
+                (2, "operator"),
+                (2, "variable"),
+                (2, "literal"),
+                (3, "statement"),
+                (3, "condition"),
+                (3, "operator"),
+                (3, "variable"),
+                (3, "variable"),
+                (4, "statement"),
+                (4, "variable"),
+                (6, "statement"),
+                (6, "variable"),
+            ]
+        );
+        let return_site = &space.sites[9];
+        assert_eq!(return_site.bound, ["x", "y", "z"]);
+        let SiteKind::Statement(statement) = &return_site.kind else {
+            panic!()
+        };
+        assert!(statement.jumps);
+        assert_eq!(
+            &text[statement.whole_lines.clone().unwrap()],
+            "        return y;\n"
+        );
+        let SiteKind::Statement(tail) = &space.sites[11].kind else {
+            panic!()
+        };
+        assert!(tail.tail);
+    }
+
+    #[test]
+    fn ingredients_are_statements_headers_conditions_and_literals() {
+        let text = "fn f(a: i32, s: &str) -> bool {\n    let n = a * 2;\n    if n > 3 && !s.is_empty() {\n        return true;\n    }\n    for c in s.chars() {\n        c.len_utf8();\n    }\n    false\n}\n";
+        let space = space(text);
+        let statements: Vec<(&str, bool)> = space
+            .statements
+            .iter()
+            .map(|i| (i.text.as_str(), i.header))
+            .collect();
+        assert!(statements.contains(&("let n = a * 2;", false)));
+        assert!(statements.contains(&("if n > 3 && !s.is_empty()", true)));
+        assert!(statements.contains(&("for c in s.chars()", true)));
+        assert!(statements.contains(&("false", false)));
+        let let_n = space
+            .statements
+            .iter()
+            .find(|i| i.text == "let n = a * 2;")
+            .unwrap();
+        assert_eq!(let_n.free, BTreeSet::from(["a".to_string()]));
+        let conditions: Vec<&str> = space.conditions.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            conditions,
+            [
+                "n > 3 && !s.is_empty()",
+                "n > 3",
+                "!s.is_empty()",
+                "s.is_empty()"
+            ]
+        );
+        assert!(space.literals.contains(&Literal::Int {
+            value: 3,
+            suffix: String::new()
+        }));
+        assert!(space.methods[&0].contains("chars") && space.methods[&0].contains("is_empty"));
+    }
+
+    #[test]
+    fn literal_alternatives() {
+        let pool = vec![
+            Literal::Int {
+                value: 7,
+                suffix: String::new(),
+            },
+            Literal::Str("\"x\"".into()),
+            Literal::Str("\"y\"".into()),
+        ];
+        let zero = Literal::Int {
+            value: 0,
+            suffix: "u8".into(),
+        };
+        assert_eq!(zero.alternatives(&pool), ["1u8", "7u8"]);
+        assert_eq!(Literal::Bool(true).alternatives(&pool), ["false"]);
+        assert_eq!(Literal::Str("\"x\"".into()).alternatives(&pool), ["\"y\""]);
+    }
+
+    #[test]
+    fn excluded_functions_give_ingredients_but_no_sites() {
+        let text = "fn keep(a: u8) -> u8 {\n    a + 1\n}\nfn skip(b: u8) -> u8 {\n    b * 2\n}\n";
+        let sources = CrateSources::of_one_file(text);
+        let space = collect_mutation_space(
+            &sources,
+            &Exclusions {
+                patterns: vec!["skip".into()],
+            },
+        );
+        assert!(space.sites.iter().all(|s| s.line == 2));
+        assert!(space.statements.iter().any(|i| i.text == "b * 2"));
+    }
+
+    #[test]
+    fn exclusions_match_files_directories_and_functions() {
+        let exclusions = Exclusions {
+            patterns: vec!["src/gen/".into(), "src/lib.rs".into(), "helper".into()],
+        };
+        let excludes =
+            |file: &str, function| exclusions.excludes(std::path::Path::new(file), function);
+        assert!(excludes("src/gen/a.rs", "f"));
+        assert!(excludes("src/lib.rs", "f"));
+        assert!(excludes("src/main.rs", "helper"));
+        assert!(!excludes("src/main.rs", "main"));
+    }
+
+    #[test]
+    fn callees_are_not_variables() {
+        let space = space("fn f(g: fn() -> u8) -> u8 {\n    g()\n}\n");
+        assert!(
+            !space
+                .sites
+                .iter()
+                .any(|s| matches!(s.kind, SiteKind::Variable { .. }))
+        );
+    }
+}

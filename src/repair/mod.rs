@@ -1,0 +1,336 @@
+//! The repair: for each failure group in turn, search for a candidate that
+//! makes its failing tests pass and keeps every passing test green, reduce
+//! it to its essential edits (ddmin), and, while groups remain, re-localize
+//! the remaining failures on the crate with the patch so far. Then validate
+//! the combined patch on a clean copy and hand it over as a unified diff.
+
+pub mod report;
+pub mod search;
+pub mod stage;
+pub mod validate;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::baseline::Baseline;
+use crate::code::diff::{FileChange, unified_diff};
+use crate::evaluate;
+use crate::evaluate::fitness::Weights;
+use crate::exit::{Exit, Failure};
+use crate::localize::{GroupRanking, Localization};
+use crate::mutation::patch::Operator;
+use crate::mutation::sites::Exclusions;
+use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
+use crate::repair::search::Stop;
+use crate::repair::stage::{Stage, StageOutcome, run_stage};
+use crate::repair::validate::{Validation, validate};
+use crate::system::console::Console;
+
+/// How the repair searches.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub seed: u64,
+    pub population: usize,
+    pub generations: usize,
+    /// The whole run's budget, localization included.
+    pub time_limit: Option<Duration>,
+    pub weights: Weights,
+    pub operators: Vec<Operator>,
+    pub exclude: Exclusions,
+    /// Weigh locations by what edits there did.
+    pub feedback: bool,
+    pub evaluation: evaluate::Settings,
+}
+
+/// What a repair found.
+#[derive(Debug)]
+pub struct Repair {
+    pub report: RepairReport,
+    pub ending: RepairEnding,
+}
+
+#[derive(Debug)]
+pub enum RepairEnding {
+    /// A validated patch (a unified diff of the user's files).
+    Fixed(String),
+    /// No validated patch; why, in one line (a partial patch is in the report).
+    NotFixed(String),
+    /// Ctrl-C: how far the search got, and its best candidate so far (with
+    /// the patches of the stages before it) as an unvalidated diff.
+    Interrupted { note: String, best: String },
+}
+
+/// The crate with these files (paths and texts) in place, measured and
+/// localized again; `None` when every test passes.
+pub type Relocalize<'a> =
+    dyn FnMut(&BTreeMap<PathBuf, String>) -> Result<Option<(Baseline, Localization)>> + 'a;
+
+/// Searches for a patch, group by group, and validates the combined patch.
+/// `localized_in` is the time the localization took (it counts against the
+/// time limit).
+pub fn repair(
+    baseline: &Baseline,
+    localization: &Localization,
+    settings: &Settings,
+    console: &Console,
+    localized_in: Duration,
+    relocalize: &mut Relocalize,
+) -> Result<Repair> {
+    let started = Instant::now();
+    let deadline = settings
+        .time_limit
+        .map(|limit| started + limit.saturating_sub(localized_in));
+    let user_files: BTreeMap<PathBuf, String> = baseline
+        .sources
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    let mut patched: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut stages: Vec<Stage> = Vec::new();
+    // A stage fixes at least one group, so this many stages fix them all
+    // (unless a fixed group's tests fail again: then stop).
+    let most_stages = localization.groups.len();
+    let mut relocalized: Option<(Baseline, Localization)> = None;
+    // Tests of groups that failed only by flakiness (left out, not repaired).
+    let mut flaky_groups: BTreeSet<String> = BTreeSet::new();
+    let mut complete = false;
+    // Why the repair stopped after a stage that found its patch.
+    let mut cut_short: Option<&str> = None;
+    loop {
+        let (stage_baseline, stage_localization) = match &relocalized {
+            Some((b, l)) => (b, l),
+            None => (baseline, localization),
+        };
+        let remaining: Vec<&GroupRanking> = stage_localization
+            .groups
+            .iter()
+            .filter(|g| {
+                !stage_baseline
+                    .suite
+                    .full_names(&g.group.tests)
+                    .iter()
+                    .all(|t| flaky_groups.contains(t))
+            })
+            .collect();
+        let Some(&group) = remaining.first() else {
+            complete = true;
+            break;
+        };
+        if remaining.len() > 1 || !stages.is_empty() {
+            console.status(
+                "Repairing",
+                format!(
+                    "failure group {} ({}): {}",
+                    stages.len() + 1,
+                    group.group.tests.len(),
+                    group.group.description
+                ),
+            );
+        }
+        let stage = match run_stage(
+            stage_baseline,
+            group,
+            settings,
+            console,
+            deadline,
+            stages.len(),
+        )? {
+            StageOutcome::Searched(stage) => *stage,
+            StageOutcome::AllFlaky(flaky) => {
+                // Every failing test of the group is flaky: on to the next.
+                flaky_groups.extend(flaky);
+                continue;
+            }
+        };
+        if stage.search.stop == Stop::Interrupted {
+            let mut files = patched.clone();
+            files.extend(stage.unreduced.clone());
+            return Ok(Repair {
+                report: RepairReport::new(
+                    std::slice::from_ref(&stage),
+                    Ending::default(),
+                    settings,
+                    localization.metric.name(),
+                    BTreeMap::new(),
+                    localized_in + started.elapsed(),
+                ),
+                ending: RepairEnding::Interrupted {
+                    note: format!(
+                        "interrupted after {} generations; the best candidate so far has fitness {:.4} and is not validated",
+                        stage.search.generations, stage.search.best.fitness
+                    ),
+                    best: diff_of(&user_files, &files),
+                },
+            });
+        }
+        let found = stage.patch.is_some();
+        patched.extend(stage.patched.clone());
+        let last_group = remaining.len() == 1;
+        stages.push(stage);
+        if !found {
+            break;
+        }
+        if last_group {
+            complete = true;
+            break;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            cut_short = Some("the time limit was reached");
+            break;
+        }
+        if stages.len() >= most_stages {
+            cut_short = Some("as many stages ran as there were failure groups at the start");
+            break;
+        }
+        console.status(
+            "Localizing",
+            "the remaining failures again, on the crate with the patch so far",
+        );
+        match relocalize(&patched)? {
+            Some(next) => relocalized = Some(next),
+            None => {
+                complete = true;
+                break;
+            }
+        }
+    }
+    if stages.is_empty() {
+        return Err(Failure::new(
+            Exit::NothingToLocalize,
+            "nothing to repair: every failing test is flaky",
+        )
+        .into());
+    }
+    let mut flaky = flaky_groups;
+    flaky.extend(stages.iter().flat_map(|s| s.flaky.iter().cloned()));
+
+    // Validate the combined patch (falling back, for a one-stage repair, to
+    // the unreduced candidate).
+    let mut rejected = None;
+    let mut diff = None;
+    if complete {
+        let validate_started = Instant::now();
+        let mut tries = vec![patched.clone()];
+        if let [only] = stages.as_slice()
+            && only.unreduced != only.patched
+        {
+            tries.push(only.unreduced.clone());
+        }
+        for files in tries {
+            match validate_files(baseline, &user_files, &files, &flaky, settings, console)? {
+                Ok(text) => {
+                    diff = Some(text);
+                    break;
+                }
+                Err(reason) => rejected = Some(reason),
+            }
+        }
+        if let Some(stage) = stages.last_mut() {
+            stage
+                .timings
+                .insert("validate", validate_started.elapsed().as_secs_f64());
+        }
+    }
+    // Groups fixed before the search stopped: their patch, unvalidated.
+    let partial = (!complete && !patched.is_empty()).then(|| diff_of(&user_files, &patched));
+    let fixed_tests: Vec<String> = if diff.is_some() {
+        baseline
+            .suite
+            .full_names(baseline.failing().map(|r| &r.test))
+            .into_iter()
+            .filter(|name| !flaky.contains(name))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let ending = Ending {
+        patch: diff.clone(),
+        partial_patch: partial.clone(),
+        fixed_tests,
+        flaky,
+        rejected: rejected.clone(),
+    };
+    let report = RepairReport::new(
+        &stages,
+        ending,
+        settings,
+        localization.metric.name(),
+        BTreeMap::from([("localize".to_string(), localized_in.as_secs_f64())]),
+        localized_in + started.elapsed(),
+    );
+    summarize(&report, &stages, settings.feedback, console);
+    if let Some(partial) = &partial {
+        console.warn(format!(
+            "the patch for the failure groups fixed so far, not validated (the other failures remain):\n{}",
+            partial.trim_end()
+        ));
+    }
+    let ending = match diff {
+        Some(diff) => RepairEnding::Fixed(diff),
+        None => RepairEnding::NotFixed(not_found_message(&stages, rejected.as_deref(), cut_short)),
+    };
+    Ok(Repair { report, ending })
+}
+
+/// Validates patched files (paths and texts, over the user's files) on a
+/// clean copy; on success, their diff against the user's files.
+fn validate_files(
+    baseline: &Baseline,
+    user_files: &BTreeMap<PathBuf, String>,
+    files: &BTreeMap<PathBuf, String>,
+    flaky: &BTreeSet<String>,
+    settings: &Settings,
+    console: &Console,
+) -> Result<Result<String, String>> {
+    let changes: Vec<(PathBuf, String)> = files
+        .iter()
+        .filter(|(path, text)| user_files.get(*path) != Some(*text))
+        .map(|(p, t)| (p.clone(), t.clone()))
+        .collect();
+    let flaky_names: BTreeSet<String> = flaky
+        .iter()
+        .filter_map(|full_name| baseline.suite.find(full_name))
+        .map(|t| baseline.suite.get(t).name.clone())
+        .collect();
+    let total: Duration = baseline.records.iter().map(|r| r.outcome.duration).sum();
+    let timeout = Duration::from_secs(300) + total * 10;
+    let spinner = console.spinner("Validating");
+    spinner.set_message("the patch with cargo test on a clean copy");
+    let validation = validate(
+        &baseline.workspace,
+        &changes,
+        &settings.evaluation.features,
+        &flaky_names,
+        timeout,
+    )?;
+    drop(spinner);
+    Ok(match validation {
+        Validation::Passed => Ok(diff_of(user_files, files)),
+        Validation::Failed(reason) => {
+            console.warn(format!(
+                "a candidate that passed every test failed validation: {reason}"
+            ));
+            Err(reason)
+        }
+    })
+}
+
+/// The unified diff from the user's files to `files` (those that differ).
+fn diff_of(user_files: &BTreeMap<PathBuf, String>, files: &BTreeMap<PathBuf, String>) -> String {
+    let changes: Vec<FileChange> = files
+        .iter()
+        .filter_map(|(path, patched)| {
+            let original = user_files.get(path)?;
+            (original != patched).then_some(FileChange {
+                path,
+                original,
+                patched,
+            })
+        })
+        .collect();
+    unified_diff(&changes)
+}

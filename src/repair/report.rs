@@ -1,0 +1,383 @@
+//! What a repair did, for people (the summary on stderr, the message when
+//! no patch is found) and for programs (`--report`: a [`RepairReport`],
+//! which the benchmark reads back with the same type).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::repair::Settings;
+use crate::repair::search::Stop;
+use crate::repair::stage::{Stage, percent};
+use crate::system::console::Console;
+
+/// Whether the repair produced a validated patch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Fixed,
+    NotFixed,
+}
+
+/// The JSON report of a repair (`--report FILE`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairReport {
+    pub outcome: Outcome,
+    /// 1.0 when fixed; else the best fitness of the last stage.
+    pub fitness: f64,
+    pub candidates_evaluated: usize,
+    pub candidates_compiled: usize,
+    pub elapsed_seconds: f64,
+    pub generations: usize,
+    /// The validated patch, a unified diff.
+    pub patch: Option<String>,
+    /// The patch for the failure groups fixed before the search stopped
+    /// (not validated), when some were fixed and others not.
+    pub partial_patch: Option<String>,
+    /// Every originally failing test that is not flaky, once fixed.
+    pub fixed_tests: Vec<String>,
+    /// Originally failing tests of the last stage that no candidate made pass.
+    pub never_passed: Vec<String>,
+    pub flaky_tests: BTreeSet<String>,
+    pub edits: Vec<EditReport>,
+    /// Per operator: candidates tried and compiled.
+    pub operators: BTreeMap<String, OperatorReport>,
+    /// Why the best candidate failed validation, if it did.
+    pub rejected_by_validation: Option<String>,
+    pub seed: u64,
+    pub population: usize,
+    pub metric: String,
+    pub timings_seconds: BTreeMap<String, f64>,
+    pub evaluation: EvaluationReport,
+    pub stages: Vec<StageReport>,
+}
+
+/// One edit of the patch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EditReport {
+    pub file: String,
+    pub line: u32,
+    pub operator: String,
+    pub replacement: String,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperatorReport {
+    pub tried: usize,
+    pub compiled: usize,
+}
+
+/// How candidates were evaluated, summed over the stages.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvaluationReport {
+    pub strategy: String,
+    pub builds: usize,
+    /// Candidates evaluated in a woven build, and separately.
+    pub woven: usize,
+    pub separate: usize,
+    pub build_seconds: f64,
+    pub test_seconds: f64,
+}
+
+/// One failure group's search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StageReport {
+    /// How the group's tests fail.
+    pub group: String,
+    pub tests: Vec<String>,
+    pub found: bool,
+    pub generations: usize,
+    pub candidates_evaluated: usize,
+    /// Their lines are in the files with the earlier stages' patches.
+    pub edits: Vec<EditReport>,
+    /// The top locations by suspiciousness.
+    pub ranking_before: Vec<String>,
+    /// The top locations by the weights the search ended with.
+    pub ranking_after: Vec<RankedLocation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankedLocation {
+    pub location: String,
+    /// Its rank by suspiciousness (0: unranked).
+    pub rank_before: usize,
+}
+
+/// How the repair ended, as the report tells it.
+#[derive(Debug, Clone, Default)]
+pub struct Ending {
+    pub patch: Option<String>,
+    pub partial_patch: Option<String>,
+    pub fixed_tests: Vec<String>,
+    pub flaky: BTreeSet<String>,
+    pub rejected: Option<String>,
+}
+
+impl RepairReport {
+    pub fn new(
+        stages: &[Stage],
+        ending: Ending,
+        settings: &Settings,
+        metric: &str,
+        timings: BTreeMap<String, f64>,
+        elapsed: Duration,
+    ) -> RepairReport {
+        let mut evaluation = EvaluationReport::default();
+        let mut timings = timings;
+        for stage in stages {
+            for (name, seconds) in &stage.timings {
+                *timings.entry(name.to_string()).or_default() += seconds;
+            }
+            evaluation.strategy = stage.evaluation.strategy.to_string();
+            evaluation.builds += stage.evaluation.builds;
+            evaluation.woven += stage.evaluation.woven;
+            evaluation.separate += stage.evaluation.separate;
+            evaluation.build_seconds += stage.evaluation.build_seconds;
+            evaluation.test_seconds += stage.evaluation.test_seconds;
+        }
+        let fixed = ending.patch.is_some();
+        let last = stages.last();
+        RepairReport {
+            outcome: if fixed {
+                Outcome::Fixed
+            } else {
+                Outcome::NotFixed
+            },
+            fitness: if fixed {
+                1.0
+            } else {
+                last.map_or(0.0, |s| s.search.best.fitness)
+            },
+            candidates_evaluated: stages.iter().map(|s| s.counts.built).sum(),
+            candidates_compiled: stages.iter().map(|s| s.counts.compiled).sum(),
+            elapsed_seconds: elapsed.as_secs_f64(),
+            generations: stages.iter().map(|s| s.search.generations).sum(),
+            patch: ending.patch,
+            partial_patch: ending.partial_patch,
+            fixed_tests: ending.fixed_tests,
+            never_passed: last.map(|s| s.never_passed.clone()).unwrap_or_default(),
+            flaky_tests: ending.flaky,
+            edits: stages.iter().flat_map(edits).collect(),
+            operators: operator_totals(stages),
+            rejected_by_validation: ending.rejected,
+            seed: settings.seed,
+            population: settings.population,
+            metric: metric.to_string(),
+            timings_seconds: timings,
+            evaluation,
+            stages: stages
+                .iter()
+                .map(|s| StageReport {
+                    group: s.description.clone(),
+                    tests: s.tests.clone(),
+                    found: s.patch.is_some(),
+                    generations: s.search.generations,
+                    candidates_evaluated: s.counts.built,
+                    edits: edits(s),
+                    ranking_before: s.ranking_before.clone(),
+                    ranking_after: s
+                        .ranking_after
+                        .iter()
+                        .map(|(location, rank_before)| RankedLocation {
+                            location: location.clone(),
+                            rank_before: *rank_before,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+fn edits(stage: &Stage) -> Vec<EditReport> {
+    stage
+        .edits
+        .iter()
+        .map(|(file, line, operator, replacement)| EditReport {
+            file: file.to_string_lossy().replace('\\', "/"),
+            line: *line,
+            operator: operator.name().to_string(),
+            replacement: replacement.clone(),
+        })
+        .collect()
+}
+
+/// Candidates tried and compiled per operator, over every stage.
+fn operator_totals(stages: &[Stage]) -> BTreeMap<String, OperatorReport> {
+    let mut totals: BTreeMap<String, OperatorReport> = BTreeMap::new();
+    for (operator, counts) in stages.iter().flat_map(|s| &s.search.operators) {
+        let total = totals.entry(operator.name().to_string()).or_default();
+        total.tried += counts.tried;
+        total.compiled += counts.compiled;
+    }
+    totals
+}
+
+/// The repair's summary on stderr: operators, candidates, what was learned,
+/// and what was fixed.
+pub fn summarize(report: &RepairReport, stages: &[Stage], feedback: bool, console: &Console) {
+    let operators: Vec<String> = report
+        .operators
+        .iter()
+        .map(|(operator, c)| format!("{operator} {}/{}", c.compiled, c.tried))
+        .collect();
+    console.status(
+        "Operators",
+        format!("{} (compiled/tried)", operators.join(", ")),
+    );
+    console.status(
+        "Tried",
+        format!(
+            "{} candidates in {} generations ({}% compiled), {:.1} s",
+            report.candidates_evaluated,
+            report.generations,
+            percent(report.candidates_compiled, report.candidates_evaluated),
+            report.elapsed_seconds
+        ),
+    );
+    for stage in stages {
+        let learned: Vec<String> = stage
+            .ranking_after
+            .iter()
+            .take(3)
+            .map(|(location, before)| {
+                if *before > 0 {
+                    format!("{location} (was {before})")
+                } else {
+                    format!("{location} (unranked)")
+                }
+            })
+            .collect();
+        if feedback
+            && stage
+                .search
+                .feedback
+                .values()
+                .any(|f| f.helped + f.broke > 0)
+        {
+            console.status(
+                "Learned",
+                format!("most promising after the search: {}", learned.join(", ")),
+            );
+        }
+    }
+    if !report.fixed_tests.is_empty() {
+        let edits = report.edits.len();
+        console.status("Fixed", abbreviate(&report.fixed_tests));
+        console.status(
+            "Plausible",
+            format!(
+                "a patch of {edits} edit{} that passes every test it was given (cargo test, doctests included); review it before you apply it",
+                if edits == 1 { "" } else { "s" }
+            ),
+        );
+    }
+}
+
+/// Why no patch was found, in one line.
+pub fn not_found_message(
+    stages: &[Stage],
+    rejected: Option<&str>,
+    cut_short: Option<&str>,
+) -> String {
+    let Some(last) = stages.last() else {
+        return "no patch found".to_string();
+    };
+    if let (None, Some(why)) = (rejected, cut_short) {
+        return format!(
+            "no patch found for the failures that remain after {} fixed failure group{}: {why}",
+            stages.len(),
+            if stages.len() == 1 { "" } else { "s" }
+        );
+    }
+    let search = &last.search;
+    let why = match (rejected, search.stop) {
+        (Some(reason), _) => {
+            format!("the best candidate passed the tests but not validation ({reason})")
+        }
+        (None, Stop::NothingToMutate) => "no suspicious code could be mutated".to_string(),
+        (None, Stop::TimeLimit) => "the time limit was reached".to_string(),
+        _ => "the generation budget was spent".to_string(),
+    };
+    let group = if stages.len() > 1 {
+        format!(" for failure group {} ({})", stages.len(), last.description)
+    } else {
+        String::new()
+    };
+    let never = if last.never_passed.is_empty() {
+        String::new()
+    } else {
+        format!("; never passed: {}", abbreviate(&last.never_passed))
+    };
+    format!(
+        "no patch found{group}: {why} after {} generations and {} candidates ({}% compiled), best fitness {:.4}{never}",
+        search.generations,
+        last.counts.built,
+        percent(last.counts.compiled, last.counts.built),
+        search.best.fitness
+    )
+}
+
+/// The first few names, and how many more there are.
+pub fn abbreviate(names: &[String]) -> String {
+    const SHOWN: usize = 5;
+    match names.len().checked_sub(SHOWN) {
+        Some(more) if more > 0 => format!("{} and {more} more", names[..SHOWN].join(", ")),
+        _ => names.join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lists_are_abbreviated() {
+        let names: Vec<String> = (1..=7).map(|i| format!("t{i}")).collect();
+        assert_eq!(abbreviate(&names[..2]), "t1, t2");
+        assert_eq!(abbreviate(&names), "t1, t2, t3, t4, t5 and 2 more");
+    }
+
+    #[test]
+    fn the_report_reads_back_as_written() {
+        let report = RepairReport {
+            outcome: Outcome::NotFixed,
+            fitness: 0.99,
+            candidates_evaluated: 3,
+            candidates_compiled: 2,
+            elapsed_seconds: 1.5,
+            generations: 1,
+            patch: None,
+            partial_patch: Some("diff".into()),
+            fixed_tests: vec![],
+            never_passed: vec!["tests::a".into()],
+            flaky_tests: BTreeSet::new(),
+            edits: vec![EditReport {
+                file: "src/lib.rs".into(),
+                line: 3,
+                operator: "value".into(),
+                replacement: "1".into(),
+            }],
+            operators: BTreeMap::from([(
+                "value".into(),
+                OperatorReport {
+                    tried: 3,
+                    compiled: 2,
+                },
+            )]),
+            rejected_by_validation: None,
+            seed: 0,
+            population: 40,
+            metric: "ochiai".into(),
+            timings_seconds: BTreeMap::from([("search".into(), 1.0)]),
+            evaluation: EvaluationReport::default(),
+            stages: vec![],
+        };
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["outcome"], "not_fixed");
+        assert_eq!(json["never_passed"][0], "tests::a");
+        let back: RepairReport = serde_json::from_value(json).unwrap();
+        assert_eq!(back, report);
+    }
+}

@@ -1,0 +1,680 @@
+//! The genetic search for a patch (GenProg, as in the repair seed): a
+//! population of candidates evolves by crossover and mutation; the fittest
+//! survive, fewer edits winning ties; it stops at fitness 1.0, at the
+//! generation or time budget, or on Ctrl-C.
+//!
+//! All randomness comes from the one seeded RNG it is given.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use rand::prelude::*;
+
+use crate::cargo::suite::TestId;
+use crate::code::source::Location;
+use crate::evaluate::fitness::FitnessModel;
+use crate::evaluate::plan::Cutoff;
+use crate::evaluate::{CandidateOutcome, Evaluator};
+use crate::exit::{Exit, Failure};
+use crate::mutation::mutator::Mutator;
+use crate::mutation::patch::{Candidate, Operator, PatchEdit, crossover};
+
+#[derive(Debug, Clone)]
+pub struct SearchSettings {
+    pub population: usize,
+    pub generations: usize,
+    pub time_limit: Option<Duration>,
+    /// Candidates that go into the initial population besides its random
+    /// ones (condition mutations at critical predicates, the one-token edits
+    /// at the most suspicious locations).
+    pub seeds: Vec<Candidate>,
+    /// Whether what edits did at a location changes how often it is mutated.
+    pub feedback: bool,
+}
+
+/// What edits at one location did: helped (made an originally failing test
+/// pass and broke no passing one) or broke (made a passing test fail).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LocationFeedback {
+    pub helped: u32,
+    pub broke: u32,
+}
+
+impl LocationFeedback {
+    /// How much more (or less) suspicious the location looks now:
+    /// sqrt((1 + helped) / (1 + broke)), kept within 0.1 and 10.
+    pub fn factor(self) -> f64 {
+        ((1.0 + f64::from(self.helped)) / (1.0 + f64::from(self.broke)))
+            .sqrt()
+            .clamp(0.1, 10.0)
+    }
+}
+
+/// Why the search stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// A candidate passes every test.
+    Found,
+    Generations,
+    TimeLimit,
+    Interrupted,
+    /// No mutation could be made: nothing suspicious to change.
+    NothingToMutate,
+}
+
+/// A candidate with its outcome and fitness.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub candidate: Candidate,
+    pub outcome: CandidateOutcome,
+    pub fitness: f64,
+}
+
+/// Per operator: candidates whose newest edit it made, and how many compiled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OperatorCounts {
+    pub tried: usize,
+    pub compiled: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct SearchResult {
+    pub best: Scored,
+    pub stop: Stop,
+    /// Generations evolved after the initial population.
+    pub generations: usize,
+    pub operators: BTreeMap<Operator, OperatorCounts>,
+    /// Originally failing tests that no candidate made pass.
+    pub never_passed: BTreeSet<TestId>,
+    /// Per location that was edited, what the edits did.
+    pub feedback: BTreeMap<Location, LocationFeedback>,
+}
+
+/// What the search reports as it goes.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress {
+    /// A candidate was evaluated (whether it compiled).
+    Evaluated {
+        generation: usize,
+        best_fitness: f64,
+        compiled: bool,
+    },
+    /// A generation was scored (generation 0 is the initial population).
+    Generation {
+        generation: usize,
+        best_fitness: f64,
+    },
+}
+
+/// Evolves a population until a candidate passes every test or a budget runs out.
+pub fn search(
+    mutator: &mut Mutator,
+    evaluator: &mut dyn Evaluator,
+    model: &FitnessModel,
+    settings: &SearchSettings,
+    rng: &mut StdRng,
+    on_progress: &(dyn Fn(Progress) + Sync),
+) -> Result<SearchResult> {
+    let started = Instant::now();
+    let mut run = Run {
+        evaluator,
+        model,
+        operators: BTreeMap::new(),
+        ever_passed: BTreeSet::new(),
+        best: None,
+        generation: 0,
+        seen: std::collections::HashSet::new(),
+        feedback: BTreeMap::new(),
+    };
+    let stop = |run: &Run, generation: usize| -> Option<Stop> {
+        if run
+            .best
+            .as_ref()
+            .is_some_and(|b| b.outcome.passes_all(model))
+        {
+            Some(Stop::Found)
+        } else if generation >= settings.generations {
+            Some(Stop::Generations)
+        } else if settings
+            .time_limit
+            .is_some_and(|limit| started.elapsed() >= limit)
+        {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        }
+    };
+
+    // The initial population: the original, the seeds, and a population's
+    // worth of single random mutations of it; the fittest `population` of
+    // them survive.
+    let mut initial: Vec<(Candidate, Option<PatchEdit>)> = vec![(Candidate::original(), None)];
+    for seed in &settings.seeds {
+        if !initial.iter().any(|(c, _)| c == seed) {
+            initial.push((seed.clone(), seed.edits().last().cloned()));
+        }
+    }
+    let size = initial.len() + settings.population.saturating_sub(1);
+    for _ in 0..settings.population.saturating_sub(1) * 4 {
+        if initial.len() >= size {
+            break;
+        }
+        if let Some(edit) = mutator.mutation(rng) {
+            let candidate = Candidate::original().with(edit.clone());
+            if !initial.iter().any(|(c, _)| *c == candidate) {
+                initial.push((candidate, Some(edit)));
+            }
+        }
+    }
+    if initial.len() == 1 {
+        let best = run
+            .score_batch(initial, on_progress)?
+            .pop()
+            .expect("one candidate");
+        return Ok(run.finish(best, Stop::NothingToMutate));
+    }
+    let mut population = match run.score_batch(initial, on_progress) {
+        Ok(scored) => scored,
+        Err(error) => return run.interrupted_or(error),
+    };
+    sort_fittest_first(&mut population);
+    population.truncate(settings.population);
+    run.learn(mutator, settings);
+    on_progress(Progress::Generation {
+        generation: 0,
+        best_fitness: population[0].fitness,
+    });
+
+    run.evaluator.set_cutoff(None);
+    let stopped = loop {
+        if let Some(reason) = stop(&run, run.generation) {
+            break reason;
+        }
+        run.generation += 1;
+        let offspring = breed(&population, mutator, rng, settings.population);
+        let offspring = match run.score_batch(offspring, on_progress) {
+            Ok(scored) => scored,
+            Err(error) => return run.interrupted_or(error),
+        };
+        population.extend(offspring);
+        sort_fittest_first(&mut population);
+        let mut seen = BTreeSet::new();
+        population.retain(|s| seen.insert(format!("{:?}", s.candidate.edits())));
+        population.truncate(settings.population);
+        // Candidates that cannot beat the weakest survivor need not finish their tests.
+        if population.len() == settings.population {
+            let threshold = population[population.len() - 1].fitness;
+            run.evaluator.set_cutoff(Some(Cutoff {
+                model: model.clone(),
+                threshold,
+            }));
+        }
+        run.learn(mutator, settings);
+        on_progress(Progress::Generation {
+            generation: run.generation,
+            best_fitness: population[0].fitness,
+        });
+    };
+    let best = population
+        .into_iter()
+        .next()
+        .expect("the population is never empty");
+    Ok(run.finish(best, stopped))
+}
+
+/// Offspring of a population: pairs of parents (chosen uniformly), crossed
+/// at a point in source order, each child then mutated once (with the edit
+/// of that mutation).
+fn breed(
+    population: &[Scored],
+    mutator: &Mutator,
+    rng: &mut StdRng,
+    count: usize,
+) -> Vec<(Candidate, Option<PatchEdit>)> {
+    let mut offspring = Vec::with_capacity(count);
+    while offspring.len() < count {
+        let (Some(first), Some(second)) = (population.choose(rng), population.choose(rng)) else {
+            break;
+        };
+        let points = first.candidate.crossover_points(&second.candidate);
+        let children = match points.choose(rng) {
+            Some(&point) => {
+                let (a, b) = crossover(&first.candidate, &second.candidate, point);
+                vec![a, b]
+            }
+            None => vec![first.candidate.clone(), second.candidate.clone()],
+        };
+        for child in children {
+            match mutator.mutation(rng) {
+                Some(edit) => offspring.push((child.with(edit.clone()), Some(edit))),
+                None => offspring.push((child, None)),
+            }
+        }
+    }
+    offspring.truncate(count);
+    offspring
+}
+
+/// Fittest first; among equally fit candidates, fewer edits first, then
+/// smaller edits.
+fn sort_fittest_first(population: &mut [Scored]) {
+    population.sort_by(compare);
+}
+
+fn compare(a: &Scored, b: &Scored) -> std::cmp::Ordering {
+    b.fitness
+        .total_cmp(&a.fitness)
+        .then(a.candidate.len().cmp(&b.candidate.len()))
+        .then(a.candidate.size().cmp(&b.candidate.size()))
+}
+
+struct Run<'a> {
+    evaluator: &'a mut dyn Evaluator,
+    model: &'a FitnessModel,
+    operators: BTreeMap<Operator, OperatorCounts>,
+    ever_passed: BTreeSet<TestId>,
+    best: Option<Scored>,
+    generation: usize,
+    /// Candidates scored so far (each counts once in the operator statistics).
+    seen: std::collections::HashSet<Candidate>,
+    feedback: BTreeMap<Location, LocationFeedback>,
+}
+
+impl Run<'_> {
+    /// Evaluates `batch` (each candidate with the mutation that made it).
+    fn score_batch(
+        &mut self,
+        batch: Vec<(Candidate, Option<PatchEdit>)>,
+        on_progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Vec<Scored>> {
+        let (batch, made_by): (Vec<Candidate>, Vec<Option<PatchEdit>>) = batch.into_iter().unzip();
+        let best_so_far = Mutex::new(self.best.as_ref().map_or(0.0, |b| b.fitness));
+        let generation = self.generation;
+        let model = self.model;
+        let outcomes = self.evaluator.evaluate(&batch, &|outcome| {
+            let mut best = best_so_far.lock().expect("progress poisoned");
+            *best = best.max(outcome.fitness(model));
+            on_progress(Progress::Evaluated {
+                generation,
+                best_fitness: *best,
+                compiled: outcome.compiled(),
+            });
+        })?;
+        let mut scored = Vec::with_capacity(batch.len());
+        for ((candidate, outcome), newest) in batch.into_iter().zip(outcomes).zip(made_by) {
+            if self.seen.insert(candidate.clone())
+                && let Some(newest) = newest
+            {
+                let counts = self.operators.entry(newest.operator).or_default();
+                counts.tried += 1;
+                counts.compiled += usize::from(outcome.compiled());
+                self.note_feedback(&newest, &outcome);
+            }
+            self.ever_passed.extend(outcome.passed());
+            let fitness = outcome.fitness(self.model);
+            let entry = Scored {
+                candidate,
+                outcome,
+                fitness,
+            };
+            let better = self
+                .best
+                .as_ref()
+                .is_none_or(|b| compare(&entry, b).is_lt());
+            if better {
+                self.best = Some(entry.clone());
+            }
+            scored.push(entry);
+        }
+        Ok(scored)
+    }
+
+    /// On Ctrl-C, the best candidate found so far; other errors pass through.
+    fn interrupted_or(self, error: anyhow::Error) -> Result<SearchResult> {
+        let interrupted = Failure::is(&error, Exit::Interrupted);
+        match (interrupted, self.best.clone()) {
+            (true, Some(best)) => Ok(self.finish(best, Stop::Interrupted)),
+            _ => Err(error),
+        }
+    }
+
+    /// Counts, at the location of a candidate's newest edit (the mutation
+    /// that made it), whether it helped or broke.
+    fn note_feedback(&mut self, newest: &PatchEdit, outcome: &CandidateOutcome) {
+        let CandidateOutcome::Tested(verdicts) = outcome else {
+            return;
+        };
+        let broke = verdicts
+            .iter()
+            .any(|(t, v)| !v.passed() && self.model.originally_passing.contains(t));
+        let fixed_some = verdicts
+            .iter()
+            .any(|(t, v)| v.passed() && self.model.originally_failing.contains(t));
+        // Only a candidate whose passing tests all ran (no cutoff) can be
+        // known to have broken none.
+        let tested: BTreeSet<TestId> = verdicts.iter().map(|(t, _)| *t).collect();
+        let complete = self.model.originally_passing.is_subset(&tested);
+        let feedback = self.feedback.entry(newest.location()).or_default();
+        if broke {
+            feedback.broke += 1;
+        } else if fixed_some && complete {
+            feedback.helped += 1;
+        }
+    }
+
+    /// With feedback on, weighs each location by what edits there did.
+    fn learn(&self, mutator: &mut Mutator, settings: &SearchSettings) {
+        if settings.feedback {
+            mutator.reweigh(|location| {
+                self.feedback
+                    .get(&location)
+                    .copied()
+                    .unwrap_or_default()
+                    .factor()
+            });
+        }
+    }
+
+    fn finish(self, best: Scored, stop: Stop) -> SearchResult {
+        let never_passed = self
+            .model
+            .originally_failing
+            .difference(&self.ever_passed)
+            .copied()
+            .collect();
+        SearchResult {
+            best,
+            stop,
+            generations: self.generation,
+            operators: self.operators,
+            never_passed,
+            feedback: self.feedback,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cargo::suite::Verdict;
+    use crate::code::crate_sources::{CrateSources, Originals};
+    use crate::code::source::FileId;
+    use crate::evaluate::EvaluationCounts;
+    use crate::evaluate::fitness::Weights;
+    use crate::mutation::sites::{MutationSpace, collect_mutation_space};
+
+    /// Evaluates `middle()` candidates by interpreting their text: test
+    /// `i` passes when the patched function returns the middle value.
+    struct MiddleEvaluator {
+        originals: Originals,
+        built: usize,
+    }
+
+    const MIDDLE: &str = "pub fn middle(x: i32, y: i32, z: i32) -> i32 {\n    if y < z {\n        if x < y {\n            return y;\n        } else if x < z {\n            return y;\n        }\n    } else {\n        if x > y {\n            return y;\n        } else if x > z {\n            return x;\n        }\n    }\n    z\n}\n";
+
+    const RUNS: [(i32, i32, i32); 6] = [
+        (3, 3, 5),
+        (1, 2, 3),
+        (3, 2, 1),
+        (5, 5, 5),
+        (5, 3, 4),
+        (2, 1, 3),
+    ];
+
+    impl Evaluator for MiddleEvaluator {
+        fn evaluate(
+            &mut self,
+            batch: &[Candidate],
+            on_done: &(dyn Fn(&CandidateOutcome) + Sync),
+        ) -> Result<Vec<CandidateOutcome>> {
+            Ok(batch
+                .iter()
+                .map(|candidate| {
+                    self.built += 1;
+                    let texts = candidate.texts(&self.originals);
+                    let text = texts.get(&FileId::new(0)).map_or(MIDDLE, String::as_str);
+                    // The fix the search should find; anything else keeps the bug.
+                    let fixed_line_6 = text.lines().nth(5).is_some_and(|l| l.trim() == "return x;");
+                    let intact = text.lines().count() == MIDDLE.lines().count();
+                    let outcome = if !intact {
+                        CandidateOutcome::Unviable("changed shape".into())
+                    } else {
+                        CandidateOutcome::Tested(
+                            RUNS.iter()
+                                .enumerate()
+                                .map(|(i, &(x, y, z))| {
+                                    let mut sorted = [x, y, z];
+                                    sorted.sort();
+                                    let buggy = i == 5 && !fixed_line_6;
+                                    let result = if buggy { y } else { sorted[1] };
+                                    (
+                                        TestId::new(i),
+                                        if result == sorted[1] {
+                                            Verdict::Passed
+                                        } else {
+                                            Verdict::TimedOut
+                                        },
+                                    )
+                                })
+                                .collect(),
+                        )
+                    };
+                    on_done(&outcome);
+                    outcome
+                })
+                .collect())
+        }
+
+        fn counts(&self) -> EvaluationCounts {
+            EvaluationCounts {
+                built: self.built,
+                compiled: self.built,
+            }
+        }
+    }
+
+    fn model() -> FitnessModel {
+        FitnessModel {
+            weights: Weights::DEFAULT,
+            originally_passing: (0..5).map(TestId::new).collect(),
+            originally_failing: BTreeSet::from([TestId::new(5)]),
+        }
+    }
+
+    fn originals() -> Originals {
+        CrateSources::of_one_file(MIDDLE).originals()
+    }
+
+    fn tested(passed: impl IntoIterator<Item = usize>) -> CandidateOutcome {
+        CandidateOutcome::Tested(
+            passed
+                .into_iter()
+                .map(|i| (TestId::new(i), Verdict::Passed))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn outcomes_have_the_models_fitness() {
+        let model = model();
+        let all = tested(0..6);
+        let original = tested(0..5);
+        let half = tested([0, 1, 5]);
+        assert_eq!(all.fitness(&model), 1.0);
+        assert!((original.fitness(&model) - 0.99).abs() < 1e-12);
+        assert!((half.fitness(&model) - (0.99 * 0.4 + 0.01)).abs() < 1e-12);
+        assert_eq!(CandidateOutcome::Unviable("x".into()).fitness(&model), 0.0);
+        assert!(all.passes_all(&model) && !original.passes_all(&model));
+    }
+
+    #[test]
+    fn finds_the_middle_fix_and_repeats_with_the_same_seed() {
+        let space = middle_space();
+        let originals = originals();
+        let scores = [(6, 0.7), (5, 0.58), (3, 0.5), (2, 0.41)];
+        let mut mutator = Mutator::new(&space, &originals, &Operator::ALL, |location| {
+            scores
+                .iter()
+                .find(|(l, _)| *l == location.line)
+                .map_or(0.0, |(_, s)| *s)
+        });
+        let settings = SearchSettings {
+            population: 10,
+            generations: 20,
+            time_limit: None,
+            seeds: Vec::new(),
+            feedback: false,
+        };
+        let mut runs = Vec::new();
+        for _ in 0..2 {
+            let (result, built) =
+                search_middle(&mut mutator, &settings, &mut StdRng::seed_from_u64(42));
+            assert_eq!(result.stop, Stop::Found);
+            assert_eq!(result.best.fitness, 1.0);
+            let texts = result.best.candidate.texts(&originals);
+            assert_eq!(
+                texts[&FileId::new(0)].lines().nth(5).unwrap().trim(),
+                "return x;"
+            );
+            runs.push((
+                format!("{:?}", result.best.candidate),
+                built,
+                result.generations,
+            ));
+        }
+        assert_eq!(runs[0], runs[1], "the same seed must give the same run");
+    }
+
+    /// A search on `middle()`; the result and how many candidates were built.
+    fn search_middle(
+        mutator: &mut Mutator,
+        settings: &SearchSettings,
+        rng: &mut StdRng,
+    ) -> (SearchResult, usize) {
+        let mut evaluator = MiddleEvaluator {
+            originals: originals(),
+            built: 0,
+        };
+        let result = search(mutator, &mut evaluator, &model(), settings, rng, &|_| {}).unwrap();
+        (result, evaluator.built)
+    }
+
+    /// The mutation space of `middle()`.
+    fn middle_space() -> MutationSpace {
+        collect_mutation_space(&CrateSources::of_one_file(MIDDLE), &Default::default())
+    }
+
+    #[test]
+    fn seeds_come_first_and_feedback_rewards_where_edits_helped() {
+        let space = middle_space();
+        let originals = originals();
+        let mut mutator = Mutator::new(&space, &originals, &Operator::ALL, |location| {
+            if location.line == 6 || location.line == 2 {
+                0.5
+            } else {
+                0.0
+            }
+        });
+        let mut rng = StdRng::seed_from_u64(3);
+        let line_6 = Location::new(FileId::new(0), 6);
+        let fix = (0..200)
+            .filter_map(|_| mutator.mutation_at(&mut rng, line_6, Operator::Identifier))
+            .map(|edit| Candidate::original().with(edit))
+            .find(|c| {
+                c.texts(&originals)[&FileId::new(0)]
+                    .lines()
+                    .nth(5)
+                    .unwrap()
+                    .trim()
+                    == "return x;"
+            })
+            .unwrap();
+        let settings = SearchSettings {
+            population: 4,
+            generations: 3,
+            time_limit: None,
+            seeds: vec![fix.clone()],
+            feedback: true,
+        };
+        let (result, _) = search_middle(&mut mutator, &settings, &mut rng);
+        assert_eq!(result.stop, Stop::Found);
+        assert_eq!(
+            result.generations, 0,
+            "the seed is in the initial population"
+        );
+        assert_eq!(result.best.candidate, fix);
+        assert_eq!(result.feedback[&line_6].helped, 1);
+        let weights: BTreeMap<Location, (f64, f64)> = mutator
+            .weights()
+            .map(|(l, base, now)| (l, (base, now)))
+            .collect();
+        assert!(weights[&line_6].1 > weights[&line_6].0, "{weights:?}");
+    }
+
+    #[test]
+    fn feedback_factor() {
+        assert_eq!(LocationFeedback::default().factor(), 1.0);
+        assert_eq!(
+            LocationFeedback {
+                helped: 3,
+                broke: 0
+            }
+            .factor(),
+            2.0
+        );
+        assert_eq!(
+            LocationFeedback {
+                helped: 0,
+                broke: 3
+            }
+            .factor(),
+            0.5
+        );
+        assert_eq!(
+            LocationFeedback {
+                helped: 0,
+                broke: 10_000
+            }
+            .factor(),
+            0.1
+        );
+    }
+
+    #[test]
+    fn stops_at_the_generation_budget_and_reports_tests_that_never_passed() {
+        let space = middle_space();
+        let originals = originals();
+        // Only line 2 is suspicious: no fix is reachable there.
+        let mut mutator = Mutator::new(&space, &originals, &[Operator::Binary], |l| {
+            if l.line == 2 { 1.0 } else { 0.0 }
+        });
+        let settings = SearchSettings {
+            population: 4,
+            generations: 3,
+            time_limit: None,
+            seeds: Vec::new(),
+            feedback: false,
+        };
+        let mut evaluator = MiddleEvaluator {
+            originals: originals.clone(),
+            built: 0,
+        };
+        let mut rng = StdRng::seed_from_u64(1);
+        let result = search(
+            &mut mutator,
+            &mut evaluator,
+            &model(),
+            &settings,
+            &mut rng,
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(result.stop, Stop::Generations);
+        assert_eq!(result.generations, 3);
+        assert_eq!(result.never_passed, BTreeSet::from([TestId::new(5)]));
+        assert!(result.best.fitness <= 0.99);
+        assert!(result.operators[&Operator::Binary].tried > 0);
+    }
+}

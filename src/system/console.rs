@@ -1,0 +1,125 @@
+//! The one place that draws on the terminal: status lines, warnings and
+//! progress bars on stderr (indicatif), and the product on stdout.
+
+// The one module allowed to print (see `print_stderr` in Cargo.toml).
+#![allow(clippy::print_stderr)]
+
+use std::fmt::Display;
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Stderr output, quiet or not.
+#[derive(Debug, Clone, Copy)]
+pub struct Console {
+    pub quiet: bool,
+}
+
+impl Console {
+    /// A cargo-style status line: a right-aligned verb, then the message.
+    pub fn status(&self, verb: &str, message: impl Display) {
+        if !self.quiet {
+            eprintln!("{verb:>12} {message}");
+        }
+    }
+
+    /// Warnings are shown even when quiet.
+    pub fn warn(&self, message: impl Display) {
+        eprintln!("warning: {message}");
+    }
+
+    /// A block of text (a diff, say) on stderr, shown even when quiet.
+    pub fn block(&self, text: &str) {
+        eprint!("{text}");
+    }
+
+    pub fn note(&self, message: impl Display) {
+        if !self.quiet {
+            eprintln!("note: {message}");
+        }
+    }
+
+    /// A bar over `len` steps; hidden when quiet or when stderr is not a terminal.
+    pub fn progress(&self, verb: &str, len: u64) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(len), self.draw_target());
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {msg} ({elapsed})")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(verb.to_string());
+        Progress {
+            bar,
+            quiet: self.quiet,
+        }
+    }
+
+    /// A spinner for work of unknown length.
+    pub fn spinner(&self, verb: &str) -> Progress {
+        let bar = ProgressBar::with_draw_target(None, self.draw_target());
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>12} {spinner} {msg} ({elapsed})")
+                .expect("valid template"),
+        );
+        bar.set_prefix(verb.to_string());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress {
+            bar,
+            quiet: self.quiet,
+        }
+    }
+
+    fn draw_target(&self) -> ProgressDrawTarget {
+        if self.quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        }
+    }
+}
+
+/// Writes the product (a ranking, a patch) to stdout; a closed pipe (`| head`)
+/// is not an error.
+pub fn write_product(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to stdout"),
+    }
+}
+
+/// A live progress bar or spinner; cleared when dropped.
+#[derive(Debug)]
+pub struct Progress {
+    bar: ProgressBar,
+    quiet: bool,
+}
+
+impl Progress {
+    pub fn inc(&self) {
+        self.bar.inc(1);
+    }
+
+    pub fn set_message(&self, message: impl Into<String>) {
+        self.bar.set_message(message.into());
+    }
+
+    /// Prints a status line above the bar without tearing it (unless quiet).
+    pub fn println(&self, line: impl AsRef<str>) {
+        if !self.quiet {
+            self.bar.suspend(|| eprintln!("{}", line.as_ref()));
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,314 @@
+//! The one place that spawns processes.
+//!
+//! Every child runs in its own process group, so that a timeout or Ctrl-C can
+//! kill it together with everything it started (a test that runs the crate's
+//! binary, a build script, rustc). Output goes to anonymous temp files rather
+//! than pipes, so a child that fills its output never blocks, and a grandchild
+//! that keeps a pipe open never makes us wait.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::exit::Failure;
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Process groups of the children that are running now.
+static LIVE_GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// Installs the Ctrl-C handler: it marks the run as interrupted and kills
+/// every live child process group at once, which wakes whatever waits on them.
+pub fn install_interrupt_handler() -> Result<()> {
+    ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        let groups = LIVE_GROUPS.lock().map(|g| g.clone()).unwrap_or_default();
+        for group in groups {
+            kill_group(group);
+        }
+    })
+    .context("cannot install the Ctrl-C handler")
+}
+
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Returns the interruption as an error, so that `?` unwinds to `main`
+/// (dropping, and so deleting, every scratch directory on the way).
+pub fn check_interrupted() -> Result<(), Failure> {
+    if interrupted() {
+        Err(Failure::interrupted())
+    } else {
+        Ok(())
+    }
+}
+
+/// How a child process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Exited(ExitStatus),
+    TimedOut,
+}
+
+/// A finished child: how it ended, what it printed, how long it took.
+#[derive(Debug)]
+pub struct Finished {
+    pub status: Status,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+impl Finished {
+    pub fn success(&self) -> bool {
+        matches!(self.status, Status::Exited(s) if s.success())
+    }
+}
+
+/// Runs `command` to completion, or kills its process group after `timeout`.
+pub fn run(mut command: Command, timeout: Option<Duration>) -> Result<Finished> {
+    let mut stdout = tempfile::tempfile().context("cannot create a temp file for output")?;
+    let mut stderr = tempfile::tempfile().context("cannot create a temp file for output")?;
+    command
+        .stdin(Stdio::null())
+        .stdout(stdout.try_clone()?)
+        .stderr(stderr.try_clone()?);
+    let started = Instant::now();
+    let mut child = Spawned::start(&mut command)?;
+    let status = child.wait(timeout)?;
+    let elapsed = started.elapsed();
+    Ok(Finished {
+        status,
+        stdout: read_back(&mut stdout)?,
+        stderr: read_back(&mut stderr)?,
+        elapsed,
+    })
+}
+
+/// Runs `command` to completion, handing each line of its stdout to
+/// `on_line` as it arrives (for cargo's JSON messages and progress).
+/// The returned `stdout` is empty; stderr is captured.
+pub fn run_streaming(mut command: Command, mut on_line: impl FnMut(&str)) -> Result<Finished> {
+    let mut stderr = tempfile::tempfile().context("cannot create a temp file for output")?;
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr.try_clone()?);
+    let started = Instant::now();
+    let mut child = Spawned::start(&mut command)?;
+    let stdout = child.child.stdout.take().expect("stdout is piped");
+    for line in BufReader::new(stdout).lines() {
+        match line {
+            Ok(line) => on_line(&line),
+            Err(_) => break,
+        }
+    }
+    let status = child.wait(None)?;
+    let elapsed = started.elapsed();
+    Ok(Finished {
+        status,
+        stdout: String::new(),
+        stderr: read_back(&mut stderr)?,
+        elapsed,
+    })
+}
+
+/// `work(i)` for every `i` in `0..count`, on up to `jobs` threads that each
+/// take the next index; a thread stops at its first error, all stop on
+/// Ctrl-C. The results in index order (an error for any left undone).
+pub fn in_parallel<T: Send>(
+    jobs: usize,
+    count: usize,
+    work: impl Fn(usize) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
+    let mut workers = vec![(); jobs.max(1).min(count)];
+    in_parallel_with(&mut workers, count, false, |_, index| work(index))
+}
+
+/// `work(worker, i)` for every `i` in `0..count`, one thread per worker
+/// (each with its own state: a scratch copy, say). Each thread takes the
+/// next index; with `pinned`, worker `i` takes job `i` only. A thread stops
+/// at its first error, all stop on Ctrl-C. The results in index order (an
+/// error for any left undone).
+pub fn in_parallel_with<W: Send, T: Send>(
+    workers: &mut [W],
+    count: usize,
+    pinned: bool,
+    work: impl Fn(&mut W, usize) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<T>>>> = Mutex::new((0..count).map(|_| None).collect());
+    thread::scope(|scope| {
+        for (index, worker) in workers.iter_mut().enumerate().take(count) {
+            let (next, results, work) = (&next, &results, &work);
+            scope.spawn(move || {
+                loop {
+                    let job = if pinned {
+                        index
+                    } else {
+                        next.fetch_add(1, Ordering::SeqCst)
+                    };
+                    if job >= count || interrupted() {
+                        break;
+                    }
+                    let result = work(worker, job);
+                    let failed = result.is_err();
+                    results.lock().expect("results poisoned")[job] = Some(result);
+                    if failed || pinned {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    check_interrupted()?;
+    results
+        .into_inner()
+        .expect("results poisoned")
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a parallel job was not run"))))
+        .collect()
+}
+
+fn read_back(file: &mut std::fs::File) -> Result<String> {
+    let mut bytes = Vec::new();
+    file.seek(SeekFrom::Start(0))?;
+    file.read_to_end(&mut bytes)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A child registered as a live process group until it is dropped.
+struct Spawned {
+    child: Child,
+    group: u32,
+}
+
+impl Spawned {
+    // The one place a process starts (see `disallowed-methods` in clippy.toml).
+    #[allow(clippy::disallowed_methods)]
+    fn start(command: &mut Command) -> Result<Spawned> {
+        check_interrupted()?;
+        put_in_own_group(command);
+        let program = command.get_program().to_string_lossy().into_owned();
+        let child = command
+            .spawn()
+            .with_context(|| format!("cannot run `{program}`"))?;
+        let group = child.id();
+        LIVE_GROUPS
+            .lock()
+            .expect("live group registry poisoned")
+            .insert(group);
+        let spawned = Spawned { child, group };
+        // Ctrl-C may have arrived between the check above and the registration.
+        check_interrupted()?;
+        Ok(spawned)
+    }
+
+    /// Waits for the child; on timeout kills its whole group.
+    fn wait(&mut self, timeout: Option<Duration>) -> Result<Status> {
+        let started = Instant::now();
+        let mut pause = Duration::from_micros(200);
+        loop {
+            if let Some(status) = self.child.try_wait()? {
+                check_interrupted()?;
+                return Ok(Status::Exited(status));
+            }
+            if interrupted() {
+                kill_group(self.group);
+                let _ = self.child.wait();
+                return Err(Failure::interrupted().into());
+            }
+            if let Some(limit) = timeout {
+                let spent = started.elapsed();
+                if spent >= limit {
+                    kill_group(self.group);
+                    let _ = self.child.wait();
+                    return Ok(Status::TimedOut);
+                }
+                pause = pause.min(limit - spent);
+            }
+            thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        // Whatever the child left running in its group (a server a test
+        // started, say) goes with it.
+        kill_group(self.group);
+        let _ = self.child.try_wait();
+        if let Ok(mut groups) = LIVE_GROUPS.lock() {
+            groups.remove(&self.group);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn put_in_own_group(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+}
+
+#[cfg(not(unix))]
+fn put_in_own_group(_command: &mut Command) {}
+
+#[cfg(unix)]
+fn kill_group(group: u32) {
+    use nix::sys::signal::{Signal, killpg};
+    use nix::unistd::Pid;
+    let _ = killpg(Pid::from_raw(group as i32), Signal::SIGKILL);
+}
+
+#[cfg(not(unix))]
+fn kill_group(_group: u32) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captures_output_and_status() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "echo out; echo err >&2; exit 3"]);
+        let finished = run(command, None).unwrap();
+        assert_eq!(finished.stdout, "out\n");
+        assert_eq!(finished.stderr, "err\n");
+        assert!(matches!(finished.status, Status::Exited(s) if s.code() == Some(3)));
+        assert!(!finished.success());
+    }
+
+    #[test]
+    fn timeout_kills_the_whole_group() {
+        let marker = tempfile::tempdir().unwrap();
+        let path = marker.path().join("survivor");
+        // The grandchild would write the marker after one second, unless it
+        // dies with its group at the timeout.
+        let script = format!("(sleep 1; touch {}) & sleep 30", path.display());
+        let mut command = Command::new("sh");
+        command.args(["-c", &script]);
+        let finished = run(command, Some(Duration::from_millis(200))).unwrap();
+        assert_eq!(finished.status, Status::TimedOut);
+        assert!(finished.elapsed < Duration::from_secs(5));
+        thread::sleep(Duration::from_millis(1500));
+        assert!(!path.exists(), "a grandchild outlived the timeout");
+    }
+
+    #[test]
+    fn streaming_sees_every_line() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "printf 'a\\nb\\nc\\n'"]);
+        let mut lines = Vec::new();
+        let finished = run_streaming(command, |line| lines.push(line.to_string())).unwrap();
+        assert!(finished.success());
+        assert_eq!(lines, ["a", "b", "c"]);
+    }
+}

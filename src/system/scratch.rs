@@ -1,0 +1,320 @@
+//! Scratch copies of the workspace: everything we build or modify lives here.
+//!
+//! The copy leaves out `target/` and VCS directories, and points relative
+//! path dependencies that lead outside the workspace at their original,
+//! absolute location. Builds use a target dir under the user's target dir
+//! (`target/autofix/<name>`), kept between runs so that dependencies are
+//! compiled once. The user's source tree is only ever read.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result};
+use tempfile::TempDir;
+use walkdir::WalkDir;
+
+use crate::system::process;
+
+/// The target dir (under `<target>/autofix/`) of the copies that are never
+/// built at the same time: the instrumented one, the woven one, the one a
+/// patch is validated in. Sharing it, they compile the dependencies once.
+/// (Repair workers build in parallel: each has its own.)
+pub const MAIN_TARGET: &str = "main";
+
+const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"];
+
+/// A copy of the workspace in a temp dir, removed when dropped.
+#[derive(Debug)]
+pub struct ScratchDir {
+    temp: TempDir,
+    original_root: PathBuf,
+    /// The target dir builds in this copy use.
+    pub target_dir: PathBuf,
+}
+
+impl ScratchDir {
+    /// Copies the workspace at `root` (whose target dir is `target_dir`) into
+    /// a new temp dir. Builds in it will use `<target_dir>/autofix/<purpose>`.
+    pub fn create(root: &Path, target_dir: &Path, purpose: &str) -> Result<ScratchDir> {
+        let temp = tempfile::Builder::new()
+            .prefix("cargo-autofix-")
+            .tempdir()
+            .context("cannot create a scratch directory")?;
+        copy_tree(root, temp.path(), target_dir)?;
+        rewrite_outside_path_dependencies(root, temp.path())?;
+        let shared_target = target_dir.join("autofix").join(purpose);
+        let target_dir = match fs::create_dir_all(&shared_target) {
+            Ok(()) => shared_target,
+            // A read-only target dir: build inside the scratch dir instead.
+            Err(_) => temp.path().join("target"),
+        };
+        Ok(ScratchDir {
+            temp,
+            original_root: root.to_path_buf(),
+            target_dir,
+        })
+    }
+
+    /// The copy of the workspace root.
+    pub fn root(&self) -> &Path {
+        self.temp.path()
+    }
+
+    /// Where `original` (a path inside the user's workspace) lives in the copy.
+    pub fn path_of(&self, original: &Path) -> PathBuf {
+        match original.strip_prefix(&self.original_root) {
+            Ok(relative) => self.root().join(relative),
+            Err(_) => original.to_path_buf(),
+        }
+    }
+
+    /// A file of the copy, by its path relative to the workspace root.
+    /// Refuses any other path, so that nothing outside the copy is written.
+    pub fn file(&self, relative: &Path) -> Result<PathBuf> {
+        let inside = relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        anyhow::ensure!(
+            inside,
+            "refusing to touch {} outside the scratch copy",
+            relative.display()
+        );
+        Ok(self.root().join(relative))
+    }
+
+    /// Replaces a file of the copy, given relative to the workspace root.
+    pub fn write(&self, relative: &Path, text: &str) -> Result<()> {
+        let path = self.file(relative)?;
+        fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
+    let target_dir = target_dir
+        .canonicalize()
+        .unwrap_or_else(|_| target_dir.to_path_buf());
+    let walker = WalkDir::new(from)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|entry| {
+            if !entry.file_type().is_dir() || entry.depth() == 0 {
+                return true;
+            }
+            let name = entry.file_name().to_string_lossy();
+            let is_vcs = VCS_DIRS.contains(&name.as_ref());
+            let is_target = entry.path() == target_dir
+            || entry.path().canonicalize().is_ok_and(|p| p == target_dir)
+            // Every cargo target dir carries this tag, also nested ones.
+            || entry.path().join("CACHEDIR.TAG").is_file();
+            !is_vcs && !is_target
+        });
+    for entry in walker {
+        process::check_interrupted()?;
+        let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
+        let relative = entry
+            .path()
+            .strip_prefix(from)
+            .expect("walkdir stays under its root");
+        let destination = to.join(relative);
+        let file_type = entry.file_type();
+        if file_type.is_dir() {
+            fs::create_dir_all(&destination)
+                .with_context(|| format!("cannot create {}", destination.display()))?;
+        } else if file_type.is_symlink() {
+            copy_symlink(entry.path(), &destination)?;
+        } else {
+            fs::copy(entry.path(), &destination)
+                .with_context(|| format!("cannot copy {}", entry.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn copy_symlink(link: &Path, destination: &Path) -> Result<()> {
+    let points_to = fs::read_link(link)?;
+    std::os::unix::fs::symlink(&points_to, destination)
+        .with_context(|| format!("cannot copy symlink {}", link.display()))
+}
+
+#[cfg(not(unix))]
+fn copy_symlink(link: &Path, destination: &Path) -> Result<()> {
+    fs::copy(link, destination)
+        .map(drop)
+        .with_context(|| format!("cannot copy {}", link.display()))
+}
+
+/// Relative `path = ...` dependencies that point outside the workspace
+/// would dangle in the copy: make them absolute.
+fn rewrite_outside_path_dependencies(original_root: &Path, copy_root: &Path) -> Result<()> {
+    for entry in WalkDir::new(copy_root) {
+        let entry = entry?;
+        if entry.file_name() != "Cargo.toml" || !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = entry
+            .path()
+            .strip_prefix(copy_root)
+            .expect("under the copy root");
+        let original_dir = original_root
+            .join(relative)
+            .parent()
+            .expect("a manifest has a directory")
+            .to_path_buf();
+        let text = fs::read_to_string(entry.path())?;
+        let Ok(mut manifest) = text.parse::<toml::Table>() else {
+            continue; // cargo will report a broken manifest itself.
+        };
+        if rewrite_manifest(&mut manifest, &original_dir, original_root) {
+            fs::write(entry.path(), toml::to_string(&manifest)?)?;
+        }
+    }
+    Ok(())
+}
+
+/// Rewrites, in a parsed manifest, every relative path dependency that
+/// leaves `root`. Returns whether anything changed.
+fn rewrite_manifest(manifest: &mut toml::Table, manifest_dir: &Path, root: &Path) -> bool {
+    let mut changed = false;
+    let mut fix_table = |deps: &mut toml::Value| {
+        let Some(deps) = deps.as_table_mut() else {
+            return;
+        };
+        for dep in deps.iter_mut().map(|(_, value)| value) {
+            let Some(path) = dep.get("path").and_then(|p| p.as_str()) else {
+                continue;
+            };
+            if Path::new(path).is_absolute() {
+                continue;
+            }
+            let resolved = normalize(&manifest_dir.join(path));
+            if !resolved.starts_with(root) {
+                dep.as_table_mut()
+                    .expect("a dependency with a path is a table")
+                    .insert(
+                        "path".into(),
+                        resolved.to_string_lossy().into_owned().into(),
+                    );
+                changed = true;
+            }
+        }
+    };
+    const SECTIONS: &[&str] = &[
+        "dependencies",
+        "dev-dependencies",
+        "build-dependencies",
+        "dev_dependencies",
+        "build_dependencies",
+    ];
+    for section in SECTIONS {
+        if let Some(deps) = manifest.get_mut(*section) {
+            fix_table(deps);
+        }
+    }
+    if let Some(targets) = manifest.get_mut("target").and_then(|t| t.as_table_mut()) {
+        for platform in targets.iter_mut().map(|(_, value)| value) {
+            for section in SECTIONS {
+                if let Some(deps) = platform.get_mut(*section) {
+                    fix_table(deps);
+                }
+            }
+        }
+    }
+    if let Some(deps) = manifest
+        .get_mut("workspace")
+        .and_then(|w| w.get_mut("dependencies"))
+    {
+        fix_table(deps);
+    }
+    if let Some(patches) = manifest.get_mut("patch").and_then(|p| p.as_table_mut()) {
+        for registry in patches.iter_mut().map(|(_, value)| value) {
+            fix_table(registry);
+        }
+    }
+    changed
+}
+
+/// Removes `.` and `..` components without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outside_path_dependencies_become_absolute() {
+        let mut manifest: toml::Table = r#"
+            [package]
+            name = "app"
+            [dependencies]
+            inside = { path = "../sibling" }
+            outside = { path = "../../elsewhere/lib" }
+            registry = "1"
+            [target.'cfg(unix)'.dev-dependencies]
+            helper = { path = "../../helper" }
+        "#
+        .parse()
+        .unwrap();
+        let changed = rewrite_manifest(&mut manifest, Path::new("/ws/app"), Path::new("/ws"));
+        assert!(changed);
+        assert_eq!(
+            manifest["dependencies"]["inside"]["path"].as_str(),
+            Some("../sibling")
+        );
+        assert_eq!(
+            manifest["dependencies"]["outside"]["path"].as_str(),
+            Some("/elsewhere/lib")
+        );
+        assert_eq!(manifest["dependencies"]["registry"].as_str(), Some("1"));
+        assert_eq!(
+            manifest["target"]["cfg(unix)"]["dev-dependencies"]["helper"]["path"].as_str(),
+            Some("/helper")
+        );
+    }
+
+    #[test]
+    fn manifests_without_outside_paths_are_left_alone() {
+        let mut manifest: toml::Table = "[dependencies]\nx = { path = \"sub\" }\n".parse().unwrap();
+        assert!(!rewrite_manifest(
+            &mut manifest,
+            Path::new("/ws"),
+            Path::new("/ws")
+        ));
+    }
+
+    #[test]
+    fn writes_stay_inside_the_copy() {
+        let original = tempfile::tempdir().unwrap();
+        fs::write(
+            original.path().join("Cargo.toml"),
+            "[package]\nname = \"x\"\n",
+        )
+        .unwrap();
+        let scratch =
+            ScratchDir::create(original.path(), &original.path().join("target"), "unit").unwrap();
+        let outside = original.path().join("Cargo.toml");
+        assert!(scratch.write(&outside, "oops").is_err());
+        assert!(scratch.write(Path::new("../escape"), "oops").is_err());
+        scratch.write(Path::new("Cargo.toml"), "changed").unwrap();
+        assert_eq!(
+            fs::read_to_string(&outside).unwrap(),
+            "[package]\nname = \"x\"\n"
+        );
+        assert_eq!(
+            fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap(),
+            "changed"
+        );
+    }
+}
