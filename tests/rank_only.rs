@@ -17,7 +17,7 @@ fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
     let dir = fixture("middle");
     let before = snapshot(dir.path());
     let output = autofix(dir.path(), &["--rank-only", "--top", "2"]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_exit(&output, 0);
     let table = stdout(&output);
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 3, "{table}");
@@ -122,7 +122,7 @@ fn html_colours_executed_lines_by_hue_and_brightness() {
         dir.path(),
         &["--rank-only", "-q", "--html", page.to_str().unwrap()],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_exit(&output, 0);
     let html = fs::read_to_string(&page).unwrap();
     let line = |n: u32| {
         let id = format!("id=\"src-lib-rs-{n}\"");
@@ -145,7 +145,7 @@ fn html_colours_executed_lines_by_hue_and_brightness() {
 fn workspace_needs_a_package_and_ranks_the_chosen_member() {
     let dir = fixture("workspace");
     let output = autofix(dir.path(), &["--rank-only"]);
-    assert_eq!(output.status.code(), Some(4));
+    assert_exit(&output, 4);
     let message = stderr(&output);
     assert!(
         message.contains("several packages (alpha, beta)") && message.contains("-p NAME"),
@@ -162,7 +162,7 @@ fn workspace_needs_a_package_and_ranks_the_chosen_member() {
     assert_eq!(json["package"], "alpha");
 
     let output = autofix(dir.path(), &["--rank-only", "-p", "gamma"]);
-    assert_eq!(output.status.code(), Some(4));
+    assert_exit(&output, 4);
     assert!(stderr(&output).contains("no package `gamma`"));
 }
 
@@ -272,7 +272,7 @@ fn a_hanging_test_is_killed_and_reported_as_timed_out() {
         dir.path(),
         &["--rank-only", "--test-timeout", "2", "--format", "json"],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_exit(&output, 0);
     assert!(started.elapsed() < Duration::from_secs(90));
     assert!(
         stderr(&output).contains("TIMED OUT tests::zero_takes_no_steps"),
@@ -291,7 +291,7 @@ fn a_hanging_test_is_killed_and_reported_as_timed_out() {
 fn a_crate_that_does_not_build_shows_the_first_error() {
     let dir = fixture("broken");
     let output = autofix(dir.path(), &["--rank-only"]);
-    assert_eq!(output.status.code(), Some(5));
+    assert_exit(&output, 5);
     let message = stderr(&output);
     let error = message.lines().find(|l| l.starts_with("error:")).unwrap();
     assert!(
@@ -304,7 +304,7 @@ fn a_crate_that_does_not_build_shows_the_first_error() {
 fn nothing_to_localize_when_every_test_passes_or_there_are_none() {
     let dir = fixture("passing");
     let output = autofix(dir.path(), &["--rank-only"]);
-    assert_eq!(output.status.code(), Some(6));
+    assert_exit(&output, 6);
     assert!(
         stderr(&output).contains("error: nothing to localize: all 2 tests pass"),
         "{}",
@@ -314,7 +314,7 @@ fn nothing_to_localize_when_every_test_passes_or_there_are_none() {
 
     let dir = fixture("no_tests");
     let output = autofix(dir.path(), &["--rank-only"]);
-    assert_eq!(output.status.code(), Some(6));
+    assert_exit(&output, 6);
     assert!(
         stderr(&output).contains("has no tests to run"),
         "{}",
@@ -326,7 +326,7 @@ fn nothing_to_localize_when_every_test_passes_or_there_are_none() {
 fn when_every_test_fails_the_ranking_still_runs_but_is_called_weak() {
     let dir = fixture("all_failing");
     let output = autofix(dir.path(), &["--rank-only"]);
-    assert_eq!(output.status.code(), Some(0));
+    assert_exit(&output, 0);
     assert!(
         stderr(&output).contains("warning: every test fails"),
         "{}",
@@ -339,7 +339,7 @@ fn when_every_test_fails_the_ranking_still_runs_but_is_called_weak() {
 fn an_unparsable_file_is_skipped_with_a_warning() {
     let dir = fixture("unparsable");
     let output = autofix(dir.path(), &["--rank-only"]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_exit(&output, 0);
     assert!(
         stderr(&output).contains("warning: src/nightly.rs: syn cannot parse this file"),
         "{}",
@@ -352,7 +352,7 @@ fn an_unparsable_file_is_skipped_with_a_warning() {
 fn outside_a_package_or_with_a_missing_manifest() {
     let empty = tempfile::tempdir().unwrap();
     let output = autofix(empty.path(), &["--rank-only"]);
-    assert_eq!(output.status.code(), Some(3));
+    assert_exit(&output, 3);
     assert!(
         stderr(&output).contains("could not find Cargo.toml"),
         "{}",
@@ -363,7 +363,7 @@ fn outside_a_package_or_with_a_missing_manifest() {
         empty.path(),
         &["--rank-only", "--manifest-path", "nowhere/Cargo.toml"],
     );
-    assert_eq!(output.status.code(), Some(3));
+    assert_exit(&output, 3);
     assert!(
         stderr(&output).contains("--manifest-path") && stderr(&output).contains("does not exist")
     );
@@ -384,14 +384,14 @@ fn manifest_path_works_from_anywhere() {
 #[test]
 fn help_documents_the_exit_codes() {
     let output = autofix(Path::new("."), &["--help"]);
-    assert_eq!(output.status.code(), Some(0));
+    assert_exit(&output, 0);
     let help = stdout(&output);
     assert!(
         help.contains("Exit codes:") && help.contains("130  interrupted"),
         "{help}"
     );
     let output = autofix(Path::new("."), &["--metric", "cosine"]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_exit(&output, 2);
 }
 
 #[cfg(target_os = "linux")]
@@ -564,7 +564,7 @@ fn predicate_switching_finds_the_critical_condition() {
 fn explain_shows_each_suspect_with_what_it_depends_on() {
     let dir = fixture("middle");
     let output = autofix(dir.path(), &["--explain", "--top", "3"]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_exit(&output, 0);
     let text = stdout(&output);
     let lines: Vec<Vec<&str>> = text
         .lines()
@@ -615,7 +615,7 @@ fn explain_shows_each_suspect_with_what_it_depends_on() {
         "{text}"
     );
     let dot = autofix(dir.path(), &["--explain", "--format", "dot"]);
-    assert_eq!(dot.status.code(), Some(0), "{}", stderr(&dot));
+    assert_exit(&dot, 0);
     let graph = stdout(&dot);
     assert!(graph.starts_with("digraph dependencies {"), "{graph}");
     // The slice of middle(2, 1, 3): lines 2, 3, 5, 6, each control dependent on the one before.
@@ -628,6 +628,6 @@ fn explain_shows_each_suspect_with_what_it_depends_on() {
     }
     assert!(!graph.contains("src/lib.rs:15"), "{graph}");
     let misplaced = autofix(dir.path(), &["--rank-only", "--format", "dot"]);
-    assert_eq!(misplaced.status.code(), Some(2), "{}", stderr(&misplaced));
+    assert_exit(&misplaced, 2);
     assert!(stderr(&misplaced).contains("--format dot goes with --explain"));
 }

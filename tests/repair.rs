@@ -65,12 +65,7 @@ fn apply_and_test(fixture_name: &str, diff: &str) -> TempDir {
 /// A repair that must succeed: exit 0, a diff that applies and passes.
 fn assert_repaired(fixture_name: &str, extra: &[&str]) -> (String, serde_json::Value) {
     let (output, report) = repair(fixture_name, extra);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "stderr:\n{}",
-        stderr(&output)
-    );
+    assert_exit(&output, 0);
     let diff = stdout(&output);
     assert!(
         diff.starts_with(
@@ -195,7 +190,7 @@ fn a_flaky_test_is_reported_and_left_out() {
     .env("FLAKY_MARKER", marker.path().join("ran"))
     .output()
     .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_exit(&output, 0);
     assert!(stderr(&output).contains(
         "flaky tests (a different outcome on a re-run) are left out of the fitness: tests::flaky"
     ));
@@ -209,7 +204,7 @@ fn a_flaky_test_is_reported_and_left_out() {
 #[test]
 fn no_patch_found_says_what_was_tried() {
     let (output, report) = repair("unrepairable", &["--generations", "2", "--population", "6"]);
-    assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
+    assert_exit(&output, 7);
     assert!(output.stdout.is_empty());
     let error = error_line(&output);
     assert!(
@@ -236,7 +231,7 @@ fn output_writes_the_patch_to_a_file() {
     let out = tempfile::tempdir().unwrap();
     let patch = out.path().join("fix.patch");
     let output = autofix(dir.path(), &["-q", "--output", patch.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_exit(&output, 0);
     assert!(output.stdout.is_empty());
     apply_and_test("middle", &fs::read_to_string(patch).unwrap());
 }
@@ -260,7 +255,7 @@ fn config_files_set_defaults_and_the_command_line_wins() {
             "5",
         ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_exit(&output, 0);
     let report: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&report_path).unwrap()).unwrap();
     assert_eq!(report["population"], 6);
@@ -270,7 +265,7 @@ fn config_files_set_defaults_and_the_command_line_wins() {
 
     fs::write(dir.path().join("autofix.toml"), "populaton = 6\n").unwrap();
     let output = autofix(dir.path(), &["-q"]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_exit(&output, 2);
     assert!(
         stderr(&output).contains("autofix.toml: unknown field `populaton`"),
         "{}",
@@ -381,7 +376,7 @@ fn ctrl_c_during_the_search_reports_the_best_so_far() {
 fn a_time_limit_reached_between_groups_says_so() {
     // The first stage always scores its first generation, long past a 1 s limit.
     let (output, report) = repair("two_faults", &["--time-limit", "1"]);
-    assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
+    assert_exit(&output, 7);
     assert_eq!(
         error_line(&output),
         "error: no patch found for the failures that remain after 1 fixed failure group: the time limit was reached"
@@ -429,7 +424,7 @@ fn a_group_left_unfixed_leaves_the_patch_for_the_others_on_stderr() {
         "half_repairable",
         &["--generations", "2", "--population", "6"],
     );
-    assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
+    assert_exit(&output, 7);
     assert!(output.stdout.is_empty());
     let stages = report["stages"].as_array().unwrap();
     assert_eq!(stages.len(), 2, "{report:#}");

@@ -117,7 +117,7 @@ pub fn check_tests(request: &BuildRequest) -> Result<BuildOutcome> {
 fn compile(command: Command, on_artifact: &mut dyn FnMut(&str)) -> Result<BuildOutcome> {
     let mut executables = Vec::new();
     let mut errors = Vec::new();
-    let finished = process::run_streaming(command, |line| {
+    let (finished, _) = process::run_streaming(command, None, |line| {
         let Ok(message) = serde_json::from_str::<Message>(line) else {
             return;
         };

@@ -6,6 +6,7 @@
 
 pub mod report;
 pub mod search;
+pub mod settings;
 pub mod stage;
 pub mod validate;
 
@@ -17,33 +18,14 @@ use anyhow::Result;
 
 use crate::baseline::Baseline;
 use crate::code::diff::{FileChange, unified_diff};
-use crate::evaluate;
-use crate::evaluate::fitness::Weights;
 use crate::exit::{Exit, Failure};
 use crate::localize::{GroupRanking, Localization};
-use crate::mutation::patch::Operator;
-use crate::mutation::sites::Exclusions;
 use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
 use crate::repair::search::Stop;
+pub use crate::repair::settings::Settings;
 use crate::repair::stage::{Stage, StageOutcome, run_stage};
 use crate::repair::validate::{Validation, validate};
 use crate::system::console::Console;
-
-/// How the repair searches.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    pub seed: u64,
-    pub population: usize,
-    pub generations: usize,
-    /// The whole run's budget, localization included.
-    pub time_limit: Option<Duration>,
-    pub weights: Weights,
-    pub operators: Vec<Operator>,
-    pub exclude: Exclusions,
-    /// Weigh locations by what edits there did.
-    pub feedback: bool,
-    pub evaluation: evaluate::Settings,
-}
 
 /// What a repair found.
 #[derive(Debug)]

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::repair::Settings;
 use crate::repair::search::Stop;
+use crate::repair::settings::Settings;
 use crate::repair::stage::{Stage, percent};
 use crate::system::console::Console;
 

@@ -25,8 +25,8 @@ use crate::localize::spectrum::Suspect;
 use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator};
 use crate::mutation::sites::{MutationSpace, collect_mutation_space};
-use crate::repair::Settings;
 use crate::repair::search::{Progress, SearchResult, SearchSettings, Stop, search};
+use crate::repair::settings::Settings;
 use crate::system::console::Console;
 
 /// What a stage did.

@@ -7,7 +7,7 @@
 //! that keeps a pipe open never makes us wait.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -73,8 +73,21 @@ impl Finished {
 }
 
 /// Runs `command` to completion, or kills its process group after `timeout`.
-pub fn run(mut command: Command, timeout: Option<Duration>) -> Result<Finished> {
-    let mut stdout = tempfile::tempfile().context("cannot create a temp file for output")?;
+pub fn run(command: Command, timeout: Option<Duration>) -> Result<Finished> {
+    run_streaming(command, timeout, |_| {})
+        .map(|(finished, stdout)| Finished { stdout, ..finished })
+}
+
+/// Runs `command` like [`run`], handing each complete line of its stdout to
+/// `on_line` as it arrives (for cargo's JSON messages and progress). The
+/// output goes to temp files like everything else; the returned `Finished`
+/// has an empty `stdout`, which comes back whole beside it.
+pub fn run_streaming(
+    mut command: Command,
+    timeout: Option<Duration>,
+    mut on_line: impl FnMut(&str),
+) -> Result<(Finished, String)> {
+    let stdout = tempfile::tempfile().context("cannot create a temp file for output")?;
     let mut stderr = tempfile::tempfile().context("cannot create a temp file for output")?;
     command
         .stdin(Stdio::null())
@@ -82,42 +95,60 @@ pub fn run(mut command: Command, timeout: Option<Duration>) -> Result<Finished> 
         .stderr(stderr.try_clone()?);
     let started = Instant::now();
     let mut child = Spawned::start(&mut command)?;
-    let status = child.wait(timeout)?;
+    let mut lines = NewLines::new(stdout);
+    let status = child.wait(timeout, &mut || lines.each(&mut on_line))?;
+    lines.each(&mut on_line)?;
+    lines.finish(&mut on_line);
     let elapsed = started.elapsed();
-    Ok(Finished {
-        status,
-        stdout: read_back(&mut stdout)?,
-        stderr: read_back(&mut stderr)?,
-        elapsed,
-    })
+    Ok((
+        Finished {
+            status,
+            stdout: String::new(),
+            stderr: read_back(&mut stderr)?,
+            elapsed,
+        },
+        lines.text,
+    ))
 }
 
-/// Runs `command` to completion, handing each line of its stdout to
-/// `on_line` as it arrives (for cargo's JSON messages and progress).
-/// The returned `stdout` is empty; stderr is captured.
-pub fn run_streaming(mut command: Command, mut on_line: impl FnMut(&str)) -> Result<Finished> {
-    let mut stderr = tempfile::tempfile().context("cannot create a temp file for output")?;
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(stderr.try_clone()?);
-    let started = Instant::now();
-    let mut child = Spawned::start(&mut command)?;
-    let stdout = child.child.stdout.take().expect("stdout is piped");
-    for line in BufReader::new(stdout).lines() {
-        match line {
-            Ok(line) => on_line(&line),
-            Err(_) => break,
+/// Reads a growing output file: the complete lines written since last time.
+struct NewLines {
+    file: std::fs::File,
+    /// Everything read so far, and where its last complete line ends.
+    text: String,
+    done: usize,
+}
+
+impl NewLines {
+    fn new(file: std::fs::File) -> NewLines {
+        NewLines {
+            file,
+            text: String::new(),
+            done: 0,
         }
     }
-    let status = child.wait(None)?;
-    let elapsed = started.elapsed();
-    Ok(Finished {
-        status,
-        stdout: String::new(),
-        stderr: read_back(&mut stderr)?,
-        elapsed,
-    })
+
+    /// Hands every new complete line to `on_line`.
+    fn each(&mut self, on_line: &mut impl FnMut(&str)) -> Result<()> {
+        let mut bytes = Vec::new();
+        self.file.seek(SeekFrom::Start(self.text.len() as u64))?;
+        self.file.read_to_end(&mut bytes)?;
+        self.text.push_str(&String::from_utf8_lossy(&bytes));
+        while let Some(end) = self.text[self.done..].find('\n') {
+            let line = &self.text[self.done..self.done + end];
+            on_line(line.strip_suffix('\r').unwrap_or(line));
+            self.done += end + 1;
+        }
+        Ok(())
+    }
+
+    /// Hands over a last line without a line break, if any.
+    fn finish(&mut self, on_line: &mut impl FnMut(&str)) {
+        if self.done < self.text.len() {
+            on_line(&self.text[self.done..]);
+            self.done = self.text.len();
+        }
+    }
 }
 
 /// `work(i)` for every `i` in `0..count`, on up to `jobs` threads that each
@@ -211,11 +242,17 @@ impl Spawned {
         Ok(spawned)
     }
 
-    /// Waits for the child; on timeout kills its whole group.
-    fn wait(&mut self, timeout: Option<Duration>) -> Result<Status> {
+    /// Waits for the child, calling `on_tick` while it runs; on timeout
+    /// kills its whole group.
+    fn wait(
+        &mut self,
+        timeout: Option<Duration>,
+        on_tick: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Status> {
         let started = Instant::now();
         let mut pause = Duration::from_micros(200);
         loop {
+            on_tick()?;
             if let Some(status) = self.child.try_wait()? {
                 check_interrupted()?;
                 return Ok(Status::Exited(status));
@@ -305,10 +342,12 @@ mod tests {
     #[test]
     fn streaming_sees_every_line() {
         let mut command = Command::new("sh");
-        command.args(["-c", "printf 'a\\nb\\nc\\n'"]);
+        command.args(["-c", "printf 'a\\nb\\n'; sleep 0.2; printf 'c\\n'"]);
         let mut lines = Vec::new();
-        let finished = run_streaming(command, |line| lines.push(line.to_string())).unwrap();
+        let (finished, stdout) =
+            run_streaming(command, None, |line| lines.push(line.to_string())).unwrap();
         assert!(finished.success());
         assert_eq!(lines, ["a", "b", "c"]);
+        assert_eq!(stdout, "a\nb\nc\n");
     }
 }

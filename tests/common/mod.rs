@@ -59,6 +59,17 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Asserts the exit code, showing stderr if it is another.
+#[track_caller]
+pub fn assert_exit(output: &Output, code: i32) {
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "exit code; stderr:\n{}",
+        stderr(output)
+    );
+}
+
 /// The `error:` line on stderr (there must be one).
 pub fn error_line(output: &Output) -> String {
     stderr(output)
@@ -89,12 +100,7 @@ pub fn rank_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["--rank-only", "--format", "json", "--test-timeout", "20"];
     args.extend_from_slice(extra);
     let output = autofix(dir, &args);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "stderr:\n{}",
-        stderr(&output)
-    );
+    assert_exit(&output, 0);
     serde_json::from_slice(&output.stdout).unwrap()
 }
 

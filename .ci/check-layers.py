@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Checks that imports point down the pipeline and that no modules form a cycle.
+
+The layers of `src/`, lowest first (ARCHITECTURE.md, "Code map"). A module
+may use modules of its own layer or of a layer below; `lib.rs` and `main.rs`
+(the facade and the binary) may use anything. Every `crate::...` path in a
+file counts, in `use` items and inline, test modules included. Within a
+layer, the graph of module-to-module uses must have no cycle.
+
+Exit code 0 when both hold; 1 with one line per violation otherwise.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+LAYERS = [
+    ["exit", "dd"],
+    ["system"],
+    ["cargo"],
+    ["code"],
+    ["baseline"],
+    ["mutation"],
+    ["evaluate"],
+    ["localize"],
+    ["repair"],
+    ["render"],
+    ["app"],
+]
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+TOP = {"", "main"}  # lib.rs and main.rs
+
+
+def module_of(path: Path, src: Path) -> str:
+    """`src/a/b.rs` -> `a::b`, `src/a/mod.rs` -> `a`, `src/lib.rs` -> ``."""
+    parts = list(path.relative_to(src).with_suffix("").parts)
+    if parts[-1] == "mod":
+        parts.pop()
+    if parts == ["lib"]:
+        return ""
+    return "::".join(parts)
+
+
+def strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+
+
+def used_modules(text: str, modules: set) -> set:
+    """The modules a file's `crate::` paths name (the longest known prefix)."""
+    used = set()
+    text = strip_comments(text)
+    # `use crate::a::{b, c::d}`: expand one level of braces.
+    for prefix, inner in re.findall(r"crate((?:::\w+)*)::\{([^{}]*)\}", text):
+        for item in inner.split(","):
+            item = item.strip().split(" as ")[0]
+            if item and item != "self":
+                used.add(resolve(prefix + "::" + item, modules))
+            elif item == "self":
+                used.add(resolve(prefix, modules))
+    for path in re.findall(r"crate((?:::\w+)+)", text):
+        used.add(resolve(path, modules))
+    used.discard(None)
+    return used
+
+
+def resolve(path: str, modules: set):
+    parts = [p for p in path.split("::") if p]
+    while parts:
+        candidate = "::".join(parts)
+        if candidate in modules:
+            return candidate
+        parts.pop()
+    return None
+
+
+def layer(module: str) -> str:
+    return module.split("::")[0]
+
+
+def cycles(graph: dict) -> list:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(node):
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(10_000)
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def main() -> int:
+    src = Path(__file__).resolve().parent.parent / "src"
+    files = {module_of(p, src): p for p in src.rglob("*.rs")}
+    modules = set(files)
+    problems = []
+    graph = {}
+    for module, path in sorted(files.items()):
+        uses = used_modules(path.read_text(), modules) - {module}
+        graph[module] = uses
+        if module in TOP:
+            continue
+        own = layer(module)
+        if own not in RANK:
+            problems.append(f"{path}: module `{module}` is in no layer of .ci/check-layers.py")
+            continue
+        for used in sorted(uses):
+            if used in TOP:
+                problems.append(f"{path}: `{module}` uses the crate root")
+            elif RANK.get(layer(used), -1) > RANK[own]:
+                problems.append(
+                    f"{path}: `{module}` ({own}) uses `{used}` ({layer(used)}), a layer above it"
+                )
+    for component in cycles(graph):
+        problems.append("import cycle: " + " -> ".join(component))
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"layers: {len(modules)} modules, imports point down, no cycles")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

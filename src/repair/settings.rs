@@ -1,0 +1,24 @@
+//! How the repair searches: the settings of every stage.
+
+use std::time::Duration;
+
+use crate::evaluate;
+use crate::evaluate::fitness::Weights;
+use crate::mutation::patch::Operator;
+use crate::mutation::sites::Exclusions;
+
+/// How the repair searches.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub seed: u64,
+    pub population: usize,
+    pub generations: usize,
+    /// The whole run's budget, localization included.
+    pub time_limit: Option<Duration>,
+    pub weights: Weights,
+    pub operators: Vec<Operator>,
+    pub exclude: Exclusions,
+    /// Weigh locations by what edits there did.
+    pub feedback: bool,
+    pub evaluation: evaluate::Settings,
+}
