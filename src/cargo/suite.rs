@@ -158,6 +158,26 @@ fn list(executable: &TestExecutable, cwd: &Path, ignored: bool) -> Result<Vec<St
         .collect())
 }
 
+/// How a group of tests ran (see [`TestSuite::run_together`]).
+#[derive(Debug, Clone, Default)]
+pub struct GroupRun {
+    pub verdicts: Vec<(TestId, Verdict)>,
+    /// Time spent in processes that ran out of time.
+    pub timed_out: Duration,
+}
+
+/// What starting a test process may take, beyond its tests' budgets.
+const START_UP: Duration = Duration::from_millis(100);
+
+/// The test libtest was running when its process stopped: a last line
+/// `test NAME ... ` without a result (it prints that much before running a
+/// test when tests run one at a time).
+fn running_test(stdout: &str) -> Option<&str> {
+    let last = stdout.rsplit('\n').next()?;
+    let name = last.strip_prefix("test ")?.strip_suffix(" ... ")?;
+    Some(name.strip_suffix(" - should panic").unwrap_or(name))
+}
+
 /// How to run tests: in parallel, with a per-test timeout.
 #[derive(Debug, Clone)]
 pub struct RunSettings {
@@ -240,19 +260,20 @@ impl TestSuite {
         command
     }
 
-    /// Runs the tests `which` with one process per executable (libtest runs
-    /// them on its threads), each process killed after `timeout`. Tests a
-    /// timed-out process did not report count as timed out; if a process
-    /// died another way (a test called `exit` or aborted), the tests it did
-    /// not report run again alone, with `settings`.
+    /// Runs the tests `which`, one after the other in one process per test
+    /// executable, test `t` allowed `budget(t)` (a process, the sum of its
+    /// tests' budgets and a start-up allowance). When a process runs out of
+    /// time, the test it was running is timed out and the tests it did not
+    /// get to run in a new process; when it dies another way (a test called
+    /// `exit`, or aborted), the tests it did not report run again alone.
+    /// Tests of harness-free executables run alone.
     pub fn run_together(
         &self,
         which: &[TestId],
-        timeout: Duration,
-        settings: &RunSettings,
+        budget: &dyn Fn(TestId) -> Duration,
         env: &[(&'static str, OsString)],
-    ) -> Result<Vec<(TestId, Verdict)>> {
-        let mut verdicts: Vec<(TestId, Verdict)> = Vec::new();
+    ) -> Result<GroupRun> {
+        let mut run = GroupRun::default();
         let mut alone: Vec<TestId> = which
             .iter()
             .copied()
@@ -265,39 +286,58 @@ impl TestSuite {
                 .or_default()
                 .push(test);
         }
-        for (executable, tests) in by_executable {
-            let mut command = self.executable_command(executable);
-            command
-                .arg("--exact")
-                .args(tests.iter().map(|&t| &self.get(t).name))
-                .envs(env.iter().map(|(k, v)| (k, v)));
-            let finished = process::run(command, Some(timeout))?;
-            let reported = parse_results(&finished.stdout);
-            for &test in &tests {
-                match reported.get(self.get(test).name.as_str()) {
-                    Some(&passed) => verdicts.push((
-                        test,
-                        if passed {
-                            Verdict::Passed
-                        } else {
-                            Verdict::Failed(Panic::default())
-                        },
-                    )),
-                    None if finished.status == Status::TimedOut => {
-                        verdicts.push((test, Verdict::TimedOut))
+        for (executable, mut pending) in by_executable {
+            while !pending.is_empty() {
+                let mut command = self.executable_command(executable);
+                command
+                    .args(["--exact", "--test-threads=1"])
+                    .args(pending.iter().map(|&t| &self.get(t).name))
+                    .envs(env.iter().map(|(k, v)| (k, v)));
+                let timeout = START_UP + pending.iter().map(|&t| budget(t)).sum::<Duration>();
+                let finished = process::run(command, Some(timeout))?;
+                let reported = parse_results(&finished.stdout);
+                let running = running_test(&finished.stdout);
+                let mut rest = Vec::new();
+                for &test in &pending {
+                    let name = self.get(test).name.as_str();
+                    match reported.get(name) {
+                        Some(&passed) => run.verdicts.push((
+                            test,
+                            if passed {
+                                Verdict::Passed
+                            } else {
+                                Verdict::Failed(Panic::default())
+                            },
+                        )),
+                        None if finished.status != Status::TimedOut => alone.push(test),
+                        None if running == Some(name) || running.is_none() => {
+                            run.verdicts.push((test, Verdict::TimedOut))
+                        }
+                        None => rest.push(test),
                     }
-                    None => alone.push(test),
                 }
+                if finished.status == Status::TimedOut {
+                    run.timed_out += finished.elapsed;
+                }
+                pending = rest;
             }
         }
-        let outcomes = self.run(&alone, settings, |_| env.to_vec(), |_, _| {})?;
-        verdicts.extend(
-            alone
-                .into_iter()
-                .zip(outcomes.into_iter().map(|o| o.verdict)),
-        );
-        verdicts.sort_by_key(|(test, _)| *test);
-        Ok(verdicts)
+        for test in alone {
+            let mut command = self.command(test);
+            command.envs(env.iter().map(|(k, v)| (k, v)));
+            let finished = process::run(command, Some(START_UP + budget(test)))?;
+            let verdict = match finished.status {
+                Status::TimedOut => {
+                    run.timed_out += finished.elapsed;
+                    Verdict::TimedOut
+                }
+                Status::Exited(status) if status.success() => Verdict::Passed,
+                Status::Exited(_) => Verdict::Failed(Panic::default()),
+            };
+            run.verdicts.push((test, verdict));
+        }
+        run.verdicts.sort_by_key(|(test, _)| *test);
+        Ok(run)
     }
 
     /// Runs the tests `which`, each in its own process, `settings.jobs` at
@@ -435,6 +475,13 @@ thread 'tests::a' (6703) panicked at src/lib.rs:10:9:\nassertion `left == right`
             results.into_iter().collect::<Vec<_>>(),
             [("a::b", true), ("c", false)]
         );
+    }
+
+    #[test]
+    fn the_running_test_is_the_one_without_a_result() {
+        let stdout = "\nrunning 3 tests\ntest tests::a ... ok\ntest tests::b ... ";
+        assert_eq!(running_test(stdout), Some("tests::b"));
+        assert_eq!(running_test("test tests::a ... ok\n"), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 
 pub mod copy;
 pub mod fitness;
+pub mod functions;
 pub mod plan;
 pub mod rebuild;
 pub mod schema;
@@ -139,15 +140,23 @@ pub trait PreparedEvaluator: Evaluator {
 
 /// What an evaluator did: builds, and time spent building and testing
 /// (summed over workers, so it can exceed the wall time).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct EvaluatorStats {
     pub strategy: &'static str,
+    /// Batches with new candidates, and builds (woven and separate).
+    pub batches: usize,
     pub builds: usize,
+    /// Woven builds alone (the compiler invocations of the woven path).
+    pub woven_builds: usize,
     /// Candidates evaluated in a woven build, and separately.
     pub woven: usize,
     pub separate: usize,
+    /// Why candidates were evaluated separately, and how many.
+    pub separate_reasons: BTreeMap<String, usize>,
     pub build_seconds: f64,
     pub test_seconds: f64,
+    /// Time spent in test processes that ran out of time.
+    pub timeout_seconds: f64,
     /// The median time one woven candidate's tests took to run.
     pub median_candidate_test_seconds: Option<f64>,
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::cargo::suite::{Panic, RunSettings, TestId, TestSuite, Verdict};
+use crate::cargo::suite::{GroupRun, Panic, TestId, TestSuite, Verdict};
 use crate::code::source::Location;
 use crate::evaluate::fitness::FitnessModel;
 
@@ -25,21 +25,40 @@ pub struct Cutoff {
 /// A test that executes none of the candidate's edited locations (by the
 /// baseline's coverage) cannot change its outcome: it keeps its baseline
 /// verdict without running. The others run originally failing first, each
-/// group in one process per test executable; if the cutoff says the
-/// candidate cannot survive after the first group, the second is skipped.
+/// group one test after another in one process per test executable; if the
+/// cutoff says the candidate cannot survive after the first group, the
+/// second is skipped.
+///
+/// Each test may take ten times its baseline duration, at least
+/// [`FLOOR`] (a mutant that hangs costs that, not seconds). A test that
+/// timed out in the baseline, and any test that times out in a candidate
+/// that would otherwise pass every test it ran, gets the generous limit:
+/// ten times the slowest passing test, at least a second (so that a busy
+/// machine cannot cost a fix).
 #[derive(Debug, Clone)]
 pub struct TestPlan {
     /// The originally failing tests (not flaky).
     pub first: Vec<TestId>,
     /// The originally passing tests (not flaky).
     pub rest: Vec<TestId>,
-    /// Per-test timeout when a test runs alone.
-    pub single: RunSettings,
+    /// The generous limit of one test.
+    pub generous: Duration,
     /// Per test: its baseline duration (`None` if it timed out).
     durations: Vec<Option<Duration>>,
     /// Per test: the lines it executed in the baseline.
     coverage: Vec<BTreeSet<Location>>,
     cutoff: Option<Cutoff>,
+}
+
+/// The least time a test is given.
+pub const FLOOR: Duration = Duration::from_millis(100);
+
+/// How a candidate's tests ran: each test's verdict (or its baseline
+/// verdict), and the time lost to processes that ran out of time.
+#[derive(Debug, Clone, Default)]
+pub struct PlanRun {
+    pub verdicts: Vec<(TestId, Verdict)>,
+    pub timed_out: Duration,
 }
 
 /// The tests one candidate runs, and the verdicts it keeps from the baseline.
@@ -51,18 +70,14 @@ pub struct Selection {
 }
 
 impl TestPlan {
-    /// Timeouts derive from the baseline durations of each test (run
-    /// alone): a test may take ten times the slowest passing test (at least
-    /// 1 s, at most `cap`); a group run together, that plus twice their
-    /// sequential time spread over `jobs` threads. Tests that timed out in
-    /// the baseline add nothing: their baseline says nothing about how long
-    /// they take when they work.
+    /// A plan from the baseline's durations of each test (run alone;
+    /// `None` if it timed out) and the lines each executed. No test may run
+    /// longer than `cap`.
     pub fn new(
         first: Vec<TestId>,
         rest: Vec<TestId>,
         durations: Vec<Option<Duration>>,
         coverage: Vec<BTreeSet<Location>>,
-        jobs: usize,
         cap: Duration,
     ) -> TestPlan {
         let slowest_passing = rest
@@ -70,14 +85,11 @@ impl TestPlan {
             .filter_map(|&t| durations[t.index()])
             .max()
             .unwrap_or(Duration::ZERO);
-        let single = (slowest_passing * 10).max(Duration::from_secs(1)).min(cap);
+        let generous = (slowest_passing * 10).max(Duration::from_secs(1)).min(cap);
         TestPlan {
             first,
             rest,
-            single: RunSettings {
-                jobs,
-                timeout: single,
-            },
+            generous,
             durations,
             coverage,
             cutoff: None,
@@ -88,15 +100,14 @@ impl TestPlan {
         self.cutoff = cutoff;
     }
 
-    /// The timeout of one process running `tests` together.
-    pub fn group_timeout(&self, tests: &[TestId]) -> Duration {
-        let single = self.single.timeout;
-        let sequential: Duration = tests
-            .iter()
-            .filter_map(|&t| self.durations[t.index()])
-            .map(|d| d.min(single))
-            .sum();
-        single + sequential * 2 / self.single.jobs.max(1) as u32
+    /// How long `test` may run: ten times its baseline duration, at least
+    /// [`FLOOR`], at most the generous limit (which a test that timed out
+    /// in the baseline gets).
+    pub fn budget(&self, test: TestId) -> Duration {
+        match self.durations[test.index()] {
+            Some(duration) => (duration * 10).max(FLOOR).min(self.generous),
+            None => self.generous,
+        }
     }
 
     /// The tests a candidate editing `edited` runs (all of them for `None`).
@@ -142,25 +153,45 @@ impl TestPlan {
         suite: &TestSuite,
         edited: Option<&BTreeSet<Location>>,
         env: &[(&'static str, OsString)],
-    ) -> Result<Vec<(TestId, Verdict)>> {
+    ) -> Result<PlanRun> {
         let selection = self.select(edited);
-        let mut verdicts = selection.kept;
-        verdicts.extend(suite.run_together(
-            &selection.first,
-            self.group_timeout(&selection.first),
-            &self.single,
-            env,
-        )?);
-        if !self.below_cutoff(&verdicts, &selection.rest) {
-            verdicts.extend(suite.run_together(
-                &selection.rest,
-                self.group_timeout(&selection.rest),
-                &self.single,
-                env,
-            )?);
+        let budget = |test: TestId| self.budget(test);
+        let mut run = PlanRun {
+            verdicts: selection.kept,
+            timed_out: Duration::ZERO,
+        };
+        let add = |group: GroupRun, run: &mut PlanRun| {
+            run.verdicts.extend(group.verdicts);
+            run.timed_out += group.timed_out;
+        };
+        add(
+            suite.run_together(&selection.first, &budget, env)?,
+            &mut run,
+        );
+        if !self.below_cutoff(&run.verdicts, &selection.rest) {
+            add(suite.run_together(&selection.rest, &budget, env)?, &mut run);
         }
-        verdicts.sort_by_key(|(test, _)| *test);
-        Ok(verdicts)
+        // Timeouts in a candidate that passes everything else are confirmed
+        // with the generous limit: a busy machine must not cost a fix.
+        let timed_out: Vec<TestId> = run
+            .verdicts
+            .iter()
+            .filter(|(_, v)| *v == Verdict::TimedOut)
+            .map(|(t, _)| *t)
+            .collect();
+        let otherwise_passing = run
+            .verdicts
+            .iter()
+            .all(|(_, v)| matches!(v, Verdict::Passed | Verdict::TimedOut));
+        if !timed_out.is_empty() && otherwise_passing {
+            run.verdicts.retain(|(_, v)| *v != Verdict::TimedOut);
+            add(
+                suite.run_together(&timed_out, &|_| self.generous, env)?,
+                &mut run,
+            );
+        }
+        run.verdicts.sort_by_key(|(test, _)| *test);
+        Ok(run)
     }
 }
 
@@ -198,30 +229,29 @@ mod tests {
                 BTreeSet::from([at(3), at(7)]),
                 BTreeSet::from([at(7)]),
             ],
-            2,
             Duration::from_secs(60),
         )
     }
 
     #[test]
-    fn timeouts_follow_the_baseline() {
+    fn budgets_follow_each_tests_baseline() {
         let plan = plan();
-        assert_eq!(plan.single.timeout, Duration::from_secs(3));
-        // Test 2 timed out in the baseline: it adds nothing.
-        assert_eq!(plan.group_timeout(&ids([2])), Duration::from_secs(3));
-        assert_eq!(
-            plan.group_timeout(&ids([0, 1])),
-            Duration::from_secs(3) + Duration::from_millis(310)
-        );
+        // Ten times the slowest passing test (300 ms), at least a second.
+        assert_eq!(plan.generous, Duration::from_secs(3));
+        // Test 0 took 10 ms: 100 ms (the floor); test 1 took 300 ms: 3 s.
+        assert_eq!(plan.budget(t(0)), FLOOR);
+        assert_eq!(plan.budget(t(1)), Duration::from_secs(3));
+        // Test 2 timed out in the baseline: it gets the generous limit.
+        assert_eq!(plan.budget(t(2)), Duration::from_secs(3));
         let capped = TestPlan::new(
-            ids([]),
+            vec![],
             ids([1]),
             plan.durations.clone(),
             plan.coverage.clone(),
-            1,
             Duration::from_millis(500),
         );
-        assert_eq!(capped.single.timeout, Duration::from_millis(500));
+        assert_eq!(capped.generous, Duration::from_millis(500));
+        assert_eq!(capped.budget(t(1)), Duration::from_millis(500));
     }
 
     #[test]

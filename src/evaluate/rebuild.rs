@@ -20,10 +20,13 @@ use crate::evaluate::{
 use crate::mutation::patch::Candidate;
 use crate::system::process;
 
-/// Rebuilds each candidate in one of `-j` long-lived scratch copies.
+/// Rebuilds each candidate in one of `-j` long-lived scratch copies, made
+/// when first needed.
 #[derive(Debug)]
 pub struct RebuildEvaluator {
     originals: Originals,
+    workspace: Workspace,
+    settings: Settings,
     workers: Vec<Worker>,
     suite: TestSuite,
     plan: TestPlan,
@@ -45,6 +48,7 @@ struct Worker {
     builds: usize,
     build_seconds: f64,
     test_seconds: f64,
+    timeout_seconds: f64,
 }
 
 impl RebuildEvaluator {
@@ -54,30 +58,37 @@ impl RebuildEvaluator {
         suite: TestSuite,
         plan: TestPlan,
         settings: &Settings,
-    ) -> Result<RebuildEvaluator> {
-        let workers = (0..settings.jobs.max(1))
-            .map(|index| {
-                Ok(Worker {
-                    copy: BuildCopy::new(
-                        workspace,
-                        &originals,
-                        &settings.features,
-                        &format!("worker-{index}"),
-                    )?,
-                    builds: 0,
-                    build_seconds: 0.0,
-                    test_seconds: 0.0,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(RebuildEvaluator {
+    ) -> RebuildEvaluator {
+        RebuildEvaluator {
             originals,
-            workers,
+            workspace: workspace.clone(),
+            settings: settings.clone(),
+            workers: Vec::new(),
             suite,
             plan,
             cache: HashMap::new(),
             counts: EvaluationCounts::default(),
-        })
+        }
+    }
+
+    /// Makes the `-j` workers' scratch copies, if not made yet.
+    fn ensure_workers(&mut self) -> Result<()> {
+        while self.workers.len() < self.settings.jobs.max(1) {
+            let index = self.workers.len();
+            self.workers.push(Worker {
+                copy: BuildCopy::new(
+                    &self.workspace,
+                    &self.originals,
+                    &self.settings.features,
+                    &format!("worker-{index}"),
+                )?,
+                builds: 0,
+                build_seconds: 0.0,
+                test_seconds: 0.0,
+                timeout_seconds: 0.0,
+            });
+        }
+        Ok(())
     }
 
     pub fn plan(&self) -> &TestPlan {
@@ -94,6 +105,9 @@ impl RebuildEvaluator {
         on_done: &(dyn Fn(&CandidateOutcome) + Sync),
     ) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
+        if !fresh.is_empty() {
+            self.ensure_workers()?;
+        }
         let jobs: Vec<Job> = fresh
             .iter()
             .map(|&i| Job {
@@ -149,6 +163,7 @@ impl PreparedEvaluator for RebuildEvaluator {
     /// Runs the unchanged program on every worker (which also compiles each
     /// copy once).
     fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>> {
+        self.ensure_workers()?;
         let jobs = vec![
             Job {
                 texts: Texts::new(),
@@ -171,6 +186,7 @@ impl PreparedEvaluator for RebuildEvaluator {
             separate: self.counts.built,
             build_seconds: self.workers.iter().map(|w| w.build_seconds).sum(),
             test_seconds: self.workers.iter().map(|w| w.test_seconds).sum(),
+            timeout_seconds: self.workers.iter().map(|w| w.timeout_seconds).sum(),
             ..Default::default()
         }
     }
@@ -199,8 +215,9 @@ impl Worker {
         };
         let suite = suite.with_build(&executables, &self.copy.package_dir)?;
         let started = Instant::now();
-        let verdicts = plan.run(&suite, job.edited.as_ref(), &[])?;
+        let run = plan.run(&suite, job.edited.as_ref(), &[])?;
         self.test_seconds += started.elapsed().as_secs_f64();
-        Ok(CandidateOutcome::Tested(verdicts))
+        self.timeout_seconds += run.timed_out.as_secs_f64();
+        Ok(CandidateOutcome::Tested(run.verdicts))
     }
 }

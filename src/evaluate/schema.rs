@@ -1,9 +1,11 @@
 //! Mutant schemata: a whole batch of candidates woven into one copy of the
 //! crate (see `weave`), built once, and each candidate tested by selecting
-//! its variants at run time. Candidates that cannot be woven, and those whose
-//! variants break the woven build (found from the compiler's diagnostics and
-//! dropped before building again), are evaluated separately by the rebuild
-//! path.
+//! its variants at run time. Every variant is a function body of its own, so
+//! one build reports every variant that does not compile: they are dropped
+//! and the rest built again (a third build only for errors that appear once
+//! everything else compiles, such as post-monomorphization ones).
+//! Candidates that cannot be woven, and those whose variants broke the
+//! build, are evaluated separately by the rebuild path.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
@@ -18,9 +20,10 @@ use crate::cargo::suite::TestSuite;
 use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location};
 use crate::evaluate::copy::BuildCopy;
+use crate::evaluate::functions::Functions;
 use crate::evaluate::plan::{Cutoff, TestPlan};
 use crate::evaluate::rebuild::RebuildEvaluator;
-use crate::evaluate::weave::{SCHEMA_ENV, Schema, VariantKey, weave};
+use crate::evaluate::weave::{SCHEMA_ENV, Schema, Unweavable, VariantKey, variants, weave};
 use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, PreparedEvaluator, Settings,
     Texts, edited_locations, new_texts,
@@ -31,7 +34,7 @@ use crate::system::scratch::MAIN_TARGET;
 
 /// Builds after which a batch's remaining candidates go to the rebuild
 /// path: each build drops the variants the previous one reported.
-const MAX_BUILDS_PER_BATCH: usize = 12;
+const MAX_BUILDS_PER_BATCH: usize = 3;
 
 /// Evaluates a batch with one build.
 #[derive(Debug)]
@@ -40,6 +43,7 @@ pub struct SchemaEvaluator {
     originals: Originals,
     /// Crate roots, and whether each is `#![no_std]`.
     roots: Vec<(FileId, bool)>,
+    functions: Functions,
     /// The copy woven versions of the crate are built in.
     copy: BuildCopy,
     suite: TestSuite,
@@ -57,6 +61,7 @@ impl SchemaEvaluator {
         fallback: RebuildEvaluator,
         originals: Originals,
         roots: Vec<(FileId, bool)>,
+        functions: Functions,
         suite: TestSuite,
         settings: &Settings,
     ) -> Result<SchemaEvaluator> {
@@ -65,6 +70,7 @@ impl SchemaEvaluator {
             fallback,
             originals,
             roots,
+            functions,
             copy,
             suite,
             jobs: settings.jobs.max(1),
@@ -105,66 +111,51 @@ impl SchemaEvaluator {
         on_done: &(dyn Fn(&CandidateOutcome) + Sync),
     ) -> Result<Vec<CandidateOutcome>> {
         let plan: &TestPlan = self.fallback.plan();
-        let durations: Mutex<Vec<f64>> = Mutex::new(Vec::new());
+        let timings: Mutex<Vec<(f64, f64)>> = Mutex::new(Vec::new());
         let started = Instant::now();
         let outcomes = process::in_parallel(self.jobs, runs.len(), |index| {
             let (edited, switches) = &runs[index];
             let env = [(SCHEMA_ENV, OsString::from(switches))];
             let started = Instant::now();
-            let outcome = plan
-                .run(suite, edited.as_ref(), &env)
-                .map(CandidateOutcome::Tested);
-            durations
+            let run = plan.run(suite, edited.as_ref(), &env)?;
+            timings
                 .lock()
-                .expect("durations poisoned")
-                .push(started.elapsed().as_secs_f64());
-            if let Ok(outcome) = &outcome {
-                on_done(outcome);
-            }
-            outcome
+                .expect("timings poisoned")
+                .push((started.elapsed().as_secs_f64(), run.timed_out.as_secs_f64()));
+            let outcome = CandidateOutcome::Tested(run.verdicts);
+            on_done(&outcome);
+            Ok(outcome)
         });
         self.stats.test_seconds += started.elapsed().as_secs_f64();
-        self.test_times
-            .extend(durations.into_inner().expect("durations poisoned"));
+        for (tests, timed_out) in timings.into_inner().expect("timings poisoned") {
+            self.test_times.push(tests);
+            self.stats.timeout_seconds += timed_out;
+        }
         outcomes
     }
 
-    /// The variant each build error is about: the one its primary span is
-    /// in, else the first of its other spans (a note can point at a variant
-    /// that only took part, such as the arm that fixed a `match`'s type),
-    /// else every variant between its first and last span in the primary
-    /// span's file (a value moved in one arm and used after the `match`
-    /// points at original code only).
-    fn culprits(&self, errors: &[CompileError], schema: &Schema) -> BTreeSet<VariantKey> {
-        let file_index = |name: &str| self.originals.find_by_name(name);
-        let mut culprits = BTreeSet::new();
+    /// The variant each build error is about: the first of its spans (the
+    /// primary one, through the macro calls it expands from, then the
+    /// others, then its notes') that lies in a variant's copy, declaration
+    /// or dispatch arm. Errors in no variant are left unattributed.
+    fn culprits(&self, errors: &[CompileError], schema: &Schema) -> BTreeMap<VariantKey, String> {
+        let mut culprits = BTreeMap::new();
         for error in errors {
-            let pinned = error
-                .spans
-                .iter()
-                .find_map(|(name, range)| schema.variant_at(file_index(name)?, range).cloned());
-            if let Some(key) = pinned {
-                culprits.insert(key);
-                continue;
+            let key = error.spans.iter().find_map(|(name, range)| {
+                let file = self.originals.find_by_name(name)?;
+                schema.variant_at(file, range).cloned()
+            });
+            if let Some(key) = key {
+                culprits.entry(key).or_insert_with(|| error.to_string());
             }
-            let Some((primary, _)) = error.spans.first() else {
-                continue;
-            };
-            let Some(file) = file_index(primary) else {
-                continue;
-            };
-            let ranges = error.spans.iter().filter(|(name, _)| name == primary);
-            let start = ranges.clone().map(|(_, r)| r.start).min().unwrap_or(0);
-            let end = ranges.map(|(_, r)| r.end).max().unwrap_or(0);
-            culprits.extend(
-                schema
-                    .spans
-                    .iter()
-                    .filter(|(f, span, _)| *f == file && span.start < end && start < span.end)
-                    .map(|(_, _, key)| key.clone()),
-            );
         }
         culprits
+    }
+
+    /// Whether `key` is a function's control copy (its unedited body).
+    fn is_control(&self, key: &VariantKey) -> bool {
+        let function = self.functions.get(key.function);
+        key.text == self.originals.text(function.file)[function.body.clone()]
     }
 }
 
@@ -176,21 +167,32 @@ impl Evaluator for SchemaEvaluator {
     ) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
         let mut decided: BTreeMap<usize, CandidateOutcome> = BTreeMap::new();
-        let originals = self.originals.clone();
         let mut pending: Vec<usize> = fresh.clone();
-        // How many builds each region (file, range) held a culprit in.
-        let mut failures: BTreeMap<(FileId, (usize, usize)), usize> = BTreeMap::new();
+        // The variants the woven builds proved broken, with their first error.
+        let mut broken: BTreeMap<VariantKey, String> = BTreeMap::new();
+        if !pending.is_empty() {
+            self.stats.batches += 1;
+        }
         for _ in 0..MAX_BUILDS_PER_BATCH {
             let candidates: Vec<Candidate> = pending.iter().map(|&i| batch[i].clone()).collect();
-            let schema = weave(&originals, &self.roots, &candidates, &BTreeSet::new());
+            let dropped: BTreeSet<VariantKey> = broken.keys().cloned().collect();
+            let schema = weave(
+                &self.originals,
+                &self.roots,
+                &self.functions,
+                &candidates,
+                &dropped,
+                true,
+            );
             let woven: Vec<(usize, String)> = pending
                 .iter()
                 .zip(&schema.switches)
                 .filter_map(|(&index, switches)| Some((index, switches.clone()?)))
                 .collect();
-            if woven.len() < 2 {
+            if woven.is_empty() {
                 break;
             }
+            self.stats.woven_builds += 1;
             match self.build(&schema.files)? {
                 Ok(suite) => {
                     let runs: Vec<_> = woven
@@ -198,52 +200,62 @@ impl Evaluator for SchemaEvaluator {
                         .map(|(i, switches)| (Some(edited_locations(&batch[*i])), switches.clone()))
                         .collect();
                     let outcomes = self.run_woven(&suite, &runs, on_done)?;
-                    self.stats.woven += woven.len();
                     decided.extend(woven.iter().map(|(i, _)| *i).zip(outcomes));
                     break;
                 }
                 Err(errors) => {
-                    let mut dropped = self.culprits(&errors, &schema);
-                    if dropped.is_empty() {
+                    let culprits = self.culprits(&errors, &schema);
+                    if culprits.is_empty() {
                         break;
                     }
-                    // rustc reports one bad arm per `match` (and a variant
-                    // inside a closure never has the original's type): a
-                    // region that fails a third build is dropped whole.
-                    let regions: BTreeSet<(FileId, (usize, usize))> =
-                        dropped.iter().map(|c| (c.file, c.region)).collect();
-                    for region in regions {
-                        let count = failures.entry(region).or_default();
-                        *count += 1;
-                        if *count >= 3 {
-                            dropped.extend(
-                                schema
-                                    .spans
-                                    .iter()
-                                    .map(|(_, _, key)| key)
-                                    .filter(|key| (key.file, key.region) == region)
-                                    .cloned(),
-                            );
+                    for (key, error) in culprits {
+                        if self.is_control(&key) {
+                            // The function itself does not survive copying:
+                            // its candidates go the separate way from now on.
+                            self.functions
+                                .set_not_copyable(key.function, "one the weaver cannot copy");
+                        } else {
+                            broken.insert(key, error);
                         }
                     }
-                    // The same candidates weave into the same regions: those
-                    // still switchable without the dropped variants go on.
-                    let kept = weave(&originals, &self.roots, &candidates, &dropped).switches;
-                    pending = pending
-                        .iter()
-                        .zip(kept)
-                        .filter_map(|(&index, switches)| switches.map(|_| index))
-                        .collect();
+                    // A candidate with a broken variant does not compile.
+                    pending.retain(|&index| {
+                        let Ok(mine) = variants(&self.originals, &self.functions, &batch[index])
+                        else {
+                            return false;
+                        };
+                        let error = mine.into_iter().find_map(|(function, text)| {
+                            broken.get(&VariantKey { function, text }).cloned()
+                        });
+                        match error {
+                            Some(error) => {
+                                let outcome = CandidateOutcome::Unviable(error);
+                                on_done(&outcome);
+                                decided.insert(index, outcome);
+                                false
+                            }
+                            None => true,
+                        }
+                    });
                 }
             }
         }
-        // The rest (not weavable, or with variants that broke the build) are
-        // built one by one.
+        self.stats.woven += decided.len();
+        // The rest (not weavable, or left when the builds ran out) are built
+        // one by one.
         let separate: Vec<usize> = fresh
             .iter()
             .copied()
             .filter(|i| !decided.contains_key(i))
             .collect();
+        for &index in &separate {
+            let reason = match variants(&self.originals, &self.functions, &batch[index]) {
+                Err(Unweavable::OutsideFunctions) => "an edit outside every function".to_string(),
+                Err(Unweavable::NotCopyable(why)) => format!("an edit in a function that is {why}"),
+                Ok(_) => "a build error in no variant".to_string(),
+            };
+            *self.stats.separate_reasons.entry(reason).or_default() += 1;
+        }
         if !separate.is_empty() {
             let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
             let outcomes = self.fallback.evaluate_with(&candidates, true, on_done)?;
@@ -276,20 +288,28 @@ impl PreparedEvaluator for SchemaEvaluator {
             builds: self.stats.builds + fallback.builds,
             build_seconds: self.stats.build_seconds + fallback.build_seconds,
             test_seconds: self.stats.test_seconds + fallback.test_seconds,
+            timeout_seconds: self.stats.timeout_seconds + fallback.timeout_seconds,
             median_candidate_test_seconds: {
                 let mut times = self.test_times.clone();
                 times.sort_by(f64::total_cmp);
                 times.get(times.len() / 2).copied()
             },
-            ..self.stats
+            ..self.stats.clone()
         }
     }
 
-    /// The rebuild workers' baselines, and the unchanged crate built (with
-    /// the switch runtime) and tested in the woven copy.
+    /// The unchanged crate built (with the switch runtime) and tested in
+    /// the woven copy. (The rebuild workers are made when first needed.)
     fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>> {
-        let mut outcomes = self.fallback.baseline_runs()?;
-        let schema = weave(&self.originals, &self.roots, &[], &BTreeSet::new());
+        let mut outcomes = Vec::new();
+        let schema = weave(
+            &self.originals,
+            &self.roots,
+            &self.functions,
+            &[],
+            &BTreeSet::new(),
+            false,
+        );
         match self.build(&schema.files)? {
             Ok(suite) => {
                 outcomes.extend(self.run_woven(&suite, &[(None, String::new())], &|_| {})?)

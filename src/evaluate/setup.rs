@@ -10,6 +10,7 @@ use crate::baseline::Baseline;
 use crate::baseline::instrument::is_no_std;
 use crate::cargo::suite::{TestId, Verdict};
 use crate::evaluate::fitness::{FitnessModel, Weights};
+use crate::evaluate::functions::Functions;
 use crate::evaluate::plan::TestPlan;
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::schema::SchemaEvaluator;
@@ -52,7 +53,7 @@ pub fn build_evaluator(
         baseline.suite.clone(),
         plan,
         settings,
-    )?;
+    );
     Ok(match settings.kind {
         EvaluatorKind::Rebuild => Box::new(rebuild),
         EvaluatorKind::Schema => {
@@ -66,6 +67,7 @@ pub fn build_evaluator(
                 rebuild,
                 originals,
                 roots,
+                Functions::of(sources),
                 baseline.suite.clone(),
                 settings,
             )?)
@@ -95,7 +97,6 @@ pub fn test_plan(
         passing.to_vec(),
         durations,
         coverage,
-        settings.jobs,
         settings.test_timeout,
     )
 }

@@ -1,11 +1,14 @@
 //! Mutant schemata: a batch of candidates woven into one copy of the crate.
 //!
-//! Every edit has a guard (the expression, statement or insertion point
-//! around it). Overlapping guards of a batch merge into regions; each
-//! region holds, as a `match` on `crate::__autofix_schema::variant(R)`, the
-//! original code (variant 0) and every distinct way the candidates change
-//! it. A candidate is then a set of switches, `R:V,...`, passed to the test
-//! processes in `CARGO_AUTOFIX_SCHEMA`, and one build serves the batch.
+//! Each function a candidate edits gets a copy holding that candidate's
+//! edits (see `functions` for where copies go and how they are called), and
+//! the original function starts with a dispatch on
+//! `crate::__autofix_schema::variant(R)`, `R` being the function's region:
+//! variant 0 runs the original body, variant `V` returns what copy `V`
+//! returns. A candidate is then a set of switches, `R:V,...`, passed to the
+//! test processes in `CARGO_AUTOFIX_SCHEMA`, and one build serves the batch.
+//! Each copy is a body of its own, so the compiler reports every copy that
+//! does not compile in one pass, and an error in one cannot hide another's.
 //!
 //! Pure: texts in, texts and switches out.
 
@@ -16,20 +19,20 @@ use std::ops::Range;
 use crate::baseline::instrument::runtime_for_root;
 use crate::code::crate_sources::Originals;
 use crate::code::source::{Edit, FileId, splice};
-use crate::mutation::patch::{Candidate, Guard, PatchEdit};
+use crate::evaluate::functions::{Function, Functions, Param, Shape};
+use crate::mutation::patch::Candidate;
 
 /// The environment variable that selects a candidate's variants.
 pub const SCHEMA_ENV: &str = "CARGO_AUTOFIX_SCHEMA";
 
 const RUNTIME: &str = include_str!("weave/runtime.rs");
 
-/// A variant of a region: its file, the region's original bytes, its text.
-/// Stable from one weaving to the next, so a variant that broke the build
-/// can be left out of the next one.
+/// A variant of a function: the function (its index in `Functions`) and
+/// its text with the candidate's edits. Stable from one weaving to the next,
+/// so a variant that broke the build can be left out of the next one.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct VariantKey {
-    pub file: FileId,
-    pub region: (usize, usize),
+    pub function: usize,
     pub text: String,
 }
 
@@ -41,7 +44,8 @@ pub struct Schema {
     /// Per candidate of the batch, the switches that select it, or `None`
     /// if it could not be woven (it is evaluated on its own).
     pub switches: Vec<Option<String>>,
-    /// Where each variant's text lies in the woven files.
+    /// Where each variant's text (its copy, its declaration in a helper
+    /// trait, its arm of the dispatch) lies in the woven files.
     pub spans: Vec<(FileId, Range<usize>, VariantKey)>,
 }
 
@@ -56,579 +60,506 @@ impl Schema {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Expression,
-    Statement,
-    Let,
-    Insertion,
-    /// Guards that overlap without nesting: nothing can be switched here.
-    Broken,
+/// Why a candidate cannot be woven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Unweavable {
+    /// An edit outside every function body (a `const` item, say).
+    OutsideFunctions,
+    /// An edit in a function that cannot be copied (it is what this says).
+    NotCopyable(&'static str),
 }
 
-/// A region's original bytes, their woven text, and where each variant is in it.
-type Replacement = (Range<usize>, String, Vec<(Range<usize>, VariantKey)>);
-
-/// A `let` region split around its initializer, and each variant's initializer
-/// (`None` for a variant that is not the same `let`).
-#[derive(Debug, Clone)]
-struct LetParts {
-    prefix: String,
-    init: String,
-    suffix: String,
-    inits: Vec<Option<String>>,
+/// Each candidate's variants (function index -> variant text), or why it
+/// cannot be woven.
+pub fn variants(
+    originals: &Originals,
+    functions: &Functions,
+    candidate: &Candidate,
+) -> Result<BTreeMap<usize, String>, Unweavable> {
+    let mut edits: BTreeMap<usize, Vec<Edit>> = BTreeMap::new();
+    for edit in candidate.edits() {
+        let index = functions
+            .around(edit.file, &edit.edit.range)
+            .ok_or(Unweavable::OutsideFunctions)?;
+        if let Some(reason) = functions.get(index).not_copyable {
+            return Err(Unweavable::NotCopyable(reason));
+        }
+        edits.entry(index).or_default().push(edit.edit.clone());
+    }
+    Ok(edits
+        .into_iter()
+        .map(|(index, edits)| {
+            let function = functions.get(index);
+            let text = originals.text(function.file);
+            let body = &text[function.body.clone()];
+            let shifted: Vec<Edit> = edits
+                .iter()
+                .map(|e| {
+                    let start = function.body.start;
+                    Edit::replace(e.range.start - start..e.range.end - start, e.text.clone())
+                })
+                .collect();
+            let body = splice(body, &shifted).expect("a candidate's edits never overlap");
+            (index, body)
+        })
+        .collect())
 }
 
-#[derive(Debug, Clone)]
-struct Region {
-    file: FileId,
-    range: Range<usize>,
-    kind: Kind,
-}
-
-/// Weaves `batch` into the `originals` (every crate file's text). `roots`
-/// are the crate roots (file index, `#![no_std]`), which get the switch
-/// runtime. Variants in `dropped` are left out: their candidates get no
-/// switches.
+/// Weaves `batch` into the `originals`. `roots` are the crate roots (and
+/// whether each is `#![no_std]`), which get the switch runtime. Variants in
+/// `dropped` are left out: their candidates get no switches. With
+/// `controls`, each woven function also gets a copy of its unedited body
+/// (its key's text is the original body), which no switch selects: if it
+/// does not compile, the weaving is at fault, not the candidates.
 pub fn weave(
     originals: &Originals,
     roots: &[(FileId, bool)],
+    functions: &Functions,
     batch: &[Candidate],
     dropped: &BTreeSet<VariantKey>,
+    controls: bool,
 ) -> Schema {
-    let mut weavable: Vec<bool> = batch
-        .iter()
-        .map(|c| c.edits().iter().all(|e| e.guard != Guard::None))
-        .collect();
-    let regions = merge_guards(batch, &weavable);
-
-    // Each candidate's variant of each region.
-    let mut variants: Vec<Vec<String>> = vec![Vec::new(); regions.len()];
-    let mut chosen: Vec<Vec<(usize, usize)>> = vec![Vec::new(); batch.len()];
-    for (index, candidate) in batch.iter().enumerate() {
-        if !weavable[index] {
+    // Each function's distinct variant bodies, numbered from 1, and each
+    // candidate's switches.
+    let mut bodies: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut switches: Vec<Option<String>> = Vec::with_capacity(batch.len());
+    for candidate in batch {
+        let Ok(variants) = variants(originals, functions, candidate) else {
+            switches.push(None);
+            continue;
+        };
+        let keys = variants.iter().map(|(&function, text)| VariantKey {
+            function,
+            text: text.clone(),
+        });
+        if keys.clone().any(|key| dropped.contains(&key)) || variants.is_empty() {
+            switches.push(variants.is_empty().then(String::new));
             continue;
         }
-        for (region_index, region) in regions.iter().enumerate() {
-            let inside: Vec<&PatchEdit> = candidate
-                .edits()
-                .iter()
-                .filter(|e| e.file == region.file && belongs(e, region))
-                .collect();
-            if inside.is_empty() {
-                continue;
-            }
-            let text = variant_text(originals.text(region.file), region, &inside);
-            let key = VariantKey {
-                file: region.file,
-                region: (region.range.start, region.range.end),
-                text: text.clone(),
-            };
-            if region.kind == Kind::Broken || dropped.contains(&key) {
-                weavable[index] = false;
-                break;
-            }
-            let list = &mut variants[region_index];
-            let number = match list.iter().position(|t| *t == text) {
+        let mut chosen = Vec::new();
+        for (function, body) in variants {
+            let list = bodies.entry(function).or_default();
+            let number = match list.iter().position(|b| *b == body) {
                 Some(position) => position + 1,
                 None => {
-                    list.push(text);
+                    list.push(body);
                     list.len()
                 }
             };
-            chosen[index].push((region_index, number));
+            chosen.push(format!("{function}:{number}"));
         }
+        switches.push(Some(chosen.join(",")));
     }
 
-    // `let` regions switch their initializer; variants that are not the same
-    // `let` with another initializer cannot be switched there.
-    let mut let_parts: BTreeMap<usize, LetParts> = BTreeMap::new();
-    for (region_index, region) in regions
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.kind == Kind::Let)
-    {
-        let original = &originals.text(region.file)[region.range.clone()];
-        let Some((prefix, init, suffix)) = let_parts_of(original) else {
-            continue;
-        };
-        let inits = variants[region_index]
-            .iter()
-            .map(|v| {
-                let_parts_of(v)
-                    .filter(|(p, _, s)| same_tokens(p, &prefix) && same_tokens(s, &suffix))
-                    .map(|(_, i, _)| i)
-            })
-            .collect();
-        let_parts.insert(
-            region_index,
-            LetParts {
-                prefix,
-                init,
-                suffix,
-                inits,
-            },
-        );
-    }
-    for (index, switches) in chosen.iter().enumerate() {
-        let unswitchable = switches.iter().any(|&(r, v)| {
-            regions[r].kind == Kind::Let
-                && let_parts
-                    .get(&r)
-                    .is_none_or(|parts| parts.inits[v - 1].is_none())
-        });
-        if unswitchable {
-            weavable[index] = false;
-        }
-    }
-    // Only variants some weavable candidate uses are woven.
-    let mut used: BTreeSet<(usize, usize)> = BTreeSet::new();
-    for (index, switches) in chosen.iter().enumerate() {
-        if weavable[index] {
-            used.extend(switches.iter().copied());
-        }
-    }
-
-    // Render every region that has a used variant, and splice per file.
-    let mut schema = Schema::default();
-    let mut replacements: BTreeMap<FileId, Vec<Replacement>> = BTreeMap::new();
-    for (region_index, region) in regions.iter().enumerate() {
-        let live: Vec<usize> = (1..=variants[region_index].len())
-            .filter(|v| used.contains(&(region_index, *v)))
-            .collect();
-        if live.is_empty() {
-            continue;
-        }
-        let original = &originals.text(region.file)[region.range.clone()];
-        let switch = format!("crate::__autofix_schema::variant({region_index})");
-        let mut text = String::new();
-        let mut spans = Vec::new();
+    // The insertions and replacements of each file, with the variant each
+    // piece belongs to (for attributing compiler errors).
+    let mut pieces: BTreeMap<FileId, Vec<Piece>> = BTreeMap::new();
+    for (&index, variant_bodies) in &bodies {
+        let function = functions.get(index);
+        let text = originals.text(function.file);
         let key = |v: usize| VariantKey {
-            file: region.file,
-            region: (region.range.start, region.range.end),
-            text: variants[region_index][v - 1].clone(),
+            function: index,
+            text: variant_bodies[v - 1].clone(),
         };
-        // The original comes first: a `match` without an expected type takes
-        // the type of its first arm, so a variant of another type is the one
-        // the compiler reports.
-        let (open, arm, close, original_body): (String, (&str, &str), &str, String) =
-            match region.kind {
-                Kind::Expression => (
-                    format!("(match {switch} {{ "),
-                    ("(", "), "),
-                    "_ => unreachable!() })",
-                    original.to_string(),
-                ),
-                Kind::Statement => (
-                    format!("match {switch} {{ "),
-                    ("{ ", " } "),
-                    "_ => unreachable!() }",
-                    original.to_string(),
-                ),
-                Kind::Insertion => (
-                    format!("match {switch} {{ "),
-                    ("{ ", " } "),
-                    "_ => unreachable!() }",
-                    String::new(),
-                ),
-                Kind::Let => {
-                    let parts = &let_parts[&region_index];
-                    (
-                        format!("{}match {switch} {{ ", parts.prefix),
-                        ("(", "), "),
-                        "_ => unreachable!() }",
-                        parts.init.clone(),
-                    )
-                }
-                Kind::Broken => continue,
-            };
-        text.push_str(&open);
-        let _ = write!(text, "0 => {}{original_body}{}", arm.0, arm.1);
-        for v in live {
-            let body = match region.kind {
-                Kind::Let => let_parts[&region_index].inits[v - 1]
-                    .clone()
-                    .expect("checked above"),
-                _ => variants[region_index][v - 1].clone(),
-            };
-            // The span takes in the arm's delimiters: an empty variant (a
-            // deleted statement) is reported at its braces.
-            let _ = write!(text, "{v} => ");
-            let start = text.len();
-            text.push_str(arm.0);
-            text.push_str(&body);
-            text.push_str(arm.1.trim_end_matches([' ', ',']));
-            spans.push((start..text.len(), key(v)));
-            text.push_str(&arm.1[arm.1.trim_end_matches([' ', ',']).len()..]);
+        let file_pieces = pieces.entry(function.file).or_default();
+        file_pieces.extend(pattern_parameters(function));
+        file_pieces.push(dispatch(function, text, index, variant_bodies.len(), &key));
+        let mut bodies = variant_bodies.clone();
+        if controls {
+            // The control: the unedited body, as the last variant, never dispatched to.
+            bodies.push(text[function.body.clone()].to_string());
         }
-        text.push_str(close);
-        if region.kind == Kind::Let {
-            text.push_str(&let_parts[&region_index].suffix);
-        }
-        replacements
-            .entry(region.file)
-            .or_default()
-            .push((region.range.clone(), text, spans));
+        let key = |v: usize| VariantKey {
+            function: index,
+            text: bodies[v - 1].clone(),
+        };
+        file_pieces.push(copies(function, text, index, &bodies, &key));
     }
+    let mut schema = Schema {
+        switches,
+        ..Schema::default()
+    };
     let root_files: BTreeSet<FileId> = roots.iter().map(|(file, _)| *file).collect();
-    for &file in replacements
+    for file in pieces
         .keys()
-        .chain(&root_files)
+        .copied()
+        .chain(root_files)
         .collect::<BTreeSet<_>>()
     {
         let original = originals.text(file);
-        let mut out = String::with_capacity(original.len() * 2);
-        let mut cursor = 0;
-        for (range, text, spans) in replacements.get(&file).into_iter().flatten() {
-            out.push_str(&original[cursor..range.start]);
-            let start = out.len();
-            for (span, key) in spans {
-                schema
-                    .spans
-                    .push((file, start + span.start..start + span.end, key.clone()));
-            }
-            out.push_str(text);
-            cursor = range.end;
-        }
-        out.push_str(&original[cursor..]);
+        let mut file_pieces = pieces.remove(&file).unwrap_or_default();
         if let Some((_, no_std)) = roots.iter().find(|(f, _)| *f == file) {
-            out.push_str(&runtime_for_root(
-                RUNTIME,
-                "REGIONS",
-                regions.len(),
-                *no_std,
+            let regions = functions.len();
+            file_pieces.push(Piece::insert(
+                original.len(),
+                vec![(runtime_for_root(RUNTIME, "REGIONS", regions, *no_std), None)],
             ));
         }
+        // Stable: pieces at one offset keep their order (the dispatch
+        // before the copies of a function ending there, say).
+        file_pieces.sort_by_key(|p| (p.range.start, p.range.end));
+        let mut out = String::with_capacity(original.len() * 2);
+        let mut cursor = 0;
+        for piece in file_pieces {
+            out.push_str(&original[cursor..piece.range.start]);
+            for (text, key) in piece.texts {
+                let start = out.len();
+                out.push_str(&text);
+                if let Some(key) = key {
+                    schema.spans.push((file, start..out.len(), key));
+                }
+            }
+            cursor = piece.range.end;
+        }
+        out.push_str(&original[cursor..]);
         schema.files.insert(file, out);
     }
-    schema.switches = chosen
-        .iter()
-        .enumerate()
-        .map(|(index, switches)| {
-            weavable[index].then(|| {
-                switches
-                    .iter()
-                    .map(|(r, v)| format!("{r}:{v}"))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            })
-        })
-        .collect();
     schema
 }
 
-/// The batch's guards, per file, merged where they overlap (the outer one
-/// decides how the region is switched).
-fn merge_guards(batch: &[Candidate], weavable: &[bool]) -> Vec<Region> {
-    // Sorted by file and start; at one offset an insertion point first (it
-    // goes before the code there, as `splice` puts it), then outer ranges first.
-    let mut guards: BTreeSet<(FileId, usize, bool, std::cmp::Reverse<usize>, u8)> = BTreeSet::new();
-    for (candidate, _) in batch.iter().zip(weavable).filter(|(_, w)| **w) {
-        for edit in candidate.edits() {
-            // Codes order equal ranges: a statement form (a block arm) also
-            // takes what an expression guard over the same bytes needs.
-            let (range, kind) = match &edit.guard {
-                Guard::Statement {
-                    range,
-                    is_let: false,
-                } => (range.clone(), 0),
-                Guard::Statement {
-                    range,
-                    is_let: true,
-                } => (range.clone(), 1),
-                Guard::Expression(range) => (range.clone(), 2),
-                Guard::Insertion(at) => (*at..*at, 3),
-                Guard::None => continue,
-            };
-            guards.insert((
-                edit.file,
-                range.start,
-                !range.is_empty(),
-                std::cmp::Reverse(range.end),
-                kind,
-            ));
+/// A replacement of the original text: texts, each perhaps a variant's.
+#[derive(Debug)]
+struct Piece {
+    range: Range<usize>,
+    texts: Vec<(String, Option<VariantKey>)>,
+}
+
+impl Piece {
+    fn insert(at: usize, texts: Vec<(String, Option<VariantKey>)>) -> Piece {
+        Piece {
+            range: at..at,
+            texts,
         }
     }
-    let kind_of = |code: u8| match code {
-        0 => Kind::Statement,
-        1 => Kind::Let,
-        2 => Kind::Expression,
-        _ => Kind::Insertion,
-    };
-    let mut regions: Vec<Region> = Vec::new();
-    for (file, start, _, std::cmp::Reverse(end), code) in guards {
-        if let Some(last) = regions.last_mut()
-            && last.file == file
-            && overlaps(&last.range, &(start..end))
-        {
-            if end > last.range.end {
-                last.range.end = end;
-                last.kind = Kind::Broken;
-            }
-            continue;
-        }
-        regions.push(Region {
-            file,
-            range: start..end,
-            kind: kind_of(code),
-        });
-    }
-    regions
 }
 
-/// Whether a guard or edit at `b` falls inside region `a` (a point must be
-/// strictly inside a range; equal points coincide).
-fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
-    match (a.is_empty(), b.is_empty()) {
-        (true, true) => a.start == b.start,
-        (false, true) => a.start < b.start && b.start < a.end,
-        (true, false) => false,
-        (false, false) => a.start < b.end && b.start < a.end,
-    }
+/// The name of copy `variant` of the function of region `region`.
+fn copy_name(function: &Function, region: usize, variant: usize) -> String {
+    format!("{}__autofix_{region}_{variant}", function.name)
 }
 
-/// Whether `edit` is switched by `region`.
-fn belongs(edit: &PatchEdit, region: &Region) -> bool {
-    if region.range.is_empty() {
-        return edit.edit.range.is_empty()
-            && edit.edit.range.start == region.range.start
-            && edit.guard == Guard::Insertion(region.range.start);
-    }
-    region.range.start <= edit.edit.range.start
-        && edit.edit.range.end <= region.range.end
-        && !(edit.edit.range.is_empty()
-            && (edit.edit.range.start == region.range.start
-                || edit.edit.range.start == region.range.end))
+fn helper_name(region: usize) -> String {
+    format!("__AutofixHelper{region}")
 }
 
-/// The region's text with the candidate's edits in it.
-fn variant_text(original: &str, region: &Region, edits: &[&PatchEdit]) -> String {
-    if region.range.is_empty() {
-        return edits.iter().map(|e| e.edit.text.as_str()).collect();
-    }
-    let shifted: Vec<Edit> = edits
+/// The original's pattern parameters renamed (`(a, b): T` to `__autofix_p1: T`),
+/// so that the dispatch can pass them on; the body binds them again.
+fn pattern_parameters(function: &Function) -> Vec<Piece> {
+    function
+        .params
         .iter()
-        .map(|e| {
-            Edit::replace(
-                e.edit.range.start - region.range.start..e.edit.range.end - region.range.start,
-                e.edit.text.clone(),
-            )
+        .enumerate()
+        .filter_map(|(i, param)| match param {
+            Param::Pattern { pattern } => Some(Piece {
+                range: pattern.clone(),
+                texts: vec![(format!("__autofix_p{i}"), None)],
+            }),
+            Param::Name(_) => None,
         })
+        .collect()
+}
+
+/// The dispatch at the start of the original body (on the line of its
+/// `{`), then the pattern parameters bound again.
+fn dispatch(
+    function: &Function,
+    text: &str,
+    region: usize,
+    count: usize,
+    key: &dyn Fn(usize) -> VariantKey,
+) -> Piece {
+    let arguments: Vec<String> = function
+        .receiver
+        .then(|| "self".to_string())
+        .into_iter()
+        .chain(function.params.iter().enumerate().map(|(i, p)| match p {
+            Param::Name(name) => name.clone(),
+            Param::Pattern { .. } => format!("__autofix_p{i}"),
+        }))
         .collect();
-    splice(&original[region.range.clone()], &shifted).expect("a candidate's edits never overlap")
-}
-
-/// A `let` statement split around its initializer: (`let PAT = `, INIT,
-/// `;`), or `None` if it has no initializer or has an `else`.
-fn let_parts_of(text: &str) -> Option<(String, String, String)> {
-    let trimmed_start = text.len() - text.trim_start().len();
-    let stmt: syn::Stmt = syn::parse_str(text.trim()).ok()?;
-    let syn::Stmt::Local(local) = stmt else {
-        return None;
-    };
-    let init = local.init?;
-    if init.diverge.is_some() {
-        return None;
+    let arguments = arguments.join(", ");
+    let mut texts = vec![(
+        format!(" match crate::__autofix_schema::variant({region}) {{"),
+        None,
+    )];
+    for variant in 1..=count {
+        let name = copy_name(function, region, variant);
+        let turbofish = &function.turbofish;
+        let callee = match &function.shape {
+            Shape::Free => format!("{name}{turbofish}"),
+            Shape::Inherent { .. } => format!("Self::{name}{turbofish}"),
+            Shape::Helper { arguments, .. } => {
+                format!(
+                    "<Self as {}{arguments}>::{name}{turbofish}",
+                    helper_name(region)
+                )
+            }
+        };
+        let mut call = format!("{callee}({arguments})");
+        if function.is_async {
+            call.push_str(".await");
+        }
+        if function.is_unsafe {
+            call = format!("unsafe {{ {call} }}");
+        }
+        texts.push((format!(" {variant} => return {call},"), Some(key(variant))));
     }
-    let range = syn::spanned::Spanned::span(&init.expr).byte_range();
-    let range = trimmed_start + range.start..trimmed_start + range.end;
-    Some((
-        text[..range.start].to_string(),
-        text[range.clone()].to_string(),
-        text[range.end..].to_string(),
-    ))
+    texts.push((" _ => {} }".to_string(), None));
+    if let Some((rebind, _)) = texts.last_mut() {
+        for (i, param) in function.params.iter().enumerate() {
+            if let Param::Pattern { pattern } = param {
+                let _ = write!(rebind, " let {} = __autofix_p{i};", &text[pattern.clone()]);
+            }
+        }
+    }
+    Piece::insert(function.body.start + 1, texts)
 }
 
-fn same_tokens(a: &str, b: &str) -> bool {
-    a.split_whitespace().collect::<String>() == b.split_whitespace().collect::<String>()
+/// The copies of a function, where they go: beside it, in another `impl`
+/// block, or in a helper trait.
+fn copies(
+    function: &Function,
+    text: &str,
+    region: usize,
+    bodies: &[String],
+    key: &dyn Fn(usize) -> VariantKey,
+) -> Piece {
+    let item = &text[function.item.clone()];
+    let start = function.item.start;
+    let copy = |variant: usize| -> String {
+        let mut edits: Vec<Edit> = function
+            .dropped
+            .iter()
+            .map(|r| Edit::replace(r.start - start..r.end - start, ""))
+            .collect();
+        edits.push(Edit::replace(
+            function.name_range.start - start..function.name_range.end - start,
+            copy_name(function, region, variant),
+        ));
+        edits.push(Edit::replace(
+            function.body.start - start..function.body.end - start,
+            bodies[variant - 1].clone(),
+        ));
+        format!(
+            "\n{}",
+            splice(item, &edits).expect("a copy's edits never overlap")
+        )
+    };
+    let variants = 1..=bodies.len();
+    let texts = match &function.shape {
+        Shape::Free => variants.map(|v| (copy(v), Some(key(v)))).collect(),
+        Shape::Inherent { block } => {
+            let (open, close) = block.split_once("{}").expect("a block with a hole");
+            let mut texts = vec![(open.to_string(), None)];
+            texts.extend(variants.map(|v| (copy(v), Some(key(v)))));
+            texts.push((close.to_string(), None));
+            texts
+        }
+        Shape::Helper {
+            declaration,
+            implementation,
+            ..
+        } => {
+            let helper = helper_name(region);
+            let mut texts = Vec::new();
+            let (open, close) = fill_name(declaration, &helper);
+            texts.push((open, None));
+            for v in variants.clone() {
+                let declared =
+                    function
+                        .declaration
+                        .replacen("{}", &copy_name(function, region, v), 1);
+                texts.push((format!(" {declared}"), Some(key(v))));
+            }
+            texts.push((close, None));
+            let (open, close) = fill_name(implementation, &helper);
+            texts.push((open, None));
+            texts.extend(variants.map(|v| (copy(v), Some(key(v)))));
+            texts.push((close, None));
+            texts
+        }
+    };
+    Piece::insert(function.insert_at, texts)
+}
+
+/// A template's first `{}` filled with `name`; the text before and after
+/// its second `{}` (the hole for the items).
+fn fill_name(template: &str, name: &str) -> (String, String) {
+    let filled = template.replacen("{}", name, 1);
+    let (open, close) = filled.split_once("{}").expect("a template with a hole");
+    (open.to_string(), close.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mutation::patch::Operator;
-
-    fn edit(range: Range<usize>, text: &str, guard: Guard) -> PatchEdit {
-        PatchEdit {
-            file: FileId::new(0),
-            edit: Edit::replace(range, text),
-            operator: Operator::Swap,
-            line: 1,
-            guard,
-        }
-    }
-
-    fn originals() -> Originals {
-        Originals::new(vec![("src/lib.rs".into(), TEXT.into())])
-    }
+    use crate::code::crate_sources::CrateSources;
+    use crate::code::source::Location;
+    use crate::mutation::patch::{Operator, PatchEdit};
 
     const TEXT: &str = "fn f(a: u8, b: u8) -> u8 {\n    let c = a + b;\n    c * 2\n}\n";
 
-    fn range_of(needle: &str) -> Range<usize> {
-        let start = TEXT.find(needle).unwrap();
-        start..start + needle.len()
+    fn setup(text: &str) -> (Originals, Functions) {
+        let sources = CrateSources::of_one_file(text);
+        (sources.originals(), Functions::of(&sources))
+    }
+
+    fn edit(text: &str, needle: &str, replacement: &str) -> Candidate {
+        let start = text.find(needle).unwrap();
+        Candidate::original().with(PatchEdit {
+            file: FileId::new(0),
+            edit: Edit::replace(start..start + needle.len(), replacement),
+            operator: Operator::Swap,
+            line: Location::default().line,
+        })
     }
 
     #[test]
-    fn expression_variants_share_one_region() {
-        let plus = range_of("+");
-        let sum = range_of("a + b");
-        let minus =
-            Candidate::from_edits([edit(plus.clone(), "-", Guard::Expression(sum.clone()))]);
-        let times = Candidate::from_edits([edit(plus, "*", Guard::Expression(sum.clone()))]);
+    fn each_variant_is_a_copy_and_the_original_dispatches() {
+        let (originals, functions) = setup(TEXT);
+        let minus = edit(TEXT, "+", "-");
+        let times = edit(TEXT, "+", "*");
         let schema = weave(
-            &originals(),
+            &originals,
             &[],
-            &[minus, times, Candidate::original()],
+            &functions,
+            &[minus.clone(), times, minus, Candidate::original()],
             &BTreeSet::new(),
+            false,
         );
         assert_eq!(
             schema.switches,
             [
                 Some("0:1".to_string()),
                 Some("0:2".to_string()),
+                Some("0:1".to_string()),
                 Some(String::new())
             ]
         );
         assert_eq!(
             schema.files[&FileId::new(0)],
-            "fn f(a: u8, b: u8) -> u8 {\n    let c = (match crate::__autofix_schema::variant(0) { 0 => (a + b), 1 => (a - b), 2 => (a * b), _ => unreachable!() });\n    c * 2\n}\n"
+            "fn f(a: u8, b: u8) -> u8 { match crate::__autofix_schema::variant(0) { 1 => return f__autofix_0_1(a, b), 2 => return f__autofix_0_2(a, b), _ => {} }\n    let c = a + b;\n    c * 2\n}\n\
+             fn f__autofix_0_1(a: u8, b: u8) -> u8 {\n    let c = a - b;\n    c * 2\n}\n\
+             fn f__autofix_0_2(a: u8, b: u8) -> u8 {\n    let c = a * b;\n    c * 2\n}\n"
         );
         let woven = &schema.files[&FileId::new(0)];
-        let span = &schema.spans[1].1;
-        assert_eq!(&woven[span.clone()], "(a * b)");
+        let copy = woven.find("fn f__autofix_0_2").unwrap();
+        let key = schema
+            .variant_at(FileId::new(0), &(copy + 3..copy + 4))
+            .unwrap();
+        assert!(key.text.contains("a * b"), "{key:?}");
+        let arm = woven.find("2 => return").unwrap();
         assert_eq!(
-            schema.variant_at(FileId::new(0), span).unwrap().text,
-            "a * b"
+            schema.variant_at(FileId::new(0), &(arm..arm + 1)),
+            Some(key)
         );
     }
 
     #[test]
-    fn lets_switch_their_initializer_and_nested_guards_merge() {
-        let statement = range_of("let c = a + b;");
-        let variable = range_of("a + b").start..range_of("a + b").start + 1;
-        let plus = range_of("+");
-        // One candidate changes a variable (guarded by the whole `let`), the
-        // other the operator (guarded by the expression inside it).
-        let variable_edit = Candidate::from_edits([edit(
-            variable,
-            "b",
-            Guard::Statement {
-                range: statement.clone(),
-                is_let: true,
-            },
-        )]);
-        let operator_edit =
-            Candidate::from_edits([edit(plus, "-", Guard::Expression(range_of("a + b")))]);
+    fn a_control_copy_holds_the_unedited_body_and_no_switch_selects_it() {
+        let (originals, functions) = setup(TEXT);
         let schema = weave(
-            &originals(),
+            &originals,
             &[],
-            &[variable_edit, operator_edit],
+            &functions,
+            &[edit(TEXT, "+", "-")],
             &BTreeSet::new(),
-        );
-        assert_eq!(
-            schema.switches,
-            [Some("0:1".to_string()), Some("0:2".to_string())]
-        );
-        assert!(
-            schema.files[&FileId::new(0)].contains("let c = match crate::__autofix_schema::variant(0) { 0 => (a + b), 1 => (b + b), 2 => (a - b), _ => unreachable!() };"),
-            "{}",
-            schema.files[&FileId::new(0)]
-        );
-    }
-
-    #[test]
-    fn statements_insertions_and_dropped_variants() {
-        let tail = range_of("c * 2");
-        let deleted = Candidate::from_edits([edit(
-            tail.clone(),
-            "c",
-            Guard::Statement {
-                range: tail.clone(),
-                is_let: false,
-            },
-        )]);
-        let at = range_of("let c = a + b;").end;
-        let inserted =
-            Candidate::from_edits([edit(at..at, "\n    drop(a);", Guard::Insertion(at))]);
-        let inserted_let = Candidate::from_edits([edit(at..at, "\n    let a = 1;", Guard::None)]);
-        let schema = weave(
-            &originals(),
-            &[(FileId::new(0), false)],
-            &[deleted.clone(), inserted, inserted_let],
-            &BTreeSet::new(),
-        );
-        assert_eq!(
-            schema.switches,
-            [Some("1:1".to_string()), Some("0:1".to_string()), None]
+            true,
         );
         let woven = &schema.files[&FileId::new(0)];
-        assert!(woven.contains("let c = a + b;match crate::__autofix_schema::variant(0) { 0 => {  } 1 => { \n    drop(a); } _ => unreachable!() }"), "{woven}");
-        assert!(woven.contains("match crate::__autofix_schema::variant(1) { 0 => { c * 2 } 1 => { c } _ => unreachable!() }\n}"), "{woven}");
         assert!(
-            woven.contains("mod __autofix_schema") && woven.contains("const REGIONS: usize = 2;"),
+            woven.contains(
+                "fn f__autofix_0_2(a: u8, b: u8) -> u8 {\n    let c = a + b;\n    c * 2\n}"
+            ),
             "{woven}"
         );
-        // A variant that broke the build is left out next time.
+        assert!(!woven.contains("2 => return"), "{woven}");
+        let control = woven.find("fn f__autofix_0_2").unwrap();
         let key = schema
-            .variant_at(
-                FileId::new(0),
-                &schema.spans.iter().find(|s| s.2.text == "c").unwrap().1,
-            )
+            .variant_at(FileId::new(0), &(control..control + 2))
+            .unwrap();
+        assert_eq!(key.text, TEXT[TEXT.find('{').unwrap()..TEXT.len() - 1]);
+    }
+
+    #[test]
+    fn lets_and_patterns_methods_and_helpers() {
+        let text = "struct S(u8);\nimpl S {\n    pub fn get(&self, (a, _): (u8, u8)) -> u8 {\n        let x = self.0 + a;\n        x\n    }\n}\nimpl Iterator for S {\n    type Item = u8;\n    fn next(&mut self) -> Option<Self::Item> {\n        Some(self.0)\n    }\n}\n";
+        let (originals, functions) = setup(text);
+        // An inserted `let` is a variant like any other.
+        let inserted = edit(text, "x\n", "let y = x;\n        y\n");
+        let next = edit(text, "Some(self.0)", "None");
+        let schema = weave(
+            &originals,
+            &[(FileId::new(0), false)],
+            &functions,
+            &[inserted, next],
+            &BTreeSet::new(),
+            false,
+        );
+        assert_eq!(
+            schema.switches,
+            [Some("0:1".to_string()), Some("1:1".to_string())]
+        );
+        let woven = &schema.files[&FileId::new(0)];
+        assert!(
+            woven.contains("pub fn get(&self, __autofix_p0: (u8, u8)) -> u8 { match crate::__autofix_schema::variant(0) { 1 => return Self::get__autofix_0_1(self, __autofix_p0), _ => {} } let (a, _) = __autofix_p0;"),
+            "{woven}"
+        );
+        assert!(
+            woven.contains("\nimpl S  { \n fn get__autofix_0_1(&self, (a, _): (u8, u8)) -> u8 {\n        let x = self.0 + a;\n        let y = x;\n        y\n    } }"),
+            "{woven}"
+        );
+        assert!(
+            woven.contains("1 => return <Self as __AutofixHelper1>::next__autofix_1_1(self),"),
+            "{woven}"
+        );
+        assert!(
+            woven.contains("trait __AutofixHelper1: Iterator  {  fn next__autofix_1_1(&mut self) -> Option<Self::Item> ; }\nimpl __AutofixHelper1 for S  { \nfn next__autofix_1_1(&mut self) -> Option<Self::Item> {\n        None\n    } }"),
+            "{woven}"
+        );
+        assert!(woven.contains("const REGIONS: usize = 2;"), "{woven}");
+        // A variant that broke the build is left out next time.
+        let copy = woven
+            .find("fn next__autofix_1_1(&mut self) -> Option<Self::Item> {")
+            .unwrap();
+        let key = schema
+            .variant_at(FileId::new(0), &(copy..copy + 2))
             .unwrap()
             .clone();
         let again = weave(
-            &originals(),
-            &[(FileId::new(0), false)],
-            &[deleted],
+            &originals,
+            &[],
+            &functions,
+            &[edit(text, "Some(self.0)", "None")],
             &BTreeSet::from([key]),
+            true,
         );
         assert_eq!(again.switches, [None]);
-        assert!(!again.files[&FileId::new(0)].contains("variant(1)"));
+        assert!(again.files.is_empty());
     }
 
     #[test]
-    fn an_insertion_before_a_switched_statement_comes_first() {
-        let tail = range_of("c * 2");
-        let swapped = Candidate::from_edits([edit(
-            tail.clone(),
-            "c + 1",
-            Guard::Statement {
-                range: tail.clone(),
-                is_let: false,
-            },
-        )]);
-        let inserted = Candidate::from_edits([edit(
-            tail.start..tail.start,
-            "drop(a);\n    ",
-            Guard::Insertion(tail.start),
-        )]);
-        let schema = weave(&originals(), &[], &[swapped, inserted], &BTreeSet::new());
+    fn edits_outside_functions_or_in_uncopyable_ones_are_not_woven() {
+        let text = "const K: u8 = 1;\nfn it() -> impl Iterator<Item = u8> {\n    0..K\n}\n";
+        let (originals, functions) = setup(text);
+        let constant = edit(text, "= 1", "= 2");
+        let opaque = edit(text, "0..K", "1..K");
         assert_eq!(
-            schema.switches,
-            [Some("1:1".to_string()), Some("0:1".to_string())]
+            variants(&originals, &functions, &constant),
+            Err(Unweavable::OutsideFunctions)
         );
-        assert!(
-            schema.files[&FileId::new(0)].contains(
-                "match crate::__autofix_schema::variant(0) { 0 => {  } 1 => { drop(a);\n     } _ => unreachable!() }match crate::__autofix_schema::variant(1) { 0 => { c * 2 } 1 => { c + 1 } _ => unreachable!() }"
-            ),
-            "{}",
-            schema.files[&FileId::new(0)]
+        assert_eq!(
+            variants(&originals, &functions, &opaque),
+            Err(Unweavable::NotCopyable("returning `impl Trait`"))
         );
-    }
-
-    #[test]
-    fn a_let_whose_pattern_changes_cannot_be_switched() {
-        let statement = range_of("let c = a + b;");
-        let renamed = Candidate::from_edits([edit(
-            statement.clone(),
-            "let d = a + b;",
-            Guard::Statement {
-                range: statement,
-                is_let: true,
-            },
-        )]);
-        let schema = weave(&originals(), &[], &[renamed], &BTreeSet::new());
-        assert_eq!(schema.switches, [None]);
+        let schema = weave(
+            &originals,
+            &[],
+            &functions,
+            &[constant, opaque],
+            &BTreeSet::new(),
+            true,
+        );
+        assert_eq!(schema.switches, [None, None]);
     }
 }

@@ -15,7 +15,7 @@ use crate::code::source::{Edit, Location};
 use crate::evaluate::setup::{build_evaluator, test_plan};
 use crate::evaluate::{self, EvaluatorKind};
 use crate::localize::groups::FailureGroup;
-use crate::mutation::patch::{Candidate, Guard, Operator, PatchEdit};
+use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::mutation::sites::{Exclusions, SiteKind, collect_mutation_space};
 
 /// Per failure group (by index), the conditions whose forced outcome makes
@@ -51,7 +51,6 @@ pub fn critical_predicates(
                 edit: Edit::replace(range.clone(), forced),
                 operator: Operator::Condition,
                 line: site.line,
-                guard: Guard::Expression(range.clone()),
             };
             switches.push((site.location(), Candidate::original().with(edit)));
         }

@@ -11,7 +11,7 @@ use rand::prelude::*;
 
 use crate::code::crate_sources::Originals;
 use crate::code::source::Location;
-use crate::mutation::operators::{applies, apply, guard, one_token_edits};
+use crate::mutation::operators::{applies, apply, one_token_edits};
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::mutation::sites::MutationSpace;
 
@@ -161,7 +161,6 @@ impl<'a> Mutator<'a> {
                         }
                         edits.push(PatchEdit {
                             file: site.file,
-                            guard: guard(site, &edit),
                             edit,
                             operator,
                             line: site.line,
@@ -184,7 +183,6 @@ impl<'a> Mutator<'a> {
         )?;
         Some(PatchEdit {
             file: site.file,
-            guard: guard(site, &edit),
             edit,
             operator,
             line: site.line,

@@ -6,7 +6,7 @@ use rand::Rng;
 use rand::prelude::*;
 
 use crate::code::source::Edit;
-use crate::mutation::patch::{Guard, Operator};
+use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Ingredient, MutationSpace, Site, SiteKind, StatementSite};
 
 /// Whether the operator applies to a site of this kind.
@@ -280,38 +280,6 @@ pub fn apply(
             if *inclusive { ".." } else { "..=" },
         )),
         _ => None,
-    }
-}
-
-/// The node that switches `edit` (made at `site`) on and off in a woven build.
-pub fn guard(site: &Site, edit: &Edit) -> Guard {
-    // A statement guard covers the edit too (a deletion takes the whole line).
-    let statement = |range: &Range<usize>, is_let: bool| Guard::Statement {
-        range: range.start.min(edit.range.start)..range.end.max(edit.range.end),
-        is_let,
-    };
-    match &site.kind {
-        // An inserted statement; an inserted `let` could shadow what follows.
-        SiteKind::Statement(_) if edit.range.is_empty() => {
-            if edit.text.trim_start().starts_with("let ") {
-                Guard::None
-            } else {
-                Guard::Insertion(edit.range.start)
-            }
-        }
-        SiteKind::Statement(s) => {
-            statement(&s.range, site.statement.as_ref().is_some_and(|e| e.is_let))
-        }
-        SiteKind::Condition { range, .. } | SiteKind::Literal { range, .. } => {
-            Guard::Expression(range.clone())
-        }
-        SiteKind::BinaryOperator { expression, .. }
-        | SiteKind::Method { expression, .. }
-        | SiteKind::RangeLimits { expression, .. } => Guard::Expression(expression.clone()),
-        SiteKind::Variable { .. } => match &site.statement {
-            Some(enclosing) => statement(&enclosing.range, enclosing.is_let),
-            None => Guard::None,
-        },
     }
 }
 

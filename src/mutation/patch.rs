@@ -86,20 +86,6 @@ impl FromStr for Operator {
     }
 }
 
-/// The node around an edit that can be switched at run time, so that many
-/// candidates can share one build (see `weave`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Guard {
-    /// An expression: it becomes a `match` on the variant.
-    Expression(Range<usize>),
-    /// A block statement (`is_let`: a `let`, whose initializer is switched).
-    Statement { range: Range<usize>, is_let: bool },
-    /// A statement inserted at this offset: it runs only in its variant.
-    Insertion(usize),
-    /// Nothing can be switched (an inserted `let` would shadow later code).
-    None,
-}
-
 /// One edit of a candidate: a byte-range replacement in one crate file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PatchEdit {
@@ -109,7 +95,6 @@ pub struct PatchEdit {
     pub operator: Operator,
     /// The line (the location, in the coverage's sense) it was made at.
     pub line: u32,
-    pub guard: Guard,
 }
 
 impl PatchEdit {
@@ -261,7 +246,6 @@ mod tests {
             edit: Edit::replace(range, text),
             operator: Operator::Swap,
             line: 1,
-            guard: Guard::None,
         }
     }
 

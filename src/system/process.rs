@@ -107,15 +107,17 @@ pub fn run_streaming(
             stderr: read_back(&mut stderr)?,
             elapsed,
         },
-        lines.text,
+        lines.text(),
     ))
 }
 
 /// Reads a growing output file: the complete lines written since last time.
+/// Bytes are kept as read and decoded a whole line at a time, so a
+/// character split across two reads stays whole.
 struct NewLines {
     file: std::fs::File,
     /// Everything read so far, and where its last complete line ends.
-    text: String,
+    bytes: Vec<u8>,
     done: usize,
 }
 
@@ -123,20 +125,18 @@ impl NewLines {
     fn new(file: std::fs::File) -> NewLines {
         NewLines {
             file,
-            text: String::new(),
+            bytes: Vec::new(),
             done: 0,
         }
     }
 
     /// Hands every new complete line to `on_line`.
     fn each(&mut self, on_line: &mut impl FnMut(&str)) -> Result<()> {
-        let mut bytes = Vec::new();
-        self.file.seek(SeekFrom::Start(self.text.len() as u64))?;
-        self.file.read_to_end(&mut bytes)?;
-        self.text.push_str(&String::from_utf8_lossy(&bytes));
-        while let Some(end) = self.text[self.done..].find('\n') {
-            let line = &self.text[self.done..self.done + end];
-            on_line(line.strip_suffix('\r').unwrap_or(line));
+        self.file.seek(SeekFrom::Start(self.bytes.len() as u64))?;
+        self.file.read_to_end(&mut self.bytes)?;
+        while let Some(end) = self.bytes[self.done..].iter().position(|&b| b == b'\n') {
+            let line = String::from_utf8_lossy(&self.bytes[self.done..self.done + end]);
+            on_line(line.strip_suffix('\r').unwrap_or(&line));
             self.done += end + 1;
         }
         Ok(())
@@ -144,10 +144,15 @@ impl NewLines {
 
     /// Hands over a last line without a line break, if any.
     fn finish(&mut self, on_line: &mut impl FnMut(&str)) {
-        if self.done < self.text.len() {
-            on_line(&self.text[self.done..]);
-            self.done = self.text.len();
+        if self.done < self.bytes.len() {
+            on_line(&String::from_utf8_lossy(&self.bytes[self.done..]));
+            self.done = self.bytes.len();
         }
+    }
+
+    /// Everything read, as text.
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
     }
 }
 
@@ -337,6 +342,19 @@ mod tests {
         assert!(finished.elapsed < Duration::from_secs(5));
         thread::sleep(Duration::from_millis(1500));
         assert!(!path.exists(), "a grandchild outlived the timeout");
+    }
+
+    #[test]
+    fn a_character_split_across_reads_stays_whole() {
+        let mut file = tempfile::tempfile().unwrap();
+        let mut lines = NewLines::new(file.try_clone().unwrap());
+        let mut seen = Vec::new();
+        let text = "caf\u{e9} \u{2713}\n".as_bytes();
+        for chunk in [&text[..4], &text[4..8], &text[8..]] {
+            std::io::Write::write_all(&mut file, chunk).unwrap();
+            lines.each(&mut |l: &str| seen.push(l.to_string())).unwrap();
+        }
+        assert_eq!(seen, ["caf\u{e9} \u{2713}"]);
     }
 
     #[test]

@@ -1,0 +1,536 @@
+//! The crate's functions as the weaver copies them: for each function that
+//! runs at run time (outermost only: a nested function or closure belongs to
+//! the function around it), where its body is, how a copy of it is declared
+//! and called, and where copies go. Read once from the syntax, kept as plain
+//! text and byte ranges (threads can share it).
+//!
+//! A copy of a function is the function's own text with a candidate's edits
+//! in it, under another name: a free function beside the original; an
+//! inherent method in another `impl` block of the same type; a trait-impl
+//! method or a trait's default method in a private helper trait whose
+//! supertrait is the trait (so `Self::Item` and the trait's other methods
+//! still resolve). The original starts with a dispatch to its copies.
+
+use std::ops::Range;
+
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
+
+use crate::code::crate_sources::{CrateSources, is_test_code};
+use crate::code::source::FileId;
+
+/// A function of the crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    pub file: FileId,
+    /// The `fn` item, attributes included.
+    pub item: Range<usize>,
+    /// The body block (`{ ... }`).
+    pub body: Range<usize>,
+    pub name: String,
+    /// The name's bytes.
+    pub name_range: Range<usize>,
+    /// Byte ranges of the item that a copy leaves out: attributes it must
+    /// not keep (`#[export_name]`, docs...) and the visibility.
+    pub dropped: Vec<Range<usize>>,
+    /// Where copies go: the end of the item that holds the function at its
+    /// level (the function itself, or its `impl` or `trait` block).
+    pub insert_at: usize,
+    pub shape: Shape,
+    /// Whether the function takes `self` (in any form).
+    pub receiver: bool,
+    pub params: Vec<Param>,
+    /// `::<T, N>`: the function's type and const parameters, for calls.
+    pub turbofish: String,
+    pub is_async: bool,
+    pub is_unsafe: bool,
+    /// The signature as a trait declares it, with `{}` for the name:
+    /// `fn {}<T>(&self, _: u8) -> T where T: Clone;`.
+    pub declaration: String,
+    /// Why it cannot be copied, if it cannot.
+    pub not_copyable: Option<&'static str>,
+}
+
+/// Where a function lives, and so where its copies go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// A free function (or an associated function of a module-level item
+    /// list): copies go beside it.
+    Free,
+    /// A method of `impl<G> Type where W`: copies go in another block with
+    /// this header (`{}` for the body).
+    Inherent { block: String },
+    /// A method of a trait impl, or a trait's default method: copies go in
+    /// a helper trait declared with `trait` (`{}` for its name and `{}`
+    /// for its declarations) and implemented with `implementation` (`{}`
+    /// for the name and the copies); calls go through `<Self as NAME ARGS>`.
+    Helper {
+        declaration: String,
+        implementation: String,
+        arguments: String,
+    },
+}
+
+/// A parameter other than `self`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Param {
+    /// A plain binding (`x`, `mut x`): passed on by name.
+    Name(String),
+    /// A pattern (`(a, b)`, `_`): the original takes it as `__autofix_pN`
+    /// and binds the pattern after the dispatch.
+    Pattern { pattern: Range<usize> },
+}
+
+/// The crate's functions, by file and position.
+#[derive(Debug, Clone, Default)]
+pub struct Functions {
+    functions: Vec<Function>,
+}
+
+impl Functions {
+    pub fn of(sources: &CrateSources) -> Functions {
+        let mut functions = Vec::new();
+        for (file, source) in sources.iter() {
+            let mut collector = Collector {
+                file,
+                text: &source.text,
+                container: Container::Items,
+                functions: &mut functions,
+            };
+            collector.visit_file(&source.syntax);
+        }
+        Functions { functions }
+    }
+
+    /// The outermost function whose body holds `range` of `file`.
+    pub fn around(&self, file: FileId, range: &Range<usize>) -> Option<usize> {
+        self.functions
+            .iter()
+            .position(|f| f.file == file && f.body.start < range.start && range.end <= f.body.end)
+    }
+
+    pub fn get(&self, index: usize) -> &Function {
+        &self.functions[index]
+    }
+
+    /// Marks function `index` as one not to copy (a copy of it did not compile).
+    pub fn set_not_copyable(&mut self, index: usize, why: &'static str) {
+        self.functions[index].not_copyable = Some(why);
+    }
+
+    pub fn len(&self) -> usize {
+        self.functions.len()
+    }
+}
+
+/// What holds the items being visited.
+#[derive(Debug, Clone)]
+enum Container {
+    /// A file, an inline module or a block: functions are free.
+    Items,
+    Inherent {
+        block: String,
+        end: usize,
+    },
+    Helper {
+        declaration: String,
+        implementation: String,
+        arguments: String,
+        end: usize,
+    },
+}
+
+struct Collector<'a> {
+    file: FileId,
+    text: &'a str,
+    container: Container,
+    functions: &'a mut Vec<Function>,
+}
+
+impl Collector<'_> {
+    fn text(&self, range: Range<usize>) -> &str {
+        &self.text[range]
+    }
+
+    fn range(node: &impl Spanned) -> Range<usize> {
+        node.span().byte_range()
+    }
+
+    /// `cfg`-like attributes of a container, which its helper items need too.
+    fn cfg_attributes(&self, attrs: &[syn::Attribute]) -> String {
+        attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
+            .map(|a| format!("{} ", self.text(Self::range(a))))
+            .collect()
+    }
+
+    fn generics(&self, generics: &syn::Generics) -> (String, String, String) {
+        let declaration = match (&generics.lt_token, &generics.gt_token) {
+            (Some(lt), Some(gt)) => self
+                .text(lt.span.byte_range().start..gt.span.byte_range().end)
+                .to_string(),
+            _ => String::new(),
+        };
+        let arguments: Vec<String> = generics
+            .params
+            .iter()
+            .map(|p| match p {
+                syn::GenericParam::Lifetime(l) => l.lifetime.to_string(),
+                syn::GenericParam::Type(t) => t.ident.to_string(),
+                syn::GenericParam::Const(c) => c.ident.to_string(),
+            })
+            .collect();
+        let arguments = if arguments.is_empty() {
+            String::new()
+        } else {
+            format!("<{}>", arguments.join(", "))
+        };
+        let where_clause = generics
+            .where_clause
+            .as_ref()
+            .map(|w| self.text(Self::range(w)).to_string())
+            .unwrap_or_default();
+        (declaration, arguments, where_clause)
+    }
+
+    fn function(
+        &mut self,
+        attrs: &[syn::Attribute],
+        vis: Option<&syn::Visibility>,
+        sig: &syn::Signature,
+        block: &syn::Block,
+        item: Range<usize>,
+    ) {
+        let mut dropped: Vec<Range<usize>> = attrs
+            .iter()
+            .filter(|a| !kept_attribute(a))
+            .map(Self::range)
+            .collect();
+        if let Some(vis) = vis
+            && !matches!(vis, syn::Visibility::Inherited)
+        {
+            dropped.push(Self::range(vis));
+        }
+        let mut receiver = false;
+        let mut params = Vec::new();
+        let mut declared = Vec::new();
+        for input in &sig.inputs {
+            match input {
+                syn::FnArg::Receiver(r) => {
+                    receiver = true;
+                    declared.push(self.text(Self::range(r)).to_string());
+                }
+                syn::FnArg::Typed(typed) => {
+                    declared.push(format!("_: {}", self.text(Self::range(&typed.ty))));
+                    params.push(match typed.pat.as_ref() {
+                        syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                            Param::Name(p.ident.to_string())
+                        }
+                        pattern => Param::Pattern {
+                            pattern: Self::range(pattern),
+                        },
+                    });
+                }
+            }
+        }
+        let type_parameters: Vec<String> = sig
+            .generics
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+                syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+                syn::GenericParam::Lifetime(_) => None,
+            })
+            .collect();
+        let turbofish = if type_parameters.is_empty() {
+            String::new()
+        } else {
+            format!("::<{}>", type_parameters.join(", "))
+        };
+        let (generics, _, where_clause) = self.generics(&sig.generics);
+        let prefix: String = [
+            sig.asyncness.map(|_| "async "),
+            matches!(sig.safety, syn::Safety::Unsafe(_)).then_some("unsafe "),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let abi = sig
+            .abi
+            .as_ref()
+            .map(|a| format!("{} ", self.text(Self::range(a))))
+            .unwrap_or_default();
+        let output = match &sig.output {
+            syn::ReturnType::Default => String::new(),
+            syn::ReturnType::Type(..) => format!(" {}", self.text(Self::range(&sig.output))),
+        };
+        let declaration = format!(
+            "{prefix}{abi}fn {{}}{generics}({}){output} {where_clause};",
+            declared.join(", ")
+        );
+        let not_copyable = if sig.constness.is_some() {
+            Some("a const fn")
+        } else if matches!(&sig.output, syn::ReturnType::Type(_, ty) if returns_impl_trait(ty)) {
+            Some("returning `impl Trait`")
+        } else if sig.variadic.is_some() {
+            Some("variadic")
+        } else {
+            None
+        };
+        let (shape, insert_at) = match &self.container {
+            Container::Items => (Shape::Free, item.end),
+            Container::Inherent { block, end } => (
+                Shape::Inherent {
+                    block: block.clone(),
+                },
+                *end,
+            ),
+            Container::Helper {
+                declaration,
+                implementation,
+                arguments,
+                end,
+                ..
+            } => (
+                Shape::Helper {
+                    declaration: declaration.clone(),
+                    implementation: implementation.clone(),
+                    arguments: arguments.clone(),
+                },
+                *end,
+            ),
+        };
+        self.functions.push(Function {
+            file: self.file,
+            item,
+            body: Self::range(block),
+            name: sig.ident.to_string(),
+            name_range: Self::range(&sig.ident),
+            dropped,
+            insert_at,
+            shape,
+            receiver,
+            params,
+            turbofish,
+            is_async: sig.asyncness.is_some(),
+            is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
+            declaration,
+            not_copyable,
+        });
+    }
+
+    /// Visits the items of a container.
+    fn within(&mut self, container: Container, walk: impl FnOnce(&mut Self)) {
+        let outer = std::mem::replace(&mut self.container, container);
+        walk(self);
+        self.container = outer;
+    }
+}
+
+/// Attributes a copy keeps: those that decide whether or how it compiles
+/// and panics like the original.
+fn kept_attribute(attr: &syn::Attribute) -> bool {
+    const KEPT: &[&str] = &[
+        "cfg",
+        "cfg_attr",
+        "track_caller",
+        "inline",
+        "cold",
+        "target_feature",
+        "allow",
+        "warn",
+        "deny",
+        "expect",
+    ];
+    KEPT.iter().any(|name| attr.path().is_ident(name))
+}
+
+fn returns_impl_trait(ty: &syn::Type) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
+            self.0 = true;
+        }
+    }
+    let mut finder = Finder(false);
+    finder.visit_type(ty);
+    finder.0
+}
+
+impl<'ast> Visit<'ast> for Collector<'_> {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let attrs = match item {
+            syn::Item::Fn(i) => &i.attrs,
+            syn::Item::Impl(i) => &i.attrs,
+            syn::Item::Mod(i) => &i.attrs,
+            syn::Item::Trait(i) => &i.attrs,
+            _ => return,
+        };
+        if !is_test_code(attrs) {
+            visit::visit_item(self, item);
+        }
+    }
+
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        self.function(
+            &item.attrs,
+            Some(&item.vis),
+            &item.sig,
+            &item.block,
+            Self::range(item),
+        );
+    }
+
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        let cfg = self.cfg_attributes(&item.attrs);
+        let (generics, arguments, where_clause) = self.generics(&item.generics);
+        let self_ty = self.text(Self::range(&item.self_ty)).to_string();
+        let end = Self::range(item).end;
+        let container = match &item.trait_ {
+            None => Container::Inherent {
+                block: format!("\n{cfg}impl{generics} {self_ty} {where_clause} {{ {{}} }}"),
+                end,
+            },
+            Some((path, _)) => {
+                let trait_path = self.text(Self::range(path)).to_string();
+                Container::Helper {
+                    declaration: format!(
+                        "\n{cfg}#[allow(non_camel_case_types)] trait {{}}{generics}: {trait_path} {where_clause} {{ {{}} }}"
+                    ),
+                    implementation: format!(
+                        "\n{cfg}impl{generics} {{}}{arguments} for {self_ty} {where_clause} {{ {{}} }}"
+                    ),
+                    arguments,
+                    end,
+                }
+            }
+        };
+        self.within(container, |this| {
+            for impl_item in &item.items {
+                if let syn::ImplItem::Fn(f) = impl_item
+                    && !is_test_code(&f.attrs)
+                {
+                    this.function(&f.attrs, Some(&f.vis), &f.sig, &f.block, Self::range(f));
+                }
+            }
+        });
+    }
+
+    fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+        let cfg = self.cfg_attributes(&item.attrs);
+        let (generics, arguments, where_clause) = self.generics(&item.generics);
+        let name = item.ident.to_string();
+        // The blanket implementation's own parameter goes after the trait's.
+        let blanket = match generics.strip_suffix('>') {
+            Some(open) => format!("{open}, __AutofixSelf: {name}{arguments} + ?Sized>"),
+            None => format!("<__AutofixSelf: {name}{arguments} + ?Sized>"),
+        };
+        let container = Container::Helper {
+            declaration: format!(
+                "\n{cfg}#[allow(non_camel_case_types)] trait {{}}{generics}: {name}{arguments} {where_clause} {{ {{}} }}"
+            ),
+            implementation: format!(
+                "\n{cfg}impl{blanket} {{}}{arguments} for __AutofixSelf {where_clause} {{ {{}} }}"
+            ),
+            arguments,
+            end: Self::range(item).end,
+        };
+        self.within(container, |this| {
+            for trait_item in &item.items {
+                if let syn::TraitItem::Fn(f) = trait_item
+                    && let Some(block) = &f.default
+                    && !is_test_code(&f.attrs)
+                {
+                    this.function(&f.attrs, None, &f.sig, block, Self::range(f));
+                }
+            }
+        });
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        self.within(Container::Items, |this| visit::visit_item_mod(this, item));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn functions(text: &str) -> Vec<Function> {
+        Functions::of(&CrateSources::of_one_file(text)).functions
+    }
+
+    #[test]
+    fn free_functions_know_their_parameters_and_generics() {
+        let text = "pub fn f<'a, T: Clone, const N: usize>(x: &'a T, (a, b): (u8, u8), mut m: u8) -> T where T: Copy { *x }\n";
+        let [f] = &functions(text)[..] else { panic!() };
+        assert_eq!(f.name, "f");
+        assert_eq!(f.shape, Shape::Free);
+        assert_eq!(f.turbofish, "::<T, N>");
+        assert_eq!(f.params[0], Param::Name("x".into()));
+        assert!(
+            matches!(&f.params[1], Param::Pattern { pattern } if &text[pattern.clone()] == "(a, b)")
+        );
+        assert_eq!(f.params[2], Param::Name("m".into()));
+        assert_eq!(
+            f.declaration,
+            "fn {}<'a, T: Clone, const N: usize>(_: &'a T, _: (u8, u8), _: u8) -> T where T: Copy;"
+        );
+        assert_eq!(&text[f.dropped[0].clone()], "pub");
+        assert_eq!(f.insert_at, text.trim_end().len());
+        assert_eq!(f.not_copyable, None);
+    }
+
+    #[test]
+    fn methods_know_their_blocks_and_helpers() {
+        let text = "struct C(u32);\nimpl<T> C where T: Copy {\n    /// Doc.\n    #[inline]\n    pub async fn get(&self) -> u32 { self.0 }\n}\nimpl Iterator for C {\n    type Item = u32;\n    fn next(&mut self) -> Option<Self::Item> { None }\n}\ntrait Greet<G> {\n    fn name(&self) -> String;\n    fn hi(&self) -> String { self.name() }\n}\nfn it() -> impl Iterator<Item = u8> { 0..1 }\nconst fn c() -> u8 { 1 }\n";
+        let all = functions(text);
+        let names: Vec<&str> = all.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["get", "next", "hi", "it", "c"]);
+        let get = &all[0];
+        assert!(get.receiver && get.is_async);
+        assert_eq!(
+            get.shape,
+            Shape::Inherent {
+                block: "\nimpl<T> C where T: Copy { {} }".into()
+            }
+        );
+        let dropped: Vec<&str> = get.dropped.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(dropped, ["/// Doc.", "pub"]);
+        let Shape::Helper {
+            declaration,
+            implementation,
+            arguments,
+        } = &all[1].shape
+        else {
+            panic!("{:?}", all[1].shape)
+        };
+        assert_eq!(
+            declaration,
+            "\n#[allow(non_camel_case_types)] trait {}: Iterator  { {} }"
+        );
+        assert_eq!(implementation, "\nimpl {} for C  { {} }");
+        assert_eq!(arguments, "");
+        let Shape::Helper { implementation, .. } = &all[2].shape else {
+            panic!()
+        };
+        assert_eq!(
+            implementation,
+            "\nimpl<G, __AutofixSelf: Greet<G> + ?Sized> {}<G> for __AutofixSelf  { {} }"
+        );
+        assert_eq!(all[3].not_copyable, Some("returning `impl Trait`"));
+        assert_eq!(all[4].not_copyable, Some("a const fn"));
+    }
+
+    #[test]
+    fn nested_functions_belong_to_the_outermost() {
+        let text = "fn outer() -> u8 {\n    fn inner() -> u8 { 1 }\n    inner()\n}\n";
+        let table = Functions::of(&CrateSources::of_one_file(text));
+        assert_eq!(table.functions.len(), 1);
+        let one = text.find("1 }").unwrap();
+        assert_eq!(table.around(FileId::new(0), &(one..one + 1)), Some(0));
+        assert_eq!(table.around(FileId::new(0), &(0..2)), None);
+    }
+}
