@@ -1,9 +1,11 @@
 //! The benchmark corpus (`bench/corpus.toml`): subjects (real crates pinned
-//! on crates.io, or fixtures under `testdata/`), single-line bugs in them,
+//! on crates.io, programs written for the corpus under `bench/programs/`, or
+//! fixtures under `testdata/`), bugs in them (single lines, or a few
+//! consecutive lines for the historical bugs that revert a published fix),
 //! and combinations of bugs injected together (several faults at once).
 //!
 //! Shared by the benchmark runner (`bench/main.rs`) and the CI test of the
-//! fixture entries (`tests/corpus.rs`).
+//! fixture and program entries (`tests/corpus.rs`).
 
 #![allow(dead_code)] // each includer uses a different part
 
@@ -91,8 +93,11 @@ pub struct Subject {
     #[serde(rename = "crate")]
     pub krate: Option<String>,
     pub version: Option<String>,
-    /// ...or a fixture under `testdata/`, which holds the buggy version.
+    /// ...or a fixture under `testdata/`, which holds the buggy version...
     pub fixture: Option<String>,
+    /// ...or a program written for the corpus under `bench/programs/`,
+    /// which holds the original (correct) version.
+    pub program: Option<String>,
     /// Lib/bin/integration tests of the original (informative).
     pub tests: Option<usize>,
     /// Warm test time of the original in seconds (informative).
@@ -102,6 +107,27 @@ pub struct Subject {
 impl Subject {
     pub fn is_fixture(&self) -> bool {
         self.fixture.is_some()
+    }
+
+    pub fn is_program(&self) -> bool {
+        self.program.is_some()
+    }
+
+    /// A crate fetched from crates.io (needs the network).
+    pub fn is_crate(&self) -> bool {
+        self.krate.is_some()
+    }
+
+    /// Where a fixture or program lives in this repository.
+    pub fn local_dir(&self) -> Option<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        if let Some(fixture) = &self.fixture {
+            Some(root.join("testdata").join(fixture))
+        } else {
+            self.program
+                .as_ref()
+                .map(|program| root.join("bench/programs").join(program))
+        }
     }
 }
 
@@ -116,9 +142,11 @@ pub struct Bug {
     pub line: usize,
     pub function: Option<String>,
     pub kind: String,
-    /// The whole line in the original source.
+    /// The whole line in the original source; several lines joined by
+    /// `\n` are consecutive whole lines starting at `line`.
     pub original: String,
-    /// The whole line in the buggy source; empty: the line is removed.
+    /// The whole line (or lines) in the buggy source, in place of all the
+    /// lines of `original`; empty: they are removed.
     pub buggy: String,
     /// Lib/bin/integration tests that fail with the bug (informative).
     pub failing: Option<usize>,
@@ -126,11 +154,35 @@ pub struct Bug {
     /// puts one of them there restores the original behaviour.
     #[serde(default)]
     pub equivalent: Vec<String>,
+    /// A real bug: "A -> B: what B fixed". The subject is a published
+    /// version with the fix and the test that came with it, `buggy`
+    /// reverts the fix to A's code and `original` is the real fix.
+    pub historical: Option<String>,
 }
 
 impl Bug {
     pub fn removes_a_line(&self) -> bool {
         self.buggy.is_empty()
+    }
+
+    /// The lines of `original`.
+    pub fn original_lines(&self) -> Vec<&str> {
+        self.original.split('\n').collect()
+    }
+
+    /// The lines of `buggy` (none if it removes the original lines).
+    pub fn buggy_lines(&self) -> Vec<&str> {
+        if self.removes_a_line() {
+            Vec::new()
+        } else {
+            self.buggy.split('\n').collect()
+        }
+    }
+
+    /// Whether the buggy version has as many lines as the original, so
+    /// that the lines of other bugs in the same file stay where they are.
+    pub fn keeps_line_count(&self) -> bool {
+        self.original_lines().len() == self.buggy_lines().len()
     }
 }
 
@@ -139,12 +191,35 @@ pub fn load(path: &Path) -> Result<Corpus> {
         fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let corpus: Corpus =
         toml::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))?;
+    for subject in &corpus.subjects {
+        let kinds = [
+            subject.krate.is_some() && subject.version.is_some(),
+            subject.fixture.is_some(),
+            subject.program.is_some(),
+        ];
+        ensure!(
+            kinds.iter().filter(|k| **k).count() == 1
+                && (subject.krate.is_some() == subject.version.is_some()),
+            "subject {} needs exactly one of crate and version, fixture, program",
+            subject.name
+        );
+    }
     for bug in &corpus.bugs {
         ensure!(
             corpus.subjects.iter().any(|s| s.name == bug.subject),
             "bug {} names unknown subject {}",
             bug.id,
             bug.subject
+        );
+        ensure!(
+            bug.line >= 1 && !bug.original.is_empty(),
+            "bug {} needs a line and an original text",
+            bug.id
+        );
+        ensure!(
+            !bug.original.contains('\r') && !bug.buggy.contains('\r'),
+            "bug {}: lines are joined by \\n alone",
+            bug.id
         );
     }
     for combined in &corpus.combined {
@@ -177,8 +252,9 @@ pub fn load(path: &Path) -> Result<Corpus> {
             combined.id
         );
         ensure!(
-            bugs.iter().all(|b| !b.removes_a_line()),
-            "combination {}: a bug that removes a line would shift the others",
+            bugs.iter()
+                .all(|b| !b.removes_a_line() && b.keeps_line_count()),
+            "combination {}: a bug that removes or adds lines would shift the others",
             combined.id
         );
     }
@@ -199,69 +275,95 @@ pub struct Sources {
     /// If set, every build of a subject uses `<targets>/<subject>` as its
     /// target dir, so its dependencies compile once for all its bugs.
     pub targets: Option<PathBuf>,
-    /// Keeps the fetch project alive for the sources' lifetime.
-    _fetch_project: Option<TempDir>,
+    /// Keeps the fetch projects alive for the sources' lifetime.
+    _fetch_projects: Vec<TempDir>,
 }
 
 impl Sources {
-    /// Fetches every crate subject with cargo (crates.io), pinned to its version.
+    /// Fetches every crate subject with cargo (crates.io), pinned to its
+    /// version; fixtures and programs are in this repository.
     pub fn fetch(subjects: &[&Subject]) -> Result<Sources> {
         let mut sources = Sources::default();
-        let crates: Vec<&&Subject> = subjects.iter().filter(|s| !s.is_fixture()).collect();
-        if !crates.is_empty() {
-            let project = tempfile::Builder::new()
-                .prefix("autofix-bench-fetch-")
-                .tempdir()?;
-            let mut manifest = String::from(
-                "[package]\nname = \"fetch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\n",
-            );
-            for subject in &crates {
-                let (krate, version) = (
-                    subject.krate.as_ref().unwrap(),
-                    subject.version.as_ref().unwrap(),
-                );
-                let _ = writeln!(manifest, "{krate} = \"={version}\"");
+        let crates: Vec<&Subject> = subjects.iter().copied().filter(|s| s.is_crate()).collect();
+        // Cargo resolves one version of a crate per semver-compatible range
+        // in a project: a second version of a crate goes to a second project.
+        let mut groups: Vec<Vec<&Subject>> = Vec::new();
+        for subject in crates {
+            let group = groups
+                .iter()
+                .position(|g| g.iter().all(|s| s.krate != subject.krate));
+            match group {
+                Some(index) => groups[index].push(subject),
+                None => groups.push(vec![subject]),
             }
-            manifest.push_str("\n[workspace]\n");
-            fs::write(project.path().join("Cargo.toml"), manifest)?;
-            fs::create_dir(project.path().join("src"))?;
-            fs::write(project.path().join("src/lib.rs"), "")?;
-            let output = cargo()
-                .args(["metadata", "--format-version", "1"])
-                .current_dir(project.path())
-                .output()?;
-            ensure!(
-                output.status.success(),
-                "cargo metadata failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)?;
-            for subject in &crates {
-                let package = metadata["packages"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|p| {
-                        p["name"] == subject.krate.as_deref().unwrap()
-                            && p["version"] == subject.version.as_deref().unwrap()
-                    })
-                    .with_context(|| format!("cargo did not fetch {}", subject.name))?;
-                let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap());
-                sources.dirs.insert(
-                    subject.name.clone(),
-                    manifest.parent().unwrap().to_path_buf(),
-                );
-            }
-            sources._fetch_project = Some(project);
         }
-        for subject in subjects.iter().filter(|s| s.is_fixture()) {
-            let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("testdata")
-                .join(subject.fixture.as_ref().unwrap());
-            ensure!(dir.is_dir(), "no fixture {}", dir.display());
+        for crates in &groups {
+            sources.fetch_group(crates)?;
+        }
+        for subject in subjects.iter().filter(|s| !s.is_crate()) {
+            let dir = subject.local_dir().unwrap();
+            ensure!(
+                dir.is_dir(),
+                "no {} {}",
+                if subject.is_fixture() {
+                    "fixture"
+                } else {
+                    "program"
+                },
+                dir.display()
+            );
             sources.dirs.insert(subject.name.clone(), dir);
         }
         Ok(sources)
+    }
+
+    /// Fetches crates of distinct names in one cargo project.
+    fn fetch_group(&mut self, crates: &[&Subject]) -> Result<()> {
+        let project = tempfile::Builder::new()
+            .prefix("autofix-bench-fetch-")
+            .tempdir()?;
+        let mut manifest = String::from(
+            "[package]\nname = \"fetch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+        );
+        for subject in crates {
+            let (krate, version) = (
+                subject.krate.as_ref().unwrap(),
+                subject.version.as_ref().unwrap(),
+            );
+            let _ = writeln!(manifest, "{krate} = \"={version}\"");
+        }
+        manifest.push_str("\n[workspace]\n");
+        fs::write(project.path().join("Cargo.toml"), manifest)?;
+        fs::create_dir(project.path().join("src"))?;
+        fs::write(project.path().join("src/lib.rs"), "")?;
+        let output = cargo()
+            .args(["metadata", "--format-version", "1"])
+            .current_dir(project.path())
+            .output()?;
+        ensure!(
+            output.status.success(),
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+        for subject in crates {
+            let package = metadata["packages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| {
+                    p["name"] == subject.krate.as_deref().unwrap()
+                        && p["version"] == subject.version.as_deref().unwrap()
+                })
+                .with_context(|| format!("cargo did not fetch {}", subject.name))?;
+            let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap());
+            self.dirs.insert(
+                subject.name.clone(),
+                manifest.parent().unwrap().to_path_buf(),
+            );
+        }
+        self._fetch_projects.push(project);
+        Ok(())
     }
 
     /// The target dir builds of `subject` share, if any.
@@ -303,7 +405,7 @@ impl Sources {
 }
 
 /// The text of `bug.file` in `version`, from the pristine text (the
-/// original for crates, the buggy version for fixtures).
+/// original for crates and programs, the buggy version for fixtures).
 pub fn bug_version(
     bug: &Bug,
     pristine: &str,
@@ -312,62 +414,50 @@ pub fn bug_version(
 ) -> Result<String> {
     let mut lines: Vec<&str> = pristine.split_inclusive('\n').collect();
     let index = bug.line - 1;
-    let current_is_buggy = pristine_is_buggy;
-    let wanted_buggy = version == Version::Buggy;
-    if current_is_buggy == wanted_buggy {
-        let expected = if current_is_buggy {
-            &bug.buggy
-        } else {
-            &bug.original
-        };
-        if !(current_is_buggy && bug.removes_a_line()) {
-            let actual = lines
-                .get(index)
-                .map(|l| l.trim_end_matches(['\n', '\r']))
-                .unwrap_or("");
-            ensure!(
-                actual == expected,
-                "{}: line {} of {} reads {actual:?}, not {expected:?}",
-                bug.id,
-                bug.line,
-                bug.file.display()
-            );
-        }
-        return Ok(pristine.to_string());
-    }
-    let original_line = format!("{}\n", bug.original);
-    let buggy_line = format!("{}\n", bug.buggy);
-    if current_is_buggy {
-        // Fixture: restore the original line.
-        if bug.removes_a_line() {
-            lines.insert(index, &original_line);
-        } else {
-            check_line(bug, &lines, &bug.buggy)?;
-            lines[index] = &original_line;
-        }
+    let (original, buggy) = (bug.original_lines(), bug.buggy_lines());
+    let (current, wanted) = if pristine_is_buggy {
+        (&buggy, &original)
     } else {
-        check_line(bug, &lines, &bug.original)?;
-        if bug.removes_a_line() {
-            lines.remove(index);
-        } else {
-            lines[index] = &buggy_line;
-        }
-    }
-    Ok(lines.concat())
-}
-
-fn check_line(bug: &Bug, lines: &[&str], expected: &str) -> Result<()> {
-    let actual = lines
-        .get(bug.line - 1)
-        .map(|l| l.trim_end_matches(['\n', '\r']))
-        .unwrap_or("");
-    if actual != expected {
-        bail!(
-            "{}: line {} of {} reads {actual:?}, not {expected:?}",
+        (&original, &buggy)
+    };
+    if pristine_is_buggy && buggy.is_empty() {
+        // A fixture without the removed lines: nothing to check them against.
+        ensure!(
+            index <= lines.len(),
+            "{}: line {} is past the end of {}",
             bug.id,
             bug.line,
             bug.file.display()
         );
+    } else {
+        check_lines(bug, &lines, current)?;
+    }
+    if pristine_is_buggy == (version == Version::Buggy) {
+        return Ok(pristine.to_string());
+    }
+    let replacement: Vec<String> = wanted.iter().map(|l| format!("{l}\n")).collect();
+    lines.splice(
+        index..index + current.len(),
+        replacement.iter().map(String::as_str),
+    );
+    Ok(lines.concat())
+}
+
+/// The lines from `bug.line` on read `expected`.
+fn check_lines(bug: &Bug, lines: &[&str], expected: &[&str]) -> Result<()> {
+    for (offset, expected) in expected.iter().enumerate() {
+        let line = bug.line + offset;
+        let actual = lines
+            .get(line - 1)
+            .map(|l| l.trim_end_matches(['\n', '\r']))
+            .unwrap_or("");
+        if actual != *expected {
+            bail!(
+                "{}: line {line} of {} reads {actual:?}, not {expected:?}",
+                bug.id,
+                bug.file.display()
+            );
+        }
     }
     Ok(())
 }
@@ -419,16 +509,30 @@ impl Check {
 
 /// Checks a case: the original version passes `cargo test`; the buggy one
 /// builds and fails at least one lib/bin/integration test, but not all.
+/// Builds go to the subject's shared target dir, if the sources have one.
 pub fn check(sources: &Sources, case: &Case) -> Result<Check> {
+    let original_passes = original_passes(sources, case)?;
+    check_buggy(sources, case, original_passes)
+}
+
+/// Whether the case's original version passes `cargo test`.
+pub fn original_passes(sources: &Sources, case: &Case) -> Result<bool> {
     let original = sources.materialize(case, Version::Original)?;
-    let original_passes = cargo()
+    Ok(sources
+        .cargo(case.subject)
         .args(["test", "--quiet"])
         .current_dir(original.path())
         .output()?
         .status
-        .success();
+        .success())
+}
+
+/// [`check`] with the verdict on the original version already known (for
+/// crates and programs it is the same for every bug of the subject).
+pub fn check_buggy(sources: &Sources, case: &Case, original_passes: bool) -> Result<Check> {
     let buggy = sources.materialize(case, Version::Buggy)?;
-    let built = cargo()
+    let built = sources
+        .cargo(case.subject)
         .args(["test", "--no-run", "--quiet"])
         .current_dir(buggy.path())
         .output()?;
@@ -439,7 +543,8 @@ pub fn check(sources: &Sources, case: &Case) -> Result<Check> {
             buggy_tests: (0, 0),
         });
     }
-    let output = cargo()
+    let output = sources
+        .cargo(case.subject)
         .args(["test", "--no-fail-fast", "--lib", "--bins", "--tests"])
         .current_dir(buggy.path())
         .output()?;
@@ -480,6 +585,7 @@ mod tests {
             buggy: buggy.into(),
             failing: None,
             equivalent: Vec::new(),
+            historical: None,
         }
     }
 
@@ -509,5 +615,41 @@ mod tests {
             bug_version(&b, "a\nc\n", true, Version::Original).unwrap(),
             "a\nb\nc\n"
         );
+    }
+
+    #[test]
+    fn versions_of_several_lines() {
+        let original = "a\nb\nc\nd\n";
+        // Two lines become one.
+        let b = bug(2, "b\nc", "BC");
+        assert!(!b.keeps_line_count());
+        assert_eq!(
+            bug_version(&b, original, false, Version::Buggy).unwrap(),
+            "a\nBC\nd\n"
+        );
+        assert_eq!(
+            bug_version(&b, "a\nBC\nd\n", true, Version::Original).unwrap(),
+            original
+        );
+        // One line becomes three.
+        let b = bug(4, "d", "x\ny\nz");
+        assert_eq!(
+            bug_version(&b, original, false, Version::Buggy).unwrap(),
+            "a\nb\nc\nx\ny\nz\n"
+        );
+        // Two lines removed.
+        let b = bug(1, "a\nb", "");
+        assert_eq!(
+            bug_version(&b, original, false, Version::Buggy).unwrap(),
+            "c\nd\n"
+        );
+        assert_eq!(
+            bug_version(&b, "c\nd\n", true, Version::Original).unwrap(),
+            original
+        );
+        // The second line does not match.
+        assert!(bug_version(&bug(2, "b\nx", "B"), original, false, Version::Buggy).is_err());
+        // Versions that need no change are checked too.
+        assert!(bug_version(&bug(2, "b\nx", "B"), original, false, Version::Original).is_err());
     }
 }

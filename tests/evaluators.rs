@@ -16,10 +16,16 @@ fn outcomes_agree(name: &str, count: usize) {
     let dir = fixture(name);
     let args = parse_args(["cargo-autofix", "-q"].map(Into::into)).unwrap();
     let session = Session::open(args, dir.path()).unwrap();
-    let candidates = session.sample_candidates(7, count);
-    assert_eq!(
-        candidates.len(),
-        count,
+    // Candidates whose edits differ but whose texts are the same are one
+    // candidate to an evaluator: keep one of each.
+    let mut texts = BTreeSet::new();
+    let candidates: Vec<_> = session
+        .sample_candidates(7, count)
+        .into_iter()
+        .filter(|c| texts.insert(session.files_with(c)))
+        .collect();
+    assert!(
+        candidates.len() * 10 >= count * 9,
         "{name}: too few distinct mutations"
     );
 

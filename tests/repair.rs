@@ -208,9 +208,9 @@ fn no_patch_found_says_what_was_tried() {
     assert!(output.stdout.is_empty());
     let error = error_line(&output);
     assert!(
-        error.starts_with(
-            "error: no patch found: the generation budget was spent after 2 generations"
-        ),
+        error.starts_with("error: no patch found: the generation budget was spent after ")
+            && error.contains(" single edits at ")
+            && error.contains(", 2 generations and "),
         "{error}"
     );
     assert!(

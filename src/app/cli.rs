@@ -132,8 +132,9 @@ pub struct Args {
     #[arg(long, value_name = "W", help_heading = "Repair")]
     pub weight_failing: Option<f64>,
 
-    /// Mutation operators to use, comma separated: delete, swap, insert, condition, operator,
-    /// value, identifier, method, range [default: all]
+    /// Mutation operators to use, comma separated: operator, condition, value, method, range,
+    /// identifier, offset, arguments, idiom, synthesis, delete, guard, swap, insert, adapted
+    /// [default: all]
     #[arg(
         long,
         value_name = "LIST",

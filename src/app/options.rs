@@ -200,6 +200,7 @@ impl Options {
                 jobs,
                 test_timeout,
                 trace_failing: refine.slices,
+                only: None,
             },
             localize: localize::Settings {
                 metric,

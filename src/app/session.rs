@@ -22,6 +22,7 @@ use crate::localize::spectrum::rank_suspects;
 use crate::localize::spectrum_of;
 use crate::mutation::patch::Candidate;
 use crate::mutation::sites::collect_mutation_space;
+use crate::mutation::types::Types;
 use crate::repair::stage::mutator;
 use crate::system::console::Console;
 
@@ -62,12 +63,14 @@ impl Session {
         let originals = sources.originals();
         let space = collect_mutation_space(sources, &self.options.repair.exclude);
         let suspects = rank_suspects(
-            &spectrum_of(&self.baseline, None),
+            &spectrum_of(&self.baseline, None, &[]),
             self.options.localize.metric,
         );
+        let types = Types::default();
         mutator(
             &space,
             &originals,
+            &types,
             &suspects,
             &self.options.repair.operators,
         )

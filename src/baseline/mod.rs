@@ -32,6 +32,8 @@ pub struct Settings {
     pub test_timeout: Duration,
     /// Trace failing tests (for dynamic slices).
     pub trace_failing: bool,
+    /// Run only these tests (full names); `None`: every test not ignored.
+    pub only: Option<BTreeSet<String>>,
 }
 
 /// Everything known about the unmodified crate.
@@ -143,8 +145,17 @@ pub fn establish(
 
     let package_dir = scratch.path_of(package.dir());
     let suite = list_tests(executables, package, &package_dir)?;
-    let runnable: Vec<TestId> = suite.ids().filter(|&t| !suite.get(t).ignored).collect();
-    if runnable.is_empty() {
+    let runnable: Vec<TestId> = suite
+        .ids()
+        .filter(|&t| !suite.get(t).ignored)
+        .filter(|&t| {
+            settings
+                .only
+                .as_ref()
+                .is_none_or(|only| only.contains(&suite.get(t).full_name))
+        })
+        .collect();
+    if runnable.is_empty() && settings.only.is_none() {
         return Err(Failure::new(
             Exit::NothingToLocalize,
             format!(

@@ -43,6 +43,8 @@ pub struct CompileError {
     /// Every span of the diagnostic and its notes (file, byte range), the
     /// primary one first: where the error is, and what it is about.
     pub spans: Vec<(String, std::ops::Range<usize>)>,
+    /// The primary span's label (`expected `()`, found `usize``).
+    pub label: Option<String>,
 }
 
 impl std::fmt::Display for CompileError {
@@ -185,5 +187,6 @@ fn compile_error(diagnostic: &cargo_metadata::diagnostic::Diagnostic) -> Compile
         file: primary.map(|span| span.file_name.clone()),
         line: primary.map(|span| span.line_start),
         spans: located,
+        label: primary.and_then(|span| span.label.clone()),
     }
 }

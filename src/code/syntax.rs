@@ -46,6 +46,11 @@ pub struct Scope {
     /// see `early_exits`): it only runs because they did not. (Earlier
     /// ones are reached through these, which have them in turn.)
     pub exits: BTreeSet<u32>,
+    /// What a `return` here returns: the function's return type without
+    /// spaces (empty for `()`), or `None` inside a closure.
+    pub returns: Option<String>,
+    /// Loops around it in its function or closure (`break`, `continue`).
+    pub loops: usize,
     frames: Vec<Vec<String>>,
 }
 
@@ -100,6 +105,8 @@ pub trait RunnableCode {
     fn condition(&mut self, _cond: &Expr, _scope: &Scope) {}
     /// Every expression of runnable code, outermost first.
     fn expression(&mut self, _expr: &Expr, _scope: &Scope) {}
+    /// The iterable of a `for` loop.
+    fn iterable(&mut self, _iterable: &Expr, _scope: &Scope) {}
 }
 
 /// Walks every runnable function body of `file`, reporting to `hooks`.
@@ -110,6 +117,15 @@ pub fn walk_runnable_code(file: &syn::File, hooks: &mut impl RunnableCode) {
         scope: Scope::default(),
     };
     walker.visit_file(file);
+}
+
+/// A type (or any node) as text without spaces: `Option<usize>`.
+pub fn without_spaces(node: &impl ToTokens) -> String {
+    node.to_token_stream()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 /// The line where a node starts, skipping its outer attributes.
@@ -230,6 +246,52 @@ fn names_used(node: &impl ToTokens, self_fields: bool) -> BTreeSet<String> {
     names.used.difference(&names.bound).cloned().collect()
 }
 
+/// Where the local variables `names` are read or written in `node` (single
+/// identifiers in expression position, macro arguments included), as byte
+/// ranges of the file `node` was parsed from.
+pub fn variable_occurrences(
+    node: &impl ToTokens,
+    names: &BTreeSet<String>,
+) -> Vec<(String, std::ops::Range<usize>)> {
+    struct Finder<'a> {
+        names: &'a BTreeSet<String>,
+        found: Vec<(String, std::ops::Range<usize>)>,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+            if path.qself.is_none()
+                && let Some(ident) = path.path.get_ident()
+            {
+                let name = ident.to_string();
+                if self.names.contains(&name) {
+                    self.found
+                        .push((name, syn::spanned::Spanned::span(ident).byte_range()));
+                }
+            }
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if let Ok(args) = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
+                for arg in &args {
+                    self.visit_expr(arg);
+                }
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let tokens = node.to_token_stream();
+    let mut finder = Finder {
+        names,
+        found: Vec::new(),
+    };
+    let block = syn::parse2::<syn::Block>(quote::quote!({ #tokens }))
+        .or_else(|_| syn::parse2::<syn::Block>(quote::quote!({ #tokens; })));
+    if let Ok(block) = block {
+        finder.visit_block(&block);
+    }
+    finder.found.sort_by_key(|(_, range)| range.start);
+    finder.found
+}
+
 /// `self.name` for a named field of `self`.
 pub fn self_field(field: &syn::ExprField) -> Option<String> {
     match (field.base.as_ref(), &field.member) {
@@ -263,6 +325,10 @@ impl<H: RunnableCode> Walker<'_, H> {
         let outer_runnable = std::mem::replace(&mut self.runnable, true);
         self.scope.function = sig.ident.to_string();
         self.scope.function_line = sig.fn_token.span.start().line as u32;
+        self.scope.returns = Some(match &sig.output {
+            syn::ReturnType::Default => String::new(),
+            syn::ReturnType::Type(_, ty) => without_spaces(ty),
+        });
         self.scope.push(parameters);
         self.visit_block(block);
         self.scope = outer_scope;
@@ -284,6 +350,13 @@ impl<H: RunnableCode> Walker<'_, H> {
         let outer = self.scope.control.replace(line);
         walk(self);
         self.scope.control = outer;
+    }
+
+    /// Visits a loop's body.
+    fn in_loop(&mut self, walk: impl FnOnce(&mut Self)) {
+        self.scope.loops += 1;
+        walk(self);
+        self.scope.loops -= 1;
     }
 
     /// Visits `node` in a new scope frame holding `names`.
@@ -604,21 +677,28 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         let bound = self.walk_condition(&expr.cond);
         let control = self.scope.location;
         self.under_control(control, |this| {
-            this.in_frame(bound, |this| this.visit_block(&expr.body))
+            this.in_frame(bound, |this| {
+                this.in_loop(|this| this.visit_block(&expr.body))
+            })
         });
     }
 
     fn visit_expr_loop(&mut self, expr: &'ast syn::ExprLoop) {
         let control = self.scope.location;
-        self.under_control(control, |this| this.visit_block(&expr.body));
+        self.under_control(control, |this| {
+            this.in_loop(|this| this.visit_block(&expr.body))
+        });
     }
 
     fn visit_expr_for_loop(&mut self, expr: &'ast syn::ExprForLoop) {
         self.visit_expr(&expr.expr);
+        if self.runnable {
+            self.hooks.iterable(&expr.expr, &self.scope);
+        }
         let control = self.scope.location;
         self.under_control(control, |this| {
             this.in_frame(pattern_bindings(&expr.pat), |this| {
-                this.visit_block(&expr.body)
+                this.in_loop(|this| this.visit_block(&expr.body))
             })
         });
     }
@@ -645,6 +725,8 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
             return;
         }
         let parameters = closure.inputs.iter().flat_map(pattern_bindings).collect();
+        let returns = self.scope.returns.take();
+        let loops = std::mem::take(&mut self.scope.loops);
         self.in_frame(parameters, |this| {
             if this.runnable && !matches!(closure.body.as_ref(), Expr::Block(_)) {
                 this.hooks.expression_body(&closure.body, &this.scope);
@@ -655,6 +737,8 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
                 this.visit_expr(&closure.body);
             }
         });
+        self.scope.returns = returns;
+        self.scope.loops = loops;
     }
 }
 

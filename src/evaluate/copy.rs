@@ -76,19 +76,23 @@ impl BuildCopy {
     }
 
     /// Builds the test executables of what the copy holds (lints capped to
-    /// warnings, so that a mutant's new warning is no error); with
-    /// `check_first`, type-checks first and stops there on errors.
-    pub fn build(&self, check_first: bool) -> Result<BuildOutcome> {
-        let request = BuildRequest {
+    /// warnings, so that a mutant's new warning is no error).
+    pub fn build(&self) -> Result<BuildOutcome> {
+        build_tests(&self.request(), |_| {})
+    }
+
+    /// Type-checks what the copy holds, its tests included.
+    pub fn check(&self) -> Result<BuildOutcome> {
+        check_tests(&self.request())
+    }
+
+    fn request(&self) -> BuildRequest<'_> {
+        BuildRequest {
             manifest_path: &self.manifest_path,
             package: &self.package,
             features: &self.features,
             target_dir: &self.scratch.target_dir,
             cap_lints: true,
-        };
-        if check_first && let failed @ BuildOutcome::Failed { .. } = check_tests(&request)? {
-            return Ok(failed);
         }
-        build_tests(&request, |_| {})
     }
 }

@@ -17,6 +17,7 @@ pub mod plan;
 pub mod rebuild;
 pub mod schema;
 pub mod setup;
+pub mod types;
 pub mod weave;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -95,13 +95,10 @@ impl RebuildEvaluator {
         &self.plan
     }
 
-    /// Evaluates `batch` like `evaluate`; with `check_first`, each candidate
-    /// is type-checked before it is built (cheaper for candidates that are
-    /// likely not to compile, such as the ones a woven build rejected).
-    pub fn evaluate_with(
+    /// Evaluates `batch`, each new candidate built on its own.
+    pub fn evaluate_batch(
         &mut self,
         batch: &[Candidate],
-        check_first: bool,
         on_done: &(dyn Fn(&CandidateOutcome) + Sync),
     ) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
@@ -115,7 +112,7 @@ impl RebuildEvaluator {
                 edited: Some(edited_locations(&batch[i])),
             })
             .collect();
-        let outcomes = self.run_jobs(&jobs, false, check_first, on_done)?;
+        let outcomes = self.run_jobs(&jobs, false, on_done)?;
         for (job, outcome) in jobs.into_iter().zip(outcomes) {
             self.counts.built += 1;
             self.counts.compiled += usize::from(outcome.compiled());
@@ -129,12 +126,11 @@ impl RebuildEvaluator {
         &mut self,
         jobs: &[Job],
         pinned: bool,
-        check_first: bool,
         on_done: &(dyn Fn(&CandidateOutcome) + Sync),
     ) -> Result<Vec<CandidateOutcome>> {
         let (originals, suite, plan) = (&self.originals, &self.suite, &self.plan);
         process::in_parallel_with(&mut self.workers, jobs.len(), pinned, |worker, job| {
-            let outcome = worker.evaluate(&jobs[job], originals, suite, plan, check_first)?;
+            let outcome = worker.evaluate(&jobs[job], originals, suite, plan)?;
             on_done(&outcome);
             Ok(outcome)
         })
@@ -147,7 +143,7 @@ impl Evaluator for RebuildEvaluator {
         batch: &[Candidate],
         on_done: &(dyn Fn(&CandidateOutcome) + Sync),
     ) -> Result<Vec<CandidateOutcome>> {
-        self.evaluate_with(batch, false, on_done)
+        self.evaluate_batch(batch, on_done)
     }
 
     fn counts(&self) -> EvaluationCounts {
@@ -171,7 +167,7 @@ impl PreparedEvaluator for RebuildEvaluator {
             };
             self.workers.len()
         ];
-        self.run_jobs(&jobs, true, false, &|_| {})
+        self.run_jobs(&jobs, true, &|_| {})
     }
 
     fn set_plan(&mut self, plan: TestPlan) {
@@ -199,11 +195,10 @@ impl Worker {
         originals: &Originals,
         suite: &TestSuite,
         plan: &TestPlan,
-        check_first: bool,
     ) -> Result<CandidateOutcome> {
         self.copy.write(&job.texts, originals)?;
         let started = Instant::now();
-        let built = self.copy.build(check_first)?;
+        let built = self.copy.build()?;
         self.builds += 1;
         self.build_seconds += started.elapsed().as_secs_f64();
         let executables = match built {

@@ -89,7 +89,7 @@ impl SchemaEvaluator {
     fn build(&mut self, files: &Texts) -> Result<Result<TestSuite, Vec<CompileError>>> {
         self.copy.write(files, &self.originals)?;
         let started = Instant::now();
-        let outcome = self.copy.build(false)?;
+        let outcome = self.copy.build()?;
         self.stats.builds += 1;
         self.stats.build_seconds += started.elapsed().as_secs_f64();
         Ok(match outcome {
@@ -258,7 +258,7 @@ impl Evaluator for SchemaEvaluator {
         }
         if !separate.is_empty() {
             let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
-            let outcomes = self.fallback.evaluate_with(&candidates, true, on_done)?;
+            let outcomes = self.fallback.evaluate_batch(&candidates, on_done)?;
             self.stats.separate += separate.len();
             decided.extend(separate.into_iter().zip(outcomes));
         }

@@ -15,6 +15,7 @@ use crate::evaluate::plan::TestPlan;
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::schema::SchemaEvaluator;
 use crate::evaluate::{CandidateOutcome, EvaluatorKind, PreparedEvaluator, Settings};
+use crate::mutation::sites::constants;
 use crate::system::console::Console;
 
 /// An evaluator ready for a search, or why there is nothing to search for.
@@ -76,7 +77,8 @@ pub fn build_evaluator(
 }
 
 /// The plan for running `failing` first, then `passing`, with each test's
-/// baseline duration and coverage.
+/// baseline duration and coverage (a `const` item counts as covered by a
+/// test that ran a line naming it: an edit to its data affects that test).
 pub fn test_plan(
     baseline: &Baseline,
     failing: &[TestId],
@@ -84,13 +86,20 @@ pub fn test_plan(
     settings: &Settings,
 ) -> TestPlan {
     let tests = baseline.suite.tests.len();
+    let data = constants(&baseline.sources);
     let mut durations = vec![None; tests];
     let mut coverage = vec![BTreeSet::new(); tests];
     for record in &baseline.records {
         if record.outcome.verdict != Verdict::TimedOut {
             durations[record.test.index()] = Some(record.outcome.duration);
         }
-        coverage[record.test.index()] = record.lines.clone();
+        let mut lines = record.lines.clone();
+        lines.extend(
+            data.iter()
+                .filter(|c| !c.read_at.is_disjoint(&record.lines))
+                .map(|c| c.location),
+        );
+        coverage[record.test.index()] = lines;
     }
     TestPlan::new(
         failing.to_vec(),

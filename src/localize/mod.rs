@@ -18,7 +18,7 @@ use crate::localize::dependence::{Facts, backward_slice, statement_facts};
 use crate::localize::groups::{FailureGroup, failure_groups};
 use crate::localize::spectrum::{Metric, Spectrum, Suspect, rank_refined};
 use crate::localize::switching::critical_predicates;
-use crate::mutation::sites::Exclusions;
+use crate::mutation::sites::{Constant, Exclusions, constants};
 use crate::system::console::Console;
 
 /// How the ranking is computed and sharpened.
@@ -63,15 +63,24 @@ pub struct Localization {
 }
 
 /// The spectrum of the baseline's passing tests and, of its failing ones,
-/// those in `failing` (all of them for `None`).
-pub fn spectrum_of(baseline: &Baseline, failing: Option<&[TestId]>) -> Spectrum {
-    Spectrum::from_runs(
-        baseline
-            .records
-            .iter()
-            .filter(|r| r.outcome.verdict.passed() || failing.is_none_or(|f| f.contains(&r.test)))
-            .map(|r| (!r.outcome.verdict.passed(), &r.lines)),
-    )
+/// those in `failing` (all of them for `None`). A constant in `data` counts
+/// as executed by every test that executed a line that names it.
+pub fn spectrum_of(baseline: &Baseline, failing: Option<&[TestId]>, data: &[Constant]) -> Spectrum {
+    let runs: Vec<(bool, BTreeSet<Location>)> = baseline
+        .records
+        .iter()
+        .filter(|r| r.outcome.verdict.passed() || failing.is_none_or(|f| f.contains(&r.test)))
+        .map(|r| {
+            let mut lines = r.lines.clone();
+            lines.extend(
+                data.iter()
+                    .filter(|c| !c.read_at.is_disjoint(&r.lines))
+                    .map(|c| c.location),
+            );
+            (!r.outcome.verdict.passed(), lines)
+        })
+        .collect();
+    Spectrum::from_runs(runs.iter().map(|(failed, lines)| (*failed, lines)))
 }
 
 /// Groups the failures, slices the traced failing runs, switches the
@@ -82,6 +91,7 @@ pub fn localize(
     console: &Console,
 ) -> Result<Localization> {
     let groups = failure_groups(baseline);
+    let data = constants(&baseline.sources);
     console.status(
         "Grouped",
         format!(
@@ -121,7 +131,7 @@ pub fn localize(
         .map(|(group, critical)| {
             let slice = common_slice(group.tests.iter().filter_map(|t| slices.get(t)));
             let suspects = rank_refined(
-                &spectrum_of(baseline, Some(&group.tests)),
+                &spectrum_of(baseline, Some(&group.tests), &data),
                 settings.metric,
                 &slice,
                 &critical,
@@ -143,7 +153,7 @@ pub fn localize(
         .flat_map(|g| g.critical.iter().copied())
         .collect();
     let overall = rank_refined(
-        &spectrum_of(baseline, None),
+        &spectrum_of(baseline, None, &data),
         settings.metric,
         &any_slice,
         &any_critical,

@@ -7,3 +7,4 @@ pub mod mutator;
 pub mod operators;
 pub mod patch;
 pub mod sites;
+pub mod types;

@@ -1,8 +1,9 @@
-//! Draws edits from a mutation space: locations with probability
-//! proportional to their suspiciousness (lines no failing test executed are
-//! never chosen), then an operator among those with a site there, then one
-//! of its sites; or, systematically, every one-token edit at the heaviest
-//! locations.
+//! Draws edits from a mutation space where the fault most likely is:
+//! randomly (locations with probability proportional to their weight, then
+//! an operator among those with a site there, then one of its edits), or
+//! systematically (every edit of every operator at a location, in
+//! [`Operator::SWEEP_ORDER`]). Lines no failing test executed weigh nothing
+//! and are never changed.
 
 use std::collections::BTreeMap;
 
@@ -11,15 +12,17 @@ use rand::prelude::*;
 
 use crate::code::crate_sources::Originals;
 use crate::code::source::Location;
-use crate::mutation::operators::{applies, apply, one_token_edits};
+use crate::mutation::operators::{Context, applies, apply, edits};
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::mutation::sites::MutationSpace;
+use crate::mutation::types::Types;
 
-/// Draws random edits from a mutation space.
+/// Draws edits from a mutation space.
 #[derive(Debug)]
 pub struct Mutator<'a> {
     space: &'a MutationSpace,
     originals: &'a Originals,
+    types: &'a Types,
     /// Suspicious locations with their weights, and their sites by operator.
     spots: Vec<Spot>,
 }
@@ -40,6 +43,7 @@ impl<'a> Mutator<'a> {
     pub fn new(
         space: &'a MutationSpace,
         originals: &'a Originals,
+        types: &'a Types,
         operators: &[Operator],
         suspiciousness: impl Fn(Location) -> f64,
     ) -> Mutator<'a> {
@@ -73,6 +77,7 @@ impl<'a> Mutator<'a> {
         Mutator {
             space,
             originals,
+            types,
             spots,
         }
     }
@@ -140,26 +145,31 @@ impl<'a> Mutator<'a> {
         candidates
     }
 
-    /// Every one-token edit at the heaviest locations, heaviest first (ties
-    /// in source order), at most `limit`: each operator replaced by the
-    /// others of its class, each condition negated, each integer literal
-    /// moved by one and each boolean flipped, each method replaced by its
-    /// siblings (`min`/`max`), each range made inclusive or exclusive. The
-    /// commonest slips are one token wide; trying them all where the fault
-    /// most likely is finds them without luck.
-    pub fn neighbourhood(&self, limit: usize) -> Vec<PatchEdit> {
-        let mut spots: Vec<&Spot> = self.spots.iter().collect();
-        spots.sort_by(|a, b| b.weight.total_cmp(&a.weight));
-        let mut edits = Vec::new();
-        for spot in spots {
-            for (&operator, indices) in &spot.sites {
-                for &index in indices {
-                    let site = &self.space.sites[index];
-                    for edit in one_token_edits(operator, site) {
-                        if edits.len() >= limit {
-                            return edits;
-                        }
-                        edits.push(PatchEdit {
+    /// Every edit of every operator at `location` (none if it weighs
+    /// nothing), operators in [`Operator::SWEEP_ORDER`], each operator's
+    /// sites in source order, without two edits that give the same text.
+    pub fn every_edit_at(&self, location: Location) -> Vec<PatchEdit> {
+        let Some(spot) = self.spots.iter().find(|s| s.location == location) else {
+            return Vec::new();
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        for operator in Operator::SWEEP_ORDER {
+            for &index in spot.sites.get(&operator).into_iter().flatten() {
+                let site = &self.space.sites[index];
+                let text = self.originals.text(site.file);
+                for edit in edits(operator, site, &self.context(site)) {
+                    // Two edits that make the same text are one candidate.
+                    let mut hasher = std::hash::DefaultHasher::new();
+                    for part in [
+                        &text[..edit.range.start],
+                        &edit.text,
+                        &text[edit.range.end..],
+                    ] {
+                        std::hash::Hasher::write(&mut hasher, part.as_bytes());
+                    }
+                    if seen.insert(std::hash::Hasher::finish(&hasher)) {
+                        out.push(PatchEdit {
                             file: site.file,
                             edit,
                             operator,
@@ -169,18 +179,20 @@ impl<'a> Mutator<'a> {
                 }
             }
         }
-        edits
+        out
+    }
+
+    fn context(&self, site: &crate::mutation::sites::Site) -> Context<'a> {
+        Context {
+            space: self.space,
+            text: self.originals.text(site.file),
+            types: self.types,
+        }
     }
 
     fn apply_at(&self, spot: &Spot, operator: Operator, rng: &mut impl Rng) -> Option<PatchEdit> {
         let site = &self.space.sites[*spot.sites.get(&operator)?.choose(rng)?];
-        let edit = apply(
-            operator,
-            site,
-            self.space,
-            self.originals.text(site.file),
-            rng,
-        )?;
+        let edit = apply(operator, site, &self.context(site), rng)?;
         Some(PatchEdit {
             file: site.file,
             edit,
@@ -194,7 +206,7 @@ impl<'a> Mutator<'a> {
 mod tests {
     use super::*;
     use crate::code::crate_sources::CrateSources;
-    use crate::code::source::{line_text, splice};
+    use crate::code::source::{FileId, line_text, splice};
     use crate::mutation::sites::collect_mutation_space;
 
     const MIDDLE: &str = "pub fn middle(x: i32, y: i32, z: i32) -> i32 {\n    if y < z {\n        if x < y {\n            return y;\n        } else if x < z {\n            return y;\n        }\n    }\n    z\n}\n";
@@ -204,7 +216,8 @@ mod tests {
         let sources = CrateSources::of_one_file(MIDDLE);
         let space = collect_mutation_space(&sources, &Default::default());
         let originals = sources.originals();
-        let mutator = Mutator::new(&space, &originals, &Operator::ALL, |l| {
+        let types = Types::default();
+        let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |l| {
             if l.line == 6 { 0.7 } else { 0.0 }
         });
         let mut rng = StdRng::seed_from_u64(1);
@@ -212,43 +225,53 @@ mod tests {
             let edit = mutator.mutation(&mut rng).unwrap();
             assert_eq!(edit.line, 6);
         }
-        let nothing = Mutator::new(&space, &originals, &Operator::ALL, |_| 0.0);
+        let nothing = Mutator::new(&space, &originals, &types, &Operator::ALL, |_| 0.0);
         assert_eq!(nothing.mutation(&mut rng), None);
     }
 
     #[test]
-    fn neighbourhood_lists_every_one_token_edit_heaviest_location_first() {
+    fn every_edit_at_a_location_in_sweep_order() {
         let sources = CrateSources::of_one_file(MIDDLE);
         let space = collect_mutation_space(&sources, &Default::default());
         let originals = sources.originals();
-        let mutator = Mutator::new(&space, &originals, &Operator::ALL, |l| match l.line {
-            5 => 0.9,
-            2 => 0.5,
-            _ => 0.0,
+        let types = Types::default();
+        let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |l| {
+            if l.line == 5 { 0.9 } else { 0.0 }
         });
-        let changed = |edits: &[PatchEdit]| -> Vec<(u32, String)> {
-            edits
-                .iter()
-                .map(|e| {
-                    let text = splice(MIDDLE, std::slice::from_ref(&e.edit)).unwrap();
-                    (e.line, line_text(&text, e.line).to_string())
-                })
-                .collect()
-        };
-        let all = changed(&mutator.neighbourhood(100));
-        // Line 5 (heavier) first: its negation and the five other comparisons.
-        assert_eq!(all.len(), 12, "{all:?}");
-        assert!(all[..6].iter().all(|(line, _)| *line == 5), "{all:?}");
-        for expected in [
-            "} else if !(x < z) {",
-            "} else if x <= z {",
-            "} else if x != z {",
-        ] {
-            assert!(all[..6].iter().any(|(_, t)| t == expected), "{all:?}");
-        }
-        assert!(all[6..].iter().any(|(_, t)| t == "if y >= z {"), "{all:?}");
-        // No statement edits (they need ingredients), no unsuspicious lines.
-        assert!(all.iter().all(|(line, _)| *line == 5 || *line == 2));
-        assert_eq!(changed(&mutator.neighbourhood(4)), all[..4].to_vec());
+        let edits = mutator.every_edit_at(Location::new(FileId::new(0), 5));
+        let lines: Vec<(Operator, String)> = edits
+            .iter()
+            .map(|e| {
+                let text = splice(MIDDLE, std::slice::from_ref(&e.edit)).unwrap();
+                (e.operator, line_text(&text, 5).to_string())
+            })
+            .collect();
+        // The five other comparisons first, then the condition's negation.
+        assert_eq!(lines[0].0, Operator::Binary);
+        assert!(
+            lines[..5].iter().any(|(_, l)| l == "} else if x <= z {"),
+            "{lines:?}"
+        );
+        assert!(
+            lines.contains(&(Operator::Condition, "} else if !(x < z) {".into())),
+            "{lines:?}"
+        );
+        // `y < z` is a condition of the crate and a renamed variable: the
+        // condition, tried first, makes it; the rename is not tried again.
+        assert!(
+            lines.contains(&(Operator::Condition, "} else if y < z {".into())),
+            "{lines:?}"
+        );
+        assert!(
+            lines.contains(&(Operator::Identifier, "} else if x < x {".into())),
+            "{lines:?}"
+        );
+        let distinct: std::collections::BTreeSet<&String> = lines.iter().map(|(_, l)| l).collect();
+        assert_eq!(distinct.len(), lines.len(), "no two edits make one text");
+        assert!(
+            mutator
+                .every_edit_at(Location::new(FileId::new(0), 2))
+                .is_empty()
+        );
     }
 }

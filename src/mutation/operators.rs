@@ -1,4 +1,11 @@
-//! Mutation operators: each turns a site of the mutation space into an edit.
+//! Mutation operators: each turns a site of the mutation space into edits.
+//!
+//! `edits` lists every edit an operator can make at a site, deterministically
+//! and the likeliest fix first (the sweep tries them in that order), at most
+//! [`MAX_EDITS`]; `apply` draws one of them (the genetic search). Operators
+//! that need ingredients take them from the crate, and use the variables'
+//! types where the type oracle knows them (`Types`), so that what they
+//! offer compiles.
 
 use std::ops::Range;
 
@@ -7,21 +14,42 @@ use rand::prelude::*;
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
-use crate::mutation::sites::{Ingredient, MutationSpace, Site, SiteKind, StatementSite};
+use crate::mutation::sites::{Ingredient, Literal, MutationSpace, Site, SiteKind, StatementSite};
+use crate::mutation::types::{Types, compatible, has_is_empty, is_integer, is_option};
+
+/// Edits one operator makes at one site, at most.
+pub const MAX_EDITS: usize = 48;
+
+/// What operators make edits from: the mutation space, the text of the
+/// site's file, and the types known.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    pub space: &'a MutationSpace,
+    pub text: &'a str,
+    pub types: &'a Types,
+}
 
 /// Whether the operator applies to a site of this kind.
 pub(crate) fn applies(operator: Operator, kind: &SiteKind) -> bool {
+    use Operator as O;
+    use SiteKind as K;
     matches!(
         (operator, kind),
         (
-            Operator::Delete | Operator::Swap | Operator::Insert,
-            SiteKind::Statement(_)
-        ) | (Operator::Condition, SiteKind::Condition { .. })
-            | (Operator::Binary, SiteKind::BinaryOperator { .. })
-            | (Operator::Value, SiteKind::Literal { .. })
-            | (Operator::Identifier, SiteKind::Variable { .. })
-            | (Operator::Method, SiteKind::Method { .. })
-            | (Operator::Range, SiteKind::RangeLimits { .. })
+            O::Delete | O::Swap | O::Insert | O::Guard | O::Adapted,
+            K::Statement(_)
+        ) | (O::Condition | O::Synthesis, K::Condition { .. })
+            | (O::Binary, K::BinaryOperator { .. })
+            | (O::Value, K::Literal { .. })
+            | (O::Identifier, K::Variable { .. })
+            | (O::Method, K::Method { .. })
+            | (O::Range, K::RangeLimits { .. })
+            | (O::Arguments, K::Call { .. } | K::BinaryOperator { .. })
+            | (O::Offset, K::Operand { .. } | K::BinaryOperator { .. })
+            | (
+                O::Idiom,
+                K::BinaryOperator { .. } | K::Unwrap { .. } | K::Iterable { .. }
+            )
     )
 }
 
@@ -35,6 +63,10 @@ const OPERATOR_CLASSES: &[&[&str]] = &[
     &["&=", "|=", "^="],
     &["<<=", ">>="],
 ];
+
+/// Operators whose operands, swapped, mean something else (comparisons
+/// are turned around by the operator mutation instead).
+const NON_COMMUTATIVE: &[&str] = &["-", "/", "%", "<<", ">>"];
 
 /// Methods that are easily confused with each other.
 const METHOD_FAMILIES: &[&[&str]] = &[
@@ -58,8 +90,8 @@ const METHOD_FAMILIES: &[&[&str]] = &[
     &["take", "skip"],
     &["take_while", "skip_while"],
     &["floor", "ceil", "round", "trunc"],
-    &["saturating_sub", "wrapping_sub"],
-    &["saturating_add", "wrapping_add"],
+    &["saturating_sub", "wrapping_sub", "checked_sub"],
+    &["saturating_add", "wrapping_add", "checked_add"],
     &["lt", "le", "gt", "ge"],
     &["eq", "ne"],
     &[
@@ -77,104 +109,33 @@ const METHOD_FAMILIES: &[&[&str]] = &[
     ],
 ];
 
-/// The one-token edits `operator` can make at `site` (see
-/// [`Mutator::neighbourhood`]); none for the operators that need ingredients.
-pub(crate) fn one_token_edits(operator: Operator, site: &Site) -> Vec<Edit> {
-    let replace = |range: &Range<usize>, texts: Vec<String>| {
-        texts
-            .into_iter()
-            .map(|t| Edit::replace(range.clone(), t))
-            .collect()
-    };
-    match (&site.kind, operator) {
-        (
-            SiteKind::Condition {
-                range, negation, ..
-            },
-            Operator::Condition,
-        ) => replace(range, vec![negation.clone()]),
-        (
-            SiteKind::BinaryOperator {
-                range, operator, ..
-            },
-            Operator::Binary,
-        ) => {
-            let others = OPERATOR_CLASSES
-                .iter()
-                .filter(|class| class.contains(&operator.as_str()))
-                .flat_map(|class| class.iter())
-                .filter(|o| **o != operator)
-                .map(|o| o.to_string())
-                .collect();
-            replace(range, others)
-        }
-        (SiteKind::Literal { range, literal }, Operator::Value) => {
-            replace(range, literal.alternatives(&[]))
-        }
-        (SiteKind::Method { range, name, .. }, Operator::Method) => {
-            let siblings = METHOD_FAMILIES
-                .iter()
-                .filter(|family| family.contains(&name.as_str()))
-                .flat_map(|family| family.iter())
-                .filter(|m| **m != name)
-                .map(|m| m.to_string())
-                .collect();
-            replace(range, siblings)
-        }
-        (
-            SiteKind::RangeLimits {
-                range, inclusive, ..
-            },
-            Operator::Range,
-        ) => replace(range, vec![if *inclusive { ".." } else { "..=" }.into()]),
-        _ => Vec::new(),
-    }
+/// A random edit of `operator` at `site`.
+pub fn apply(operator: Operator, site: &Site, cx: &Context, rng: &mut impl Rng) -> Option<Edit> {
+    edits(operator, site, cx).choose(rng).cloned()
 }
 
-/// Applies `operator` at `site` of a file with text `text`.
-pub fn apply(
-    operator: Operator,
-    site: &Site,
-    space: &MutationSpace,
-    text: &str,
-    rng: &mut impl Rng,
-) -> Option<Edit> {
-    match (&site.kind, operator) {
-        (SiteKind::Statement(statement), Operator::Delete) => Some(delete(statement, text, rng)),
+/// Every edit `operator` can make at `site`, the likeliest fix first, at
+/// most [`MAX_EDITS`].
+pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
+    let mut out = match (&site.kind, operator) {
+        (SiteKind::Statement(statement), Operator::Delete) => delete(statement, cx.text),
         (SiteKind::Statement(statement), Operator::Swap) => {
-            let own = &text[statement.range.clone()];
-            let ingredient = pick(&space.statements, rng, |i| {
-                i.fits(&site.bound) && i.text != own
-            })?;
-            let replacement = if ingredient.header {
-                format!("{} {{}}", ingredient.text)
-            } else {
-                as_statement(ingredient, statement.tail)
-            };
-            Some(Edit::replace(statement.range.clone(), replacement))
+            let own = &cx.text[statement.range.clone()];
+            closest(&cx.space.statements, site)
+                .filter(|i| i.fits(&site.bound) && i.text != own)
+                .map(|i| swap_in(statement, i, &i.text))
+                .collect()
         }
         (SiteKind::Statement(statement), Operator::Insert) => {
             let mut bound = site.bound.clone();
             bound.extend(statement.binds.iter().cloned());
-            let ingredient = pick(&space.statements, rng, |i| i.fits(&bound))?;
-            let target = &text[statement.range.clone()];
-            Some(if ingredient.header {
-                Edit::replace(
-                    statement.range.clone(),
-                    format!("{} {{ {target} }}", ingredient.text),
-                )
-            } else if statement.jumps || statement.tail {
-                Edit::insert(
-                    statement.range.start,
-                    format!("{}\n{}", as_statement(ingredient, false), statement.indent),
-                )
-            } else {
-                Edit::insert(
-                    statement.range.end,
-                    format!("\n{}{}", statement.indent, as_statement(ingredient, false)),
-                )
-            })
+            closest(&cx.space.statements, site)
+                .filter(|i| i.fits(&bound))
+                .map(|i| insert(statement, i, &i.text, cx.text))
+                .collect()
         }
+        (SiteKind::Statement(statement), Operator::Adapted) => adapted(site, statement, cx),
+        (SiteKind::Statement(statement), Operator::Guard) => guards(site, statement, cx),
         (
             SiteKind::Condition {
                 range,
@@ -183,61 +144,168 @@ pub fn apply(
             },
             Operator::Condition,
         ) => {
-            let own = &text[range.clone()];
-            let own_operand = if *atomic {
-                own.to_string()
-            } else {
-                format!("({own})")
-            };
-            Some(match rng.random_range(0..4) {
-                0 => Edit::replace(range.clone(), negation.clone()),
-                choice => {
-                    let other = pick(&space.conditions, rng, |i| {
-                        i.fits(&site.bound) && i.text != own
-                    })?;
-                    let operand = if other.closed {
-                        other.text.clone()
-                    } else {
-                        format!("({})", other.text)
-                    };
-                    match choice {
-                        1 => Edit::replace(range.clone(), other.text.clone()),
-                        2 => Edit::replace(range.clone(), format!("{operand} && {own_operand}")),
-                        _ => Edit::replace(range.clone(), format!("{operand} || {own_operand}")),
-                    }
-                }
-            })
+            let own = &cx.text[range.clone()];
+            let own_operand = parenthesized(own, *atomic);
+            let mut out = vec![Edit::replace(range.clone(), negation.clone())];
+            for other in
+                closest(&cx.space.conditions, site).filter(|i| i.fits(&site.bound) && i.text != own)
+            {
+                let operand = parenthesized(&other.text, other.closed);
+                out.push(Edit::replace(range.clone(), other.text.clone()));
+                out.push(Edit::replace(
+                    range.clone(),
+                    format!("{operand} && {own_operand}"),
+                ));
+                out.push(Edit::replace(
+                    range.clone(),
+                    format!("{operand} || {own_operand}"),
+                ));
+            }
+            out
+        }
+        (SiteKind::Condition { range, atomic, .. }, Operator::Synthesis) => {
+            let own = parenthesized(&cx.text[range.clone()], *atomic);
+            let made = synthesized(site, cx);
+            let conjuncts = made.iter().map(|c| format!("{own} && {c}"));
+            let disjuncts = made.iter().map(|c| format!("{own} || {c}"));
+            conjuncts
+                .chain(disjuncts)
+                .chain(made.iter().cloned())
+                .map(|text| Edit::replace(range.clone(), text))
+                .collect()
         }
         (
             SiteKind::BinaryOperator {
-                range,
-                operator: own,
-                ..
+                range, operator, ..
             },
             Operator::Binary,
-        ) => {
-            let class = OPERATOR_CLASSES
-                .iter()
-                .find(|class| class.contains(&own.as_str()))?;
-            let other = class
-                .iter()
-                .filter(|o| **o != own)
-                .collect::<Vec<_>>()
-                .choose(rng)
-                .copied()?;
-            Some(Edit::replace(range.clone(), *other))
+        ) => OPERATOR_CLASSES
+            .iter()
+            .filter(|class| class.contains(&operator.as_str()))
+            .flat_map(|class| class.iter())
+            .filter(|o| **o != operator)
+            .map(|o| Edit::replace(range.clone(), *o))
+            .collect(),
+        (
+            SiteKind::BinaryOperator {
+                operator,
+                left,
+                right,
+                ..
+            },
+            Operator::Arguments,
+        ) if NON_COMMUTATIVE.contains(&operator.as_str()) => {
+            vec![swapped(cx.text, left, right)]
         }
-        (SiteKind::Literal { range, literal }, Operator::Value) => {
-            let other = literal.alternatives(&space.literals).choose(rng)?.clone();
-            Some(Edit::replace(range.clone(), other))
+        (SiteKind::Call { arguments }, Operator::Arguments) => {
+            let mut out = Vec::new();
+            for (i, first) in arguments.iter().enumerate() {
+                for second in &arguments[i + 1..] {
+                    out.push(swapped(cx.text, first, second));
+                }
+            }
+            out
+        }
+        (
+            SiteKind::BinaryOperator {
+                operator,
+                left,
+                right,
+                expression,
+                ..
+            },
+            Operator::Idiom,
+        ) if operator == "-"
+            && cx
+                .types
+                .expression(site.file, expression)
+                .is_none_or(is_integer) =>
+        {
+            let left_text = &cx.text[left.clone()];
+            let receiver = if left_text.contains(' ') {
+                format!("({left_text})")
+            } else {
+                left_text.to_string()
+            };
+            let right = &cx.text[right.clone()];
+            vec![
+                Edit::replace(
+                    expression.clone(),
+                    format!("{receiver}.saturating_sub({right})"),
+                ),
+                Edit::replace(
+                    expression.clone(),
+                    format!("{receiver}.checked_sub({right}).unwrap_or(0)"),
+                ),
+            ]
+        }
+        (SiteKind::Unwrap { call, .. }, Operator::Idiom) => {
+            vec![Edit::replace(call.clone(), "unwrap_or_default()")]
+        }
+        (SiteKind::Iterable { range, atomic }, Operator::Idiom) => {
+            let own = parenthesized(&cx.text[range.clone()], *atomic);
+            vec![Edit::replace(range.clone(), format!("{own}.rev()"))]
+        }
+        (
+            SiteKind::Operand {
+                range,
+                atomic,
+                integer,
+            },
+            Operator::Offset,
+        ) => {
+            let known = cx.types.expression(site.file, range);
+            if known.map_or(*integer, is_integer) {
+                let own = parenthesized(&cx.text[range.clone()], *atomic);
+                vec![
+                    Edit::replace(range.clone(), format!("{own} - 1")),
+                    Edit::replace(range.clone(), format!("{own} + 1")),
+                ]
+            } else {
+                Vec::new()
+            }
+        }
+        (
+            SiteKind::BinaryOperator {
+                operator,
+                left,
+                right,
+                expression,
+                ..
+            },
+            Operator::Offset,
+        ) if (operator == "+" || operator == "-") && cx.text[right.clone()].trim() == "1" => {
+            // `e - 1` back to `e`, and `e + 1`.
+            vec![Edit::replace(expression.clone(), &cx.text[left.clone()])]
+        }
+        (
+            SiteKind::Literal {
+                range,
+                literal,
+                data,
+            },
+            Operator::Value,
+        ) => {
+            // Data is built one edit at a time: only the neighbours.
+            let pool: &[Literal] = if *data { &[] } else { &cx.space.literals };
+            literal
+                .alternatives(pool)
+                .into_iter()
+                .map(|text| Edit::replace(range.clone(), text))
+                .collect()
         }
         (SiteKind::Variable { range, name }, Operator::Identifier) => {
-            let others: Vec<&String> = site
-                .bound
+            let location = site.location();
+            let own = cx.types.variable(location, name);
+            site.bound
                 .iter()
                 .filter(|n| *n != name && *n != "self")
-                .collect();
-            Some(Edit::replace(range.clone(), others.choose(rng)?.as_str()))
+                .filter(|n| match (own, cx.types.variable(location, n)) {
+                    (Some(a), Some(b)) => compatible(a, b),
+                    _ => true,
+                })
+                .map(|n| Edit::replace(range.clone(), n.as_str()))
+                .collect()
         }
         (
             SiteKind::Method {
@@ -248,78 +316,352 @@ pub fn apply(
             },
             Operator::Method,
         ) => {
-            let siblings: Vec<&str> = METHOD_FAMILIES
+            // Siblings first: they are the likelier mistake.
+            let siblings = METHOD_FAMILIES
                 .iter()
                 .filter(|family| family.contains(&name.as_str()))
-                .flat_map(|family| family.iter().copied())
-                .filter(|m| m != name)
-                .collect();
-            let from_crate: Vec<&str> = space
+                .flat_map(|family| family.iter().map(|m| m.to_string()));
+            let from_crate = cx
+                .space
                 .methods
                 .get(arguments)
                 .into_iter()
                 .flatten()
-                .map(String::as_str)
-                .filter(|m| m != name)
-                .collect();
-            // Siblings first: they are the likelier mistake.
-            let pool = if !siblings.is_empty() && (from_crate.is_empty() || rng.random_bool(0.5)) {
-                siblings
-            } else {
-                from_crate
-            };
-            Some(Edit::replace(range.clone(), *pool.choose(rng)?))
+                .cloned();
+            let mut seen = std::collections::BTreeSet::from([name.clone()]);
+            siblings
+                .chain(from_crate)
+                .filter(|m| seen.insert(m.clone()))
+                .map(|m| Edit::replace(range.clone(), m))
+                .collect()
         }
         (
             SiteKind::RangeLimits {
                 range, inclusive, ..
             },
             Operator::Range,
-        ) => Some(Edit::replace(
+        ) => vec![Edit::replace(
             range.clone(),
             if *inclusive { ".." } else { "..=" },
-        )),
-        _ => None,
+        )],
+        _ => Vec::new(),
+    };
+    out.truncate(MAX_EDITS);
+    out
+}
+
+/// `text` as an operand: in parentheses unless it needs none.
+fn parenthesized(text: &str, atomic: bool) -> String {
+    if atomic {
+        text.to_string()
+    } else {
+        format!("({text})")
     }
+}
+
+/// The two ranges' texts swapped (what lies between them stays).
+fn swapped(text: &str, first: &Range<usize>, second: &Range<usize>) -> Edit {
+    Edit::replace(
+        first.start..second.end,
+        format!(
+            "{}{}{}",
+            &text[second.clone()],
+            &text[first.end..second.start],
+            &text[first.clone()]
+        ),
+    )
+}
+
+/// Ingredients nearest the site first: in its file by line distance, then
+/// the others in crate order.
+fn closest<'i>(pool: &'i [Ingredient], site: &Site) -> impl Iterator<Item = &'i Ingredient> {
+    let mut ordered: Vec<&Ingredient> = pool.iter().collect();
+    ordered.sort_by_key(|i| {
+        if i.origin.file == site.file {
+            (0, i.origin.line.abs_diff(site.line))
+        } else {
+            (1, 0)
+        }
+    });
+    ordered.into_iter()
 }
 
 /// Deletes a statement: a simple one with its line, a compound one by its
 /// header, keeping one of its blocks.
-fn delete(statement: &StatementSite, text: &str, rng: &mut impl Rng) -> Edit {
-    match statement.branches.choose(rng) {
-        Some(branch) => Edit::replace(statement.range.clone(), &text[branch.clone()]),
-        None => Edit::replace(
-            statement
-                .whole_lines
-                .clone()
-                .unwrap_or(statement.range.clone()),
-            "",
-        ),
+fn delete(statement: &StatementSite, text: &str) -> Vec<Edit> {
+    if statement.branches.is_empty() {
+        let range = statement
+            .whole_lines
+            .clone()
+            .unwrap_or(statement.range.clone());
+        return vec![Edit::replace(range, "")];
+    }
+    statement
+        .branches
+        .iter()
+        .map(|branch| Edit::replace(statement.range.clone(), &text[branch.clone()]))
+        .collect()
+}
+
+/// `ingredient` (as `text`, perhaps renamed) in place of the statement (a
+/// header with an empty body).
+fn swap_in(statement: &StatementSite, ingredient: &Ingredient, text: &str) -> Edit {
+    let replacement = if ingredient.header {
+        format!("{text} {{}}")
+    } else {
+        as_statement(text, ingredient.closed, statement.tail)
+    };
+    Edit::replace(statement.range.clone(), replacement)
+}
+
+/// `ingredient` (as `ingredient_text`) inserted after the statement, or
+/// before a jump or a block's value, or, a header, around it.
+fn insert(
+    statement: &StatementSite,
+    ingredient: &Ingredient,
+    ingredient_text: &str,
+    text: &str,
+) -> Edit {
+    let target = &text[statement.range.clone()];
+    if ingredient.header {
+        Edit::replace(
+            statement.range.clone(),
+            format!("{ingredient_text} {{ {target} }}"),
+        )
+    } else if statement.jumps || statement.tail {
+        Edit::insert(
+            statement.range.start,
+            format!(
+                "{}\n{}",
+                as_statement(ingredient_text, ingredient.closed, false),
+                statement.indent
+            ),
+        )
+    } else {
+        Edit::insert(
+            statement.range.end,
+            format!(
+                "\n{}{}",
+                statement.indent,
+                as_statement(ingredient_text, ingredient.closed, false)
+            ),
+        )
     }
 }
 
 /// An ingredient's text as a statement in a position that is (`tail`) or is
 /// not the value of its block.
-fn as_statement(ingredient: &Ingredient, tail: bool) -> String {
-    match (tail, ingredient.closed) {
-        (true, true) if ingredient.text.ends_with(';') && !ingredient.text.starts_with("let ") => {
-            ingredient.text.trim_end_matches(';').to_string()
+fn as_statement(text: &str, closed: bool, tail: bool) -> String {
+    match (tail, closed) {
+        (true, true) if text.ends_with(';') && !text.starts_with("let ") => {
+            text.trim_end_matches(';').to_string()
         }
-        (false, false) => format!("{};", ingredient.text),
-        _ => ingredient.text.clone(),
+        (false, false) => format!("{text};"),
+        _ => text.to_string(),
     }
 }
 
-fn pick<'i>(
-    pool: &'i [Ingredient],
-    rng: &mut impl Rng,
-    keep: impl Fn(&Ingredient) -> bool,
-) -> Option<&'i Ingredient> {
-    pool.iter()
-        .filter(|i| keep(i))
-        .collect::<Vec<_>>()
-        .choose(rng)
-        .copied()
+/// Statements from elsewhere in the crate, their variables that are not in
+/// scope here renamed to variables of the same type that are (the
+/// ingredient's types are known where it was found), inserted or swapped in.
+fn adapted(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
+    let here = site.location();
+    let in_scope: Vec<(&str, &str)> = cx.types.variables_at(here).collect();
+    let mut out = Vec::new();
+    for ingredient in closest(&cx.space.statements, site) {
+        let missing: Vec<&String> = ingredient
+            .free
+            .iter()
+            .filter(|name| !site.bound.contains(name))
+            .collect();
+        if missing.is_empty() || ingredient.header {
+            continue;
+        }
+        // Each missing variable's candidates: same-typed variables here.
+        let mut choices: Vec<Vec<&str>> = Vec::new();
+        for name in &missing {
+            let Some(ty) = cx.types.variable(ingredient.origin, name) else {
+                break;
+            };
+            choices.push(
+                in_scope
+                    .iter()
+                    .filter(|(other, other_ty)| {
+                        compatible(ty, other_ty) && !ingredient.free.contains(*other)
+                    })
+                    .map(|(other, _)| *other)
+                    .collect(),
+            );
+        }
+        if choices.len() < missing.len() || choices.iter().any(Vec::is_empty) {
+            continue;
+        }
+        for assignment in combinations(&choices, 4) {
+            let renames: Vec<(&str, &str)> =
+                missing.iter().map(|n| n.as_str()).zip(assignment).collect();
+            let text = ingredient.renamed(&renames);
+            out.push(insert(statement, ingredient, &text, cx.text));
+            out.push(swap_in(statement, ingredient, &text));
+        }
+        if out.len() >= MAX_EDITS {
+            break;
+        }
+    }
+    out
+}
+
+/// Up to `limit` ways of taking one element of each list (the first
+/// elements first).
+fn combinations<'a>(choices: &[Vec<&'a str>], limit: usize) -> Vec<Vec<&'a str>> {
+    let mut out: Vec<Vec<&str>> = vec![Vec::new()];
+    for options in choices {
+        out = out
+            .iter()
+            .flat_map(|prefix| {
+                options.iter().map(move |o| {
+                    let mut next = prefix.clone();
+                    next.push(*o);
+                    next
+                })
+            })
+            .take(limit)
+            .collect();
+    }
+    out
+}
+
+/// Conditions made of the variables in scope at a site, by type: integers
+/// against zero, each other and the crate's small literals; collections
+/// empty or not; options some or none; booleans. Variables the site's own
+/// line uses come first.
+fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
+    let here = site.location();
+    let line = line_of(cx.text, site);
+    let mut variables: Vec<(&str, &str)> = cx
+        .types
+        .variables_at(here)
+        .filter(|(name, _)| *name != "self" && site.bound.iter().any(|b| b == name))
+        .collect();
+    variables.sort_by_key(|(name, _)| !mentions(line, name));
+    let literals: Vec<u128> = cx
+        .space
+        .literals
+        .iter()
+        .filter_map(|l| match l {
+            Literal::Int { value, .. } if (1..=64).contains(value) => Some(*value),
+            _ => None,
+        })
+        .take(3)
+        .collect();
+    let mut out = Vec::new();
+    for (i, &(name, ty)) in variables.iter().enumerate() {
+        if is_integer(ty) {
+            out.extend([
+                format!("{name} > 0"),
+                format!("{name} != 0"),
+                format!("{name} == 0"),
+            ]);
+            for (other, other_ty) in &variables[i + 1..] {
+                if compatible(ty, other_ty) {
+                    out.extend([
+                        format!("{name} < {other}"),
+                        format!("{name} > {other}"),
+                        format!("{name} <= {other}"),
+                        format!("{name} >= {other}"),
+                    ]);
+                }
+            }
+            for value in &literals {
+                out.extend([format!("{name} < {value}"), format!("{name} > {value}")]);
+            }
+        } else if has_is_empty(ty) {
+            out.extend([format!("!{name}.is_empty()"), format!("{name}.is_empty()")]);
+        } else if is_option(ty) {
+            out.extend([format!("{name}.is_some()"), format!("{name}.is_none()")]);
+        } else if ty == "bool" {
+            out.extend([name.to_string(), format!("!{name}")]);
+        }
+    }
+    out.truncate(MAX_EDITS / 3);
+    out
+}
+
+/// `if COND { return VALUE; }` (or `break;`, `continue;` in a loop)
+/// inserted before the statement; conditions synthesized here or found in
+/// the crate, values of the function's return type.
+fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
+    let mut actions: Vec<String> = Vec::new();
+    if statement.in_loop {
+        actions.extend(["break;".to_string(), "continue;".to_string()]);
+    }
+    if let Some(returns) = &statement.returns {
+        actions.extend(returned_values(returns, site, cx).map(|v| format!("return {v};")));
+        if returns.is_empty() {
+            actions.push("return;".to_string());
+        }
+    }
+    if actions.is_empty() {
+        return Vec::new();
+    }
+    let found = closest(&cx.space.conditions, site)
+        .filter(|i| i.fits(&site.bound))
+        .map(|i| i.text.clone())
+        .take(6);
+    let conditions: Vec<String> = synthesized(site, cx).into_iter().chain(found).collect();
+    let mut out = Vec::new();
+    for condition in conditions {
+        for action in &actions {
+            out.push(Edit::insert(
+                statement.range.start,
+                format!("if {condition} {{ {action} }}\n{}", statement.indent),
+            ));
+        }
+    }
+    out
+}
+
+/// Values a function returning `returns` (without spaces) can return
+/// early: literals of its type, variables of its type in scope.
+fn returned_values<'a>(
+    returns: &'a str,
+    site: &'a Site,
+    cx: &'a Context,
+) -> impl Iterator<Item = String> + 'a {
+    let literals: Vec<String> = match returns {
+        "bool" => vec!["false".into(), "true".into()],
+        "String" => vec!["String::new()".into()],
+        ty if is_integer(ty) => vec!["0".into(), "1".into()],
+        ty if ty.starts_with("Option<") => vec!["None".into()],
+        ty if ty.starts_with("Vec<") => vec!["Vec::new()".into()],
+        _ => Vec::new(),
+    };
+    let variables = cx
+        .types
+        .variables_at(site.location())
+        .filter(move |(name, ty)| {
+            *name != "self"
+                && site.bound.iter().any(|b| b == name)
+                && compatible(&ty.replace(' ', ""), returns)
+        })
+        .map(|(name, _)| name.to_string());
+    literals.into_iter().chain(variables)
+}
+
+/// The text of the site's line.
+fn line_of<'t>(text: &'t str, site: &Site) -> &'t str {
+    text.lines()
+        .nth((site.line as usize).saturating_sub(1))
+        .unwrap_or("")
+}
+
+/// Whether `line` mentions the identifier `name`.
+fn mentions(line: &str, name: &str) -> bool {
+    line.match_indices(name).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let after = line[at + name.len()..].chars().next();
+        let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        boundary(before) && boundary(after)
+    })
 }
 
 #[cfg(test)]
@@ -336,15 +678,33 @@ mod tests {
 
     /// Every distinct text `operator` makes at the sites on `line`.
     fn outcomes(text: &str, operator: Operator, line: u32) -> BTreeSet<String> {
+        outcomes_typed(text, operator, line, &Types::default())
+    }
+
+    fn outcomes_typed(
+        text: &str,
+        operator: Operator,
+        line: u32,
+        types: &Types,
+    ) -> BTreeSet<String> {
         let sources = sources(text);
         let space = collect_mutation_space(&sources, &Default::default());
-        let mut rng = StdRng::seed_from_u64(7);
+        let cx = Context {
+            space: &space,
+            text,
+            types,
+        };
         let mut out = BTreeSet::new();
         for site in space.sites.iter().filter(|s| s.line == line) {
-            for _ in 0..200 {
-                if let Some(edit) = apply(operator, site, &space, text, &mut rng) {
-                    out.insert(splice(text, &[edit]).unwrap());
-                }
+            for edit in edits(operator, site, &cx) {
+                out.insert(splice(text, &[edit]).unwrap());
+            }
+        }
+        // A random edit is one of them.
+        let mut rng = StdRng::seed_from_u64(7);
+        for site in space.sites.iter().filter(|s| s.line == line) {
+            if let Some(edit) = apply(operator, site, &cx, &mut rng) {
+                assert!(out.contains(&splice(text, &[edit]).unwrap()));
             }
         }
         out

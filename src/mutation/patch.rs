@@ -33,10 +33,26 @@ pub enum Operator {
     Method,
     /// Turn `a..b` into `a..=b` and back.
     Range,
+    /// Swap two arguments of a call, or the operands of `-`, `/`, `%`, `<<`, `>>`.
+    Arguments,
+    /// `e` to `e + 1` or `e - 1` (an index, a range bound, an argument, a
+    /// compared or returned integer), and `e ± 1` back to `e`.
+    Offset,
+    /// Add a conjunct or disjunct to a condition, or replace it, with one
+    /// built from the variables in scope (`n > 0`, `!v.is_empty()`).
+    Synthesis,
+    /// Insert `if COND { return VALUE; }` (or `break;`, `continue;`).
+    Guard,
+    /// Rust idioms: `a - b` to `a.saturating_sub(b)`, `.unwrap()` to
+    /// `.unwrap_or_default()`, `for x in it` to `for x in it.rev()`.
+    Idiom,
+    /// Insert or swap in a statement from the crate with its variables
+    /// renamed to same-typed variables in scope.
+    Adapted,
 }
 
 impl Operator {
-    pub const ALL: [Operator; 9] = [
+    pub const ALL: [Operator; 15] = [
         Operator::Delete,
         Operator::Swap,
         Operator::Insert,
@@ -46,6 +62,33 @@ impl Operator {
         Operator::Identifier,
         Operator::Method,
         Operator::Range,
+        Operator::Arguments,
+        Operator::Offset,
+        Operator::Synthesis,
+        Operator::Guard,
+        Operator::Idiom,
+        Operator::Adapted,
+    ];
+
+    /// The order the sweep tries operators in at a location: one-token
+    /// slips first, then small rewrites, then statements (the likeliest
+    /// fixes first, and the likeliest to compile).
+    pub const SWEEP_ORDER: [Operator; 15] = [
+        Operator::Binary,
+        Operator::Condition,
+        Operator::Value,
+        Operator::Method,
+        Operator::Range,
+        Operator::Identifier,
+        Operator::Offset,
+        Operator::Arguments,
+        Operator::Idiom,
+        Operator::Synthesis,
+        Operator::Delete,
+        Operator::Guard,
+        Operator::Swap,
+        Operator::Insert,
+        Operator::Adapted,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +102,12 @@ impl Operator {
             Operator::Identifier => "identifier",
             Operator::Method => "method",
             Operator::Range => "range",
+            Operator::Arguments => "arguments",
+            Operator::Offset => "offset",
+            Operator::Synthesis => "synthesis",
+            Operator::Guard => "guard",
+            Operator::Idiom => "idiom",
+            Operator::Adapted => "adapted",
         }
     }
 }

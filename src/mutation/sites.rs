@@ -12,10 +12,11 @@ use std::ops::Range;
 use syn::spanned::Spanned;
 use syn::{Expr, Stmt};
 
-use crate::code::crate_sources::CrateSources;
+use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
-    EnclosingStatement, RunnableCode, Scope, free_variables, walk_runnable_code,
+    EnclosingStatement, RunnableCode, Scope, free_variables, pattern_bindings,
+    variable_occurrences, walk_runnable_code,
 };
 
 /// A place in the crate where some operator can apply.
@@ -28,6 +29,8 @@ pub struct Site {
     pub bound: Vec<String>,
     /// The block statement the site is in.
     pub statement: Option<EnclosingStatement>,
+    /// The function it is in (for data: the `const` or `static` item).
+    pub function: String,
     pub kind: SiteKind,
 }
 
@@ -41,15 +44,19 @@ pub enum SiteKind {
         /// Its negation: `x` for `!x`, else `!x` or `!(x)`.
         negation: String,
     },
-    /// The operator token of a binary expression (`expression`).
+    /// The operator token of a binary expression (`expression`), and its operands.
     BinaryOperator {
         range: Range<usize>,
         operator: String,
         expression: Range<usize>,
+        left: Range<usize>,
+        right: Range<usize>,
     },
+    /// A literal; `data`: in a `const` or `static` item.
     Literal {
         range: Range<usize>,
         literal: Literal,
+        data: bool,
     },
     /// A use of a local variable.
     Variable {
@@ -68,6 +75,30 @@ pub enum SiteKind {
         range: Range<usize>,
         inclusive: bool,
         expression: Range<usize>,
+    },
+    /// The arguments of a call or method call with two or more.
+    Call {
+        arguments: Vec<Range<usize>>,
+    },
+    /// An expression that is likely an integer: an index, a range bound, a
+    /// call argument, a side of a comparison, a returned value (not a
+    /// literal). `integer`: the syntax says so (an index, a range bound, a
+    /// `len()`).
+    Operand {
+        range: Range<usize>,
+        atomic: bool,
+        integer: bool,
+    },
+    /// `receiver.unwrap()` or `.expect(..)`: `call` runs from the method name
+    /// to the end of the call.
+    Unwrap {
+        call: Range<usize>,
+        receiver: Range<usize>,
+    },
+    /// The iterable of a `for` loop.
+    Iterable {
+        range: Range<usize>,
+        atomic: bool,
     },
 }
 
@@ -92,11 +123,21 @@ pub struct StatementSite {
     pub branches: Vec<Range<usize>>,
     /// Names the statement binds (a `let`), in scope after it.
     pub binds: Vec<String>,
+    /// What a `return` in front of it returns (see `Scope::returns`).
+    pub returns: Option<String>,
+    /// Whether it is in a loop (of its function or closure).
+    pub in_loop: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Literal {
-    Int { value: u128, suffix: String },
+    /// An integer; `radix` 16 (with `upper` hex digits), 8, 2 or 10, as written.
+    Int {
+        value: u128,
+        suffix: String,
+        radix: u32,
+        upper: bool,
+    },
     Float(String),
     Str(String),
     Char(String),
@@ -110,7 +151,7 @@ impl Literal {
 }
 
 /// A piece of the crate's code that mutations reuse.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ingredient {
     /// The code as written (for a compound statement: its header, such as
     /// `if a < b` or `for x in items`).
@@ -122,12 +163,39 @@ pub struct Ingredient {
     pub closed: bool,
     /// Local variables it uses: it only goes where they are all in scope.
     pub free: BTreeSet<String>,
+    /// Where it was found (its variables' types are known there).
+    pub origin: Location,
+    /// Where in `text` each free variable occurs (for renaming).
+    pub uses: Vec<(String, Range<usize>)>,
 }
 
 impl Ingredient {
     pub fn fits(&self, bound: &[String]) -> bool {
         self.free.iter().all(|name| bound.contains(name))
     }
+
+    /// The text with variables renamed (`renames`: from, to).
+    pub fn renamed(&self, renames: &[(&str, &str)]) -> String {
+        let mut out = self.text.clone();
+        for (name, range) in self.uses.iter().rev() {
+            if let Some((_, to)) = renames.iter().find(|(from, _)| from == name) {
+                out.replace_range(range.clone(), to);
+            }
+        }
+        out
+    }
+}
+
+/// A `const` or `static` item with literals: data that runs no code of its
+/// own, ranked at its first line by the executed lines that read it. Its
+/// literals are sites at that line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constant {
+    pub name: String,
+    /// Where it is ranked: its first line.
+    pub location: Location,
+    /// The locations of runnable code that name it.
+    pub read_at: BTreeSet<Location>,
 }
 
 /// Everything the search can change, and what it can change it with.
@@ -139,6 +207,8 @@ pub struct MutationSpace {
     pub literals: Vec<Literal>,
     /// Method names by number of arguments.
     pub methods: BTreeMap<usize, BTreeSet<String>>,
+    /// `const` and `static` items with literals (their literals are sites).
+    pub constants: Vec<Constant>,
 }
 
 /// Code never to mutate (`--exclude`): files by path relative to the
@@ -175,6 +245,13 @@ impl Site {
 pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -> MutationSpace {
     let mut space = MutationSpace::default();
     for (index, file) in sources.iter() {
+        collect_constants(index, &file.syntax, &mut space, &|name: &str| {
+            exclusions.excludes(&file.path, name)
+        });
+    }
+    let names: BTreeSet<String> = space.constants.iter().map(|c| c.name.clone()).collect();
+    let mut reads: BTreeMap<String, BTreeSet<Location>> = BTreeMap::new();
+    for (index, file) in sources.iter() {
         let mut collector = Collector {
             file: index,
             text: &file.text,
@@ -182,10 +259,15 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
             callees: BTreeSet::new(),
             sites: Vec::new(),
             excluded: &|function: &str| exclusions.excludes(&file.path, function),
+            constants: &names,
+            reads: &mut reads,
         };
         walk_runnable_code(&file.syntax, &mut collector);
         let sites = std::mem::take(&mut collector.sites);
         space.sites.extend(sites);
+    }
+    for constant in &mut space.constants {
+        constant.read_at = reads.remove(&constant.name).unwrap_or_default();
     }
     let mut seen = BTreeSet::new();
     space.statements.retain(|i| seen.insert(i.text.clone()));
@@ -194,6 +276,47 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
     space.literals.sort();
     space.literals.dedup();
     space
+}
+
+/// The crate's `const` and `static` items with literals, and where
+/// runnable code names them (what localization ranks data by).
+pub fn constants(sources: &CrateSources) -> Vec<Constant> {
+    struct Reads<'a> {
+        file: FileId,
+        names: &'a BTreeSet<String>,
+        reads: &'a mut BTreeMap<String, BTreeSet<Location>>,
+    }
+    impl RunnableCode for Reads<'_> {
+        fn expression(&mut self, expr: &Expr, scope: &Scope) {
+            if let Expr::Path(path) = expr
+                && let Some(last) = path.path.segments.last()
+                && self.names.contains(&last.ident.to_string())
+            {
+                self.reads
+                    .entry(last.ident.to_string())
+                    .or_default()
+                    .insert(Location::new(self.file, scope.location));
+            }
+        }
+    }
+    let mut space = MutationSpace::default();
+    for (file, source) in sources.iter() {
+        collect_constants(file, &source.syntax, &mut space, &|_| false);
+    }
+    let names: BTreeSet<String> = space.constants.iter().map(|c| c.name.clone()).collect();
+    let mut reads = BTreeMap::new();
+    for (file, source) in sources.iter() {
+        let mut visitor = Reads {
+            file,
+            names: &names,
+            reads: &mut reads,
+        };
+        walk_runnable_code(&source.syntax, &mut visitor);
+    }
+    for constant in &mut space.constants {
+        constant.read_at = reads.remove(&constant.name).unwrap_or_default();
+    }
+    space.constants
 }
 
 struct Collector<'a> {
@@ -205,6 +328,9 @@ struct Collector<'a> {
     sites: Vec<Site>,
     /// Whether a function's code may not be mutated.
     excluded: &'a dyn Fn(&str) -> bool,
+    /// The crate's constants with literals, and where runnable code names them.
+    constants: &'a BTreeSet<String>,
+    reads: &'a mut BTreeMap<String, BTreeSet<Location>>,
 }
 
 impl Collector<'_> {
@@ -217,8 +343,51 @@ impl Collector<'_> {
             line: scope.location,
             bound: scope.bound(),
             statement: scope.statement.clone(),
+            function: scope.function.clone(),
             kind,
         });
+    }
+
+    /// An ingredient found here: `node`'s text, with its free variables
+    /// and where they occur in it.
+    fn ingredient(
+        &self,
+        node: &impl quote::ToTokens,
+        range: Range<usize>,
+        free: BTreeSet<String>,
+        header: bool,
+        closed: bool,
+        scope: &Scope,
+    ) -> Ingredient {
+        let uses = variable_occurrences(node, &free)
+            .into_iter()
+            .filter(|(_, r)| range.start <= r.start && r.end <= range.end)
+            .map(|(name, r)| (name, r.start - range.start..r.end - range.start))
+            .collect();
+        Ingredient {
+            text: self.text[range].to_string(),
+            header,
+            closed,
+            free,
+            origin: Location::new(self.file, scope.location),
+            uses,
+        }
+    }
+
+    /// An operand site for `expr` (not a literal: the value operator has those).
+    fn operand(&mut self, expr: &Expr, integer: bool, scope: &Scope) {
+        if matches!(expr, Expr::Lit(_)) {
+            return;
+        }
+        let integer = integer || is_length(expr);
+        self.site(
+            scope,
+            SiteKind::Operand {
+                range: expr.span().byte_range(),
+                atomic: is_atomic(expr),
+                integer,
+            },
+        );
     }
 
     fn text_of(&self, range: &Range<usize>) -> &str {
@@ -307,10 +476,24 @@ fn is_atomic(expr: &Expr) -> bool {
 
 fn literal(lit: &syn::Lit) -> Option<Literal> {
     Some(match lit {
-        syn::Lit::Int(int) => Literal::Int {
-            value: int.base10_parse().ok()?,
-            suffix: int.suffix().to_string(),
-        },
+        syn::Lit::Int(int) => {
+            let digits = int.base10_digits();
+            let written = int.token().to_string();
+            let radix = match written.get(..2) {
+                Some("0x") => 16,
+                Some("0o") => 8,
+                Some("0b") => 2,
+                _ => 10,
+            };
+            Literal::Int {
+                value: digits.parse().ok()?,
+                suffix: int.suffix().to_string(),
+                radix,
+                upper: written
+                    .chars()
+                    .any(|c| c.is_ascii_uppercase() && c.is_ascii_hexdigit()),
+            }
+        }
         syn::Lit::Float(float) => Literal::Float(float.to_string()),
         syn::Lit::Str(s) => Literal::Str(s.token().to_string()),
         syn::Lit::Char(c) => Literal::Char(c.token().to_string()),
@@ -332,40 +515,40 @@ impl RunnableCode for Collector<'_> {
                 compound_parts(expr),
                 Vec::new(),
             ),
-            Stmt::Local(local) => (
-                false,
-                false,
-                None,
-                crate::code::syntax::pattern_bindings(&local.pat),
-            ),
+            Stmt::Local(local) => (false, false, None, pattern_bindings(&local.pat)),
             _ => (false, false, None, Vec::new()),
         };
         // As an ingredient: a simple statement whole, a compound one by its header.
         match &compound {
             Some((Some(header), _)) => {
-                let header_text = self.text_of(header).trim().to_string();
                 if let Stmt::Expr(expr, _) = stmt {
-                    let free = match expr {
-                        Expr::If(e) => free_variables(&e.cond),
-                        Expr::While(e) => free_variables(&e.cond),
-                        Expr::ForLoop(e) => free_variables(&e.expr),
-                        _ => BTreeSet::new(),
+                    let (free, node): (BTreeSet<String>, &Expr) = match expr {
+                        Expr::If(e) => (free_variables(&e.cond), &e.cond),
+                        Expr::While(e) => (free_variables(&e.cond), &e.cond),
+                        Expr::ForLoop(e) => (free_variables(&e.expr), &e.expr),
+                        _ => (BTreeSet::new(), expr),
                     };
-                    self.space.statements.push(Ingredient {
-                        text: header_text,
-                        header: true,
-                        closed: true,
-                        free,
-                    });
+                    // The header, trimmed like its text.
+                    let text = self.text_of(header);
+                    let start = header.start + (text.len() - text.trim_start().len());
+                    let end = header.end - (text.len() - text.trim_end().len());
+                    let ingredient = self.ingredient(node, start..end, free, true, true, scope);
+                    self.space.statements.push(ingredient);
                 }
             }
             Some((None, _)) => {}
-            None => self.space.statements.push(Ingredient {
-                closed: !tail,
-                text,
-                header: false,
-                free: free_variables(stmt),
-            }),
+            None => {
+                let _ = text;
+                let ingredient = self.ingredient(
+                    stmt,
+                    range.clone(),
+                    free_variables(stmt),
+                    false,
+                    !tail,
+                    scope,
+                );
+                self.space.statements.push(ingredient);
+            }
         }
         let site = StatementSite {
             whole_lines: self.whole_lines(&range),
@@ -375,6 +558,8 @@ impl RunnableCode for Collector<'_> {
             tail,
             jumps,
             binds,
+            returns: scope.returns.clone(),
+            in_loop: scope.loops > 0,
         };
         self.site(scope, SiteKind::Statement(site));
     }
@@ -403,7 +588,30 @@ impl RunnableCode for Collector<'_> {
                 negation,
             },
         );
-        collect_conditions(cond, self.text, &mut self.space.conditions);
+        let mut conditions = Vec::new();
+        collect_conditions(cond, &mut conditions);
+        for part in conditions {
+            let range = part.span().byte_range();
+            let ingredient = self.ingredient(
+                part,
+                range,
+                free_variables(part),
+                false,
+                is_atomic(part),
+                scope,
+            );
+            self.space.conditions.push(ingredient);
+        }
+    }
+
+    fn iterable(&mut self, iterable: &Expr, scope: &Scope) {
+        self.site(
+            scope,
+            SiteKind::Iterable {
+                range: iterable.span().byte_range(),
+                atomic: is_atomic(iterable),
+            },
+        );
     }
 
     fn expression(&mut self, expr: &Expr, scope: &Scope) {
@@ -418,8 +626,20 @@ impl RunnableCode for Collector<'_> {
                         range,
                         operator,
                         expression,
+                        left: binary.left.span().byte_range(),
+                        right: binary.right.span().byte_range(),
                     },
                 );
+                if is_comparison(&binary.op) {
+                    self.operand(&binary.left, false, scope);
+                    self.operand(&binary.right, false, scope);
+                }
+            }
+            Expr::Index(index) => self.operand(&index.index, true, scope),
+            Expr::Return(ret) => {
+                if let Some(value) = &ret.expr {
+                    self.operand(value, false, scope);
+                }
             }
             Expr::Lit(lit) => {
                 if let Some(literal) = literal(&lit.lit) {
@@ -429,6 +649,7 @@ impl RunnableCode for Collector<'_> {
                         SiteKind::Literal {
                             range: lit.span().byte_range(),
                             literal,
+                            data: false,
                         },
                     );
                 }
@@ -436,8 +657,17 @@ impl RunnableCode for Collector<'_> {
             Expr::Call(call) => {
                 let range = call.func.span().byte_range();
                 self.callees.insert((range.start, range.end));
+                self.arguments(call.args.iter(), scope);
             }
             Expr::Path(path) => {
+                if let Some(last) = path.path.segments.last()
+                    && self.constants.contains(&last.ident.to_string())
+                {
+                    self.reads
+                        .entry(last.ident.to_string())
+                        .or_default()
+                        .insert(Location::new(self.file, scope.location));
+                }
                 let range = path.span().byte_range();
                 if let Some(ident) = path.path.get_ident()
                     && path.qself.is_none()
@@ -457,6 +687,17 @@ impl RunnableCode for Collector<'_> {
             Expr::MethodCall(call) => {
                 let name = call.method.to_string();
                 let arguments = call.args.len();
+                self.arguments(call.args.iter(), scope);
+                if (name == "unwrap" || name == "expect") && arguments <= 1 {
+                    self.site(
+                        scope,
+                        SiteKind::Unwrap {
+                            call: call.method.span().byte_range().start
+                                ..call.span().byte_range().end,
+                            receiver: call.receiver.span().byte_range(),
+                        },
+                    );
+                }
                 self.space
                     .methods
                     .entry(arguments)
@@ -473,6 +714,9 @@ impl RunnableCode for Collector<'_> {
                 );
             }
             Expr::Range(range_expr) if range_expr.end.is_some() => {
+                for bound in range_expr.start.iter().chain(&range_expr.end) {
+                    self.operand(bound, true, scope);
+                }
                 let inclusive = matches!(range_expr.limits, syn::RangeLimits::Closed(_));
                 self.site(
                     scope,
@@ -488,48 +732,170 @@ impl RunnableCode for Collector<'_> {
     }
 }
 
-/// A condition and its boolean parts (the operands of `&&`, `||` and `!`)
-/// as condition ingredients.
-fn collect_conditions(cond: &Expr, text: &str, out: &mut Vec<Ingredient>) {
-    let range = cond.span().byte_range();
-    out.push(Ingredient {
-        text: text[range].to_string(),
-        header: false,
-        closed: is_atomic(cond),
-        free: free_variables(cond),
-    });
+impl Collector<'_> {
+    /// Argument sites: each argument an operand, and the list, if it has
+    /// two or more, for swaps.
+    fn arguments<'e>(&mut self, arguments: impl Iterator<Item = &'e Expr>, scope: &Scope) {
+        let arguments: Vec<&Expr> = arguments.collect();
+        for argument in &arguments {
+            self.operand(argument, false, scope);
+        }
+        if arguments.len() >= 2 {
+            let arguments = arguments.iter().map(|a| a.span().byte_range()).collect();
+            self.site(scope, SiteKind::Call { arguments });
+        }
+    }
+}
+
+fn is_comparison(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(op, Lt(_) | Le(_) | Gt(_) | Ge(_) | Eq(_) | Ne(_))
+}
+
+/// `x.len()` or `x.count()`: an integer.
+fn is_length(expr: &Expr) -> bool {
+    matches!(expr, Expr::MethodCall(call) if call.args.is_empty() && (call.method == "len" || call.method == "count"))
+}
+
+/// A condition and its boolean parts (the operands of `&&`, `||` and `!`):
+/// condition ingredients.
+fn collect_conditions<'e>(cond: &'e Expr, out: &mut Vec<&'e Expr>) {
+    out.push(cond);
     match cond {
         Expr::Binary(binary) if matches!(binary.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
-            collect_conditions(&binary.left, text, out);
-            collect_conditions(&binary.right, text, out);
+            collect_conditions(&binary.left, out);
+            collect_conditions(&binary.right, out);
         }
         Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => {
-            collect_conditions(&unary.expr, text, out)
+            collect_conditions(&unary.expr, out)
         }
-        Expr::Paren(paren) => collect_conditions(&paren.expr, text, out),
+        Expr::Paren(paren) => collect_conditions(&paren.expr, out),
         _ => {}
     }
+}
+
+/// The literals of `const` and `static` items (outside test code) as
+/// sites, and the items as [`Constant`]s.
+fn collect_constants(
+    file: FileId,
+    syntax: &syn::File,
+    space: &mut MutationSpace,
+    excluded: &dyn Fn(&str) -> bool,
+) {
+    struct Finder<'a> {
+        file: FileId,
+        space: &'a mut MutationSpace,
+        excluded: &'a dyn Fn(&str) -> bool,
+    }
+    impl Finder<'_> {
+        fn constant(
+            &mut self,
+            item: &impl quote::ToTokens,
+            attrs: &[syn::Attribute],
+            name: &syn::Ident,
+            value: &Expr,
+        ) {
+            let name = name.to_string();
+            if is_test_code(attrs) || (self.excluded)(&name) {
+                return;
+            }
+            let mut literals = Vec::new();
+            syn::visit::Visit::visit_expr(&mut Literals(&mut literals), value);
+            let Some(line) = crate::code::syntax::start_line(item) else {
+                return;
+            };
+            let mut found = false;
+            for lit in literals {
+                let Some(literal) = literal(&lit.lit) else {
+                    continue;
+                };
+                found = true;
+                self.space.literals.push(literal.clone());
+                self.space.sites.push(Site {
+                    file: self.file,
+                    line,
+                    bound: Vec::new(),
+                    statement: None,
+                    function: name.clone(),
+                    kind: SiteKind::Literal {
+                        range: lit.span().byte_range(),
+                        literal,
+                        data: true,
+                    },
+                });
+            }
+            if found {
+                self.space.constants.push(Constant {
+                    name,
+                    location: Location::new(self.file, line),
+                    read_at: BTreeSet::new(),
+                });
+            }
+        }
+    }
+    struct Literals<'a, 'ast>(&'a mut Vec<&'ast syn::ExprLit>);
+    impl<'ast> syn::visit::Visit<'ast> for Literals<'_, 'ast> {
+        fn visit_expr_lit(&mut self, lit: &'ast syn::ExprLit) {
+            self.0.push(lit);
+        }
+        // Array lengths and the like are types, not data.
+        fn visit_type(&mut self, _: &'ast syn::Type) {}
+        fn visit_expr_repeat(&mut self, repeat: &'ast syn::ExprRepeat) {
+            self.visit_expr(&repeat.expr);
+        }
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+        fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {
+            self.constant(item, &item.attrs, &item.ident, &item.expr);
+        }
+        fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
+            self.constant(item, &item.attrs, &item.ident, &item.expr);
+        }
+        fn visit_impl_item_const(&mut self, item: &'ast syn::ImplItemConst) {
+            self.constant(item, &item.attrs, &item.ident, &item.expr);
+        }
+        fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+            if !is_test_code(&item.attrs) {
+                syn::visit::visit_item_mod(self, item);
+            }
+        }
+        fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+            if !is_test_code(&item.attrs) {
+                syn::visit::visit_item_fn(self, item);
+            }
+        }
+    }
+    let mut finder = Finder {
+        file,
+        space,
+        excluded,
+    };
+    syn::visit::Visit::visit_file(&mut finder, syntax);
 }
 
 impl Literal {
     /// The literals a site holding `self` may become: its neighbours (for
     /// integers), its negation (for booleans), the crate's other literals of
     /// the same kind.
+    /// Neighbours first (they are the likelier slip), integers written in
+    /// the site's radix.
     pub fn alternatives(&self, pool: &[Literal]) -> Vec<String> {
         let mut out = Vec::new();
         match self {
-            Literal::Int { value, suffix } => {
-                out.push(format!("{}{suffix}", value + 1));
+            Literal::Int { value, .. } => {
+                out.push(self.with_value(value + 1));
                 if *value > 0 {
-                    out.push(format!("{}{suffix}", value - 1));
+                    out.push(self.with_value(value - 1));
                 }
-                for other in pool {
-                    if let Literal::Int { value: v, .. } = other
-                        && v != value
-                    {
-                        out.push(format!("{v}{suffix}"));
-                    }
-                }
+                let mut others: Vec<u128> = pool
+                    .iter()
+                    .filter_map(|other| match other {
+                        Literal::Int { value: v, .. } if v != value => Some(*v),
+                        _ => None,
+                    })
+                    .collect();
+                others.sort_unstable();
+                out.extend(others.into_iter().map(|v| self.with_value(v)));
             }
             Literal::Bool(b) => out.push((!b).to_string()),
             _ => out.extend(
@@ -538,14 +904,34 @@ impl Literal {
                     .map(Literal::text),
             ),
         }
-        out.sort();
-        out.dedup();
+        let mut seen = BTreeSet::new();
+        out.retain(|text| seen.insert(text.clone()));
         out
+    }
+
+    /// This integer literal's form with another value.
+    fn with_value(&self, value: u128) -> String {
+        let Literal::Int {
+            suffix,
+            radix,
+            upper,
+            ..
+        } = self
+        else {
+            return self.text();
+        };
+        match (radix, upper) {
+            (16, true) => format!("{value:#X}{suffix}").replacen("0X", "0x", 1),
+            (16, false) => format!("{value:#x}{suffix}"),
+            (8, _) => format!("{value:#o}{suffix}"),
+            (2, _) => format!("{value:#b}{suffix}"),
+            _ => format!("{value}{suffix}"),
+        }
     }
 
     fn text(&self) -> String {
         match self {
-            Literal::Int { value, suffix } => format!("{value}{suffix}"),
+            Literal::Int { value, .. } => self.with_value(*value),
             Literal::Float(s) | Literal::Str(s) | Literal::Char(s) => s.clone(),
             Literal::Bool(b) => b.to_string(),
         }
@@ -578,6 +964,10 @@ mod tests {
                     SiteKind::Variable { .. } => "variable",
                     SiteKind::Method { .. } => "method",
                     SiteKind::RangeLimits { .. } => "range",
+                    SiteKind::Call { .. } => "call",
+                    SiteKind::Operand { .. } => "operand",
+                    SiteKind::Unwrap { .. } => "unwrap",
+                    SiteKind::Iterable { .. } => "iterable",
                 };
                 (s.line, kind)
             })
@@ -592,15 +982,18 @@ mod tests {
                 (3, "statement"),
                 (3, "condition"),
                 (3, "operator"),
+                (3, "operand"),
+                (3, "operand"),
                 (3, "variable"),
                 (3, "variable"),
                 (4, "statement"),
+                (4, "operand"),
                 (4, "variable"),
                 (6, "statement"),
                 (6, "variable"),
             ]
         );
-        let return_site = &space.sites[9];
+        let return_site = &space.sites[11];
         assert_eq!(return_site.bound, ["x", "y", "z"]);
         let SiteKind::Statement(statement) = &return_site.kind else {
             panic!()
@@ -610,7 +1003,7 @@ mod tests {
             &text[statement.whole_lines.clone().unwrap()],
             "        return y;\n"
         );
-        let SiteKind::Statement(tail) = &space.sites[11].kind else {
+        let SiteKind::Statement(tail) = &space.sites[14].kind else {
             panic!()
         };
         assert!(tail.tail);
@@ -647,7 +1040,9 @@ mod tests {
         );
         assert!(space.literals.contains(&Literal::Int {
             value: 3,
-            suffix: String::new()
+            suffix: String::new(),
+            radix: 10,
+            upper: false,
         }));
         assert!(space.methods[&0].contains("chars") && space.methods[&0].contains("is_empty"));
     }
@@ -658,6 +1053,8 @@ mod tests {
             Literal::Int {
                 value: 7,
                 suffix: String::new(),
+                radix: 10,
+                upper: false,
             },
             Literal::Str("\"x\"".into()),
             Literal::Str("\"y\"".into()),
@@ -665,8 +1062,17 @@ mod tests {
         let zero = Literal::Int {
             value: 0,
             suffix: "u8".into(),
+            radix: 10,
+            upper: false,
         };
         assert_eq!(zero.alternatives(&pool), ["1u8", "7u8"]);
+        let nibble = Literal::Int {
+            value: 15,
+            suffix: String::new(),
+            radix: 16,
+            upper: true,
+        };
+        assert_eq!(nibble.alternatives(&pool), ["0x10", "0xE", "0x7"]);
         assert_eq!(Literal::Bool(true).alternatives(&pool), ["false"]);
         assert_eq!(Literal::Str("\"x\"".into()).alternatives(&pool), ["\"y\""]);
     }

@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 pub fn page(ranking: &Ranking) -> String {
     let baseline = ranking.baseline;
-    let totals = spectrum_of(baseline, None).totals;
+    let totals = spectrum_of(baseline, None, &[]).totals;
     let by_line: BTreeMap<Location, &Suspect> =
         ranking.suspects.iter().map(|s| (s.location, s)).collect();
     // Files in the order of their most suspicious line.

@@ -4,10 +4,12 @@
 //! the remaining failures on the crate with the patch so far. Then validate
 //! the combined patch on a clean copy and hand it over as a unified diff.
 
+pub mod choice;
 pub mod report;
 pub mod search;
 pub mod settings;
 pub mod stage;
+pub mod sweep;
 pub mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -128,7 +130,7 @@ pub fn repair(
                 continue;
             }
         };
-        if stage.search.stop == Stop::Interrupted {
+        if stage.stop == Stop::Interrupted {
             let mut files = patched.clone();
             files.extend(stage.unreduced.clone());
             return Ok(Repair {
@@ -142,8 +144,10 @@ pub fn repair(
                 ),
                 ending: RepairEnding::Interrupted {
                     note: format!(
-                        "interrupted after {} generations; the best candidate so far has fitness {:.4} and is not validated",
-                        stage.search.generations, stage.search.best.fitness
+                        "interrupted after {} single edits and {} generations; the best candidate so far has fitness {:.4} and is not validated",
+                        stage.sweep.edits,
+                        stage.generations(),
+                        stage.best.fitness
                     ),
                     best: diff_of(&user_files, &files),
                 },

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::repair::search::Stop;
 use crate::repair::settings::Settings;
-use crate::repair::stage::{Stage, percent};
+use crate::repair::stage::{EditDescription, Stage, percent};
 use crate::system::console::Console;
 
 /// Whether the repair produced a validated patch.
@@ -29,6 +29,10 @@ pub struct RepairReport {
     pub candidates_evaluated: usize,
     pub candidates_compiled: usize,
     pub elapsed_seconds: f64,
+    /// Single edits the sweeps evaluated, and at how many locations.
+    pub swept_edits: usize,
+    pub swept_locations: usize,
+    /// Generations the genetic searches evolved.
     pub generations: usize,
     /// The validated patch, a unified diff.
     pub patch: Option<String>,
@@ -87,6 +91,8 @@ pub struct StageReport {
     pub group: String,
     pub tests: Vec<String>,
     pub found: bool,
+    pub swept_edits: usize,
+    pub swept_locations: usize,
     pub generations: usize,
     pub candidates_evaluated: usize,
     /// Their lines are in the files with the earlier stages' patches.
@@ -95,6 +101,19 @@ pub struct StageReport {
     pub ranking_before: Vec<String>,
     /// The top locations by the weights the search ended with.
     pub ranking_after: Vec<RankedLocation>,
+    /// The sweep's plausible patches, best first: the first is the patch.
+    pub alternatives: Vec<AlternativeReport>,
+}
+
+/// A plausible patch of a sweep, with what decided its place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AlternativeReport {
+    pub edits: Vec<EditReport>,
+    /// Lines the originally passing tests that reach the edit execute, or
+    /// no longer execute, with it (null: not measured).
+    pub behaviour_change: Option<usize>,
+    /// How unusual the edit is as a fix (0: a one-token slip).
+    pub unnatural: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,18 +166,20 @@ impl RepairReport {
             fitness: if fixed {
                 1.0
             } else {
-                last.map_or(0.0, |s| s.search.best.fitness)
+                last.map_or(0.0, |s| s.best.fitness)
             },
             candidates_evaluated: stages.iter().map(|s| s.counts.built).sum(),
             candidates_compiled: stages.iter().map(|s| s.counts.compiled).sum(),
             elapsed_seconds: elapsed.as_secs_f64(),
-            generations: stages.iter().map(|s| s.search.generations).sum(),
+            generations: stages.iter().map(Stage::generations).sum(),
+            swept_edits: stages.iter().map(|s| s.sweep.edits).sum(),
+            swept_locations: stages.iter().map(|s| s.sweep.locations).sum(),
             patch: ending.patch,
             partial_patch: ending.partial_patch,
             fixed_tests: ending.fixed_tests,
             never_passed: last.map(|s| s.never_passed.clone()).unwrap_or_default(),
             flaky_tests: ending.flaky,
-            edits: stages.iter().flat_map(edits).collect(),
+            edits: stages.iter().flat_map(|s| edit_reports(&s.edits)).collect(),
             operators: operator_totals(stages),
             rejected_by_validation: ending.rejected,
             seed: settings.seed,
@@ -172,9 +193,11 @@ impl RepairReport {
                     group: s.description.clone(),
                     tests: s.tests.clone(),
                     found: s.patch.is_some(),
-                    generations: s.search.generations,
+                    generations: s.generations(),
+                    swept_edits: s.sweep.edits,
+                    swept_locations: s.sweep.locations,
                     candidates_evaluated: s.counts.built,
-                    edits: edits(s),
+                    edits: edit_reports(&s.edits),
                     ranking_before: s.ranking_before.clone(),
                     ranking_after: s
                         .ranking_after
@@ -184,21 +207,29 @@ impl RepairReport {
                             rank_before: *rank_before,
                         })
                         .collect(),
+                    alternatives: s
+                        .alternatives
+                        .iter()
+                        .map(|a| AlternativeReport {
+                            edits: edit_reports(&a.edits),
+                            behaviour_change: a.behaviour_change,
+                            unnatural: a.unnatural,
+                        })
+                        .collect(),
                 })
                 .collect(),
         }
     }
 }
 
-fn edits(stage: &Stage) -> Vec<EditReport> {
-    stage
-        .edits
+fn edit_reports(edits: &[EditDescription]) -> Vec<EditReport> {
+    edits
         .iter()
-        .map(|(file, line, operator, replacement)| EditReport {
-            file: file.to_string_lossy().replace('\\', "/"),
-            line: *line,
-            operator: operator.name().to_string(),
-            replacement: replacement.clone(),
+        .map(|e| EditReport {
+            file: e.file.to_string_lossy().replace('\\', "/"),
+            line: e.line,
+            operator: e.operator.name().to_string(),
+            replacement: e.replacement.clone(),
         })
         .collect()
 }
@@ -206,7 +237,7 @@ fn edits(stage: &Stage) -> Vec<EditReport> {
 /// Candidates tried and compiled per operator, over every stage.
 fn operator_totals(stages: &[Stage]) -> BTreeMap<String, OperatorReport> {
     let mut totals: BTreeMap<String, OperatorReport> = BTreeMap::new();
-    for (operator, counts) in stages.iter().flat_map(|s| &s.search.operators) {
+    for (operator, counts) in stages.iter().flat_map(Stage::operators) {
         let total = totals.entry(operator.name().to_string()).or_default();
         total.tried += counts.tried;
         total.compiled += counts.compiled;
@@ -249,13 +280,7 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], feedback: bool, consol
                 }
             })
             .collect();
-        if feedback
-            && stage
-                .search
-                .feedback
-                .values()
-                .any(|f| f.helped + f.broke > 0)
-        {
+        if feedback && stage.learned_anything() {
             console.status(
                 "Learned",
                 format!("most promising after the search: {}", learned.join(", ")),
@@ -291,13 +316,13 @@ pub fn not_found_message(
             if stages.len() == 1 { "" } else { "s" }
         );
     }
-    let search = &last.search;
-    let why = match (rejected, search.stop) {
+    let why = match (rejected, last.stop) {
         (Some(reason), _) => {
             format!("the best candidate passed the tests but not validation ({reason})")
         }
         (None, Stop::NothingToMutate) => "no suspicious code could be mutated".to_string(),
         (None, Stop::TimeLimit) => "the time limit was reached".to_string(),
+        (None, Stop::Interrupted) => "it was interrupted".to_string(),
         _ => "the generation budget was spent".to_string(),
     };
     let group = if stages.len() > 1 {
@@ -311,11 +336,13 @@ pub fn not_found_message(
         format!("; never passed: {}", abbreviate(&last.never_passed))
     };
     format!(
-        "no patch found{group}: {why} after {} generations and {} candidates ({}% compiled), best fitness {:.4}{never}",
-        search.generations,
+        "no patch found{group}: {why} after {} single edits at {} locations, {} generations and {} candidates ({}% compiled), best fitness {:.4}{never}",
+        last.sweep.edits,
+        last.sweep.locations,
+        last.generations(),
         last.counts.built,
         percent(last.counts.compiled, last.counts.built),
-        search.best.fitness
+        last.best.fitness
     )
 }
 
@@ -347,6 +374,8 @@ mod tests {
             candidates_evaluated: 3,
             candidates_compiled: 2,
             elapsed_seconds: 1.5,
+            swept_edits: 12,
+            swept_locations: 3,
             generations: 1,
             patch: None,
             partial_patch: Some("diff".into()),

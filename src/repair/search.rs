@@ -27,11 +27,13 @@ pub struct SearchSettings {
     pub generations: usize,
     pub time_limit: Option<Duration>,
     /// Candidates that go into the initial population besides its random
-    /// ones (condition mutations at critical predicates, the one-token edits
-    /// at the most suspicious locations).
+    /// ones (condition mutations at critical predicates, the sweep's partial
+    /// fixes).
     pub seeds: Vec<Candidate>,
     /// Whether what edits did at a location changes how often it is mutated.
     pub feedback: bool,
+    /// What edits did at each location before the search (in the sweep).
+    pub learned: BTreeMap<Location, LocationFeedback>,
 }
 
 /// What edits at one location did: helped (made an originally failing test
@@ -126,7 +128,7 @@ pub fn search(
         best: None,
         generation: 0,
         seen: std::collections::HashSet::new(),
-        feedback: BTreeMap::new(),
+        feedback: settings.learned.clone(),
     };
     let stop = |run: &Run, generation: usize| -> Option<Stop> {
         if run
@@ -404,6 +406,7 @@ mod tests {
     use crate::evaluate::EvaluationCounts;
     use crate::evaluate::fitness::Weights;
     use crate::mutation::sites::{MutationSpace, collect_mutation_space};
+    use crate::mutation::types::Types;
 
     /// Evaluates `middle()` candidates by interpreting their text: test
     /// `i` passes when the patched function returns the middle value.
@@ -514,7 +517,8 @@ mod tests {
         let space = middle_space();
         let originals = originals();
         let scores = [(6, 0.7), (5, 0.58), (3, 0.5), (2, 0.41)];
-        let mut mutator = Mutator::new(&space, &originals, &Operator::ALL, |location| {
+        let types = Types::default();
+        let mut mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |location| {
             scores
                 .iter()
                 .find(|(l, _)| *l == location.line)
@@ -526,6 +530,7 @@ mod tests {
             time_limit: None,
             seeds: Vec::new(),
             feedback: false,
+            learned: BTreeMap::new(),
         };
         let mut runs = Vec::new();
         for _ in 0..2 {
@@ -570,7 +575,8 @@ mod tests {
     fn seeds_come_first_and_feedback_rewards_where_edits_helped() {
         let space = middle_space();
         let originals = originals();
-        let mut mutator = Mutator::new(&space, &originals, &Operator::ALL, |location| {
+        let types = Types::default();
+        let mut mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |location| {
             if location.line == 6 || location.line == 2 {
                 0.5
             } else {
@@ -597,6 +603,7 @@ mod tests {
             time_limit: None,
             seeds: vec![fix.clone()],
             feedback: true,
+            learned: BTreeMap::new(),
         };
         let (result, _) = search_middle(&mut mutator, &settings, &mut rng);
         assert_eq!(result.stop, Stop::Found);
@@ -647,7 +654,8 @@ mod tests {
         let space = middle_space();
         let originals = originals();
         // Only line 2 is suspicious: no fix is reachable there.
-        let mut mutator = Mutator::new(&space, &originals, &[Operator::Binary], |l| {
+        let types = Types::default();
+        let mut mutator = Mutator::new(&space, &originals, &types, &[Operator::Binary], |l| {
             if l.line == 2 { 1.0 } else { 0.0 }
         });
         let settings = SearchSettings {
@@ -656,6 +664,7 @@ mod tests {
             time_limit: None,
             seeds: Vec::new(),
             feedback: false,
+            learned: BTreeMap::new(),
         };
         let mut evaluator = MiddleEvaluator {
             originals: originals.clone(),

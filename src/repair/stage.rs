@@ -1,9 +1,12 @@
 //! One stage of the repair: the search for a patch that makes one failure
-//! group's failing tests pass and keeps every passing test green, and the
-//! reduction of the patch found to its essential edits (ddmin).
+//! group's failing tests pass and keeps every passing test green. First the
+//! sweep (every single edit at the most suspicious locations, in rank
+//! order); if it finds no plausible patch within its share of the time, the
+//! genetic search, seeded with the sweep's partial fixes; then the patch is
+//! reduced to its essential edits (ddmin).
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -13,21 +16,32 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::Verdict;
+use crate::cargo::suite::{TestId, Verdict};
 use crate::code::crate_sources::Originals;
 use crate::code::source::Location;
 use crate::dd::{self, Outcome};
 use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::setup::{Prepared, prepare};
+use crate::evaluate::types::infer_types;
 use crate::evaluate::{CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats};
 use crate::localize::GroupRanking;
 use crate::localize::spectrum::Suspect;
 use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator};
 use crate::mutation::sites::{MutationSpace, collect_mutation_space};
-use crate::repair::search::{Progress, SearchResult, SearchSettings, Stop, search};
+use crate::mutation::types::Types;
+use crate::repair::choice::rank_plausible;
+use crate::repair::search::{
+    OperatorCounts, Progress, Scored, SearchResult, SearchSettings, Stop, search,
+};
 use crate::repair::settings::Settings;
+use crate::repair::sweep::{SweepStop, Swept, sweep};
 use crate::system::console::Console;
+
+/// The share of a stage's time the sweep may take before the genetic
+/// search starts (the sweep of the top locations finds most fixes; what it
+/// cannot find needs several edits).
+const SWEEP_SHARE: f64 = 0.6;
 
 /// What a stage did.
 #[derive(Debug)]
@@ -38,6 +52,23 @@ pub enum StageOutcome {
     AllFlaky(Vec<String>),
 }
 
+/// An edit of a patch, as the user sees it.
+#[derive(Debug, Clone)]
+pub struct EditDescription {
+    pub file: PathBuf,
+    pub line: u32,
+    pub operator: Operator,
+    pub replacement: String,
+}
+
+/// A plausible patch of the sweep, with what decided its place.
+#[derive(Debug, Clone)]
+pub struct Plausible {
+    pub edits: Vec<EditDescription>,
+    pub behaviour_change: Option<usize>,
+    pub unnatural: usize,
+}
+
 /// A stage whose search ran.
 #[derive(Debug)]
 pub struct Stage {
@@ -45,7 +76,14 @@ pub struct Stage {
     pub description: String,
     /// The group's failing tests (full names).
     pub tests: Vec<String>,
-    pub search: SearchResult,
+    pub sweep: Swept,
+    /// The genetic search, if the sweep found nothing.
+    pub search: Option<SearchResult>,
+    /// The sweep's plausible patches, best first (the first is `best`).
+    pub alternatives: Vec<Plausible>,
+    /// The fittest candidate of the stage, and why the stage ended.
+    pub best: Scored,
+    pub stop: Stop,
     /// The reduced candidate that passes the stage's tests, if found.
     pub patch: Option<Candidate>,
     /// Its files (path, text), over the stage's crate.
@@ -56,8 +94,8 @@ pub struct Stage {
     pub evaluation: EvaluatorStats,
     pub flaky: Vec<String>,
     pub never_passed: Vec<String>,
-    /// Each edit of the patch: file, line, operator, replacement.
-    pub edits: Vec<(PathBuf, u32, Operator, String)>,
+    /// Each edit of the patch.
+    pub edits: Vec<EditDescription>,
     /// The top locations by suspiciousness, and by the weights the search
     /// ended with (feedback), with their ranks before (0: unranked).
     pub ranking_before: Vec<String>,
@@ -65,8 +103,36 @@ pub struct Stage {
     pub timings: BTreeMap<&'static str, f64>,
 }
 
-/// Stage `index` (its RNG is seeded with the seed plus the index): a search
-/// for a patch for `group`, reduced with ddmin.
+impl Stage {
+    /// Generations the genetic search evolved (0 if it did not run).
+    pub fn generations(&self) -> usize {
+        self.search.as_ref().map_or(0, |s| s.generations)
+    }
+
+    /// Candidates tried and compiled per operator, sweep and search.
+    pub fn operators(&self) -> BTreeMap<Operator, OperatorCounts> {
+        let mut totals = self.sweep.operators.clone();
+        for (operator, counts) in self.search.iter().flat_map(|s| &s.operators) {
+            let total = totals.entry(*operator).or_default();
+            total.tried += counts.tried;
+            total.compiled += counts.compiled;
+        }
+        totals
+    }
+
+    /// Whether edits taught the search anything about locations.
+    pub fn learned_anything(&self) -> bool {
+        let feedback = match &self.search {
+            Some(search) => &search.feedback,
+            None => &self.sweep.feedback,
+        };
+        feedback.values().any(|f| f.helped + f.broke > 0)
+    }
+}
+
+/// Stage `index` (its random choices are seeded with the seed plus the
+/// index): the sweep, then if needed the genetic search, for a patch for
+/// `group`, reduced with ddmin.
 pub fn run_stage(
     baseline: &Baseline,
     group: &GroupRanking,
@@ -75,10 +141,35 @@ pub fn run_stage(
     deadline: Option<Instant>,
     index: usize,
 ) -> Result<StageOutcome> {
+    let started = Instant::now();
     let sources = &baseline.sources;
     let originals = sources.originals();
     let space = collect_mutation_space(sources, &settings.exclude);
-    let mut mutator = mutator(&space, &originals, &group.suspects, &settings.operators);
+    // What the compiler says about types where edits will be made.
+    let suspicious: BTreeSet<Location> = group
+        .suspects
+        .iter()
+        .filter(|s| s.score > 0.0)
+        .map(|s| s.location)
+        .collect();
+    let types_started = Instant::now();
+    let types = infer_types(baseline, &space, &suspicious, &settings.evaluation)?;
+    let types_seconds = types_started.elapsed().as_secs_f64();
+    let (variables, operands) = types.counts();
+    console.status(
+        "Typed",
+        format!(
+            "{variables} variables and {operands} operands at {} locations ({types_seconds:.1} s)",
+            suspicious.len()
+        ),
+    );
+    let mut mutator = mutator(
+        &space,
+        &originals,
+        &types,
+        &group.suspects,
+        &settings.operators,
+    );
     let (mut evaluator, model, flaky) = match prepare(
         baseline,
         &group.group.tests,
@@ -95,74 +186,121 @@ pub fn run_stage(
             return Ok(StageOutcome::AllFlaky(baseline.suite.full_names(&flaky)));
         }
     };
-    let seed = settings.seed.wrapping_add(index as u64);
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut seeds = critical_seeds(&mutator, group, &mut rng);
-    seeds.extend(
-        mutator
-            .neighbourhood(2 * settings.population)
-            .into_iter()
-            .map(|edit| Candidate::original().with(edit)),
-    );
-    let search_settings = SearchSettings {
-        population: settings.population,
-        generations: settings.generations,
-        time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
-        seeds,
-        feedback: settings.feedback,
-    };
+    let mut timings = BTreeMap::from([("types", types_seconds)]);
+
+    // The sweep: every single edit, location by location in rank order.
+    let weighed: BTreeSet<Location> = mutator.weights().map(|(l, _, _)| l).collect();
+    let locations: Vec<Location> = group
+        .suspects
+        .iter()
+        .map(|s| s.location)
+        .filter(|l| weighed.contains(l))
+        .collect();
+    let sweep_deadline =
+        deadline.map(|d| started + d.saturating_duration_since(started).mul_f64(SWEEP_SHARE));
     console.status(
-        "Searching",
+        "Sweeping",
         format!(
-            "for a patch: population {}, at most {} generations, seed {seed}",
-            search_settings.population, search_settings.generations
+            "every single edit at the {} suspicious locations, most suspicious first",
+            locations.len()
         ),
     );
-    let spinner = console.spinner("Searching");
-    let (tried, compiled) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let search_started = Instant::now();
-    let result = search(
-        &mut mutator,
+    let spinner = console.spinner("Sweeping");
+    let sweep_started = Instant::now();
+    let swept = sweep(
+        &mutator,
+        &locations,
         &mut *evaluator,
         &model,
-        &search_settings,
-        &mut rng,
-        &|progress| {
-            match progress {
-            Progress::Evaluated {
-                generation,
-                best_fitness,
-                compiled: built,
-            } => {
-                let tried = tried.fetch_add(1, Ordering::SeqCst) + 1;
-                let compiled = compiled.fetch_add(usize::from(built), Ordering::SeqCst)
-                    + usize::from(built);
-                spinner.set_message(format!(
-                    "generation {generation} · best fitness {best_fitness:.4} · {tried} candidates · {}% compiled",
-                    percent(compiled, tried)
-                ));
-            }
-            Progress::Generation {
-                generation,
-                best_fitness,
-            } => spinner.println(format!(
-                "{:>12} {generation} scored: best fitness {best_fitness:.4}, {} candidates tried so far",
-                "Generation",
-                tried.load(Ordering::SeqCst)
-            )),
-        }
+        sweep_deadline,
+        &|swept_locations, edits| {
+            spinner.set_message(format!(
+                "{edits} single edits at {swept_locations} locations"
+            ))
         },
     )?;
     drop(spinner);
-    let mut timings = BTreeMap::from([("search", search_started.elapsed().as_secs_f64())]);
-    let patch = if result.stop == Stop::Found {
+    timings.insert("sweep", sweep_started.elapsed().as_secs_f64());
+    console.status(
+        "Swept",
+        format!(
+            "{} single edits at {} locations: {} plausible, {} partial fixes",
+            swept.edits,
+            swept.locations,
+            swept.plausible.len(),
+            swept.partial.len()
+        ),
+    );
+
+    let mut alternatives = Vec::new();
+    let (best, stop, search_result) = match swept.stop {
+        SweepStop::Found => {
+            let choice_started = Instant::now();
+            alternatives = rank_plausible(&swept.plausible, baseline, &model, settings, deadline)?;
+            timings.insert("choose", choice_started.elapsed().as_secs_f64());
+            (alternatives[0].scored.clone(), Stop::Found, None)
+        }
+        SweepStop::Interrupted => (
+            swept.best.clone().unwrap_or_else(|| original(&model)),
+            Stop::Interrupted,
+            None,
+        ),
+        SweepStop::Exhausted | SweepStop::TimeLimit => {
+            let seed = settings.seed.wrapping_add(index as u64);
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut seeds = critical_seeds(&mutator, group, &mut rng);
+            seeds.extend(
+                swept
+                    .partial
+                    .iter()
+                    .take(settings.population)
+                    .map(|s| s.candidate.clone()),
+            );
+            let search_settings = SearchSettings {
+                population: settings.population,
+                generations: settings.generations,
+                time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+                seeds,
+                feedback: settings.feedback,
+                learned: swept.feedback.clone(),
+            };
+            let result = genetic_search(
+                &mut mutator,
+                &mut *evaluator,
+                &model,
+                &search_settings,
+                &mut rng,
+                console,
+                seed,
+            )?;
+            timings.insert("search", result.1);
+            let result = result.0;
+            (result.best.clone(), result.stop, Some(result))
+        }
+    };
+    let patch = if stop == Stop::Found {
         evaluator.set_cutoff(None);
         let reduce_started = Instant::now();
-        let reduced = reduce(&result.best.candidate, &mut *evaluator, &model, console)?;
+        let reduced = reduce(&best.candidate, &mut *evaluator, &model, console)?;
         timings.insert("reduce", reduce_started.elapsed().as_secs_f64());
         Some(reduced)
     } else {
         None
+    };
+    let never_passed: Vec<TestId> = match &search_result {
+        Some(search) => search
+            .never_passed
+            .iter()
+            .copied()
+            .filter(|t| !swept.passed.contains(t))
+            .collect(),
+        None if stop == Stop::Found => Vec::new(),
+        None => model
+            .originally_failing
+            .iter()
+            .copied()
+            .filter(|t| !swept.passed.contains(t))
+            .collect(),
     };
     let files_of = |candidate: &Candidate| -> BTreeMap<PathBuf, String> {
         candidate
@@ -198,25 +336,106 @@ pub fn run_stage(
         description: group.group.description.clone(),
         tests: baseline.suite.full_names(&group.group.tests),
         patched: patch.as_ref().map(files_of).unwrap_or_default(),
-        unreduced: files_of(&result.best.candidate),
+        unreduced: files_of(&best.candidate),
         edits: patch
-            .iter()
-            .flat_map(|c| c.edits())
-            .map(|e| {
-                let path = originals.path(e.file).to_path_buf();
-                (path, e.line, e.operator, e.edit.text.clone())
-            })
-            .collect(),
+            .as_ref()
+            .map(|c| described(c, &originals))
+            .unwrap_or_default(),
         patch,
         counts: evaluator.counts(),
         evaluation: evaluator.stats(),
         flaky: baseline.suite.full_names(&flaky),
-        never_passed: baseline.suite.full_names(&result.never_passed),
-        search: result,
+        never_passed: baseline.suite.full_names(&never_passed),
+        alternatives: alternatives
+            .iter()
+            .map(|a| Plausible {
+                edits: described(&a.scored.candidate, &originals),
+                behaviour_change: a.behaviour_change,
+                unnatural: a.unnatural,
+            })
+            .collect(),
+        sweep: swept,
+        search: search_result,
+        best,
+        stop,
         ranking_before,
         ranking_after,
         timings,
     })))
+}
+
+/// Each edit of a candidate.
+fn described(candidate: &Candidate, originals: &Originals) -> Vec<EditDescription> {
+    candidate
+        .edits()
+        .iter()
+        .map(|e| EditDescription {
+            file: originals.path(e.file).to_path_buf(),
+            line: e.line,
+            operator: e.operator,
+            replacement: e.edit.text.clone(),
+        })
+        .collect()
+}
+
+/// The unchanged crate as a scored candidate (what a search that tried
+/// nothing has).
+fn original(model: &FitnessModel) -> Scored {
+    let outcome = CandidateOutcome::Tested(Vec::new());
+    Scored {
+        candidate: Candidate::original(),
+        fitness: model.of_passed(&BTreeSet::new()),
+        outcome,
+    }
+}
+
+/// The genetic search, with its progress on the console; the result and
+/// the seconds it took.
+fn genetic_search(
+    mutator: &mut Mutator,
+    evaluator: &mut dyn Evaluator,
+    model: &FitnessModel,
+    settings: &SearchSettings,
+    rng: &mut StdRng,
+    console: &Console,
+    seed: u64,
+) -> Result<(SearchResult, f64)> {
+    console.status(
+        "Searching",
+        format!(
+            "for a patch of several edits: population {}, at most {} generations, seed {seed}",
+            settings.population, settings.generations
+        ),
+    );
+    let spinner = console.spinner("Searching");
+    let (tried, compiled) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let started = Instant::now();
+    let result = search(mutator, evaluator, model, settings, rng, &|progress| {
+        match progress {
+        Progress::Evaluated {
+            generation,
+            best_fitness,
+            compiled: built,
+        } => {
+            let tried = tried.fetch_add(1, Ordering::SeqCst) + 1;
+            let compiled =
+                compiled.fetch_add(usize::from(built), Ordering::SeqCst) + usize::from(built);
+            spinner.set_message(format!(
+                "generation {generation} · best fitness {best_fitness:.4} · {tried} candidates · {}% compiled",
+                percent(compiled, tried)
+            ));
+        }
+        Progress::Generation {
+            generation,
+            best_fitness,
+        } => spinner.println(format!(
+            "{:>12} {generation} scored: best fitness {best_fitness:.4}, {} candidates tried so far",
+            "Generation",
+            tried.load(Ordering::SeqCst)
+        )),
+    }
+    })?;
+    Ok((result, started.elapsed().as_secs_f64()))
 }
 
 /// Condition mutations at the group's critical predicates, tried first:
@@ -242,6 +461,7 @@ fn critical_seeds(mutator: &Mutator, group: &GroupRanking, rng: &mut StdRng) -> 
 pub fn mutator<'a>(
     space: &'a MutationSpace,
     originals: &'a Originals,
+    types: &'a Types,
     suspects: &[Suspect],
     operators: &[Operator],
 ) -> Mutator<'a> {
@@ -253,7 +473,7 @@ pub fn mutator<'a>(
             (s.location, s.score * boost)
         })
         .collect();
-    Mutator::new(space, originals, operators, |location| {
+    Mutator::new(space, originals, types, operators, |location| {
         weight.get(&location).copied().unwrap_or(0.0)
     })
 }

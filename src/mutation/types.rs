@@ -1,0 +1,131 @@
+//! Types at sites, as the compiler prints them (`usize`, `&[&str]`,
+//! `Option<u32>`, `integer` for an integer it has not settled yet): what
+//! lets operators offer same-typed variables, integer offsets and
+//! conditions that compile. Filled by the type oracle (`evaluate::types`);
+//! empty, every operator falls back on what the syntax says.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::code::source::{FileId, Location};
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Types {
+    /// Per location, the type of each variable in scope there.
+    variables: BTreeMap<Location, BTreeMap<String, String>>,
+    /// The type of each probed expression, by file and byte range.
+    expressions: BTreeMap<(FileId, usize, usize), String>,
+}
+
+impl Types {
+    pub fn variable(&self, at: Location, name: &str) -> Option<&str> {
+        self.variables.get(&at)?.get(name).map(String::as_str)
+    }
+
+    pub fn expression(&self, file: FileId, range: &Range<usize>) -> Option<&str> {
+        self.expressions
+            .get(&(file, range.start, range.end))
+            .map(String::as_str)
+    }
+
+    /// The variables of known type at `at`.
+    pub fn variables_at(&self, at: Location) -> impl Iterator<Item = (&str, &str)> {
+        self.variables
+            .get(&at)
+            .into_iter()
+            .flatten()
+            .map(|(name, ty)| (name.as_str(), ty.as_str()))
+    }
+
+    /// Records a variable's type at a location; a settled type wins over
+    /// an unsettled one (`usize` over `integer`).
+    pub fn set_variable(&mut self, at: Location, name: &str, ty: &str) {
+        let known = self.variables.entry(at).or_default();
+        match known.get(name) {
+            Some(old) if !is_unsettled(old) => {}
+            _ => {
+                known.insert(name.to_string(), ty.to_string());
+            }
+        }
+    }
+
+    pub fn set_expression(&mut self, file: FileId, range: &Range<usize>, ty: &str) {
+        self.expressions
+            .insert((file, range.start, range.end), ty.to_string());
+    }
+
+    /// How many variable types (over all locations) and expression types are known.
+    pub fn counts(&self) -> (usize, usize) {
+        (
+            self.variables.values().map(BTreeMap::len).sum(),
+            self.expressions.len(),
+        )
+    }
+}
+
+const INTEGERS: &[&str] = &[
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+];
+
+/// An integer type (or an integer the compiler has not settled yet).
+pub fn is_integer(ty: &str) -> bool {
+    INTEGERS.contains(&ty) || ty == "integer"
+}
+
+/// A type whose value has `is_empty()`: strings, slices, arrays and the
+/// standard collections (by reference or not).
+pub fn has_is_empty(ty: &str) -> bool {
+    let ty = ty.trim_start_matches('&').trim_start_matches("mut ");
+    ty == "str"
+        || ty == "String"
+        || (ty.starts_with('[') && ty.ends_with(']'))
+        || [
+            "Vec<",
+            "VecDeque<",
+            "HashMap<",
+            "BTreeMap<",
+            "HashSet<",
+            "BTreeSet<",
+        ]
+        .iter()
+        .any(|collection| ty.starts_with(collection))
+}
+
+pub fn is_option(ty: &str) -> bool {
+    ty.trim_start_matches('&').starts_with("Option<")
+}
+
+/// A type the compiler has not settled yet.
+fn is_unsettled(ty: &str) -> bool {
+    ty == "integer" || ty == "float" || ty.contains('_')
+}
+
+/// Whether values of the two printed types may be used for each other
+/// (`integer` goes with any integer type).
+pub fn compatible(a: &str, b: &str) -> bool {
+    a == b || (a == "integer" && is_integer(b)) || (b == "integer" && is_integer(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_of_types() {
+        assert!(is_integer("usize") && is_integer("integer") && !is_integer("f64"));
+        assert!(has_is_empty("&[u8]") && has_is_empty("&str") && has_is_empty("Vec<u32>"));
+        assert!(has_is_empty("&mut Vec<u32>") && !has_is_empty("u32"));
+        assert!(is_option("Option<usize>") && !is_option("Vec<Option<u8>>"));
+        assert!(compatible("integer", "u8") && compatible("u8", "u8") && !compatible("u8", "i8"));
+    }
+
+    #[test]
+    fn settled_types_win() {
+        let at = Location::new(FileId::new(0), 3);
+        let mut types = Types::default();
+        types.set_variable(at, "n", "integer");
+        types.set_variable(at, "n", "usize");
+        types.set_variable(at, "n", "integer");
+        assert_eq!(types.variable(at, "n"), Some("usize"));
+    }
+}

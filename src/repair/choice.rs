@@ -1,0 +1,317 @@
+//! Choosing among plausible patches. A patch that passes every test may
+//! still be wrong (it changes behaviour the tests do not check: `!= 1` for
+//! `!= 0` passes while breaking every one-byte type). Patch-correctness
+//! work on test-based repair finds the right patch among the plausible ones
+//! by how little it disturbs what the originally passing tests do. So each
+//! candidate's passing tests that reach its edit run again with coverage on
+//! the patched crate, and the candidate whose tests execute the lines they
+//! executed before, no more and no fewer, wins; then the more natural edit
+//! (a one-token slip before a rewrite, a rewrite before new statements, and
+//! no identity arithmetic such as `* 1`), then the one that leaves the code
+//! shorter, then the smaller edit. The behaviour is measured for the first
+//! few in that static order.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use crate::baseline::{self, Baseline};
+use crate::cargo::suite::TestId;
+use crate::code::crate_sources::Originals;
+use crate::code::source::{FileId, Location};
+use crate::evaluate::fitness::FitnessModel;
+use crate::mutation::patch::{Candidate, Operator};
+use crate::repair::search::Scored;
+use crate::repair::settings::Settings;
+use crate::system::console::Console;
+
+/// Plausible candidates whose behaviour is measured, at most.
+const MEASURED: usize = 4;
+
+/// A plausible candidate with what was measured about it.
+#[derive(Debug, Clone)]
+pub struct Alternative {
+    pub scored: Scored,
+    /// Lines the originally passing tests that reach the edit execute, or
+    /// no longer execute, with the patch (summed over those tests); `None`
+    /// if not measured.
+    pub behaviour_change: Option<usize>,
+    /// How unusual the edit is as a fix (0: a one-token slip).
+    pub unnatural: usize,
+}
+
+/// The plausible candidates, best first (see the module's doc). Those after
+/// the first [`MEASURED`], or once `deadline` has passed, are not measured.
+pub fn rank_plausible(
+    plausible: &[Scored],
+    baseline: &Baseline,
+    model: &FitnessModel,
+    settings: &Settings,
+    deadline: Option<Instant>,
+) -> Result<Vec<Alternative>> {
+    let originals = baseline.sources.originals();
+    let mut alternatives: Vec<Alternative> = plausible
+        .iter()
+        .map(|scored| Alternative {
+            unnatural: unnatural(&scored.candidate, &originals),
+            behaviour_change: None,
+            scored: scored.clone(),
+        })
+        .collect();
+    let static_key = |a: &Alternative| {
+        (
+            a.unnatural,
+            growth(&a.scored.candidate),
+            a.scored.candidate.size(),
+        )
+    };
+    alternatives.sort_by_key(static_key);
+    if alternatives.len() > 1 {
+        for alternative in alternatives.iter_mut().take(MEASURED) {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            alternative.behaviour_change = Some(behaviour_change(
+                &alternative.scored,
+                baseline,
+                &originals,
+                model,
+                settings,
+            )?);
+        }
+    }
+    alternatives.sort_by_key(|a| (a.behaviour_change.unwrap_or(usize::MAX), static_key(a)));
+    Ok(alternatives)
+}
+
+/// How much `scored` changes the lines the originally passing tests that
+/// reach its edits execute.
+fn behaviour_change(
+    scored: &Scored,
+    baseline: &Baseline,
+    originals: &Originals,
+    model: &FitnessModel,
+    settings: &Settings,
+) -> Result<usize> {
+    let edited: BTreeSet<Location> = scored
+        .candidate
+        .edits()
+        .iter()
+        .map(|e| e.location())
+        .collect();
+    let before: BTreeMap<TestId, &BTreeSet<Location>> = baseline
+        .records
+        .iter()
+        .filter(|r| model.originally_passing.contains(&r.test))
+        .filter(|r| !r.lines.is_disjoint(&edited))
+        .map(|r| (r.test, &r.lines))
+        .collect();
+    if before.is_empty() {
+        return Ok(0);
+    }
+    let texts = scored.candidate.texts(originals);
+    let files: BTreeMap<PathBuf, String> = originals
+        .iter()
+        .map(|(file, path, text)| {
+            let text = texts
+                .get(&file)
+                .cloned()
+                .unwrap_or_else(|| text.to_string());
+            (path.to_path_buf(), text)
+        })
+        .collect();
+    let only = before
+        .keys()
+        .map(|&t| baseline.suite.get(t).full_name.clone())
+        .collect();
+    let measure = baseline::Settings {
+        features: settings.evaluation.features.clone(),
+        jobs: settings.evaluation.jobs,
+        test_timeout: settings.evaluation.test_timeout,
+        trace_failing: false,
+        only: Some(only),
+    };
+    let quiet = Console { quiet: true };
+    let patched = baseline::establish(baseline.workspace.clone(), &measure, &quiet, &files)?;
+    let shifts = line_shifts(&scored.candidate, originals);
+    let mut change = 0;
+    for record in &patched.records {
+        let name = &patched.suite.get(record.test).full_name;
+        let Some(test) = baseline.suite.find(name) else {
+            continue;
+        };
+        let Some(lines) = before.get(&test) else {
+            continue;
+        };
+        let after: BTreeSet<Location> = record
+            .lines
+            .iter()
+            .map(|&l| original_location(l, &shifts))
+            .collect();
+        change += lines.symmetric_difference(&after).count();
+    }
+    Ok(change)
+}
+
+/// Where an edit changes the number of lines: the original line it starts
+/// on, how many lines it adds (negative: removes), and whether it starts at
+/// the beginning of that line.
+type Shift = (u32, i64, bool);
+
+/// Per file, the candidate's edits that change the number of lines, in order.
+fn line_shifts(candidate: &Candidate, originals: &Originals) -> BTreeMap<FileId, Vec<Shift>> {
+    let mut shifts: BTreeMap<FileId, Vec<Shift>> = BTreeMap::new();
+    for edit in candidate.edits() {
+        let text = originals.text(edit.file);
+        let removed = text[edit.edit.range.clone()].matches('\n').count() as i64;
+        let added = edit.edit.text.matches('\n').count() as i64;
+        if added != removed {
+            let before = &text[..edit.edit.range.start];
+            let line = before.matches('\n').count() as u32 + 1;
+            let at_line_start = before.is_empty() || before.ends_with('\n');
+            shifts
+                .entry(edit.file)
+                .or_default()
+                .push((line, added - removed, at_line_start));
+        }
+    }
+    shifts
+}
+
+/// The original location of a location in the patched crate: lines below an
+/// edit that added lines move back, the added lines to the edit's start;
+/// lines below an edit that removed lines move down.
+fn original_location(patched: Location, shifts: &BTreeMap<FileId, Vec<Shift>>) -> Location {
+    let mut line = i64::from(patched.line);
+    // How far earlier edits moved the lines (in patched lines).
+    let mut moved = 0;
+    for &(at, delta, at_line_start) in shifts.get(&patched.file).into_iter().flatten() {
+        let start = i64::from(at) + moved;
+        if delta > 0 {
+            if line > start + delta {
+                line -= delta;
+            } else if line > start {
+                line = start;
+            }
+        } else {
+            let first_after = if at_line_start { start } else { start + 1 };
+            if line >= first_after {
+                line -= delta;
+            }
+        }
+        moved += delta;
+    }
+    Location::new(patched.file, line.max(1) as u32)
+}
+
+/// How much longer the candidate makes the code (bytes; negative: shorter).
+fn growth(candidate: &Candidate) -> i64 {
+    candidate
+        .edits()
+        .iter()
+        .map(|e| e.edit.text.len() as i64 - e.edit.range.len() as i64)
+        .sum()
+}
+
+/// How unusual a candidate is as a fix: by the kind of its edits (a
+/// one-token slip is the commonest bug, and so is an added or a missing
+/// `± 1`), plus a penalty for identity arithmetic (`x * 1`, `x / 1`,
+/// `x + 0`, `x - 0`), which no one writes.
+pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
+    candidate
+        .edits()
+        .iter()
+        .map(|edit| {
+            let text = originals.text(edit.file);
+            let replaced = &text[edit.edit.range.clone()];
+            let kind = match edit.operator {
+                Operator::Binary
+                | Operator::Value
+                | Operator::Method
+                | Operator::Range
+                | Operator::Identifier => 0,
+                // Taking a `± 1` away is as likely as adding one.
+                Operator::Offset if edit.edit.text.len() < replaced.len() => 0,
+                Operator::Offset | Operator::Arguments | Operator::Idiom => 1,
+                Operator::Condition | Operator::Synthesis => 2,
+                Operator::Delete => 3,
+                Operator::Guard | Operator::Swap | Operator::Insert | Operator::Adapted => 4,
+            };
+            let before = text[..edit.edit.range.start].trim_end();
+            let after = text[edit.edit.range.end..].trim_start();
+            let new = edit.edit.text.trim();
+            let lone = |digits: &str, rest: &str| {
+                rest.strip_prefix(digits).is_some_and(|r| {
+                    !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '.')
+                })
+            };
+            // A new operator before a neutral operand, or a new neutral operand after an operator.
+            let identity = match new {
+                "*" | "/" => lone("1", after),
+                "+" | "-" => lone("0", after),
+                "1" => before.ends_with(['*', '/']) && !before.ends_with("**"),
+                "0" => before.ends_with(['+', '-']),
+                _ => false,
+            };
+            kind + if identity { 5 } else { 0 }
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::source::Edit;
+    use crate::mutation::patch::PatchEdit;
+
+    fn originals(text: &str) -> Originals {
+        Originals::new(vec![("src/lib.rs".into(), text.to_string())])
+    }
+
+    fn candidate(text: &str, needle: &str, replacement: &str, operator: Operator) -> Candidate {
+        let start = text.rfind(needle).unwrap();
+        Candidate::original().with(PatchEdit {
+            file: FileId::new(0),
+            edit: Edit::replace(start..start + needle.len(), replacement),
+            operator,
+            line: 1,
+        })
+    }
+
+    #[test]
+    fn identity_arithmetic_is_unnatural() {
+        let text = "fn f(v: &[u8]) -> usize {\n    v.len() - 1\n}\n";
+        let o = originals(text);
+        let times = candidate(text, "-", "*", Operator::Binary);
+        let plus = candidate(text, "-", "+", Operator::Binary);
+        let back = candidate(text, "v.len() - 1", "v.len()", Operator::Offset);
+        let zero = candidate(text, "1", "0", Operator::Value);
+        let added = candidate(text, "v.len()", "v.len() + 1", Operator::Offset);
+        assert_eq!(unnatural(&times, &o), 5);
+        assert_eq!(unnatural(&zero, &o), 5);
+        assert_eq!(unnatural(&plus, &o), 0);
+        assert_eq!(unnatural(&back, &o), 0);
+        assert_eq!(unnatural(&added, &o), 1);
+        assert!(growth(&back) < growth(&plus));
+    }
+
+    #[test]
+    fn patched_lines_map_back_to_the_original() {
+        let text = "a\nb\nc\nd\n";
+        let o = originals(text);
+        // Two lines inserted after line 2: patched 5 is original 3.
+        let inserted = candidate(text, "c", "x\ny\nc", Operator::Insert);
+        let shifts = line_shifts(&inserted, &o);
+        let at = |line| Location::new(FileId::new(0), line);
+        assert_eq!(original_location(at(2), &shifts), at(2));
+        assert_eq!(original_location(at(4), &shifts), at(3));
+        assert_eq!(original_location(at(6), &shifts), at(4));
+        // A deleted line: patched 3 is original 4.
+        let deleted = candidate(text, "c\n", "", Operator::Delete);
+        let shifts = line_shifts(&deleted, &o);
+        assert_eq!(original_location(at(3), &shifts), at(4));
+        assert_eq!(original_location(at(2), &shifts), at(2));
+    }
+}
