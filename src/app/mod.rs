@@ -37,6 +37,7 @@ pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
         metric: options.localize.metric,
         suspects: &localization.overall,
         baseline: &baseline,
+        data: &localization.data,
     };
     if let Some(path) = &options.html {
         std::fs::write(path, render::html::page(&ranking))

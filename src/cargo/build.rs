@@ -43,7 +43,8 @@ pub struct CompileError {
     /// Every span of the diagnostic and its notes (file, byte range), the
     /// primary one first: where the error is, and what it is about.
     pub spans: Vec<(String, std::ops::Range<usize>)>,
-    /// The primary span's label (`expected `()`, found `usize``).
+    /// The first label of its spans, the primary one's first (`expected
+    /// `()`, found `usize``).
     pub label: Option<String>,
 }
 
@@ -103,20 +104,29 @@ pub fn build_tests(
 ) -> Result<BuildOutcome> {
     let mut command = cargo_for("test", request);
     command.args(["--no-run", "--message-format=json"]);
-    compile(command, &mut on_artifact)
+    compile(command, &mut on_artifact, false)
 }
 
-/// Type-checks the package and its tests (`cargo check --tests`): the
-/// errors a build would report, without generating code. No executables.
-pub fn check_tests(request: &BuildRequest) -> Result<BuildOutcome> {
+/// Type-checks the package and its tests (`cargo check --tests`): every
+/// diagnostic rustc reports for them, errors and warnings (lints run only
+/// when there is no error), without generating code.
+pub fn check_tests(request: &BuildRequest) -> Result<Vec<CompileError>> {
     let mut command = cargo_for("check", request);
     command.args(["--tests", "--message-format=json"]);
-    compile(command, &mut |_| {})
+    Ok(match compile(command, &mut |_| {}, true)? {
+        BuildOutcome::Built(_) => Vec::new(),
+        BuildOutcome::Failed { errors, .. } => errors,
+    })
 }
 
 /// Runs a cargo build command with JSON messages: its test executables, or
-/// its errors.
-fn compile(command: Command, on_artifact: &mut dyn FnMut(&str)) -> Result<BuildOutcome> {
+/// its errors (and with `warnings`, its warnings: then the outcome is always
+/// `Failed`, holding them).
+fn compile(
+    command: Command,
+    on_artifact: &mut dyn FnMut(&str),
+    warnings: bool,
+) -> Result<BuildOutcome> {
     let mut executables = Vec::new();
     let mut errors = Vec::new();
     let (finished, _) = process::run_streaming(command, None, |line| {
@@ -140,14 +150,14 @@ fn compile(command: Command, on_artifact: &mut dyn FnMut(&str)) -> Result<BuildO
                 if matches!(
                     message.message.level,
                     DiagnosticLevel::Error | DiagnosticLevel::Ice
-                ) =>
+                ) || (warnings && message.message.level == DiagnosticLevel::Warning) =>
             {
                 errors.push(compile_error(&message.message));
             }
             _ => {}
         }
     })?;
-    if finished.success() {
+    if finished.success() && !warnings {
         executables.sort_by(|a, b| (a.kind, &a.target).cmp(&(b.kind, &b.target)));
         return Ok(BuildOutcome::Built(executables));
     }
@@ -187,6 +197,9 @@ fn compile_error(diagnostic: &cargo_metadata::diagnostic::Diagnostic) -> Compile
         file: primary.map(|span| span.file_name.clone()),
         line: primary.map(|span| span.line_start),
         spans: located,
-        label: primary.and_then(|span| span.label.clone()),
+        label: primary
+            .into_iter()
+            .chain(&diagnostic.spans)
+            .find_map(|span| span.label.clone()),
     }
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use crate::cargo::Features;
-use crate::cargo::build::{BuildOutcome, BuildRequest, build_tests, check_tests};
+use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests, check_tests};
 use crate::cargo::discover::Workspace;
 use crate::code::crate_sources::Originals;
 use crate::code::source::FileId;
@@ -82,7 +82,7 @@ impl BuildCopy {
     }
 
     /// Type-checks what the copy holds, its tests included.
-    pub fn check(&self) -> Result<BuildOutcome> {
+    pub fn check(&self) -> Result<Vec<CompileError>> {
         check_tests(&self.request())
     }
 

@@ -5,6 +5,12 @@
 //! ingredient was found, the same for its variables. One `cargo check`
 //! answers all of them: each probe fails with "expected `()`, found `T`",
 //! and `T` is the type. (A probe that does not fail is of type `()`.)
+//!
+//! rustc reports such an error as it meets it, when an integer whose type
+//! later code settles (`let mut n = 0;` returned as a `usize`) is still
+//! "integer". So those probes are asked again in a second check, as
+//! `drop(n);`: that compiles, and the lint that warns about dropping a
+//! `Copy` value runs once the types are settled, naming the type.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -12,7 +18,6 @@ use std::ops::Range;
 use anyhow::Result;
 
 use crate::baseline::Baseline;
-use crate::cargo::build::BuildOutcome;
 use crate::code::crate_sources::Originals;
 use crate::code::source::{Edit, FileId, Location, splice};
 use crate::code::syntax::free_variables;
@@ -26,6 +31,34 @@ use crate::mutation::types::Types;
 enum Question {
     Variable { at: Location, name: String },
     Expression { file: FileId, range: Range<usize> },
+}
+
+/// A question, where its probe goes (a byte offset of its file), and the
+/// variable or expression it probes.
+#[derive(Debug, Clone)]
+struct Probe {
+    file: FileId,
+    at: usize,
+    probed: String,
+    question: Question,
+}
+
+/// How a probe is written, and how its answer reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// `let _: () = x;`: a type error that names the type.
+    Mismatch,
+    /// `drop(x);`: a lint, once the types are settled (for `Copy` values).
+    Drop,
+}
+
+impl Pass {
+    fn probe(self, probed: &str) -> String {
+        match self {
+            Pass::Mismatch => format!("let _: () = {probed};"),
+            Pass::Drop => format!("#[warn(dropping_copy_types)] drop({probed});"),
+        }
+    }
 }
 
 /// The types of the variables and operands at `locations`, and of the
@@ -43,64 +76,98 @@ pub fn infer_types(
     if probes.is_empty() {
         return Ok(Types::default());
     }
-    // Each file's probes, spliced in; where each probe lies in the result.
-    let mut texts = BTreeMap::new();
-    let mut placed: Vec<(FileId, Range<usize>, Question)> = Vec::new();
-    let mut by_file: BTreeMap<FileId, Vec<(usize, String, Question)>> = BTreeMap::new();
-    for (file, at, text, question) in probes {
-        by_file.entry(file).or_default().push((at, text, question));
-    }
-    for (file, mut file_probes) in by_file {
-        file_probes.sort_by_key(|(at, _, _)| *at);
-        let original = originals.text(file);
-        let mut edits = Vec::new();
-        let mut shift = 0;
-        for (at, text, question) in file_probes {
-            placed.push((file, at + shift..at + shift + text.len(), question));
-            shift += text.len();
-            edits.push(Edit::insert(at, text));
-        }
-        texts.insert(
-            file,
-            splice(original, &edits).expect("insertions never overlap"),
-        );
-    }
     let mut copy = BuildCopy::new(&baseline.workspace, &originals, &settings.features, "types")?;
-    copy.write(&texts, &originals)?;
-    let BuildOutcome::Failed { errors, .. } = copy.check()? else {
-        return Ok(Types::default());
-    };
     let mut types = Types::default();
-    for error in errors {
-        let (Some(label), Some((name, span))) = (&error.label, error.spans.first()) else {
-            continue;
-        };
-        let Some(ty) = found_type(label) else {
-            continue;
-        };
-        let Some(file) = originals.find_by_name(name) else {
-            continue;
-        };
-        let question = placed
-            .iter()
-            .find(|(f, range, _)| *f == file && range.start <= span.start && span.end <= range.end);
-        match question {
-            Some((_, _, Question::Variable { at, name })) => types.set_variable(*at, name, &ty),
-            Some((_, _, Question::Expression { file, range })) => {
-                types.set_expression(*file, range, &ty)
+    let answers = ask(&mut copy, &originals, &probes, Pass::Mismatch)?;
+    let mut unsettled = Vec::new();
+    for (probe, ty) in probes.iter().zip(&answers) {
+        match ty {
+            Some(ty) if ty == "integer" || ty == "float" => unsettled.push(probe.clone()),
+            _ => {}
+        }
+        if let Some(ty) = ty {
+            record(&mut types, &probe.question, ty);
+        }
+    }
+    if !unsettled.is_empty() {
+        let answers = ask(&mut copy, &originals, &unsettled, Pass::Drop)?;
+        for (probe, ty) in unsettled.iter().zip(answers) {
+            if let Some(ty) = ty {
+                record(&mut types, &probe.question, &ty);
             }
-            None => {}
         }
     }
     Ok(types)
 }
 
-/// Every probe: file, where it goes, its text, and what it asks.
+fn record(types: &mut Types, question: &Question, ty: &str) {
+    match question {
+        Question::Variable { at, name } => types.set_variable(*at, name, ty),
+        Question::Expression { file, range } => types.set_expression(*file, range, ty),
+    }
+}
+
+/// Writes `probes` into the copy as `pass` writes them, checks it, and
+/// reads each probe's type from the diagnostic at it (`None`: no answer).
+fn ask(
+    copy: &mut BuildCopy,
+    originals: &Originals,
+    probes: &[Probe],
+    pass: Pass,
+) -> Result<Vec<Option<String>>> {
+    // Each file's probes, spliced in; where each probe lies in the result.
+    let mut placed: Vec<(FileId, Range<usize>)> = vec![(FileId::new(0), 0..0); probes.len()];
+    let mut by_file: BTreeMap<FileId, Vec<usize>> = BTreeMap::new();
+    for (index, probe) in probes.iter().enumerate() {
+        by_file.entry(probe.file).or_default().push(index);
+    }
+    let mut texts = BTreeMap::new();
+    for (file, mut indices) in by_file {
+        indices.sort_by_key(|&i| probes[i].at);
+        let mut edits = Vec::new();
+        let mut shift = 0;
+        for index in indices {
+            let text = pass.probe(&probes[index].probed);
+            let at = probes[index].at;
+            placed[index] = (file, at + shift..at + shift + text.len());
+            shift += text.len();
+            edits.push(Edit::insert(at, text));
+        }
+        texts.insert(
+            file,
+            splice(originals.text(file), &edits).expect("insertions never overlap"),
+        );
+    }
+    copy.write(&texts, originals)?;
+    let mut answers = vec![None; probes.len()];
+    for diagnostic in copy.check()? {
+        let (Some(label), Some((name, span))) = (&diagnostic.label, diagnostic.spans.first())
+        else {
+            continue;
+        };
+        let ty = match pass {
+            Pass::Mismatch => found_type(label),
+            Pass::Drop => argument_type(label),
+        };
+        let (Some(ty), Some(file)) = (ty, originals.find_by_name(name)) else {
+            continue;
+        };
+        if let Some(index) = placed
+            .iter()
+            .position(|(f, range)| *f == file && range.start <= span.start && span.end <= range.end)
+        {
+            answers[index] = Some(ty);
+        }
+    }
+    Ok(answers)
+}
+
+/// Every probe.
 fn probes(
     space: &MutationSpace,
     locations: &BTreeSet<Location>,
     originals: &Originals,
-) -> Vec<(FileId, usize, String, Question)> {
+) -> Vec<Probe> {
     // The statements (their start and the variables in scope there) at each location.
     let mut statements: BTreeMap<Location, Vec<(usize, &[String])>> = BTreeMap::new();
     for site in &space.sites {
@@ -115,15 +182,15 @@ fn probes(
     let mut asked: BTreeSet<(Location, String)> = BTreeSet::new();
     let mut variable = |out: &mut Vec<_>, at: Location, start: usize, name: &str| {
         if name != "self" && asked.insert((at, name.to_string())) {
-            out.push((
-                at.file,
-                start,
-                format!("let _: () = {name};"),
-                Question::Variable {
+            out.push(Probe {
+                file: at.file,
+                at: start,
+                probed: name.to_string(),
+                question: Question::Variable {
                     at,
                     name: name.to_string(),
                 },
-            ));
+            });
         }
     };
     for &at in locations {
@@ -159,15 +226,15 @@ fn probes(
             continue;
         };
         if free_variables(&expr).iter().all(|v| bound.contains(v)) {
-            out.push((
-                site.file,
-                start,
-                format!("let _: () = ({text});"),
-                Question::Expression {
+            out.push(Probe {
+                file: site.file,
+                at: start,
+                probed: format!("({text})"),
+                question: Question::Expression {
                     file: site.file,
                     range: range.clone(),
                 },
-            ));
+            });
         }
     }
     for ingredient in space.statements.iter().chain(&space.conditions) {
@@ -179,6 +246,12 @@ fn probes(
         }
     }
     out
+}
+
+/// The type in the lint's label: `argument has type `usize`` gives `usize`.
+fn argument_type(label: &str) -> Option<String> {
+    let rest = label.strip_prefix("argument has type `")?;
+    Some(rest.strip_suffix('`')?.to_string())
 }
 
 /// The type in a probe's label: `expected `()`, found `usize`` gives
@@ -218,6 +291,10 @@ mod tests {
             Some("integer")
         );
         assert_eq!(found_type("something else"), None);
+        assert_eq!(
+            argument_type("argument has type `usize`").as_deref(),
+            Some("usize")
+        );
     }
 
     #[test]
@@ -227,11 +304,17 @@ mod tests {
         let space = crate::mutation::sites::collect_mutation_space(&sources, &Default::default());
         let at = Location::new(FileId::new(0), 3);
         let probes = probes(&space, &BTreeSet::from([at]), &sources.originals());
-        let texts: Vec<&str> = probes.iter().map(|(_, _, t, _)| t.as_str()).collect();
-        assert!(texts.contains(&"let _: () = n;"), "{texts:?}");
-        assert!(texts.contains(&"let _: () = i;"), "{texts:?}");
-        assert!(texts.contains(&"let _: () = (i - 1);"), "{texts:?}");
+        let texts: Vec<String> = probes
+            .iter()
+            .map(|p| Pass::Mismatch.probe(&p.probed))
+            .collect();
+        assert!(texts.contains(&"let _: () = n;".to_string()), "{texts:?}");
+        assert!(texts.contains(&"let _: () = i;".to_string()), "{texts:?}");
+        assert!(
+            texts.contains(&"let _: () = (i - 1);".to_string()),
+            "{texts:?}"
+        );
         let start = text.find("v[i").unwrap();
-        assert!(probes.iter().all(|(_, offset, _, _)| *offset <= start));
+        assert!(probes.iter().all(|p| p.at <= start));
     }
 }

@@ -60,6 +60,8 @@ pub struct Localization {
     pub facts: BTreeMap<Location, Facts>,
     /// Conditions forced both ways by predicate switching.
     pub switched: usize,
+    /// The `const` and `static` items ranked (at their first line).
+    pub data: Vec<Constant>,
 }
 
 /// The spectrum of the baseline's passing tests and, of its failing ones,
@@ -164,6 +166,7 @@ pub fn localize(
         groups: rankings,
         facts,
         switched,
+        data,
     })
 }
 

@@ -118,11 +118,15 @@ pub fn apply(operator: Operator, site: &Site, cx: &Context, rng: &mut impl Rng) 
 /// most [`MAX_EDITS`].
 pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
     let mut out = match (&site.kind, operator) {
-        (SiteKind::Statement(statement), Operator::Delete) => delete(statement, cx.text),
+        (SiteKind::Statement(statement), Operator::Delete)
+            if !binds_new(site, statement) && !statement.valued =>
+        {
+            delete(statement, cx.text)
+        }
         (SiteKind::Statement(statement), Operator::Swap) => {
             let own = &cx.text[statement.range.clone()];
             closest(&cx.space.statements, site)
-                .filter(|i| i.fits(&site.bound) && i.text != own)
+                .filter(|i| i.fits(&site.bound) && i.text != own && can_replace(i, site, statement))
                 .map(|i| swap_in(statement, i, &i.text))
                 .collect()
         }
@@ -130,7 +134,8 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
             let mut bound = site.bound.clone();
             bound.extend(statement.binds.iter().cloned());
             closest(&cx.space.statements, site)
-                .filter(|i| i.fits(&bound))
+                .filter(|i| i.fits(&bound) && !i.inert)
+                .filter(|i| !(i.header && (binds_new(site, statement) || statement.valued)))
                 .map(|i| insert(statement, i, &i.text, cx.text))
                 .collect()
         }
@@ -145,28 +150,32 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
             Operator::Condition,
         ) => {
             let own = &cx.text[range.clone()];
-            let own_operand = parenthesized(own, *atomic);
             let mut out = vec![Edit::replace(range.clone(), negation.clone())];
             for other in
                 closest(&cx.space.conditions, site).filter(|i| i.fits(&site.bound) && i.text != own)
             {
-                let operand = parenthesized(&other.text, other.closed);
                 out.push(Edit::replace(range.clone(), other.text.clone()));
                 out.push(Edit::replace(
                     range.clone(),
-                    format!("{operand} && {own_operand}"),
+                    format!(
+                        "{} && {}",
+                        conjunct(&other.text, other.closed),
+                        conjunct(own, *atomic)
+                    ),
                 ));
                 out.push(Edit::replace(
                     range.clone(),
-                    format!("{operand} || {own_operand}"),
+                    format!("{} || {own}", other.text),
                 ));
             }
             out
         }
         (SiteKind::Condition { range, atomic, .. }, Operator::Synthesis) => {
-            let own = parenthesized(&cx.text[range.clone()], *atomic);
+            let own = &cx.text[range.clone()];
             let made = synthesized(site, cx);
-            let conjuncts = made.iter().map(|c| format!("{own} && {c}"));
+            let conjuncts = made
+                .iter()
+                .map(|c| format!("{} && {c}", conjunct(own, *atomic)));
             let disjuncts = made.iter().map(|c| format!("{own} || {c}"));
             conjuncts
                 .chain(disjuncts)
@@ -243,8 +252,18 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
             vec![Edit::replace(call.clone(), "unwrap_or_default()")]
         }
         (SiteKind::Iterable { range, atomic }, Operator::Idiom) => {
-            let own = parenthesized(&cx.text[range.clone()], *atomic);
-            vec![Edit::replace(range.clone(), format!("{own}.rev()"))]
+            let own = &cx.text[range.clone()];
+            // A collection (a variable, a field) is iterated by `iter()`.
+            let path = own
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+            let iterator =
+                if path && !own.contains("..") && !own.starts_with(|c: char| c.is_ascii_digit()) {
+                    format!("{own}.iter()")
+                } else {
+                    parenthesized(own, *atomic)
+                };
+            vec![Edit::replace(range.clone(), format!("{iterator}.rev()"))]
         }
         (
             SiteKind::Operand {
@@ -351,6 +370,26 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
 }
 
 /// `text` as an operand: in parentheses unless it needs none.
+/// A condition as an operand of `&&`: in parentheses only if it is a
+/// disjunction (`a || b`), since everything else a condition holds (a
+/// comparison, a negation, a conjunction) binds at least as tightly. (As an
+/// operand of `||`, a condition never needs them.)
+fn conjunct(text: &str, atomic: bool) -> String {
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    let mut disjunction = false;
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '|' if previous == '|' && depth == 0 => disjunction = true,
+            _ => {}
+        }
+        previous = c;
+    }
+    parenthesized(text, atomic || !disjunction)
+}
+
 fn parenthesized(text: &str, atomic: bool) -> String {
     if atomic {
         text.to_string()
@@ -386,6 +425,33 @@ fn closest<'i>(pool: &'i [Ingredient], site: &Site) -> impl Iterator<Item = &'i 
     ordered.into_iter()
 }
 
+/// Whether the statement is a `let` that binds a name not bound before it
+/// (code after it needs the binding: deleting it or wrapping it in a block
+/// does not compile).
+fn binds_new(site: &Site, statement: &StatementSite) -> bool {
+    statement
+        .binds
+        .iter()
+        .any(|name| !site.bound.contains(name))
+}
+
+/// Whether `ingredient` may take the statement's place: a `let` that binds a
+/// new name only by a `let` binding it too, a block's value only by a
+/// statement that can have one.
+fn can_replace(ingredient: &Ingredient, site: &Site, statement: &StatementSite) -> bool {
+    let keeps_bindings = !binds_new(site, statement)
+        || statement
+            .binds
+            .iter()
+            .all(|name| ingredient.binds.contains(name));
+    let value_for_value = if statement.tail {
+        !(statement.valued && ingredient.unit)
+    } else {
+        !ingredient.inert
+    };
+    keeps_bindings && value_for_value
+}
+
 /// Deletes a statement: a simple one with its line, a compound one by its
 /// header, keeping one of its blocks.
 fn delete(statement: &StatementSite, text: &str) -> Vec<Edit> {
@@ -395,6 +461,10 @@ fn delete(statement: &StatementSite, text: &str) -> Vec<Edit> {
             .clone()
             .unwrap_or(statement.range.clone());
         return vec![Edit::replace(range, "")];
+    }
+    // A `for` loop's body needs the loop's variable.
+    if text[statement.range.clone()].starts_with("for ") {
+        return Vec::new();
     }
     statement
         .branches
@@ -500,8 +570,12 @@ fn adapted(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
             let renames: Vec<(&str, &str)> =
                 missing.iter().map(|n| n.as_str()).zip(assignment).collect();
             let text = ingredient.renamed(&renames);
-            out.push(insert(statement, ingredient, &text, cx.text));
-            out.push(swap_in(statement, ingredient, &text));
+            if !ingredient.inert {
+                out.push(insert(statement, ingredient, &text, cx.text));
+            }
+            if can_replace(ingredient, site, statement) {
+                out.push(swap_in(statement, ingredient, &text));
+            }
         }
         if out.len() >= MAX_EDITS {
             break;
@@ -752,8 +826,20 @@ mod tests {
             .collect();
         assert!(lines.contains("if !(x < y) {"), "{lines:?}");
         assert!(lines.contains("if y < z {"), "{lines:?}");
-        assert!(lines.contains("if (x < z) && (x < y) {"), "{lines:?}");
-        assert!(lines.contains("if (y < z) || (x < y) {"), "{lines:?}");
+        assert!(lines.contains("if x < z && x < y {"), "{lines:?}");
+        assert!(lines.contains("if y < z || x < y {"), "{lines:?}");
+    }
+
+    #[test]
+    fn only_a_disjunction_gets_parentheses_in_a_conjunction() {
+        assert_eq!(conjunct("a || b", false), "(a || b)");
+        assert_eq!(conjunct("a && b", false), "a && b");
+        assert_eq!(
+            conjunct("v.iter().any(|x| x || y)", true),
+            "v.iter().any(|x| x || y)"
+        );
+        assert_eq!(conjunct("f(a || b) && c", false), "f(a || b) && c");
+        assert_eq!(conjunct("x < y", false), "x < y");
     }
 
     #[test]
@@ -805,9 +891,11 @@ mod tests {
         assert!(
             inserted
                 .iter()
-                .any(|t| t.contains("        b;\n        return c;")),
+                .any(|t| t.contains("        let b = a + 1;\n        return c;")),
             "{inserted:?}"
         );
+        // A statement that does nothing (`b;`) is never inserted.
+        assert!(!inserted.iter().any(|t| t.contains("b;\n")), "{inserted:?}");
         // A header goes around the target.
         assert!(
             inserted
@@ -819,7 +907,46 @@ mod tests {
             .iter()
             .map(|t| line(t, 7).to_string())
             .collect();
-        assert!(swapped_tail.contains("if c > 4 {}"), "{swapped_tail:?}");
+        // The function's value is not replaced by a statement without one.
+        assert!(swapped_tail.contains("return c"), "{swapped_tail:?}");
+        assert!(!swapped_tail.contains("if c > 4 {}"), "{swapped_tail:?}");
+        // A `let` that later code needs is neither deleted nor wrapped.
+        assert!(outcomes(text, Operator::Delete, 3).is_empty());
+        let wrapped = outcomes(text, Operator::Insert, 3);
+        assert!(
+            !wrapped.iter().any(|t| t.contains("{ let c")),
+            "{wrapped:?}"
+        );
+    }
+
+    #[test]
+    fn a_collection_is_reversed_through_its_iterator() {
+        let text = "fn f(v: &[u8], n: usize) {
+    for x in v {}
+    for i in 0..n {}
+    for c in v.iter() {}
+}
+";
+        let reversed: BTreeSet<String> = [2, 3, 4]
+            .into_iter()
+            .flat_map(|n| {
+                outcomes(text, Operator::Idiom, n)
+                    .into_iter()
+                    .map(move |t| line(&t, n as usize).to_string())
+            })
+            .collect();
+        assert!(
+            reversed.contains("for x in v.iter().rev() {}"),
+            "{reversed:?}"
+        );
+        assert!(
+            reversed.contains("for i in (0..n).rev() {}"),
+            "{reversed:?}"
+        );
+        assert!(
+            reversed.contains("for c in v.iter().rev() {}"),
+            "{reversed:?}"
+        );
     }
 
     #[test]

@@ -127,6 +127,9 @@ pub struct StatementSite {
     pub returns: Option<String>,
     /// Whether it is in a loop (of its function or closure).
     pub in_loop: bool,
+    /// A block's value that surely is not `()` (a tuple, a call, an
+    /// arithmetic expression...): only a valued statement may replace it.
+    pub valued: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -167,6 +170,14 @@ pub struct Ingredient {
     pub origin: Location,
     /// Where in `text` each free variable occurs (for renaming).
     pub uses: Vec<(String, Range<usize>)>,
+    /// Names a `let` statement binds.
+    pub binds: Vec<String>,
+    /// A statement that surely has no value but `()` (a `let`, a loop, an
+    /// assignment): it cannot stand for a block's value.
+    pub unit: bool,
+    /// An expression that does nothing but produce a value (a variable, a
+    /// tuple, arithmetic): useful only as a block's value.
+    pub inert: bool,
 }
 
 impl Ingredient {
@@ -194,6 +205,8 @@ pub struct Constant {
     pub name: String,
     /// Where it is ranked: its first line.
     pub location: Location,
+    /// Its last line.
+    pub last_line: u32,
     /// The locations of runnable code that name it.
     pub read_at: BTreeSet<Location>,
 }
@@ -371,6 +384,9 @@ impl Collector<'_> {
             free,
             origin: Location::new(self.file, scope.location),
             uses,
+            binds: Vec::new(),
+            unit: false,
+            inert: false,
         }
     }
 
@@ -459,6 +475,77 @@ fn compound_parts(expr: &Expr) -> Option<CompoundParts> {
     })
 }
 
+/// Whether an expression does nothing but produce a value.
+fn is_inert(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(_) | Expr::Path(_) => true,
+        Expr::Tuple(tuple) => tuple.elems.iter().all(is_inert),
+        Expr::Binary(binary) => {
+            !is_assignment(&binary.op) && is_inert(&binary.left) && is_inert(&binary.right)
+        }
+        Expr::Unary(unary) => is_inert(&unary.expr),
+        Expr::Paren(paren) => is_inert(&paren.expr),
+        Expr::Field(field) => is_inert(&field.base),
+        Expr::Reference(reference) => is_inert(&reference.expr),
+        Expr::Cast(cast) => is_inert(&cast.expr),
+        _ => false,
+    }
+}
+
+/// Whether a statement surely has no value but `()`.
+fn is_unit(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Local(_) | Stmt::Item(_) => true,
+        Stmt::Expr(expr, _) => match expr {
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Assign(_) => true,
+            Expr::Binary(binary) => is_assignment(&binary.op),
+            _ => false,
+        },
+        Stmt::Macro(_) => false,
+    }
+}
+
+/// Whether an expression surely has a value other than `()`; a call is
+/// taken to have one in a function that returns one (`returns`, see
+/// `Scope::returns`).
+fn is_valued(expr: &Expr, returns: Option<&str>) -> bool {
+    match expr {
+        Expr::Tuple(tuple) => !tuple.elems.is_empty(),
+        Expr::Binary(binary) => !is_assignment(&binary.op),
+        Expr::Call(_) | Expr::MethodCall(_) => returns.is_some_and(|r| !r.is_empty()),
+        Expr::Lit(_)
+        | Expr::Path(_)
+        | Expr::Struct(_)
+        | Expr::Array(_)
+        | Expr::Repeat(_)
+        | Expr::Field(_)
+        | Expr::Index(_)
+        | Expr::Reference(_)
+        | Expr::Unary(_)
+        | Expr::Cast(_)
+        | Expr::Range(_) => true,
+        Expr::Paren(paren) => is_valued(&paren.expr, returns),
+        _ => false,
+    }
+}
+
+fn is_assignment(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
 /// Whether an expression can be negated or combined without parentheses.
 fn is_atomic(expr: &Expr) -> bool {
     matches!(
@@ -505,7 +592,6 @@ fn literal(lit: &syn::Lit) -> Option<Literal> {
 impl RunnableCode for Collector<'_> {
     fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
         let range = stmt.span().byte_range();
-        let text = self.text_of(&range).to_string();
         let (tail, jumps, compound, binds) = match stmt {
             // Without a semicolon, a block's last statement is its value,
             // an `if` or `match` as much as any expression.
@@ -532,14 +618,14 @@ impl RunnableCode for Collector<'_> {
                     let text = self.text_of(header);
                     let start = header.start + (text.len() - text.trim_start().len());
                     let end = header.end - (text.len() - text.trim_end().len());
-                    let ingredient = self.ingredient(node, start..end, free, true, true, scope);
+                    let mut ingredient = self.ingredient(node, start..end, free, true, true, scope);
+                    ingredient.unit = true;
                     self.space.statements.push(ingredient);
                 }
             }
             Some((None, _)) => {}
             None => {
-                let _ = text;
-                let ingredient = self.ingredient(
+                let mut ingredient = self.ingredient(
                     stmt,
                     range.clone(),
                     free_variables(stmt),
@@ -547,6 +633,9 @@ impl RunnableCode for Collector<'_> {
                     !tail,
                     scope,
                 );
+                ingredient.binds = binds.clone();
+                ingredient.unit = is_unit(stmt);
+                ingredient.inert = matches!(stmt, Stmt::Expr(expr, _) if is_inert(expr));
                 self.space.statements.push(ingredient);
             }
         }
@@ -560,6 +649,8 @@ impl RunnableCode for Collector<'_> {
             binds,
             returns: scope.returns.clone(),
             in_loop: scope.loops > 0,
+            valued: tail
+                && matches!(stmt, Stmt::Expr(expr, None) if is_valued(expr, scope.returns.as_deref())),
         };
         self.site(scope, SiteKind::Statement(site));
     }
@@ -828,6 +919,7 @@ fn collect_constants(
                 self.space.constants.push(Constant {
                     name,
                     location: Location::new(self.file, line),
+                    last_line: value.span().end().line as u32,
                     read_at: BTreeSet::new(),
                 });
             }

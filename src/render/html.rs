@@ -55,7 +55,7 @@ pub fn page(ranking: &Ranking) -> String {
             escape(&ranking.place(suspect.location)),
             suspect.counts.failed,
             suspect.counts.passed,
-            escape(ranking.code(suspect))
+            escape(&ranking.code(suspect))
         );
     }
     out.push_str("</table>\n");

@@ -6,9 +6,12 @@ pub mod html;
 pub mod json;
 pub mod text;
 
+use std::borrow::Cow;
+
 use crate::baseline::Baseline;
 use crate::code::source::Location;
 use crate::localize::spectrum::{Metric, Suspect};
+use crate::mutation::sites::Constant;
 
 /// A ranking with what it was computed from.
 #[derive(Debug, Clone, Copy)]
@@ -16,12 +19,22 @@ pub struct Ranking<'a> {
     pub metric: Metric,
     pub suspects: &'a [Suspect],
     pub baseline: &'a Baseline,
+    /// The `const` and `static` items, ranked at their first line.
+    pub data: &'a [Constant],
 }
 
 impl Ranking<'_> {
-    /// The original source text of a suspect's line, trimmed.
-    pub fn code(&self, suspect: &Suspect) -> &str {
-        self.baseline.sources.line_text(suspect.location)
+    /// The original source text of a suspect's line, trimmed; for a
+    /// `const` or `static` item of several lines, which lines it spans.
+    pub fn code(&self, suspect: &Suspect) -> Cow<'_, str> {
+        let text = self.baseline.sources.line_text(suspect.location);
+        match self.data.iter().find(|c| c.location == suspect.location) {
+            Some(item) if item.last_line > item.location.line => Cow::Owned(format!(
+                "{text} … (lines {}-{})",
+                item.location.line, item.last_line
+            )),
+            _ => Cow::Borrowed(text),
+        }
     }
 
     /// `src/lib.rs:12`.

@@ -190,3 +190,123 @@ fn fixes_without_breaking(outcome: &CandidateOutcome, model: &FitnessModel) -> b
         .any(|(t, v)| !v.passed() && model.originally_passing.contains(t));
     fixes && !breaks
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::cargo::suite::{Panic, Verdict};
+    use crate::code::crate_sources::CrateSources;
+    use crate::code::source::FileId;
+    use crate::evaluate::EvaluationCounts;
+    use crate::evaluate::fitness::Weights;
+    use crate::mutation::sites::collect_mutation_space;
+    use crate::mutation::types::Types;
+
+    const MIDDLE: &str = "pub fn middle(x: i32, y: i32, z: i32) -> i32 {\n    if y < z {\n        if x < y {\n            return y;\n        } else if x < z {\n            return y;\n        }\n    }\n    z\n}\n";
+
+    /// Passes the failing test exactly when line 6 reads `return x;`, and
+    /// remembers every candidate in the order it was given.
+    struct Oracle {
+        seen: RefCell<Vec<Candidate>>,
+        originals: crate::code::crate_sources::Originals,
+    }
+
+    impl Evaluator for Oracle {
+        fn evaluate(
+            &mut self,
+            batch: &[Candidate],
+            _: &(dyn Fn(&CandidateOutcome) + Sync),
+        ) -> Result<Vec<CandidateOutcome>> {
+            self.seen.borrow_mut().extend(batch.iter().cloned());
+            Ok(batch
+                .iter()
+                .map(|c| {
+                    let text = &c.texts(&self.originals)[&FileId::new(0)];
+                    let fixed = text.lines().map(str::trim).collect::<Vec<_>>()
+                        == MIDDLE
+                            .lines()
+                            .enumerate()
+                            .map(|(i, l)| if i == 5 { "return x;" } else { l.trim() })
+                            .collect::<Vec<_>>();
+                    let failing = if fixed {
+                        Verdict::Passed
+                    } else {
+                        Verdict::Failed(Panic::default())
+                    };
+                    CandidateOutcome::Tested(vec![
+                        (TestId::new(0), Verdict::Passed),
+                        (TestId::new(1), failing),
+                    ])
+                })
+                .collect())
+        }
+
+        fn counts(&self) -> EvaluationCounts {
+            EvaluationCounts::default()
+        }
+    }
+
+    fn sweep_middle(locations: &[u32]) -> (Swept, Vec<Candidate>) {
+        let sources = CrateSources::of_one_file(MIDDLE);
+        let originals = sources.originals();
+        let space = collect_mutation_space(&sources, &Default::default());
+        let types = Types::default();
+        let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |_| 1.0);
+        let model = FitnessModel {
+            weights: Weights::DEFAULT,
+            originally_passing: BTreeSet::from([TestId::new(0)]),
+            originally_failing: BTreeSet::from([TestId::new(1)]),
+        };
+        let mut oracle = Oracle {
+            seen: RefCell::new(Vec::new()),
+            originals: originals.clone(),
+        };
+        let at: Vec<Location> = locations
+            .iter()
+            .map(|&l| Location::new(FileId::new(0), l))
+            .collect();
+        let swept = sweep(&mutator, &at, &mut oracle, &model, None, &|_, _| {}).unwrap();
+        (swept, oracle.seen.into_inner())
+    }
+
+    #[test]
+    fn locations_are_swept_in_rank_order_and_the_fix_is_found() {
+        let (swept, seen) = sweep_middle(&[6, 4, 2]);
+        assert_eq!(swept.stop, SweepStop::Found);
+        assert_eq!(swept.locations, 3, "one batch holds them all");
+        assert_eq!(swept.edits, seen.len());
+        // Every edit at the rank-1 location comes before any other.
+        let lines: Vec<u32> = seen.iter().map(|c| c.edits()[0].line).collect();
+        let first_other = lines.iter().position(|&l| l != 6).unwrap();
+        assert!(
+            first_other > 0 && lines[first_other..].iter().all(|&l| l != 6),
+            "{lines:?}"
+        );
+        // Its operators in the sweep's order: one-token slips before statements.
+        let order: Vec<usize> = seen[..first_other]
+            .iter()
+            .map(|c| {
+                let operator = c.edits()[0].operator;
+                Operator::SWEEP_ORDER
+                    .iter()
+                    .position(|&o| o == operator)
+                    .unwrap()
+            })
+            .collect();
+        assert!(order.is_sorted(), "{order:?}");
+        assert_eq!(seen[0].edits()[0].operator, Operator::Identifier);
+        assert_eq!(swept.plausible.len(), 1);
+        assert_eq!(swept.plausible[0].candidate.edits()[0].edit.text, "x");
+    }
+
+    #[test]
+    fn the_same_locations_give_the_same_sweep() {
+        let (first, seen) = sweep_middle(&[4, 6]);
+        let (second, again) = sweep_middle(&[4, 6]);
+        assert_eq!(seen, again);
+        assert_eq!(first.edits, second.edits);
+    }
+}

@@ -113,3 +113,85 @@ pub fn entry<'a>(json: &'a serde_json::Value, file: &str, line: u64) -> &'a serd
         .find(|e| e["file"] == file && e["line"] == line)
         .unwrap_or_else(|| panic!("{file}:{line} is not ranked in {json:#}"))
 }
+
+/// Runs `cargo autofix --report ...` (with `--seed 0` unless `extra` has a
+/// seed) on a copy of `fixture`,
+/// checking that the copy's files are untouched.
+pub fn repair(fixture_name: &str, extra: &[&str]) -> (Output, serde_json::Value) {
+    let dir = fixture(fixture_name);
+    let reports = tempfile::tempdir().unwrap();
+    let report = reports.path().join("report.json");
+    let before = snapshot(dir.path());
+    let mut args = vec!["--report", report.to_str().unwrap()];
+    if !extra.contains(&"--seed") {
+        args.extend(["--seed", "0"]);
+    }
+    args.extend_from_slice(extra);
+    let output = autofix(dir.path(), &args);
+    assert_eq!(snapshot(dir.path()), before, "the user's files changed");
+    let report = serde_json::from_str(
+        &fs::read_to_string(&report)
+            .unwrap_or_else(|_| panic!("no report; stderr:\n{}", stderr(&output))),
+    )
+    .unwrap();
+    (output, report)
+}
+
+/// Applies `diff` to a pristine copy of `fixture` and runs its tests.
+pub fn apply_and_test(fixture_name: &str, diff: &str) -> TempDir {
+    let pristine = fixture(fixture_name);
+    fs::write(pristine.path().join("fix.patch"), diff).unwrap();
+    let applied = Command::new("git")
+        .args(["apply", "fix.patch"])
+        .current_dir(pristine.path())
+        .output()
+        .unwrap();
+    assert!(
+        applied.status.success(),
+        "git apply failed: {}\n{diff}",
+        String::from_utf8_lossy(&applied.stderr)
+    );
+    let tested = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["test", "--quiet"])
+        .current_dir(pristine.path())
+        .env_remove("FLAKY_MARKER")
+        .output()
+        .unwrap();
+    assert!(
+        tested.status.success(),
+        "cargo test fails after the patch:\n{}\n{diff}",
+        String::from_utf8_lossy(&tested.stdout)
+    );
+    pristine
+}
+
+/// A repair that must succeed: exit 0, a diff that applies and passes.
+pub fn assert_repaired(fixture_name: &str, extra: &[&str]) -> (String, serde_json::Value) {
+    let (output, report) = repair(fixture_name, extra);
+    assert_exit(&output, 0);
+    let diff = stdout(&output);
+    assert!(
+        diff.starts_with(
+            "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@"
+        ),
+        "{diff}"
+    );
+    apply_and_test(fixture_name, &diff);
+    assert_eq!(report["outcome"], "fixed");
+    assert_eq!(report["fitness"], 1.0);
+    assert_eq!(report["patch"], diff.as_str());
+    let evaluated = report["candidates_evaluated"].as_u64().unwrap();
+    assert!(evaluated >= 1 && report["candidates_compiled"].as_u64().unwrap() <= evaluated);
+    assert!(stderr(&output).contains("Plausible"), "{}", stderr(&output));
+    (diff, report)
+}
+
+pub fn changed_lines(diff: &str) -> Vec<&str> {
+    diff.lines()
+        .filter(|l| {
+            (l.starts_with('-') || l.starts_with('+'))
+                && !l.starts_with("---")
+                && !l.starts_with("+++")
+        })
+        .collect()
+}
