@@ -8,8 +8,11 @@
 //! cargo bench --bench autofix -- --only ID... # some bugs or combinations
 //! ```
 //! Options: `--time-limit SECS` per repair, `--naive N` candidates in the
-//! speed comparison (0 skips it), `--corpus FILE`, `--out DIR`. Results go
-//! to `bench/RESULTS.md`, `bench/results.json` and `bench/ranks.svg`.
+//! speed comparison (0 skips it), `--shipped-only` (no `--refine none`
+//! repair), `--previous BIN` (the cases not fixed are repaired again by
+//! another cargo-autofix binary, an earlier build, to show what it fixed
+//! that this one does not), `--corpus FILE`, `--out DIR`. Results go to
+//! `bench/RESULTS.md`, `bench/results.json` and `bench/ranks.svg`.
 
 // Tests and the benchmark drive processes and print as they like: the
 // invariants in clippy.toml are the product's.
@@ -34,6 +37,10 @@ pub struct Settings {
     only: Vec<String>,
     time_limit: u64,
     naive: usize,
+    /// Also repair with `--refine none`.
+    unrefined: bool,
+    /// An earlier cargo-autofix binary, for the cases this one does not fix.
+    previous: Option<PathBuf>,
     corpus: Option<PathBuf>,
     out: Option<PathBuf>,
     command: String,
@@ -49,6 +56,8 @@ fn parse_settings() -> Result<Settings> {
         only: Vec::new(),
         time_limit: 0,
         naive: 0,
+        unrefined: true,
+        previous: None,
         corpus: None,
         out: None,
         command: String::new(),
@@ -63,6 +72,10 @@ fn parse_settings() -> Result<Settings> {
                 time_limit = Some(iter.next().context("--time-limit needs seconds")?.parse()?)
             }
             "--naive" => naive = Some(iter.next().context("--naive needs a number")?.parse()?),
+            "--shipped-only" => settings.unrefined = false,
+            "--previous" => {
+                settings.previous = Some(iter.next().context("--previous needs a binary")?.into())
+            }
             "--corpus" => {
                 settings.corpus = Some(iter.next().context("--corpus needs a file")?.into())
             }
@@ -73,7 +86,7 @@ fn parse_settings() -> Result<Settings> {
                 }
             }
             other => bail!(
-                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --naive N, --corpus FILE, --out DIR)"
+                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --naive N, --shipped-only, --previous BIN, --corpus FILE, --out DIR)"
             ),
         }
     }

@@ -31,8 +31,13 @@ pub fn one_line(record: &BugRecord) -> String {
     let rank = |rank: Option<usize>| rank.map_or("-".to_string(), |r| r.to_string());
     let repair = |r: &RepairRecord| {
         format!(
-            "{} in {:.0} s, {} candidates ({} compiled){}",
+            "{}{} in {:.0} s, {} candidates ({} compiled){}",
             if r.plausible() { "fixed" } else { "not fixed" },
+            if r.plausible() && r.by_sweep {
+                " by the sweep"
+            } else {
+                ""
+            },
             r.seconds,
             r.candidates,
             r.compiled,
@@ -56,6 +61,9 @@ pub fn one_line(record: &BugRecord) -> String {
     if let Some(r) = &record.repair_unrefined {
         let _ = write!(line, "; --refine none: {}", repair(r));
     }
+    if let Some(r) = &record.repair_previous {
+        let _ = write!(line, "; previous build: {}", repair(r));
+    }
     line
 }
 
@@ -71,8 +79,13 @@ struct Summary {
 }
 
 struct RepairSummary {
+    /// Repairs run.
+    runs: usize,
     fixed: usize,
     restored: usize,
+    /// Plausible patches the sweep found (no genetic search).
+    by_sweep: usize,
+    median_swept_edits: Option<f64>,
     median_fix_seconds: Option<f64>,
     median_candidates_per_second: Option<f64>,
     median_compile_share: Option<f64>,
@@ -124,8 +137,13 @@ fn summarize_repairs(repairs: &[RepairRecord]) -> RepairSummary {
     };
     let tried: Vec<&RepairRecord> = repairs.iter().filter(|r| r.candidates > 0).collect();
     RepairSummary {
+        runs: repairs.len(),
         fixed: plausible.len(),
         restored: plausible.iter().filter(|r| r.restores_original).count(),
+        by_sweep: plausible.iter().filter(|r| r.by_sweep).count(),
+        median_swept_edits: median(&sorted(
+            repairs.iter().map(|r| r.swept_edits as f64).collect(),
+        )),
         median_fix_seconds: median(&sorted(plausible.iter().map(|r| r.seconds).collect())),
         median_candidates_per_second: median(&sorted(
             tried.iter().map(|r| r.candidates_per_second).collect(),
@@ -158,6 +176,19 @@ pub fn results_json(
             "refinements": accuracy_json(&summary.per_refinement, "refinement"),
             "repair": repair_json(&summary.refined),
             "repair_unrefined": repair_json(&summary.unrefined),
+            "by_kind": by_kind(records)
+                .iter()
+                .map(|(kind, k)| json!({
+                    "kind": kind, "cases": k.cases, "plausible": k.plausible,
+                    "restores_original": k.restored, "median_time_to_fix_seconds": k.median_fix_seconds,
+                }))
+                .collect::<Vec<Value>>(),
+            "operators": operators(records)
+                .iter()
+                .map(|(name, o)| json!({
+                    "operator": name, "tried": o.tried, "compiled": o.compiled, "in_patches": o.in_patches,
+                }))
+                .collect::<Vec<Value>>(),
         },
         "bugs": records,
         "speed": speed,
@@ -174,8 +205,11 @@ fn accuracy_json(rows: &[(String, [usize; 3], f64)], key: &str) -> Value {
 
 fn repair_json(summary: &RepairSummary) -> Value {
     json!({
+        "runs": summary.runs,
         "plausible": summary.fixed,
         "restores_original": summary.restored,
+        "found_by_the_sweep": summary.by_sweep,
+        "median_swept_edits": summary.median_swept_edits,
         "median_time_to_fix_seconds": summary.median_fix_seconds,
         "median_candidates_per_second": summary.median_candidates_per_second,
         "median_compile_share": summary.median_compile_share,
@@ -232,30 +266,42 @@ pub fn markdown(
     let fmt = |v: Option<f64>, unit: &str| v.map_or("-".to_string(), |v| format!("{v:.2}{unit}"));
     let share = |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{:.0}%", s * 100.0));
     let (with, without) = (&summary.refined, &summary.unrefined);
-    let _ = write!(
-        md,
-        "\n| repair | as shipped | `--refine none` |\n|---|---|---|\n\
-         | plausible patches (apply, pass `cargo test`) | {} of {} ({:.0}%) | {} ({:.0}%) |\n\
-         | restore the original (token for token) | {} ({:.0}%) | {} ({:.0}%) |\n\
-         | median time to fix | {} | {} |\n\
-         | median candidates per second | {} | {} |\n\
-         | median share of candidates that compiled | {} | {} |\n",
-        with.fixed,
-        summary.bugs,
-        percent(with.fixed),
-        without.fixed,
-        percent(without.fixed),
-        with.restored,
-        percent(with.restored),
-        without.restored,
-        percent(without.restored),
-        fmt(with.median_fix_seconds, " s"),
-        fmt(without.median_fix_seconds, " s"),
-        fmt(with.median_candidates_per_second, ""),
-        fmt(without.median_candidates_per_second, ""),
-        share(with.median_compile_share),
-        share(without.median_compile_share),
-    );
+    // A column for a repair that did not run says so.
+    let column = |r: &RepairSummary, cell: String| {
+        if r.runs == 0 { "-".to_string() } else { cell }
+    };
+    type Cell<'a> = &'a dyn Fn(&RepairSummary) -> String;
+    let rows: [(&str, Cell); 7] = [
+        ("plausible patches (apply, pass `cargo test`)", &|r| {
+            format!("{} of {} ({:.0}%)", r.fixed, r.runs, percent(r.fixed))
+        }),
+        ("restore the original (token for token)", &|r| {
+            format!("{} ({:.0}%)", r.restored, percent(r.restored))
+        }),
+        (
+            "found by the sweep (single edits, no genetic search)",
+            &|r| format!("{}", r.by_sweep),
+        ),
+        ("median time to fix", &|r| fmt(r.median_fix_seconds, " s")),
+        ("median single edits swept", &|r| {
+            fmt(r.median_swept_edits, "")
+        }),
+        ("median candidates per second", &|r| {
+            fmt(r.median_candidates_per_second, "")
+        }),
+        ("median share of candidates that compiled", &|r| {
+            share(r.median_compile_share)
+        }),
+    ];
+    md.push_str("\n| repair | as shipped | `--refine none` |\n|---|---|---|\n");
+    for (name, cell) in rows {
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {} |",
+            column(with, cell(with)),
+            column(without, cell(without))
+        );
+    }
     md.push_str(
         "\nRanks are worst-case ranks (ties count against us) of the faulty line's location (for a case with several \
          faults, the best-ranked one); EXAM is rank / executed lines (1.0 when the line was never executed). A patch \
@@ -275,6 +321,10 @@ pub fn markdown(
          then the group's slice, then the rest, as `--rank-only` ranks each group.\n\n",
     );
     accuracy_table(&mut md, "refinement", &summary.per_refinement);
+    kinds_section(&mut md, records);
+    operators_section(&mut md, records);
+    historical_section(&mut md, records);
+    previous_section(&mut md, records);
     if !speed.is_empty() {
         md.push_str(
             "\n## Evaluation speed\n\nThe same candidates (one or two mutations at suspicious lines, like a search's) \
@@ -371,6 +421,177 @@ pub fn markdown(
         .expect("writing to a String cannot fail");
     }
     md
+}
+
+/// The shipped repair's results for one kind of bug.
+#[derive(Default)]
+struct KindSummary {
+    cases: usize,
+    plausible: usize,
+    restored: usize,
+    median_fix_seconds: Option<f64>,
+}
+
+/// Per kind of bug (single bugs; combinations are `multi-fault`).
+fn by_kind(records: &[BugRecord]) -> BTreeMap<String, KindSummary> {
+    let mut kinds: BTreeMap<String, (KindSummary, Vec<f64>)> = BTreeMap::new();
+    for record in records.iter().filter(|r| r.check.ok) {
+        let Some(repair) = &record.repair else {
+            continue;
+        };
+        let (kind, times) = kinds.entry(record.kind.clone()).or_default();
+        kind.cases += 1;
+        if repair.plausible() {
+            kind.plausible += 1;
+            kind.restored += usize::from(repair.restores_original);
+            times.push(repair.seconds);
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(name, (mut kind, mut times))| {
+            times.sort_by(f64::total_cmp);
+            kind.median_fix_seconds = median(&times);
+            (name, kind)
+        })
+        .collect()
+}
+
+fn kinds_section(md: &mut String, records: &[BugRecord]) {
+    md.push_str(
+        "\n## By kind of bug\n\nThe repair as shipped.\n\n| kind | cases | plausible | restore the original | median time to fix (s) |\n|---|---|---|---|---|\n",
+    );
+    for (name, kind) in by_kind(records) {
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {} | {} | {} |",
+            kind.cases,
+            kind.plausible,
+            kind.restored,
+            kind.median_fix_seconds
+                .map_or("-".to_string(), |t| format!("{t:.1}"))
+        );
+    }
+}
+
+/// One operator's totals over the shipped repairs.
+#[derive(Default)]
+struct OperatorSummary {
+    tried: usize,
+    compiled: usize,
+    /// Plausible patches with an edit by it.
+    in_patches: usize,
+}
+
+fn operators(records: &[BugRecord]) -> BTreeMap<String, OperatorSummary> {
+    let mut out: BTreeMap<String, OperatorSummary> = BTreeMap::new();
+    for repair in records.iter().filter_map(|r| r.repair.as_ref()) {
+        for (name, [tried, compiled]) in &repair.operators {
+            let o = out.entry(name.clone()).or_default();
+            o.tried += tried;
+            o.compiled += compiled;
+        }
+        if repair.plausible() {
+            let mut used = repair.patch_operators.clone();
+            used.sort();
+            used.dedup();
+            for name in used {
+                out.entry(name).or_default().in_patches += 1;
+            }
+        }
+    }
+    out
+}
+
+fn operators_section(md: &mut String, records: &[BugRecord]) {
+    md.push_str(
+        "\n## Operators\n\nCandidates each operator made over every shipped repair (sweep and genetic search), the share that compiled, and the plausible patches with an edit by it.\n\n| operator | tried | compiled | share | in patches |\n|---|---|---|---|---|\n",
+    );
+    for (name, o) in operators(records) {
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {} | {:.0}% | {} |",
+            o.tried,
+            o.compiled,
+            100.0 * o.compiled as f64 / o.tried.max(1) as f64,
+            o.in_patches
+        );
+    }
+}
+
+fn historical_section(md: &mut String, records: &[BugRecord]) {
+    let historical: Vec<&BugRecord> = records.iter().filter(|r| r.historical.is_some()).collect();
+    if historical.is_empty() {
+        return;
+    }
+    md.push_str(
+        "\n## Real bugs\n\nA published version's fix reverted, with the test that came with it. *Restores the fix*: the patch gives the published fix's tokens.\n\n| case | history | repair | restores the fix | patch |\n|---|---|---|---|---|\n",
+    );
+    for r in historical {
+        let repair = r.repair.as_ref();
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            r.id,
+            r.historical.as_deref().unwrap_or(""),
+            repair.map_or("-", |p| if p.plausible() {
+                "plausible"
+            } else {
+                "not found"
+            }),
+            repair.map_or("-", |p| if p.restores_original { "yes" } else { "no" }),
+            repair
+                .and_then(|p| p.patch.as_deref())
+                .map_or(String::new(), |patch| format!(
+                    "`{}`",
+                    changed(patch).replace('|', "\\|")
+                )),
+        );
+    }
+}
+
+/// A patch's changed lines, trimmed and joined (`- a / + b`).
+fn changed(patch: &str) -> String {
+    patch
+        .lines()
+        .filter(|l| {
+            (l.starts_with('-') || l.starts_with('+'))
+                && !l.starts_with("---")
+                && !l.starts_with("+++")
+        })
+        .map(|l| format!("{} {}", &l[..1], l[1..].trim()))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+fn previous_section(md: &mut String, records: &[BugRecord]) {
+    let compared: Vec<&BugRecord> = records
+        .iter()
+        .filter(|r| r.repair_previous.is_some())
+        .collect();
+    if compared.is_empty() {
+        return;
+    }
+    let lost: Vec<&str> = compared
+        .iter()
+        .filter(|r| {
+            r.repair_previous
+                .as_ref()
+                .is_some_and(RepairRecord::plausible)
+        })
+        .map(|r| r.id.as_str())
+        .collect();
+    let _ = write!(
+        md,
+        "\n## Against the previous build\n\nThe {} cases this build does not fix, repaired by the earlier build (`--previous`), same seed and time limit: it fixes {} of them{}.\n",
+        compared.len(),
+        lost.len(),
+        if lost.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", lost.join(", "))
+        }
+    );
 }
 
 /// Bars of the Ochiai rank distribution and of the time to fix each bug.

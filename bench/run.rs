@@ -43,6 +43,10 @@ pub struct BugRecord {
     /// The repair as it ships (every refinement), and with `--refine none`.
     pub repair: Option<RepairRecord>,
     pub repair_unrefined: Option<RepairRecord>,
+    /// The repair by an earlier build (`--previous`), when this one failed.
+    pub repair_previous: Option<RepairRecord>,
+    /// For a real bug: "A -> B: what B fixed".
+    pub historical: Option<String>,
 }
 
 /// The localization variants compared: plain Ochiai over all failing
@@ -74,6 +78,16 @@ pub struct RepairRecord {
     pub candidates_per_second: f64,
     /// Failure groups the repair searched a patch for, one after another.
     pub stages: usize,
+    /// Single edits the sweep tried; whether the sweep found the patch (no
+    /// generation of the genetic search ran).
+    pub swept_edits: usize,
+    pub by_sweep: bool,
+    /// Plausible patches the sweeps found, in all (the one chosen included).
+    pub alternatives: usize,
+    /// Per operator: candidates tried and compiled.
+    pub operators: BTreeMap<String, [usize; 2]>,
+    /// The operators of the patch's edits.
+    pub patch_operators: Vec<String>,
     pub patch: Option<String>,
 }
 
@@ -116,6 +130,8 @@ pub fn run_case(
         localize_seconds: 0.0,
         repair: None,
         repair_unrefined: None,
+        repair_previous: None,
+        historical: case.bugs.iter().find_map(|b| b.historical.clone()),
     };
     if !check.ok() {
         return Ok(record);
@@ -165,13 +181,23 @@ pub fn run_case(
     // Repair, as it ships and with no refinement; which goes first
     // alternates from case to case, so neither always finds the other's
     // builds warm.
-    let repair = |extra: &[&str]| run_repair(sources, case, buggy.path(), settings, extra);
-    if index.is_multiple_of(2) {
-        record.repair = Some(repair(&[])?);
-        record.repair_unrefined = Some(repair(&["--refine", "none"])?);
+    let repair = |binary: &Path, extra: &[&str]| {
+        run_repair(sources, case, buggy.path(), settings, binary, extra)
+    };
+    let shipped = Path::new(AUTOFIX);
+    if !settings.unrefined {
+        record.repair = Some(repair(shipped, &[])?);
+    } else if index.is_multiple_of(2) {
+        record.repair = Some(repair(shipped, &[])?);
+        record.repair_unrefined = Some(repair(shipped, &["--refine", "none"])?);
     } else {
-        record.repair_unrefined = Some(repair(&["--refine", "none"])?);
-        record.repair = Some(repair(&[])?);
+        record.repair_unrefined = Some(repair(shipped, &["--refine", "none"])?);
+        record.repair = Some(repair(shipped, &[])?);
+    }
+    if let Some(previous) = &settings.previous
+        && !record.repair.as_ref().is_some_and(RepairRecord::plausible)
+    {
+        record.repair_previous = Some(repair(previous, &[])?);
     }
     Ok(record)
 }
@@ -254,6 +280,7 @@ fn run_repair(
     case: &Case,
     dir: &Path,
     settings: &Settings,
+    binary: &Path,
     extra: &[&str],
 ) -> Result<RepairRecord> {
     let reports = tempfile::tempdir()?;
@@ -272,7 +299,7 @@ fn run_repair(
     ];
     args.extend_from_slice(extra);
     let started = Instant::now();
-    let output = autofix(dir, sources.target_dir(case.subject), &args)?;
+    let output = autofix_with(binary, dir, sources.target_dir(case.subject), &args)?;
     let seconds = started.elapsed().as_secs_f64();
     // A run that stops before the repair (a crash, say) writes no report.
     let report: Option<RepairReport> = match fs::read_to_string(&report_path) {
@@ -288,10 +315,13 @@ fn run_repair(
         None => (false, false, false),
     };
     let candidates = report.as_ref().map_or(0, |r| r.candidates_evaluated);
-    let search_seconds = report
-        .as_ref()
-        .and_then(|r| r.timings_seconds.get("search").copied())
-        .unwrap_or(0.0);
+    // Candidates are evaluated in the sweep and the genetic search.
+    let search_seconds = report.as_ref().map_or(0.0, |r| {
+        ["sweep", "search"]
+            .iter()
+            .filter_map(|k| r.timings_seconds.get(*k))
+            .sum()
+    });
     Ok(RepairRecord {
         fixed: patch.is_some(),
         exit_code: output.status.code(),
@@ -308,13 +338,43 @@ fn run_repair(
             0.0
         },
         stages: report.as_ref().map_or(0, |r| r.stages.len()),
+        swept_edits: report.as_ref().map_or(0, |r| r.swept_edits),
+        by_sweep: report
+            .as_ref()
+            .is_some_and(|r| r.patch.is_some() && r.generations == 0),
+        alternatives: report
+            .as_ref()
+            .map_or(0, |r| r.stages.iter().map(|s| s.alternatives.len()).sum()),
+        operators: report
+            .as_ref()
+            .map(|r| {
+                r.operators
+                    .iter()
+                    .map(|(name, o)| (name.clone(), [o.tried, o.compiled]))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        patch_operators: report
+            .as_ref()
+            .map(|r| r.edits.iter().map(|e| e.operator.clone()).collect())
+            .unwrap_or_default(),
         patch,
     })
 }
 
 /// Runs cargo-autofix in `dir`, building in `target` (the subject's shared target dir).
 fn autofix(dir: &Path, target: Option<PathBuf>, args: &[&str]) -> Result<std::process::Output> {
-    let mut command = Command::new(AUTOFIX);
+    autofix_with(Path::new(AUTOFIX), dir, target, args)
+}
+
+/// Runs `binary` (a cargo-autofix) in `dir`, building in `target`.
+fn autofix_with(
+    binary: &Path,
+    dir: &Path,
+    target: Option<PathBuf>,
+    args: &[&str],
+) -> Result<std::process::Output> {
+    let mut command = Command::new(binary);
     command.arg("autofix").args(args).current_dir(dir);
     if let Some(target) = target {
         command.arg("--target-dir").arg(target);

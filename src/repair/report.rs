@@ -29,8 +29,11 @@ pub struct RepairReport {
     pub candidates_evaluated: usize,
     pub candidates_compiled: usize,
     pub elapsed_seconds: f64,
-    /// Single edits the sweeps evaluated, and at how many locations.
+    /// Single edits the sweeps evaluated, and at how many locations (absent
+    /// from the reports of versions before the sweep).
+    #[serde(default)]
     pub swept_edits: usize,
+    #[serde(default)]
     pub swept_locations: usize,
     /// Generations the genetic searches evolved.
     pub generations: usize,
@@ -91,7 +94,9 @@ pub struct StageReport {
     pub group: String,
     pub tests: Vec<String>,
     pub found: bool,
+    #[serde(default)]
     pub swept_edits: usize,
+    #[serde(default)]
     pub swept_locations: usize,
     pub generations: usize,
     pub candidates_evaluated: usize,
@@ -102,6 +107,7 @@ pub struct StageReport {
     /// The top locations by the weights the search ended with.
     pub ranking_after: Vec<RankedLocation>,
     /// The sweep's plausible patches, best first: the first is the patch.
+    #[serde(default)]
     pub alternatives: Vec<AlternativeReport>,
 }
 
