@@ -7,8 +7,9 @@
 //! cargo bench --bench autofix -- --quick      # the quick subset
 //! cargo bench --bench autofix -- --only ID... # some bugs or combinations
 //! ```
-//! Options: `--time-limit SECS` per repair, `--naive N` candidates in the
-//! speed comparison (0 skips it), `--shipped-only` (no `--refine none`
+//! Options: `--time-limit SECS` per repair, `--batch N` single edits the
+//! speed comparison evaluates, `--naive N` of them the rebuild evaluator
+//! and the naive loop evaluate (0 skips the comparison), `--shipped-only` (no `--refine none`
 //! repair), `--previous BIN` (the cases not fixed are repaired again by
 //! another cargo-autofix binary, an earlier build, to show what it fixed
 //! that this one does not), `--corpus FILE`, `--out DIR`. Results go to
@@ -37,6 +38,7 @@ pub struct Settings {
     only: Vec<String>,
     time_limit: u64,
     naive: usize,
+    batch: usize,
     /// Also repair with `--refine none`.
     unrefined: bool,
     /// An earlier cargo-autofix binary, for the cases this one does not fix.
@@ -56,6 +58,7 @@ fn parse_settings() -> Result<Settings> {
         only: Vec::new(),
         time_limit: 0,
         naive: 0,
+        batch: 200,
         unrefined: true,
         previous: None,
         corpus: None,
@@ -72,6 +75,7 @@ fn parse_settings() -> Result<Settings> {
                 time_limit = Some(iter.next().context("--time-limit needs seconds")?.parse()?)
             }
             "--naive" => naive = Some(iter.next().context("--naive needs a number")?.parse()?),
+            "--batch" => settings.batch = iter.next().context("--batch needs a number")?.parse()?,
             "--shipped-only" => settings.unrefined = false,
             "--previous" => {
                 settings.previous = Some(iter.next().context("--previous needs a binary")?.into())
@@ -86,13 +90,14 @@ fn parse_settings() -> Result<Settings> {
                 }
             }
             other => bail!(
-                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --naive N, --shipped-only, --previous BIN, --corpus FILE, --out DIR)"
+                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --batch N, --naive N, --shipped-only, --previous BIN, --corpus FILE, --out DIR)"
             ),
         }
     }
     settings.time_limit = time_limit.unwrap_or(if settings.quick { 45 } else { 90 });
-    // A generation's worth of candidates (the default population).
-    settings.naive = naive.unwrap_or(40);
+    // Enough to compare costs per candidate; each costs the naive loop a
+    // whole `cargo test`.
+    settings.naive = naive.unwrap_or(20);
     settings.command = format!("cargo bench --bench autofix -- {}", args.join(" "))
         .trim_end()
         .trim_end_matches(" --")
@@ -153,19 +158,20 @@ fn main() -> Result<()> {
                 continue;
             };
             eprintln!(
-                "speed: {} ({} candidates, ours vs write-files-and-cargo-test)",
-                subject.name, settings.naive
+                "speed: {} (a sweep's {} single edits; {} of them also rebuilt and by write-files-and-cargo-test)",
+                subject.name, settings.batch, settings.naive
             );
-            match speed::speed_comparison(&sources, case, settings.naive) {
+            match speed::speed_comparison(&sources, case, settings.batch, settings.naive) {
                 Ok(record) => {
                     eprintln!(
-                        "    schema {:.1} s, rebuild {:.1} s, naive {:.1} s: {:.1}x faster than naive, {}/{} same outcomes",
-                        record.schema_seconds,
-                        record.rebuild_seconds,
-                        record.naive_seconds,
+                        "    schema {:.2} s/candidate ({:.1}/s), rebuild {:.2}, naive {:.2}: {:.1}x faster than naive, {}/{} same outcomes",
+                        record.schema_per_candidate,
+                        record.candidates_per_second,
+                        record.rebuild_per_candidate,
+                        record.naive_per_candidate,
                         record.ratio,
                         record.same_outcome,
-                        record.candidates
+                        record.sample
                     );
                     speed.push(record);
                 }

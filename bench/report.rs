@@ -326,42 +326,7 @@ pub fn markdown(
     historical_section(&mut md, records);
     previous_section(&mut md, records);
     if !speed.is_empty() {
-        md.push_str(
-            "\n## Evaluation speed\n\nThe same candidates (one or two mutations at suspicious lines, like a search's) \
-             evaluated three ways, one after the other in one run: the schema evaluator (the batch woven into shared builds, \
-             candidates selected at run time, tests run in parallel), the rebuild evaluator (one incremental build per \
-             candidate), and the naive loop (write the files, `cargo test`, which also runs doctests, killed after 60 s). Both evaluators use \
-             the default `-j` and run only the tests that execute an edited line. *Same outcome*: built or not and the same \
-             tests passing in both evaluators; *same fitness*: the naive loop's fitness equals the schema evaluator's. \
-             *Cost / tests*: the per-candidate cost of the schema evaluator over the median time of one candidate's own test run.\n\n\
-             | subject | candidates | compiled | schema (s) | rebuild (s) | naive (s) | naive / schema | rebuild / schema | same outcome | same fitness | builds (woven / separate) | build / test (s) | cost / tests |\n\
-             |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-        );
-        for s in speed {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1}x | {:.1}x | {}/{} | {}/{} | {} ({} / {}) | {:.1} / {:.1} | {} |",
-                s.subject,
-                s.candidates,
-                s.compiled,
-                s.schema_seconds,
-                s.rebuild_seconds,
-                s.naive_seconds,
-                s.ratio,
-                s.rebuild_ratio,
-                s.same_outcome,
-                s.candidates,
-                s.same_fitness_as_naive,
-                s.candidates,
-                s.schema_builds,
-                s.woven,
-                s.separate,
-                s.build_seconds,
-                s.test_seconds,
-                s.cost_over_tests
-                    .map_or("-".to_string(), |c| format!("{c:.1}x"))
-            );
-        }
+        speed_section(&mut md, speed);
     }
     md.push_str(
         "\n## Cases\n\n| case | kind | rank (ochiai / tarantula / dstar / op2 / jaccard) | rank (plain / groups / slices / switching / all) | groups | lines | localize (s) | repair | time (s) | candidates | compiled | stages | restores | `--refine none` |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
@@ -421,6 +386,63 @@ pub fn markdown(
         .expect("writing to a String cannot fail");
     }
     md
+}
+
+fn speed_section(md: &mut String, speed: &[SpeedRecord]) {
+    md.push_str(
+        "\n## Evaluation speed\n\nThe single edits a sweep tries first (every edit at each location the plain \
+         spectrum ranks, most suspicious first, typed) evaluated by the schema evaluator as one batch; an even \
+         sample of them evaluated, one after the other in the same run, by the rebuild evaluator (one \
+         incremental build per candidate) and the naive loop (write the files, `cargo test`, which also runs \
+         doctests, killed after 60 s). Costs are per candidate; no cutoff (every selected test runs). \
+         *Same outcome*: built or not and the same tests passing in both evaluators; *same fitness*: the naive \
+         loop's fitness equals the schema evaluator's. *Invocations / batch*: woven builds (compiler runs) per \
+         batch. *One by one*: candidates built on their own, and why. *Time*: the schema evaluator's wall time \
+         building, testing, and the rest (weaving, attributing errors); *timeouts*: time in test processes that \
+         ran out of time, summed over workers. *Cost / tests*: the per-candidate cost over the median time of \
+         one candidate's own test run.\n\n\
+         | subject | candidates (sample) | compiled | per second | schema (s) | rebuild (s) | naive (s) | naive / schema | rebuild / schema | same outcome | same fitness | invocations / batch | one by one | time: build / tests / rest (s) | timeouts (s) | cost / tests |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for s in speed {
+        let reasons: Vec<String> = s
+            .separate_reasons
+            .iter()
+            .map(|(why, n)| format!("{n}: {why}"))
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {} | {} ({}) | {} | {:.1} | {:.3} | {:.3} | {:.3} | {:.1}x | {:.1}x | {}/{} | {}/{} | {:.1} | {} ({:.0}%){} | {:.1} / {:.1} / {:.1} | {:.1} | {} |",
+            s.subject,
+            s.candidates,
+            s.sample,
+            s.compiled,
+            s.candidates_per_second,
+            s.schema_per_candidate,
+            s.rebuild_per_candidate,
+            s.naive_per_candidate,
+            s.ratio,
+            s.rebuild_ratio,
+            s.same_outcome,
+            s.sample,
+            s.same_fitness_as_naive,
+            s.sample,
+            s.woven_builds as f64 / s.batches.max(1) as f64,
+            s.separate,
+            100.0 * s.separate as f64 / s.candidates.max(1) as f64,
+            if reasons.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", reasons.join("; "))
+            },
+            s.build_seconds,
+            s.test_seconds,
+            s.other_seconds,
+            s.timeout_seconds,
+            s.cost_over_tests
+                .map_or("-".to_string(), |c| format!("{c:.1}x"))
+        );
+    }
 }
 
 /// The shipped repair's results for one kind of bug.

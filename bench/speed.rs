@@ -1,6 +1,8 @@
-//! Evaluation speed: the schema evaluator, the rebuild evaluator and the
-//! naive loop (write the files, `cargo test`) on the same candidates, one
-//! after the other in one run.
+//! Evaluation speed: a sweep's batch of single edits evaluated by the
+//! schema evaluator, and a sample of the same candidates by the rebuild
+//! evaluator and the naive loop (write the files, `cargo test`), one after
+//! the other in one run. The naive loop costs seconds a candidate, so it
+//! gets a sample; the ratio compares costs per candidate.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -23,34 +25,52 @@ const NAIVE_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct SpeedRecord {
     pub subject: String,
     pub bug: String,
+    /// The batch (a sweep's first single edits) and the sample of it that
+    /// the rebuild evaluator and the naive loop evaluate.
     pub candidates: usize,
+    pub sample: usize,
     pub compiled: usize,
-    /// Wall time of each strategy on all the candidates.
+    /// Wall time of the schema evaluator on the batch, and candidates per second.
     pub schema_seconds: f64,
-    pub rebuild_seconds: f64,
-    pub naive_seconds: f64,
-    /// naive / schema, and rebuild / schema.
+    pub candidates_per_second: f64,
+    /// Seconds per candidate: schema (batch), rebuild and naive (sample).
+    pub schema_per_candidate: f64,
+    pub rebuild_per_candidate: f64,
+    pub naive_per_candidate: f64,
+    /// naive / schema, and rebuild / schema, per candidate.
     pub ratio: f64,
     pub rebuild_ratio: f64,
-    /// Candidates whose outcome (built, tests passed) is the same from the
-    /// rebuild and the schema evaluator, and whose fitness the naive loop confirms.
+    /// Sample candidates whose outcome (built, tests passed) is the same
+    /// from the rebuild and the schema evaluator, and whose fitness the
+    /// naive loop confirms.
     pub same_outcome: usize,
     pub same_fitness_as_naive: usize,
-    /// Schema evaluator: builds, candidates woven and built separately,
-    /// seconds building and testing.
-    pub schema_builds: usize,
+    /// Schema evaluator on the batch: compiler invocations of the woven
+    /// path, candidates woven and built one by one (and why).
+    pub woven_builds: usize,
+    pub batches: usize,
     pub woven: usize,
     pub separate: usize,
+    pub separate_reasons: BTreeMap<String, usize>,
+    /// Where the schema evaluator's wall time went.
     pub build_seconds: f64,
     pub test_seconds: f64,
+    pub other_seconds: f64,
+    /// Time in test processes that ran out of time (summed over workers).
+    pub timeout_seconds: f64,
     /// Per-candidate cost (schema wall time / candidates) over the median
     /// time of one candidate's own test run.
     pub cost_over_tests: Option<f64>,
 }
 
-/// Our two evaluators against the naive loop (write the files, `cargo
-/// test`), on the same candidates, one after the other in one run.
-pub fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<SpeedRecord> {
+/// The schema evaluator on a sweep's first `batch` single edits, and the
+/// rebuild evaluator and the naive loop on `sample` of them.
+pub fn speed_comparison(
+    sources: &Sources,
+    case: &Case,
+    batch: usize,
+    sample: usize,
+) -> Result<SpeedRecord> {
     let subject = case.subject;
     let buggy = sources.materialize(case, Version::Buggy)?;
     let target = sources
@@ -66,23 +86,27 @@ pub fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<
         .map(Into::into),
     )?;
     let session = Session::open(args, buggy.path())?;
-    let candidates = session.sample_candidates(0, count);
+    let candidates = session.sweep_candidates(batch)?;
+    // The sample: spread evenly over the batch.
+    let step = (candidates.len() / sample.max(1)).max(1);
+    let picked: Vec<usize> = (0..candidates.len()).step_by(step).take(sample).collect();
+    let sampled: Vec<_> = picked.iter().map(|&i| candidates[i].clone()).collect();
 
     // Each evaluator is prepared (its copies built once) before it is timed.
-    let mut timed = Vec::new();
-    for kind in [EvaluatorKind::Schema, EvaluatorKind::Rebuild] {
-        let (mut evaluator, model) = session.evaluator(kind)?;
-        let started = Instant::now();
-        let outcomes = evaluator.evaluate(&candidates, &|_| {})?;
-        timed.push((
-            started.elapsed().as_secs_f64(),
-            outcomes,
-            evaluator.stats(),
-            model,
-        ));
-    }
-    let (schema_seconds, schema, stats, model) = timed.remove(0);
-    let (rebuild_seconds, rebuild, _, _) = timed.remove(0);
+    let (mut evaluator, model) = session.evaluator(EvaluatorKind::Schema)?;
+    let prepared = evaluator.stats();
+    let started = Instant::now();
+    let schema = evaluator.evaluate(&candidates, &|_| {})?;
+    let schema_seconds = started.elapsed().as_secs_f64();
+    let stats = evaluator.stats();
+    // What the timed evaluation alone did (the preparing build is not in it).
+    let build_seconds = stats.build_seconds - prepared.build_seconds;
+    let test_seconds = stats.test_seconds - prepared.test_seconds;
+    let (mut evaluator, _) = session.evaluator(EvaluatorKind::Rebuild)?;
+    let started = Instant::now();
+    let rebuild = evaluator.evaluate(&sampled, &|_| {})?;
+    let rebuild_seconds = started.elapsed().as_secs_f64();
+    let schema_sampled: Vec<_> = picked.iter().map(|&i| schema[i].clone()).collect();
 
     // The naive loop, in its own warm copy.
     let naive_dir = sources.materialize(case, Version::Buggy)?;
@@ -97,7 +121,7 @@ pub fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<
     )?;
     let started = Instant::now();
     let mut naive = Vec::new();
-    for candidate in &candidates {
+    for candidate in &sampled {
         for (path, text) in session.files_with(candidate) {
             fs::write(naive_dir.path().join(path), text)?;
         }
@@ -132,13 +156,13 @@ pub fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<
             model.of_passed(&passing)
         }
     };
-    let same_outcome = schema
+    let same_outcome = schema_sampled
         .iter()
         .zip(&rebuild)
         .filter(|(a, b)| a.compiled() == b.compiled() && a.passed() == b.passed())
         .count();
     let mut same_fitness_as_naive = 0;
-    for ((candidate, ours), theirs) in candidates.iter().zip(&schema).zip(&naive) {
+    for ((candidate, ours), theirs) in sampled.iter().zip(&schema_sampled).zip(&naive) {
         let (fitness, naive_fitness) = (ours.fitness(&model), naive_fitness(theirs));
         if (fitness - naive_fitness).abs() < 1e-9 {
             same_fitness_as_naive += 1;
@@ -164,27 +188,37 @@ pub fn speed_comparison(sources: &Sources, case: &Case, count: usize) -> Result<
             differing.join(", ")
         );
     }
-    let per_candidate = schema_seconds / candidates.len().max(1) as f64;
+    let per = |seconds: f64, count: usize| seconds / count.max(1) as f64;
+    let schema_per_candidate = per(schema_seconds, candidates.len());
+    let rebuild_per_candidate = per(rebuild_seconds, sampled.len());
+    let naive_per_candidate = per(naive_seconds, sampled.len());
     Ok(SpeedRecord {
         subject: subject.name.clone(),
         bug: case.id.to_string(),
         candidates: candidates.len(),
+        sample: sampled.len(),
         compiled: schema.iter().filter(|o| o.compiled()).count(),
         schema_seconds,
-        rebuild_seconds,
-        naive_seconds,
-        ratio: naive_seconds / schema_seconds.max(1e-9),
-        rebuild_ratio: rebuild_seconds / schema_seconds.max(1e-9),
+        candidates_per_second: candidates.len() as f64 / schema_seconds.max(1e-9),
+        schema_per_candidate,
+        rebuild_per_candidate,
+        naive_per_candidate,
+        ratio: naive_per_candidate / schema_per_candidate.max(1e-9),
+        rebuild_ratio: rebuild_per_candidate / schema_per_candidate.max(1e-9),
         same_outcome,
         same_fitness_as_naive,
-        schema_builds: stats.builds,
+        woven_builds: stats.woven_builds,
+        batches: stats.batches,
         woven: stats.woven,
         separate: stats.separate,
-        build_seconds: stats.build_seconds,
-        test_seconds: stats.test_seconds,
+        separate_reasons: stats.separate_reasons.clone(),
+        build_seconds,
+        test_seconds,
+        other_seconds: (schema_seconds - build_seconds - test_seconds).max(0.0),
+        timeout_seconds: stats.timeout_seconds - prepared.timeout_seconds,
         cost_over_tests: stats
             .median_candidate_test_seconds
-            .map(|t| per_candidate / t.max(1e-6)),
+            .map(|t| schema_per_candidate / t.max(1e-6)),
     })
 }
 

@@ -98,3 +98,10 @@ fn cli_binary() {
 fn every_shape_of_function() {
     outcomes_agree("shapes", 40);
 }
+
+/// A library tested by integration tests: a woven build compiles only the
+/// targets whose tests the batch may run.
+#[test]
+fn integration_tests() {
+    outcomes_agree("integration", 25);
+}

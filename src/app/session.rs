@@ -3,6 +3,7 @@
 //! `run` starts from one; so do the benchmark and the evaluator tests,
 //! through the facade in `lib.rs`.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -15,13 +16,15 @@ use crate::app::options::Options;
 use crate::baseline::{self, Baseline};
 use crate::cargo::discover::{Kind, discover};
 use crate::cargo::suite::TestId;
+use crate::code::source::Location;
 use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::setup::{Prepared, prepare};
+use crate::evaluate::types::infer_types;
 use crate::evaluate::{EvaluatorKind, PreparedEvaluator};
-use crate::localize::spectrum::rank_suspects;
+use crate::localize::spectrum::{Suspect, rank_suspects};
 use crate::localize::spectrum_of;
 use crate::mutation::patch::Candidate;
-use crate::mutation::sites::collect_mutation_space;
+use crate::mutation::sites::{MutationSpace, collect_mutation_space};
 use crate::mutation::types::Types;
 use crate::repair::stage::mutator;
 use crate::system::console::Console;
@@ -56,16 +59,22 @@ impl Session {
         })
     }
 
-    /// Up to `count` distinct candidates like those a search makes (one or
-    /// two mutations at lines the plain spectrum finds suspicious).
-    pub fn sample_candidates(&self, seed: u64, count: usize) -> Vec<Candidate> {
-        let sources = &self.baseline.sources;
-        let originals = sources.originals();
-        let space = collect_mutation_space(sources, &self.options.repair.exclude);
+    /// The crate's mutation space and its locations ranked by the plain
+    /// spectrum.
+    fn space_and_suspects(&self) -> (MutationSpace, Vec<Suspect>) {
+        let space = collect_mutation_space(&self.baseline.sources, &self.options.repair.exclude);
         let suspects = rank_suspects(
             &spectrum_of(&self.baseline, None, &[]),
             self.options.localize.metric,
         );
+        (space, suspects)
+    }
+
+    /// Up to `count` distinct candidates like those a search makes (one or
+    /// two mutations at lines the plain spectrum finds suspicious).
+    pub fn sample_candidates(&self, seed: u64, count: usize) -> Vec<Candidate> {
+        let originals = self.baseline.sources.originals();
+        let (space, suspects) = self.space_and_suspects();
         let types = Types::default();
         mutator(
             &space,
@@ -75,6 +84,45 @@ impl Session {
             &self.options.repair.operators,
         )
         .sample(&mut StdRng::seed_from_u64(seed), count)
+    }
+
+    /// The single edits a sweep tries first: every edit at each location
+    /// the plain spectrum ranks, most suspicious first, typed by the type
+    /// oracle, until there are at least `count` (whole locations).
+    pub fn sweep_candidates(&self, count: usize) -> Result<Vec<Candidate>> {
+        let originals = self.baseline.sources.originals();
+        let (space, suspects) = self.space_and_suspects();
+        let suspicious: BTreeSet<Location> = suspects
+            .iter()
+            .filter(|s| s.score > 0.0)
+            .map(|s| s.location)
+            .collect();
+        let types = infer_types(
+            &self.baseline,
+            &space,
+            &suspicious,
+            &self.options.repair.evaluation,
+        )?;
+        let mutator = mutator(
+            &space,
+            &originals,
+            &types,
+            &suspects,
+            &self.options.repair.operators,
+        );
+        let mut candidates = Vec::new();
+        for suspect in &suspects {
+            if candidates.len() >= count {
+                break;
+            }
+            candidates.extend(
+                mutator
+                    .every_edit_at(suspect.location)
+                    .into_iter()
+                    .map(|edit| Candidate::original().with(edit)),
+            );
+        }
+        Ok(candidates)
     }
 
     /// Every file of the crate with the candidate's edits in it: path

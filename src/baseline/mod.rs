@@ -235,7 +235,7 @@ fn build_instrumented(
     let (first_errors, first_summary) = loop {
         let spinner = console.spinner("Building");
         spinner.set_message(format!("tests of {}", workspace.package.name));
-        let outcome = build_tests(&request, |name| {
+        let outcome = build_tests(&request, None, |name| {
             spinner.set_message(format!("compiled {name}"))
         })?;
         drop(spinner);
@@ -269,7 +269,7 @@ fn build_instrumented(
     for &file in &probed {
         scratch.write(&sources.get(file).path, &sources.get(file).text)?;
     }
-    match build_tests(&request, |_| {})? {
+    match build_tests(&request, None, |_| {})? {
         BuildOutcome::Failed { errors, summary } => Err(Failure::new(
             Exit::BuildFailed,
             format!(

@@ -211,15 +211,29 @@ impl TestSuite {
             .map(TestId::new)
     }
 
+    /// The target (kind and name) whose executable holds `test`.
+    pub fn target_of(&self, test: TestId) -> (Kind, String) {
+        let executable = &self.executables[self.get(test).executable];
+        (executable.kind, executable.target.clone())
+    }
+
     /// The same tests, in the executables of another build of the package
-    /// (a worker's scratch copy, say), run from `package_dir`.
+    /// (a worker's scratch copy, say), run from `package_dir`. A build of
+    /// `only` some targets leaves the others without an executable (an
+    /// empty path: their tests must not run).
     pub fn with_build(
         &self,
         executables: &[TestExecutable],
+        only: Option<&BTreeSet<(Kind, String)>>,
         package_dir: &Path,
     ) -> Result<TestSuite> {
         let mut suite = self.clone();
         for executable in &mut suite.executables {
+            let target = (executable.kind, executable.target.clone());
+            if only.is_some_and(|only| !only.contains(&target)) {
+                executable.path = PathBuf::new();
+                continue;
+            }
             let built = executables
                 .iter()
                 .find(|e| e.target == executable.target && e.kind == executable.kind);

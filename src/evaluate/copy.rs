@@ -2,14 +2,14 @@
 //! written into and built in, incrementally: only the files that differ
 //! from the last version written are rewritten.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use anyhow::Result;
 
 use crate::cargo::Features;
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests, check_tests};
-use crate::cargo::discover::Workspace;
+use crate::cargo::discover::{Kind, Workspace};
 use crate::code::crate_sources::Originals;
 use crate::code::source::FileId;
 use crate::evaluate::Texts;
@@ -75,10 +75,11 @@ impl BuildCopy {
         Ok(())
     }
 
-    /// Builds the test executables of what the copy holds (lints capped to
-    /// warnings, so that a mutant's new warning is no error).
-    pub fn build(&self) -> Result<BuildOutcome> {
-        build_tests(&self.request(), |_| {})
+    /// Builds the test executables of what the copy holds (with `only`,
+    /// those of these targets alone), lints capped to warnings, so that a
+    /// mutant's new warning is no error.
+    pub fn build(&self, only: Option<&BTreeSet<(Kind, String)>>) -> Result<BuildOutcome> {
+        build_tests(&self.request(), only, |_| {})
     }
 
     /// Type-checks what the copy holds, its tests included.

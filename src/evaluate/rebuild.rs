@@ -198,7 +198,7 @@ impl Worker {
     ) -> Result<CandidateOutcome> {
         self.copy.write(&job.texts, originals)?;
         let started = Instant::now();
-        let built = self.copy.build()?;
+        let built = self.copy.build(None)?;
         self.builds += 1;
         self.build_seconds += started.elapsed().as_secs_f64();
         let executables = match built {
@@ -208,7 +208,7 @@ impl Worker {
                 return Ok(CandidateOutcome::Unviable(first));
             }
         };
-        let suite = suite.with_build(&executables, &self.copy.package_dir)?;
+        let suite = suite.with_build(&executables, None, &self.copy.package_dir)?;
         let started = Instant::now();
         let run = plan.run(&suite, job.edited.as_ref(), &[])?;
         self.test_seconds += started.elapsed().as_secs_f64();

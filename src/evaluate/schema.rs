@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use crate::cargo::build::{BuildOutcome, CompileError};
-use crate::cargo::discover::Workspace;
+use crate::cargo::discover::{Kind, Workspace};
 use crate::cargo::suite::TestSuite;
 use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location};
@@ -85,19 +85,40 @@ impl SchemaEvaluator {
     }
 
     /// Writes a woven version of the crate (`files`) into the copy and
-    /// builds it: the suite of that build, or its errors.
-    fn build(&mut self, files: &Texts) -> Result<Result<TestSuite, Vec<CompileError>>> {
+    /// builds it (with `only`, the executables of these targets alone): the
+    /// suite of that build, or its errors.
+    fn build(
+        &mut self,
+        files: &Texts,
+        only: Option<&BTreeSet<(Kind, String)>>,
+    ) -> Result<Result<TestSuite, Vec<CompileError>>> {
         self.copy.write(files, &self.originals)?;
         let started = Instant::now();
-        let outcome = self.copy.build()?;
+        let outcome = self.copy.build(only)?;
         self.stats.builds += 1;
         self.stats.build_seconds += started.elapsed().as_secs_f64();
         Ok(match outcome {
-            BuildOutcome::Built(executables) => Ok(self
-                .suite
-                .with_build(&executables, &self.copy.package_dir)?),
+            BuildOutcome::Built(executables) => {
+                Ok(self
+                    .suite
+                    .with_build(&executables, only, &self.copy.package_dir)?)
+            }
             BuildOutcome::Failed { errors, .. } => Err(errors),
         })
+    }
+
+    /// The targets whose tests some of `candidates` may run: the others
+    /// keep their baseline verdicts, and need not be built.
+    fn targets_for(&self, candidates: &[&Candidate]) -> BTreeSet<(Kind, String)> {
+        let plan = self.fallback.plan();
+        let mut targets = BTreeSet::new();
+        for candidate in candidates {
+            let selection = plan.select(Some(&edited_locations(candidate)));
+            for &test in selection.first.iter().chain(&selection.rest) {
+                targets.insert(self.suite.target_of(test));
+            }
+        }
+        targets
     }
 }
 
@@ -193,7 +214,9 @@ impl Evaluator for SchemaEvaluator {
                 break;
             }
             self.stats.woven_builds += 1;
-            match self.build(&schema.files)? {
+            let woven_candidates: Vec<&Candidate> = woven.iter().map(|(i, _)| &batch[*i]).collect();
+            let targets = self.targets_for(&woven_candidates);
+            match self.build(&schema.files, Some(&targets))? {
                 Ok(suite) => {
                     let runs: Vec<_> = woven
                         .iter()
@@ -310,7 +333,7 @@ impl PreparedEvaluator for SchemaEvaluator {
             &BTreeSet::new(),
             false,
         );
-        match self.build(&schema.files)? {
+        match self.build(&schema.files, None)? {
             Ok(suite) => {
                 outcomes.extend(self.run_woven(&suite, &[(None, String::new())], &|_| {})?)
             }

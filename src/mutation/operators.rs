@@ -41,7 +41,7 @@ pub(crate) fn applies(operator: Operator, kind: &SiteKind) -> bool {
         ) | (O::Condition | O::Synthesis, K::Condition { .. })
             | (O::Binary, K::BinaryOperator { .. })
             | (O::Value, K::Literal { .. })
-            | (O::Identifier, K::Variable { .. })
+            | (O::Identifier, K::Variable { .. } | K::Field { .. })
             | (O::Method, K::Method { .. })
             | (O::Range, K::RangeLimits { .. })
             | (O::Arguments, K::Call { .. } | K::BinaryOperator { .. })
@@ -313,6 +313,14 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
                 .map(|text| Edit::replace(range.clone(), text))
                 .collect()
         }
+        (SiteKind::Field { range, name }, Operator::Identifier) => cx
+            .space
+            .fields
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|sibling| Edit::replace(range.clone(), sibling.as_str()))
+            .collect(),
         (SiteKind::Variable { range, name }, Operator::Identifier) => {
             let location = site.location();
             let own = cx.types.variable(location, name);
@@ -627,6 +635,14 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
         })
         .take(3)
         .collect();
+    // Integer constants of the file, by name (a bound such as `MAX`).
+    let constants: Vec<(&str, &str)> = cx
+        .space
+        .constants
+        .iter()
+        .filter(|c| c.location.file == site.file)
+        .filter_map(|c| Some((c.name.as_str(), c.ty.as_deref().filter(|t| is_integer(t))?)))
+        .collect();
     let mut out = Vec::new();
     for (i, &(name, ty)) in variables.iter().enumerate() {
         if is_integer(ty) {
@@ -635,6 +651,14 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
                 format!("{name} != 0"),
                 format!("{name} == 0"),
             ]);
+            for (constant, constant_ty) in &constants {
+                if compatible(ty, constant_ty) {
+                    out.extend([
+                        format!("{name} > {constant}"),
+                        format!("{name} < {constant}"),
+                    ]);
+                }
+            }
             for (other, other_ty) in &variables[i + 1..] {
                 if compatible(ty, other_ty) {
                     out.extend([
@@ -916,6 +940,35 @@ mod tests {
         assert!(
             !wrapped.iter().any(|t| t.contains("{ let c")),
             "{wrapped:?}"
+        );
+    }
+
+    #[test]
+    fn a_field_becomes_a_sibling_of_the_same_type() {
+        let text = "struct Span { start: u32, end: u32, name: String }\nfn f(a: &Span) -> u32 {\n    a.start\n}\n";
+        let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 3)
+            .iter()
+            .map(|t| line(t, 3).to_string())
+            .collect();
+        assert_eq!(lines, BTreeSet::from(["a.end".to_string()]));
+    }
+
+    #[test]
+    fn synthesis_compares_with_the_files_constants() {
+        let text = "const MAX: u32 = 3999;\nfn f(value: u32) -> bool {\n    if value == 0 {\n        return false;\n    }\n    true\n}\n";
+        let mut types = Types::default();
+        types.set_variable(
+            crate::code::source::Location::new(crate::code::source::FileId::new(0), 3),
+            "value",
+            "u32",
+        );
+        let lines: BTreeSet<String> = outcomes_typed(text, Operator::Synthesis, 3, &types)
+            .iter()
+            .map(|t| line(t, 3).to_string())
+            .collect();
+        assert!(
+            lines.contains("if value == 0 || value > MAX {"),
+            "{lines:?}"
         );
     }
 

@@ -16,7 +16,7 @@ use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
     EnclosingStatement, RunnableCode, Scope, free_variables, pattern_bindings,
-    variable_occurrences, walk_runnable_code,
+    variable_occurrences, walk_runnable_code, without_spaces,
 };
 
 /// A place in the crate where some operator can apply.
@@ -60,6 +60,11 @@ pub enum SiteKind {
     },
     /// A use of a local variable.
     Variable {
+        range: Range<usize>,
+        name: String,
+    },
+    /// The name of a field access (`x.name`).
+    Field {
         range: Range<usize>,
         name: String,
     },
@@ -207,6 +212,9 @@ pub struct Constant {
     pub location: Location,
     /// Its last line.
     pub last_line: u32,
+    /// Its type without spaces, for a module-level item (an associated
+    /// `const` is named through its type: `None`).
+    pub ty: Option<String>,
     /// The locations of runnable code that name it.
     pub read_at: BTreeSet<Location>,
 }
@@ -222,6 +230,9 @@ pub struct MutationSpace {
     pub methods: BTreeMap<usize, BTreeSet<String>>,
     /// `const` and `static` items with literals (their literals are sites).
     pub constants: Vec<Constant>,
+    /// Per field name, the other fields of the same type in the structs
+    /// that declare it.
+    pub fields: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// Code never to mutate (`--exclude`): files by path relative to the
@@ -775,6 +786,17 @@ impl RunnableCode for Collector<'_> {
                     );
                 }
             }
+            Expr::Field(field) => {
+                if let syn::Member::Named(name) = &field.member {
+                    self.site(
+                        scope,
+                        SiteKind::Field {
+                            range: name.span().byte_range(),
+                            name: name.to_string(),
+                        },
+                    );
+                }
+            }
             Expr::MethodCall(call) => {
                 let name = call.method.to_string();
                 let arguments = call.args.len();
@@ -884,6 +906,7 @@ fn collect_constants(
             item: &impl quote::ToTokens,
             attrs: &[syn::Attribute],
             name: &syn::Ident,
+            ty: Option<&syn::Type>,
             value: &Expr,
         ) {
             let name = name.to_string();
@@ -920,6 +943,7 @@ fn collect_constants(
                     name,
                     location: Location::new(self.file, line),
                     last_line: value.span().end().line as u32,
+                    ty: ty.map(without_spaces),
                     read_at: BTreeSet::new(),
                 });
             }
@@ -938,13 +962,34 @@ fn collect_constants(
     }
     impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
         fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {
-            self.constant(item, &item.attrs, &item.ident, &item.expr);
+            self.constant(item, &item.attrs, &item.ident, Some(&item.ty), &item.expr);
         }
         fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
-            self.constant(item, &item.attrs, &item.ident, &item.expr);
+            self.constant(item, &item.attrs, &item.ident, Some(&item.ty), &item.expr);
         }
         fn visit_impl_item_const(&mut self, item: &'ast syn::ImplItemConst) {
-            self.constant(item, &item.attrs, &item.ident, &item.expr);
+            self.constant(item, &item.attrs, &item.ident, None, &item.expr);
+        }
+        fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
+            if is_test_code(&item.attrs) {
+                return;
+            }
+            // Fields of one struct with the same type stand for each other.
+            let mut by_type: BTreeMap<String, Vec<String>> = BTreeMap::new();
+            for field in &item.fields {
+                if let Some(name) = &field.ident {
+                    by_type
+                        .entry(without_spaces(&field.ty))
+                        .or_default()
+                        .push(name.to_string());
+                }
+            }
+            for names in by_type.values() {
+                for name in names {
+                    let siblings = self.space.fields.entry(name.clone()).or_default();
+                    siblings.extend(names.iter().filter(|n| *n != name).cloned());
+                }
+            }
         }
         fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
             if !is_test_code(&item.attrs) {
@@ -1054,6 +1099,7 @@ mod tests {
                     SiteKind::BinaryOperator { .. } => "operator",
                     SiteKind::Literal { .. } => "literal",
                     SiteKind::Variable { .. } => "variable",
+                    SiteKind::Field { .. } => "field",
                     SiteKind::Method { .. } => "method",
                     SiteKind::RangeLimits { .. } => "range",
                     SiteKind::Call { .. } => "call",

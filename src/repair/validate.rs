@@ -46,7 +46,7 @@ pub fn validate(
         target_dir: &scratch.target_dir,
         cap_lints: false,
     };
-    if let BuildOutcome::Failed { errors, summary } = build_tests(&request, |_| {})? {
+    if let BuildOutcome::Failed { errors, summary } = build_tests(&request, None, |_| {})? {
         let first = errors.first().map_or(summary, ToString::to_string);
         return Ok(Validation::Failed(format!(
             "the patched crate does not build: {first}"

@@ -87,15 +87,17 @@ pub fn run_streaming(
     timeout: Option<Duration>,
     mut on_line: impl FnMut(&str),
 ) -> Result<(Finished, String)> {
-    let stdout = tempfile::tempfile().context("cannot create a temp file for output")?;
+    let stdout = tempfile::NamedTempFile::new().context("cannot create a temp file for output")?;
     let mut stderr = tempfile::tempfile().context("cannot create a temp file for output")?;
     command
         .stdin(Stdio::null())
-        .stdout(stdout.try_clone()?)
+        .stdout(stdout.as_file().try_clone()?)
         .stderr(stderr.try_clone()?);
     let started = Instant::now();
     let mut child = Spawned::start(&mut command)?;
-    let mut lines = NewLines::new(stdout);
+    // Read through a file description of our own: the child's shares its
+    // offset with every clone, so seeking one would move where it writes.
+    let mut lines = NewLines::new(stdout.reopen()?);
     let status = child.wait(timeout, &mut || lines.each(&mut on_line))?;
     lines.each(&mut on_line)?;
     lines.finish(&mut on_line);
@@ -367,5 +369,22 @@ mod tests {
         assert!(finished.success());
         assert_eq!(lines, ["a", "b", "c"]);
         assert_eq!(stdout, "a\nb\nc\n");
+    }
+
+    /// Reading while the child writes never moves where it writes: a
+    /// reader sharing the child's file offset made it overwrite lines.
+    #[test]
+    fn streaming_loses_nothing_of_a_fast_writer() {
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            "i=0; while [ $i -lt 20000 ]; do echo line$i; i=$((i+1)); done",
+        ]);
+        let mut lines = Vec::new();
+        let (finished, _) =
+            run_streaming(command, None, |line| lines.push(line.to_string())).unwrap();
+        assert!(finished.success());
+        let expected: Vec<String> = (0..20000).map(|i| format!("line{i}")).collect();
+        assert_eq!(lines, expected);
     }
 }
