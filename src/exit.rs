@@ -23,10 +23,16 @@ pub enum Exit {
     BuildFailed = 5,
     /// Nothing to localize: the crate has no tests, or every test passes.
     NothingToLocalize = 6,
-    /// The search ended without a validated patch.
+    /// The search ended without a validated patch (also: the time limit ran out).
     NoPatchFound = 7,
-    /// Interrupted by Ctrl-C; child processes were killed, scratch files removed.
+    /// An output file (`-o`, `--report`, `--html`) cannot be written.
+    Output = 8,
+    /// Stopped by SIGHUP; child processes were killed, scratch files removed.
+    HungUp = 129,
+    /// Interrupted by Ctrl-C (SIGINT); child processes were killed, scratch files removed.
     Interrupted = 130,
+    /// Stopped by SIGTERM; child processes were killed, scratch files removed.
+    Terminated = 143,
 }
 
 impl Exit {
@@ -50,10 +56,16 @@ impl Failure {
         }
     }
 
-    pub fn interrupted() -> Self {
+    /// The run was stopped by a signal (`exit` says which).
+    pub fn interrupted(exit: Exit) -> Self {
+        let by = match exit {
+            Exit::HungUp => " by SIGHUP",
+            Exit::Terminated => " by SIGTERM",
+            _ => "",
+        };
         Failure::new(
-            Exit::Interrupted,
-            "interrupted: child processes stopped, scratch copy removed",
+            exit,
+            format!("interrupted{by}: child processes stopped, scratch copy removed"),
         )
     }
 
@@ -64,6 +76,56 @@ impl Failure {
             .any(|c| c.downcast_ref::<Failure>().is_some_and(|f| f.exit == exit))
     }
 }
+
+/// Why a run stopped early at the user's word, if `error` says it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halt {
+    /// A signal (Ctrl-C, SIGTERM, SIGHUP): the exit code it ends with.
+    Signal(Exit),
+    /// `--time-limit` ran out.
+    TimeLimit,
+}
+
+impl Halt {
+    /// Whether `error` (or its cause) is a halt, and which.
+    pub fn of(error: &anyhow::Error) -> Option<Halt> {
+        error.chain().find_map(|cause| {
+            if cause.downcast_ref::<TimeUp>().is_some() {
+                return Some(Halt::TimeLimit);
+            }
+            let failure = cause.downcast_ref::<Failure>()?;
+            matches!(
+                failure.exit,
+                Exit::HungUp | Exit::Interrupted | Exit::Terminated
+            )
+            .then_some(Halt::Signal(failure.exit))
+        })
+    }
+}
+
+impl Halt {
+    /// The error that ends the run with this halt.
+    pub fn into_error(self) -> anyhow::Error {
+        match self {
+            Halt::Signal(exit) => Failure::interrupted(exit).into(),
+            Halt::TimeLimit => TimeUp.into(),
+        }
+    }
+}
+
+/// The time limit ran out: the process that was running was killed, and
+/// no new one starts. The repair turns it into its best result so far;
+/// elsewhere it ends the run with exit code 7.
+#[derive(Debug, Clone, Copy)]
+pub struct TimeUp;
+
+impl fmt::Display for TimeUp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the time limit was reached before a patch was found")
+    }
+}
+
+impl std::error::Error for TimeUp {}
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -83,5 +145,8 @@ Exit codes:
   4    package selection: a workspace with several packages and no -p, or an unknown -p
   5    the crate or its tests do not build before any change
   6    nothing to localize: no tests, or every test passes
-  7    no patch found within the budget
-  130  interrupted (Ctrl-C)";
+  7    no patch found within the budget (or the time limit ran out)
+  8    an output file (-o, --report, --html) cannot be written
+  129  stopped by SIGHUP
+  130  interrupted (Ctrl-C)
+  143  stopped by SIGTERM";

@@ -29,7 +29,7 @@ pub use cargo::suite::{TestId, test_id};
 pub use code::source::{FileId, Location};
 pub use evaluate::fitness::FitnessModel;
 pub use evaluate::{CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, PreparedEvaluator};
-pub use exit::{Exit, Failure};
+pub use exit::{Exit, Failure, Halt, TimeUp};
 pub use localize::spectrum::{Counts, Metric, Spectrum, Suspect, rank_refined, rank_suspects};
 pub use mutation::patch::Candidate;
 pub use repair::report::RepairReport;

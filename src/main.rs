@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use cargo_autofix::{Exit, Failure, install_interrupt_handler, parse_args, run};
+use cargo_autofix::{Exit, Failure, Halt, TimeUp, install_interrupt_handler, parse_args, run};
 
 // The error line is the binary's own output (see `print_stderr` in Cargo.toml).
 #[allow(clippy::print_stderr)]
@@ -11,7 +11,12 @@ fn main() -> ExitCode {
     let args = match parse_args(std::env::args_os()) {
         Ok(args) => args,
         Err(error) => {
-            let _ = error.print();
+            if error.use_stderr() {
+                eprintln!("{}", one_line(&error.render().to_string()));
+            } else {
+                // --help, --version
+                let _ = error.print();
+            }
             return ExitCode::from(error.exit_code() as u8);
         }
     };
@@ -29,6 +34,10 @@ fn main() -> ExitCode {
                 eprintln!("error: {}", failure.message);
                 failure.exit
             }
+            None if Halt::of(&error) == Some(Halt::TimeLimit) => {
+                eprintln!("error: {TimeUp}");
+                Exit::NoPatchFound
+            }
             None => {
                 eprintln!("error: {error:#}");
                 Exit::Internal
@@ -36,4 +45,16 @@ fn main() -> ExitCode {
         },
     };
     ExitCode::from(exit.code() as u8)
+}
+
+/// clap's error in one line: its first line and its tips, without the
+/// usage block.
+fn one_line(rendered: &str) -> String {
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("error: invalid command line");
+    let tips: String = lines
+        .filter(|l| l.starts_with("tip:"))
+        .map(|tip| format!(" ({tip})"))
+        .collect();
+    format!("{first}{tips}; see `cargo autofix --help`")
 }

@@ -188,7 +188,7 @@ fn config_files_set_defaults_and_the_command_line_wins() {
     let output = autofix(dir.path(), &["-q"]);
     assert_exit(&output, 2);
     assert!(
-        stderr(&output).contains("autofix.toml: unknown field `populaton`"),
+        stderr(&output).contains("autofix.toml:1:1: unknown field `populaton`"),
         "{}",
         stderr(&output)
     );
@@ -290,25 +290,6 @@ fn ctrl_c_during_the_search_reports_the_best_so_far() {
             .iter()
             .all(|n| !n.to_string_lossy().starts_with("cargo-autofix-")),
         "{leftovers:?}"
-    );
-}
-
-#[test]
-fn a_time_limit_reached_between_groups_says_so() {
-    // The first stage always scores its first generation, long past a 1 s limit.
-    let (output, report) = repair("two_faults", &["--time-limit", "1"]);
-    assert_exit(&output, 7);
-    assert_eq!(
-        error_line(&output),
-        "error: no patch found for the failures that remain after 1 fixed failure group: the time limit was reached"
-    );
-    assert_eq!(report["stages"].as_array().unwrap().len(), 1, "{report:#}");
-    assert!(
-        report["partial_patch"]
-            .as_str()
-            .unwrap()
-            .contains("+        high"),
-        "{report:#}"
     );
 }
 

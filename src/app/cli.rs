@@ -24,7 +24,7 @@ Settings can also come from `[package.metadata.autofix]` in Cargo.toml or an `au
 (keys as the long options, e.g. `population = 60`); the command line wins.";
 
 #[derive(Debug, Parser)]
-#[command(name = "cargo-autofix", bin_name = "cargo autofix", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP)]
+#[command(name = "cargo-autofix", bin_name = "cargo autofix", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP, allow_negative_numbers = true)]
 pub struct Args {
     /// Only rank the suspicious lines; do not search for a fix
     #[arg(long)]
@@ -100,7 +100,8 @@ pub struct Args {
     #[arg(short, long, help_heading = "Output")]
     pub quiet: bool,
 
-    /// Tests run in parallel while localizing, and repair workers (each with its own scratch copy) [default: number of CPUs]
+    /// Tests run in parallel while localizing, and repair workers (each with its own scratch copy);
+    /// at most the number of CPUs [default: number of CPUs]
     #[arg(short = 'j', long, value_name = "N", help_heading = "Test Execution")]
     pub jobs: Option<usize>,
 
@@ -120,7 +121,8 @@ pub struct Args {
     #[arg(long, value_name = "N", help_heading = "Repair")]
     pub generations: Option<usize>,
 
-    /// Seconds the search may take (0: no limit) [default: 600]
+    /// Seconds the whole repair may take, from start to patch; no process runs past it (allow 5 s
+    /// for cleanup; 0: no limit) [default: 600]
     #[arg(long, value_name = "SECS", help_heading = "Repair")]
     pub time_limit: Option<f64>,
 

@@ -54,12 +54,17 @@ impl Config {
 pub fn load(workspace: &Workspace) -> Result<Config, Failure> {
     let package = &workspace.package;
     let from_metadata = match &package.autofix_metadata {
-        Some(value) => serde_json::from_value(value.clone()).map_err(|error| {
+        Some(value) => serde_path_to_error::deserialize(value.clone()).map_err(|error| {
+            let key = match error.path().to_string() {
+                path if path == "." => String::new(),
+                path => format!(" key `{path}`"),
+            };
             Failure::new(
                 Exit::Usage,
                 format!(
-                    "[package.metadata.autofix] in {}: {error}",
-                    package.manifest_path.display()
+                    "[package.metadata.autofix]{key} in {}: {}",
+                    package.manifest_path.display(),
+                    error.inner()
                 ),
             )
         })?,
@@ -83,10 +88,38 @@ fn read_file(path: &Path) -> Result<Config, Failure> {
             format!("cannot read {}: {error}", path.display()),
         )
     })?;
-    toml::from_str(&text).map_err(|error| {
-        let message = error.message().to_string();
-        Failure::new(Exit::Usage, format!("{}: {message}", path.display()))
+    parse(&text)
+        .map_err(|message| Failure::new(Exit::Usage, format!("{}:{message}", path.display())))
+}
+
+/// A config file's text parsed; an error says where (`LINE:COLUMN: `) and
+/// which key.
+fn parse(text: &str) -> Result<Config, String> {
+    let deserializer = toml::Deserializer::parse(text).map_err(|error| located(text, &error))?;
+    serde_path_to_error::deserialize(deserializer).map_err(|error| {
+        let key = error.path().to_string();
+        let inner = error.into_inner();
+        let at = located(text, &inner);
+        if key == "." || at.contains(&format!("`{key}`")) {
+            at
+        } else {
+            format!("{at} (key `{key}`)")
+        }
     })
+}
+
+/// `LINE:COLUMN: message` of a toml error (just ` message` without a span).
+fn located(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim_end();
+    match error.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("{line}:{column}: {message}")
+        }
+        None => format!(" {message}"),
+    }
 }
 
 #[cfg(test)]
@@ -101,6 +134,21 @@ mod tests {
         assert_eq!(config.population, Some(10));
         assert_eq!(config.weight_passing, Some(0.9));
         assert!(toml::from_str::<Config>("populaton = 10\n").is_err());
+    }
+
+    #[test]
+    fn an_error_names_its_line_column_and_key() {
+        let error = parse("seed = 1\njobs = \"many\"\n").unwrap_err();
+        assert!(error.starts_with("2:8: "), "{error}");
+        assert!(error.contains("`jobs`"), "{error}");
+        let error = parse("seed = 1\npopulaton = 10\n").unwrap_err();
+        assert!(error.starts_with("2:1: "), "{error}");
+        assert!(error.contains("populaton"), "{error}");
+        let error = parse("seed = [\n").unwrap_err();
+        assert!(
+            error.starts_with("2:1: ") || error.starts_with("1:"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -21,6 +21,9 @@ use crate::repair;
 /// stage's settings.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// What the user should know about how their settings were taken (a
+    /// value lowered, say), one line each.
+    pub notes: Vec<String>,
     pub rank_only: bool,
     pub explain: bool,
     /// `None` shows every line.
@@ -33,6 +36,20 @@ pub struct Options {
     pub baseline: baseline::Settings,
     pub localize: localize::Settings,
     pub repair: repair::Settings,
+}
+
+/// The longest duration a setting may give, in seconds: a year (longer
+/// ones overflow the clock, and no run is meant to take them).
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A setting from the command line (`--name`) or else a config file
+/// (`name = ...`), with how to name it in a message.
+fn pick<T>(flag: Option<T>, key: Option<T>, name: &str) -> Option<(T, String)> {
+    match (flag, key) {
+        (Some(value), _) => Some((value, format!("--{name}"))),
+        (None, Some(value)) => Some((value, format!("`{name}` in the config"))),
+        (None, None) => None,
+    }
 }
 
 /// What sharpens the spectrum's ranking (`--refine`).
@@ -79,28 +96,36 @@ impl Options {
     /// The command line over `config` over the defaults, validated.
     pub fn new(args: Args, config: Config) -> Result<Options, Failure> {
         let usage = |message: String| Failure::new(Exit::Usage, message);
-        let seconds = |name: &str, value: f64| -> Result<Duration, Failure> {
-            if value.is_finite() && value >= 0.0 {
+        let seconds = |(value, name): (f64, String)| -> Result<Duration, Failure> {
+            if value.is_finite() && (0.0..=MAX_SECONDS).contains(&value) {
                 Ok(Duration::from_secs_f64(value))
             } else {
                 Err(usage(format!(
-                    "{name} must be a number of seconds, not {value}"
+                    "{name} must be a number of seconds from 0 to {MAX_SECONDS} (a year), not {value}"
                 )))
             }
         };
         let test_timeout = seconds(
-            "--test-timeout",
-            args.test_timeout.or(config.test_timeout).unwrap_or(60.0),
+            pick(args.test_timeout, config.test_timeout, "test-timeout")
+                .unwrap_or((60.0, String::new())),
         )?;
         if test_timeout.is_zero() {
             return Err(usage(
                 "--test-timeout must be more than 0 seconds".to_string(),
             ));
         }
-        let jobs = match args.jobs.or(config.jobs) {
-            Some(0) => return Err(usage("--jobs must be at least 1".to_string())),
-            Some(jobs) => jobs,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut notes = Vec::new();
+        let jobs = match pick(args.jobs, config.jobs, "jobs") {
+            Some((0, name)) => return Err(usage(format!("{name} must be at least 1"))),
+            Some((jobs, name)) if jobs > cpus => {
+                notes.push(format!(
+                    "{name} {jobs} is more than the {cpus} CPUs here; using {cpus} (more jobs than CPUs only slow each other down)"
+                ));
+                cpus
+            }
+            Some((jobs, _)) => jobs,
+            None => cpus,
         };
         let metric: Metric = args
             .metric
@@ -109,7 +134,7 @@ impl Options {
             .unwrap_or("ochiai")
             .parse()
             .map_err(usage)?;
-        let weight = |name: &str, value: f64| {
+        let weight = |(value, name): (f64, String)| {
             if value.is_finite() && value >= 0.0 {
                 Ok(value)
             } else {
@@ -119,16 +144,12 @@ impl Options {
             }
         };
         let weight_passing = weight(
-            "--weight-passing",
-            args.weight_passing
-                .or(config.weight_passing)
-                .unwrap_or(0.99),
+            pick(args.weight_passing, config.weight_passing, "weight-passing")
+                .unwrap_or((0.99, String::new())),
         )?;
         let weight_failing = weight(
-            "--weight-failing",
-            args.weight_failing
-                .or(config.weight_failing)
-                .unwrap_or(0.01),
+            pick(args.weight_failing, config.weight_failing, "weight-failing")
+                .unwrap_or((0.01, String::new())),
         )?;
         if weight_passing + weight_failing == 0.0 {
             return Err(usage("the fitness weights cannot both be 0".to_string()));
@@ -147,13 +168,14 @@ impl Options {
         if args.format == Format::Dot && !args.explain {
             return Err(usage("--format dot goes with --explain".to_string()));
         }
-        let population = args.population.or(config.population).unwrap_or(40);
-        if population < 2 {
-            return Err(usage("--population must be at least 2".to_string()));
-        }
+        let population = match pick(args.population, config.population, "population") {
+            Some((n, name)) if n < 2 => return Err(usage(format!("{name} must be at least 2"))),
+            Some((n, _)) => n,
+            None => 40,
+        };
         let time_limit = seconds(
-            "--time-limit",
-            args.time_limit.or(config.time_limit).unwrap_or(600.0),
+            pick(args.time_limit, config.time_limit, "time-limit")
+                .unwrap_or((600.0, String::new())),
         )?;
         let mut exclude = config.exclude.unwrap_or_default();
         exclude.extend(args.exclude);
@@ -187,6 +209,7 @@ impl Options {
             test_timeout,
         };
         Ok(Options {
+            notes,
             rank_only: args.rank_only,
             explain: args.explain,
             top: (args.top > 0).then_some(args.top),
@@ -267,9 +290,44 @@ mod tests {
             &["--operators", "value,nope"],
             &["--metric", "cosine"],
             &["--test-timeout", "0"],
+            &["--time-limit", "1e20"],
+            &["--test-timeout", "1e300"],
+            &["--time-limit", "inf"],
         ] {
             let error = options(args, Config::default()).unwrap_err();
             assert_eq!(error.exit, Exit::Usage, "{args:?}");
         }
+    }
+
+    #[test]
+    fn a_config_value_is_named_as_a_key() {
+        let config = Config {
+            jobs: Some(0),
+            ..Default::default()
+        };
+        let error = options(&[], config).unwrap_err();
+        assert_eq!(error.message, "`jobs` in the config must be at least 1");
+        let config = Config {
+            time_limit: Some(1e30),
+            ..Default::default()
+        };
+        let error = options(&[], config).unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("`time-limit` in the config must be"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn jobs_above_the_cpus_are_lowered_with_a_note() {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let options = options(&["-j", "100000"], Config::default()).unwrap();
+        assert_eq!(options.baseline.jobs, cpus);
+        assert_eq!(options.repair.evaluation.jobs, cpus);
+        assert_eq!(options.notes.len(), 1, "{:?}", options.notes);
+        assert!(options.notes[0].starts_with("--jobs 100000 is more than"));
     }
 }

@@ -14,13 +14,14 @@ use crate::app::cli::Args;
 use crate::app::config;
 use crate::app::options::Options;
 use crate::baseline::{self, Baseline};
-use crate::cargo::discover::{Kind, discover};
+use crate::cargo::discover::{Kind, Workspace, discover};
 use crate::cargo::suite::TestId;
 use crate::code::source::Location;
 use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::setup::{Prepared, prepare};
 use crate::evaluate::types::infer_types;
 use crate::evaluate::{EvaluatorKind, PreparedEvaluator};
+use crate::exit::{Exit, Failure};
 use crate::localize::spectrum::{Suspect, rank_suspects};
 use crate::localize::spectrum_of;
 use crate::mutation::patch::Candidate;
@@ -28,6 +29,8 @@ use crate::mutation::sites::{MutationSpace, collect_mutation_space};
 use crate::mutation::types::Types;
 use crate::repair::stage::mutator;
 use crate::system::console::Console;
+use crate::system::lock::Lock;
+use crate::system::scratch;
 
 /// The package, its options and its baseline.
 #[derive(Debug)]
@@ -35,27 +38,76 @@ pub struct Session {
     pub options: Options,
     pub baseline: Baseline,
     pub console: Console,
+    /// The build lock of the target dir's `autofix/`, held while the
+    /// session lives (see [`scratch::lock_target_dir`]).
+    pub build_lock: Option<Lock>,
 }
 
 impl Session {
     /// Finds the package from `cwd` as `args` say, reads its config files,
     /// settles the options, and measures the baseline.
     pub fn open(args: Args, cwd: &Path) -> Result<Session> {
+        let (workspace, options) = Session::settle(args, cwd)?;
+        Session::measure(workspace, options)
+    }
+
+    /// The package and the options, before anything is built.
+    pub fn settle(args: Args, cwd: &Path) -> Result<(Workspace, Options)> {
         let mut workspace = discover(&args.package_query(), cwd)?;
         if let Some(dir) = &args.target_dir {
             workspace.target_dir = cwd.join(dir);
+            let scratch_builds = workspace.target_dir.join("autofix");
+            std::fs::create_dir_all(&scratch_builds).map_err(|error| {
+                Failure::new(
+                    Exit::Usage,
+                    format!(
+                        "--target-dir {} cannot be used ({error}); choose a writable directory",
+                        dir.display()
+                    ),
+                )
+            })?;
         }
         let config = config::load(&workspace)?;
         let options = Options::new(args, config)?;
+        Ok((workspace, options))
+    }
+
+    /// Measures the baseline of a settled package.
+    pub fn measure(workspace: Workspace, options: Options) -> Result<Session> {
         let console = Console {
             quiet: options.quiet,
         };
+        for note in &options.notes {
+            console.warn(note);
+        }
+        let stale = scratch::remove_stale();
+        if stale > 0 {
+            console.status(
+                "Removed",
+                format!("{stale} scratch directories left behind by runs that were killed"),
+            );
+        }
+        let build_lock = scratch::lock_target_dir(&workspace.target_dir, |path| {
+            console.status(
+                "Blocking",
+                format!(
+                    "waiting for another cargo autofix in this crate to finish (lock on {})",
+                    path.display()
+                ),
+            )
+        })?;
         let baseline =
             baseline::establish(workspace, &options.baseline, &console, &Default::default())?;
+        for pattern in options.repair.exclude.unmatched(&baseline.sources) {
+            console.warn(format!(
+                "--exclude {pattern} names no file and no function of the crate, so it excludes nothing"
+            ));
+        }
         Ok(Session {
             options,
             baseline,
             console,
+            build_lock,
         })
     }
 

@@ -232,6 +232,9 @@ fn build_instrumented(
         cap_lints: false,
     };
     let mut probed: BTreeSet<FileId> = instrumented.files.iter().map(|(file, _)| *file).collect();
+    // Files whose probes were dropped: told only once the crate builds (if
+    // it does not build at all, the probes were not the trouble).
+    let mut dropped: Vec<&Path> = Vec::new();
     let (first_errors, first_summary) = loop {
         let spinner = console.spinner("Building");
         spinner.set_message(format!("tests of {}", workspace.package.name));
@@ -240,7 +243,15 @@ fn build_instrumented(
         })?;
         drop(spinner);
         let (errors, summary) = match outcome {
-            BuildOutcome::Built(executables) => return Ok(executables),
+            BuildOutcome::Built(executables) => {
+                for path in dropped {
+                    console.warn(format!(
+                        "coverage probes do not compile in {}; it is left uninstrumented, and its lines are not ranked",
+                        path.display()
+                    ));
+                }
+                return Ok(executables);
+            }
             BuildOutcome::Failed { errors, summary } => (errors, summary),
         };
         let blamed: Vec<FileId> = probed
@@ -257,10 +268,7 @@ fn build_instrumented(
         }
         for index in blamed {
             let file = sources.get(index);
-            console.warn(format!(
-                "coverage probes do not compile in {}; it is left uninstrumented",
-                file.path.display()
-            ));
+            dropped.push(&file.path);
             scratch.write(&file.path, &file.text)?;
             probed.remove(&index);
         }

@@ -249,10 +249,15 @@ fn find_manifest(query: &PackageQuery, cwd: &Path) -> Result<PathBuf, Failure> {
     if let Some(path) = &query.manifest_path {
         let path = cwd.join(path);
         if !path.is_file() {
+            let what = if path.is_dir() {
+                "is a directory"
+            } else {
+                "does not exist"
+            };
             return Err(Failure::new(
                 Exit::NoPackage,
                 format!(
-                    "--manifest-path {} does not exist; point it at a Cargo.toml",
+                    "--manifest-path {} {what}; point it at a Cargo.toml",
                     path.display()
                 ),
             ));

@@ -245,16 +245,47 @@ pub struct Exclusions {
 impl Exclusions {
     /// Whether code of `function` in `file` may not be mutated.
     pub fn excludes(&self, file: &std::path::Path, function: &str) -> bool {
-        let file = file.to_string_lossy().replace('\\', "/");
         self.patterns.iter().any(|pattern| {
-            if pattern.ends_with('/') {
-                file.starts_with(pattern.as_str())
-            } else if pattern.contains('/') || pattern.ends_with(".rs") {
-                file == *pattern
+            let is_path = pattern.contains('/') || pattern.ends_with(".rs");
+            if is_path {
+                covers(pattern, file)
             } else {
                 function == pattern
             }
         })
+    }
+}
+
+impl Exclusions {
+    /// The patterns that name no file and no function of the crate.
+    pub fn unmatched<'a>(&'a self, sources: &CrateSources) -> Vec<&'a str> {
+        self.patterns
+            .iter()
+            .filter(|pattern| {
+                !sources.iter().any(|(_, file)| {
+                    let defines = |name: &str| {
+                        file.text
+                            .match_indices(&format!("fn {name}"))
+                            .any(|(at, m)| {
+                                let next = file.text[at + m.len()..].chars().next();
+                                !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                            })
+                    };
+                    covers(pattern, &file.path) || defines(pattern)
+                })
+            })
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// Whether a path pattern (`dir/`, `path/file.rs`) covers `file`.
+fn covers(pattern: &str, file: &std::path::Path) -> bool {
+    let file = file.to_string_lossy().replace('\\', "/");
+    if pattern.ends_with('/') {
+        file.starts_with(pattern)
+    } else {
+        (pattern.contains('/') || pattern.ends_with(".rs")) && file == pattern
     }
 }
 

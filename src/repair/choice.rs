@@ -22,6 +22,7 @@ use crate::cargo::suite::TestId;
 use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location};
 use crate::evaluate::fitness::FitnessModel;
+use crate::exit::Halt;
 use crate::mutation::patch::{Candidate, Operator};
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
@@ -73,13 +74,12 @@ pub fn rank_plausible(
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            alternative.behaviour_change = Some(behaviour_change(
-                &alternative.scored,
-                baseline,
-                &originals,
-                model,
-                settings,
-            )?);
+            match behaviour_change(&alternative.scored, baseline, &originals, model, settings) {
+                Ok(change) => alternative.behaviour_change = Some(change),
+                // Stopped: the measured ones and the rest in static order.
+                Err(error) if Halt::of(&error).is_some() => break,
+                Err(error) => return Err(error),
+            }
         }
     }
     alternatives.sort_by_key(|a| (a.behaviour_change.unwrap_or(usize::MAX), static_key(a)));

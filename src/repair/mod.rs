@@ -20,7 +20,7 @@ use anyhow::Result;
 
 use crate::baseline::Baseline;
 use crate::code::diff::{FileChange, unified_diff};
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{GroupRanking, Localization};
 use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
 use crate::repair::search::Stop;
@@ -28,6 +28,7 @@ pub use crate::repair::settings::Settings;
 use crate::repair::stage::{Stage, StageOutcome, run_stage};
 use crate::repair::validate::{Validation, validate};
 use crate::system::console::Console;
+use crate::system::process;
 
 /// What a repair found.
 #[derive(Debug)]
@@ -42,9 +43,14 @@ pub enum RepairEnding {
     Fixed(String),
     /// No validated patch; why, in one line (a partial patch is in the report).
     NotFixed(String),
-    /// Ctrl-C: how far the search got, and its best candidate so far (with
-    /// the patches of the stages before it) as an unvalidated diff.
-    Interrupted { note: String, best: String },
+    /// Stopped by a signal: the exit code it ends with, how far the search
+    /// got, and its best candidate so far (with the patches of the stages
+    /// before it) as an unvalidated diff.
+    Interrupted {
+        exit: Exit,
+        note: String,
+        best: String,
+    },
 }
 
 /// The crate with these files (paths and texts) in place, measured and
@@ -52,9 +58,20 @@ pub enum RepairEnding {
 pub type Relocalize<'a> =
     dyn FnMut(&BTreeMap<PathBuf, String>) -> Result<Option<(Baseline, Localization)>> + 'a;
 
+/// A step's result, with a halt (a signal or the time limit) set apart
+/// from other errors, which pass through.
+fn halts<T>(result: Result<T>) -> Result<Result<T, Halt>> {
+    match result {
+        Ok(value) => Ok(Ok(value)),
+        Err(error) => Halt::of(&error).map(Err).ok_or(error),
+    }
+}
+
 /// Searches for a patch, group by group, and validates the combined patch.
 /// `localized_in` is the time the localization took (it counts against the
-/// time limit).
+/// time limit). A signal or the end of the time limit at any step keeps
+/// what was found so far: the patch of the groups fixed, and the best
+/// candidate of the group being searched.
 pub fn repair(
     baseline: &Baseline,
     localization: &Localization,
@@ -64,9 +81,14 @@ pub fn repair(
     relocalize: &mut Relocalize,
 ) -> Result<Repair> {
     let started = Instant::now();
-    let deadline = settings
-        .time_limit
-        .map(|limit| started + limit.saturating_sub(localized_in));
+    // The search stops early enough to leave the reduction and validation
+    // a share of the time (the hard limit is the process deadline).
+    let deadline = settings.time_limit.map(|limit| {
+        started
+            + limit
+                .mul_f64(1.0 - VALIDATION_SHARE)
+                .saturating_sub(localized_in)
+    });
     let user_files: BTreeMap<PathBuf, String> = baseline
         .sources
         .files
@@ -84,6 +106,10 @@ pub fn repair(
     let mut complete = false;
     // Why the repair stopped after a stage that found its patch.
     let mut cut_short: Option<&str> = None;
+    // A signal or the time limit, and the best candidate of the stage it
+    // stopped (unvalidated, with the patches of the stages before it).
+    let mut halted: Option<Halt> = None;
+    let mut best_of_stopped: Option<BTreeMap<PathBuf, String>> = None;
     loop {
         let (stage_baseline, stage_localization) = match &relocalized {
             Some((b, l)) => (b, l),
@@ -115,43 +141,35 @@ pub fn repair(
                 ),
             );
         }
-        let stage = match run_stage(
+        let outcome = run_stage(
             stage_baseline,
             group,
             settings,
             console,
             deadline,
             stages.len(),
-        )? {
-            StageOutcome::Searched(stage) => *stage,
-            StageOutcome::AllFlaky(flaky) => {
+        );
+        let stage = match halts(outcome)? {
+            Ok(StageOutcome::Searched(stage)) => *stage,
+            Ok(StageOutcome::AllFlaky(flaky)) => {
                 // Every failing test of the group is flaky: on to the next.
                 flaky_groups.extend(flaky);
                 continue;
+            }
+            Err(halt) => {
+                halted = Some(halt);
+                break;
             }
         };
         if stage.stop == Stop::Interrupted {
             let mut files = patched.clone();
             files.extend(stage.unreduced.clone());
-            return Ok(Repair {
-                report: RepairReport::new(
-                    std::slice::from_ref(&stage),
-                    Ending::default(),
-                    settings,
-                    localization.metric.name(),
-                    BTreeMap::new(),
-                    localized_in + started.elapsed(),
-                ),
-                ending: RepairEnding::Interrupted {
-                    note: format!(
-                        "interrupted after {} single edits and {} generations; the best candidate so far has fitness {:.4} and is not validated",
-                        stage.sweep.edits,
-                        stage.generations(),
-                        stage.best.fitness
-                    ),
-                    best: diff_of(&user_files, &files),
-                },
-            });
+            best_of_stopped = Some(files);
+            halted = Some(Halt::Signal(
+                process::stopped_by().unwrap_or(Exit::Interrupted),
+            ));
+            stages.push(stage);
+            break;
         }
         let found = stage.patch.is_some();
         patched.extend(stage.patched.clone());
@@ -176,15 +194,22 @@ pub fn repair(
             "Localizing",
             "the remaining failures again, on the crate with the patch so far",
         );
-        match relocalize(&patched)? {
-            Some(next) => relocalized = Some(next),
-            None => {
+        match halts(relocalize(&patched))? {
+            Ok(Some(next)) => relocalized = Some(next),
+            Ok(None) => {
                 complete = true;
+                break;
+            }
+            Err(halt) => {
+                halted = Some(halt);
                 break;
             }
         }
     }
     if stages.is_empty() {
+        if let Some(halt) = halted {
+            return Err(halt.into_error());
+        }
         return Err(Failure::new(
             Exit::NothingToLocalize,
             "nothing to repair: every failing test is flaky",
@@ -198,7 +223,7 @@ pub fn repair(
     // the unreduced candidate).
     let mut rejected = None;
     let mut diff = None;
-    if complete {
+    if complete && halted.is_none() {
         let validate_started = Instant::now();
         let mut tries = vec![patched.clone()];
         if let [only] = stages.as_slice()
@@ -207,12 +232,23 @@ pub fn repair(
             tries.push(only.unreduced.clone());
         }
         for files in tries {
-            match validate_files(baseline, &user_files, &files, &flaky, settings, console)? {
-                Ok(text) => {
+            match halts(validate_files(
+                baseline,
+                &user_files,
+                &files,
+                &flaky,
+                settings,
+                console,
+            ))? {
+                Ok(Ok(text)) => {
                     diff = Some(text);
                     break;
                 }
-                Err(reason) => rejected = Some(reason),
+                Ok(Err(reason)) => rejected = Some(reason),
+                Err(halt) => {
+                    halted = Some(halt);
+                    break;
+                }
             }
         }
         if let Some(stage) = stages.last_mut() {
@@ -221,8 +257,43 @@ pub fn repair(
                 .insert("validate", validate_started.elapsed().as_secs_f64());
         }
     }
-    // Groups fixed before the search stopped: their patch, unvalidated.
-    let partial = (!complete && !patched.is_empty()).then(|| diff_of(&user_files, &patched));
+    let elapsed = localized_in + started.elapsed();
+    if let Some(Halt::Signal(exit)) = halted {
+        let best = best_of_stopped.unwrap_or_else(|| patched.clone());
+        let last = stages.last().expect("a stage ran");
+        let note = if last.stop == Stop::Interrupted {
+            format!(
+                "interrupted after {} single edits and {} generations; the best candidate so far has fitness {:.4} and is not validated",
+                last.sweep.edits,
+                last.generations(),
+                last.best.fitness
+            )
+        } else {
+            "interrupted; the patch for the failure groups fixed so far, not validated:".to_string()
+        };
+        return Ok(Repair {
+            report: RepairReport::new(
+                &stages,
+                Ending::default(),
+                settings,
+                localization.metric.name(),
+                BTreeMap::new(),
+                elapsed,
+            ),
+            ending: RepairEnding::Interrupted {
+                exit,
+                note,
+                best: diff_of(&user_files, &best),
+            },
+        });
+    }
+    if halted == Some(Halt::TimeLimit) {
+        cut_short = Some("the time limit was reached");
+    }
+    // The patch of the groups fixed, unvalidated: some groups remain, or
+    // the time ran out before it was validated.
+    let partial = (diff.is_none() && rejected.is_none() && !patched.is_empty())
+        .then(|| diff_of(&user_files, &patched));
     let fixed_tests: Vec<String> = if diff.is_some() {
         baseline
             .suite
@@ -246,14 +317,16 @@ pub fn repair(
         settings,
         localization.metric.name(),
         BTreeMap::from([("localize".to_string(), localized_in.as_secs_f64())]),
-        localized_in + started.elapsed(),
+        elapsed,
     );
     summarize(&report, &stages, settings.feedback, console);
     if let Some(partial) = &partial {
-        console.warn(format!(
-            "the patch for the failure groups fixed so far, not validated (the other failures remain):\n{}",
-            partial.trim_end()
-        ));
+        let what = if complete {
+            "the patch, which passed every test of the search but could not be validated in time"
+        } else {
+            "the patch for the failure groups fixed so far, not validated (the other failures remain)"
+        };
+        console.warn(format!("{what}:\n{}", partial.trim_end()));
     }
     let ending = match diff {
         Some(diff) => RepairEnding::Fixed(diff),
@@ -261,6 +334,10 @@ pub fn repair(
     };
     Ok(Repair { report, ending })
 }
+
+/// The share of the time limit the search leaves for reducing and
+/// validating what it finds.
+const VALIDATION_SHARE: f64 = 0.15;
 
 /// Validates patched files (paths and texts, over the user's files) on a
 /// clean copy; on success, their diff against the user's files.

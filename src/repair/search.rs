@@ -17,7 +17,7 @@ use crate::code::source::Location;
 use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::plan::Cutoff;
 use crate::evaluate::{CandidateOutcome, Evaluator};
-use crate::exit::{Exit, Failure};
+use crate::exit::Halt;
 use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator, PatchEdit, crossover};
 
@@ -333,12 +333,17 @@ impl Run<'_> {
         Ok(scored)
     }
 
-    /// On Ctrl-C, the best candidate found so far; other errors pass through.
+    /// On a signal or the end of the time limit, the best candidate found
+    /// so far; other errors pass through.
     fn interrupted_or(self, error: anyhow::Error) -> Result<SearchResult> {
-        let interrupted = Failure::is(&error, Exit::Interrupted);
-        match (interrupted, self.best.clone()) {
-            (true, Some(best)) => Ok(self.finish(best, Stop::Interrupted)),
-            _ => Err(error),
+        let stop = match Halt::of(&error) {
+            Some(Halt::TimeLimit) => Stop::TimeLimit,
+            Some(Halt::Signal(_)) => Stop::Interrupted,
+            None => return Err(error),
+        };
+        match self.best.clone() {
+            Some(best) => Ok(self.finish(best, stop)),
+            None => Err(error),
         }
     }
 

@@ -24,6 +24,7 @@ use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::setup::{Prepared, prepare};
 use crate::evaluate::types::infer_types;
 use crate::evaluate::{CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats};
+use crate::exit::Halt;
 use crate::localize::GroupRanking;
 use crate::localize::spectrum::Suspect;
 use crate::mutation::mutator::Mutator;
@@ -37,6 +38,7 @@ use crate::repair::search::{
 use crate::repair::settings::Settings;
 use crate::repair::sweep::{SweepStop, Swept, sweep};
 use crate::system::console::Console;
+use crate::system::process;
 
 /// The share of a stage's time the sweep may take before the genetic
 /// search starts (the sweep of the top locations finds most fixes; what it
@@ -243,6 +245,11 @@ pub fn run_stage(
         SweepStop::Interrupted => (
             swept.best.clone().unwrap_or_else(|| original(&model)),
             Stop::Interrupted,
+            None,
+        ),
+        SweepStop::TimeLimit if process::time_left().is_some_and(|left| left.is_zero()) => (
+            swept.best.clone().unwrap_or_else(|| original(&model)),
+            Stop::TimeLimit,
             None,
         ),
         SweepStop::Exhausted | SweepStop::TimeLimit => {
@@ -506,8 +513,11 @@ fn reduce(
             }
         }
     });
-    if let Some(error) = error.into_inner() {
-        return Err(error);
+    match error.into_inner() {
+        // Stopped: the candidate as found (it passes every test).
+        Some(error) if Halt::of(&error).is_some() => return Ok(candidate.clone()),
+        Some(error) => return Err(error),
+        None => {}
     }
     let reduced = reduced.map_err(|_| {
         anyhow::anyhow!("the best candidate no longer passes every test when evaluated again")

@@ -18,7 +18,7 @@ use crate::code::source::Location;
 use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::plan::Cutoff;
 use crate::evaluate::{CandidateOutcome, Evaluator};
-use crate::exit::{Exit, Failure};
+use crate::exit::Halt;
 use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
@@ -105,8 +105,11 @@ pub fn sweep(
             .collect();
         let outcomes = match evaluator.evaluate(&candidates, &|_| {}) {
             Ok(outcomes) => outcomes,
-            Err(error) if Failure::is(&error, Exit::Interrupted) => {
-                swept.stop = SweepStop::Interrupted;
+            Err(error) if Halt::of(&error).is_some() => {
+                swept.stop = match Halt::of(&error) {
+                    Some(Halt::TimeLimit) => SweepStop::TimeLimit,
+                    _ => SweepStop::Interrupted,
+                };
                 break;
             }
             Err(error) => return Err(error),

@@ -1,7 +1,7 @@
 //! The one place that spawns processes.
 //!
-//! Every child runs in its own process group, so that a timeout or Ctrl-C can
-//! kill it together with everything it started (a test that runs the crate's
+//! Every child runs in its own process group, so that a timeout, a signal
+//! or the end of the time limit can kill it together with everything it started (a test that runs the crate's
 //! binary, a build script, rustc). Output goes to anonymous temp files rather
 //! than pipes, so a child that fills its output never blocks, and a grandchild
 //! that keeps a pipe open never makes us wait.
@@ -10,44 +10,98 @@ use std::collections::BTreeSet;
 use std::io::{Read, Seek, SeekFrom};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use crate::exit::Failure;
+use crate::exit::{Exit, Failure, TimeUp};
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The signal that stopped the run (0: none yet).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// When the run must end (`--time-limit`): no process starts after it, and
+/// the one running then is killed.
+static DEADLINE: Mutex<Option<Instant>> = Mutex::new(None);
 
 /// Process groups of the children that are running now.
 static LIVE_GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
 
-/// Installs the Ctrl-C handler: it marks the run as interrupted and kills
-/// every live child process group at once, which wakes whatever waits on them.
+/// Handles SIGINT (Ctrl-C), SIGTERM and SIGHUP: the first marks the run as
+/// stopped and kills every live child process group at once, which wakes
+/// whatever waits on them, so the run unwinds and removes its scratch
+/// copies. A second signal, while that cleanup runs, exits at once (what
+/// is left behind is removed by the next run).
 pub fn install_interrupt_handler() -> Result<()> {
-    ctrlc::set_handler(|| {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-        let groups = LIVE_GROUPS.lock().map(|g| g.clone()).unwrap_or_default();
-        for group in groups {
-            kill_group(group);
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .context("cannot install the signal handlers")?;
+    thread::spawn(move || {
+        for signal in signals.forever() {
+            let first = SIGNAL
+                .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok();
+            kill_live_groups();
+            if !first {
+                std::process::exit(128 + signal);
+            }
         }
-    })
-    .context("cannot install the Ctrl-C handler")
+    });
+    Ok(())
+}
+
+fn kill_live_groups() {
+    let groups = LIVE_GROUPS.lock().map(|g| g.clone()).unwrap_or_default();
+    for group in groups {
+        kill_group(group);
+    }
+}
+
+/// The exit code of the signal that stopped the run, if one did.
+pub fn stopped_by() -> Option<Exit> {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => None,
+        SIGHUP => Some(Exit::HungUp),
+        SIGTERM => Some(Exit::Terminated),
+        _ => Some(Exit::Interrupted),
+    }
 }
 
 pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+    stopped_by().is_some()
 }
 
-/// Returns the interruption as an error, so that `?` unwinds to `main`
+/// Sets when the run must end; `None` lifts the limit.
+pub fn set_deadline(deadline: Option<Instant>) {
+    *DEADLINE.lock().expect("deadline poisoned") = deadline;
+}
+
+/// Time left before the deadline (`None`: no deadline).
+pub fn time_left() -> Option<Duration> {
+    DEADLINE
+        .lock()
+        .ok()
+        .and_then(|d| *d)
+        .map(|d| d.saturating_duration_since(Instant::now()))
+}
+
+fn out_of_time() -> bool {
+    time_left().is_some_and(|left| left.is_zero())
+}
+
+/// Returns a signal or the end of the time limit as an error, so that `?`
+/// unwinds to whoever keeps the best result so far, then to `main`
 /// (dropping, and so deleting, every scratch directory on the way).
-pub fn check_interrupted() -> Result<(), Failure> {
-    if interrupted() {
-        Err(Failure::interrupted())
-    } else {
-        Ok(())
+pub fn check_interrupted() -> Result<()> {
+    if let Some(exit) = stopped_by() {
+        return Err(Failure::interrupted(exit).into());
     }
+    if out_of_time() {
+        return Err(TimeUp.into());
+    }
+    Ok(())
 }
 
 /// How a child process ended.
@@ -193,7 +247,7 @@ pub fn in_parallel_with<W: Send, T: Send>(
                     } else {
                         next.fetch_add(1, Ordering::SeqCst)
                     };
-                    if job >= count || interrupted() {
+                    if job >= count || interrupted() || out_of_time() {
                         break;
                     }
                     let result = work(worker, job);
@@ -264,10 +318,13 @@ impl Spawned {
                 check_interrupted()?;
                 return Ok(Status::Exited(status));
             }
-            if interrupted() {
+            if interrupted() || out_of_time() {
                 kill_group(self.group);
                 let _ = self.child.wait();
-                return Err(Failure::interrupted().into());
+                return check_interrupted().map(|()| Status::TimedOut);
+            }
+            if let Some(left) = time_left() {
+                pause = pause.min(left);
             }
             if let Some(limit) = timeout {
                 let spent = started.elapsed();

@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 use tempfile::TempDir;
 use walkdir::WalkDir;
 
+use crate::system::lock::Lock;
 use crate::system::process;
 
 /// The target dir (under `<target>/autofix/`) of the copies that are never
@@ -23,10 +24,22 @@ pub const MAIN_TARGET: &str = "main";
 
 const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"];
 
+/// Scratch dirs are `<temp dir>/cargo-autofix-XXXXXX/`, each holding the
+/// copy (`crate/`) and a lock file its run holds while it lives.
+const PREFIX: &str = "cargo-autofix-";
+const COPY: &str = "crate";
+const LIFE_LOCK: &str = "run.lock";
+
 /// A copy of the workspace in a temp dir, removed when dropped.
 #[derive(Debug)]
 pub struct ScratchDir {
-    temp: TempDir,
+    /// Removed (with the copy) when dropped.
+    _temp: TempDir,
+    /// Held while the copy is in use; a later run removes a scratch dir
+    /// whose lock is free (its run was killed before it could clean up).
+    _alive: Lock,
+    /// The copy: `crate/` in the temp dir.
+    root: PathBuf,
     original_root: PathBuf,
     /// The target dir builds in this copy use.
     pub target_dir: PathBuf,
@@ -37,11 +50,14 @@ impl ScratchDir {
     /// a new temp dir. Builds in it will use `<target_dir>/autofix/<purpose>`.
     pub fn create(root: &Path, target_dir: &Path, purpose: &str) -> Result<ScratchDir> {
         let temp = tempfile::Builder::new()
-            .prefix("cargo-autofix-")
+            .prefix(PREFIX)
             .tempdir()
             .context("cannot create a scratch directory")?;
-        copy_tree(root, temp.path(), target_dir)?;
-        rewrite_outside_path_dependencies(root, temp.path())?;
+        let alive = Lock::create(&temp.path().join(LIFE_LOCK))?;
+        let copy = temp.path().join(COPY);
+        fs::create_dir(&copy).with_context(|| format!("cannot create {}", copy.display()))?;
+        copy_tree(root, &copy, target_dir)?;
+        rewrite_outside_path_dependencies(root, &copy)?;
         let shared_target = target_dir.join("autofix").join(purpose);
         let target_dir = match fs::create_dir_all(&shared_target) {
             Ok(()) => shared_target,
@@ -49,7 +65,9 @@ impl ScratchDir {
             Err(_) => temp.path().join("target"),
         };
         Ok(ScratchDir {
-            temp,
+            _temp: temp,
+            _alive: alive,
+            root: copy,
             original_root: root.to_path_buf(),
             target_dir,
         })
@@ -57,7 +75,7 @@ impl ScratchDir {
 
     /// The copy of the workspace root.
     pub fn root(&self) -> &Path {
-        self.temp.path()
+        &self.root
     }
 
     /// Where `original` (a path inside the user's workspace) lives in the copy.
@@ -87,6 +105,44 @@ impl ScratchDir {
         let path = self.file(relative)?;
         fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
     }
+}
+
+/// Removes the scratch dirs under the temp dir whose runs are gone (killed
+/// before they could clean up: their lock is free). Returns how many.
+pub fn remove_stale() -> usize {
+    let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let is_ours = entry.file_name().to_string_lossy().starts_with(PREFIX)
+            && entry.file_type().is_ok_and(|t| t.is_dir());
+        let lock = entry.path().join(LIFE_LOCK);
+        // A dir without its lock yet is being made; never touch it.
+        if !is_ours || !lock.is_file() {
+            continue;
+        }
+        if let Ok(Some(_dead)) = Lock::try_acquire(&lock)
+            && fs::remove_dir_all(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Holds the build lock of `target_dir`'s `autofix/` for the whole run, so
+/// that two runs in one crate never build into each other's scratch
+/// target dirs; a second run waits (`on_wait` says so) until the first
+/// ends. `None` when the target dir cannot be written (then every scratch
+/// copy builds in its own dir, which needs no lock).
+pub fn lock_target_dir(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result<Option<Lock>> {
+    let dir = target_dir.join("autofix");
+    if fs::create_dir_all(&dir).is_err() {
+        return Ok(None);
+    }
+    let path = dir.join("run.lock");
+    Lock::wait(&path, || on_wait(&path)).map(Some)
 }
 
 fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {

@@ -195,3 +195,27 @@ pub fn changed_lines(diff: &str) -> Vec<&str> {
         })
         .collect()
 }
+
+/// Pids of processes whose command line holds both `word` and `dir`.
+#[cfg(target_os = "linux")]
+pub fn running_processes_mentioning(word: &str, dir: &Path) -> Vec<u32> {
+    let dir = dir.to_string_lossy();
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline);
+            cmdline.contains(word) && cmdline.contains(dir.as_ref())
+        })
+        .collect()
+}
+
+/// The scratch directories (`cargo-autofix-*`) in `temp`.
+pub fn scratch_dirs(temp: &Path) -> Vec<String> {
+    fs::read_dir(temp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("cargo-autofix-"))
+        .collect()
+}
