@@ -357,3 +357,23 @@ fn a_group_left_unfixed_leaves_the_patch_for_the_others_on_stderr() {
         "{error}"
     );
 }
+
+#[test]
+fn a_crate_that_is_no_std_outside_its_tests_is_ranked_and_repaired() {
+    // Its integration test links the library built without `cfg(test)`,
+    // `no_std`: the runtimes appended to it must bring std themselves.
+    let json = rank_json(fixture("no_std").path(), &[]);
+    // Every failing test runs it, as it runs the function's other lines; the
+    // slice (which misses the loop header as a definition of `byte`) puts
+    // three of those first.
+    assert_eq!(entry(&json, "src/lib.rs", 8)["rank"], 4, "{json:#}");
+    let (diff, _) = assert_repaired("no_std", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-    for &byte in &data[1..] {",
+            "+    for &byte in &data[0..] {"
+        ],
+        "{diff}"
+    );
+}

@@ -100,9 +100,17 @@ pub(crate) fn runtime_for_root(
     format!("\n{with_std}")
 }
 
-/// Whether a crate root declares `#![no_std]`.
+/// Whether a crate root declares `#![no_std]`, or may under some
+/// configuration (`#![cfg_attr(not(test), no_std)]`: the library that
+/// integration tests link is built without `cfg(test)`).
 pub fn is_no_std(file: &syn::File) -> bool {
-    file.attrs.iter().any(|attr| attr.path().is_ident("no_std"))
+    file.attrs.iter().any(|attr| {
+        attr.path().is_ident("no_std")
+            || (attr.path().is_ident("cfg_attr")
+                && quote::ToTokens::to_token_stream(&attr.meta)
+                    .into_iter()
+                    .any(|tree| matches!(tree, proc_macro2::TokenTree::Group(g) if g.stream().into_iter().any(|t| t.to_string() == "no_std"))))
+    })
 }
 
 fn probe_call(id: usize) -> String {
@@ -286,5 +294,21 @@ trait T {
         assert!(out.contains("const PROBES: usize = 2;"), "{out}");
         assert!(out.contains("mod __autofix_rt"));
         assert!(!out.contains("    extern crate std;\n"));
+    }
+
+    #[test]
+    fn no_std_is_seen_also_under_cfg_attr() {
+        let parse = |text: &str| syn::parse_file(text).unwrap();
+        assert!(is_no_std(&parse("#![no_std]\nfn f() {}")));
+        assert!(is_no_std(&parse(
+            "#![cfg_attr(not(test), no_std)]\nfn f() {}"
+        )));
+        assert!(is_no_std(&parse(
+            "#![cfg_attr(not(any(test, feature = \"std\")), no_std)]\nfn f() {}"
+        )));
+        assert!(!is_no_std(&parse(
+            "#![cfg_attr(docsrs, feature(doc_cfg))]\nfn f() {}"
+        )));
+        assert!(!is_no_std(&parse("fn no_std() {}")));
     }
 }
