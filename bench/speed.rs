@@ -96,7 +96,7 @@ pub fn speed_comparison(
     let (mut evaluator, model) = session.evaluator(EvaluatorKind::Schema)?;
     let prepared = evaluator.stats();
     let started = Instant::now();
-    let schema = evaluator.evaluate(&candidates, &|_| {})?;
+    let schema = evaluator.evaluate(&candidates, &|_, _| {})?;
     let schema_seconds = started.elapsed().as_secs_f64();
     let stats = evaluator.stats();
     // What the timed evaluation alone did (the preparing build is not in it).
@@ -104,7 +104,7 @@ pub fn speed_comparison(
     let test_seconds = stats.test_seconds - prepared.test_seconds;
     let (mut evaluator, _) = session.evaluator(EvaluatorKind::Rebuild)?;
     let started = Instant::now();
-    let rebuild = evaluator.evaluate(&sampled, &|_| {})?;
+    let rebuild = evaluator.evaluate(&sampled, &|_, _| {})?;
     let rebuild_seconds = started.elapsed().as_secs_f64();
     let schema_sampled: Vec<_> = picked.iter().map(|&i| schema[i].clone()).collect();
 

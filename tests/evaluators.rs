@@ -32,7 +32,7 @@ fn outcomes_agree(name: &str, count: usize) {
     let mut results = Vec::new();
     for kind in [EvaluatorKind::Rebuild, EvaluatorKind::Schema] {
         let (mut evaluator, model) = session.evaluator(kind).unwrap();
-        let outcomes = evaluator.evaluate(&candidates, &|_| {}).unwrap();
+        let outcomes = evaluator.evaluate(&candidates, &|_, _| {}).unwrap();
         let summary: Vec<(bool, BTreeSet<TestId>, f64)> = outcomes
             .iter()
             .map(|o| (o.compiled(), o.passed(), o.fitness(&model)))

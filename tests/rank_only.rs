@@ -567,3 +567,29 @@ fn explain_shows_each_suspect_with_what_it_depends_on() {
     assert_exit(&misplaced, 2);
     assert!(stderr(&misplaced).contains("--format dot goes with --explain"));
 }
+
+#[test]
+fn github_format_annotates_the_top_suspects() {
+    let dir = fixture("middle");
+    let output = autofix(
+        dir.path(),
+        &["--rank-only", "--format", "github", "--top", "3"],
+    );
+    assert_exit(&output, 0);
+    let out = stdout(&output);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("::warning file=src/lib.rs,line=")),
+        "{out}"
+    );
+    // The faulty line of the fixture is among them, with its rank.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(",line=6,") && l.contains("::suspicious line, rank ")),
+        "{out}"
+    );
+}

@@ -377,3 +377,24 @@ fn a_crate_that_is_no_std_outside_its_tests_is_ranked_and_repaired() {
         "{diff}"
     );
 }
+
+#[test]
+fn github_format_annotates_the_patch() {
+    let dir = fixture("middle");
+    let output = autofix(dir.path(), &["--format", "github", "--seed", "0"]);
+    assert_exit(&output, 0);
+    let out = stdout(&output);
+    assert_eq!(
+        out.lines().count(),
+        1,
+        "one annotation, the diff inside it:\n{out}"
+    );
+    assert!(
+        out.starts_with("::notice file=src/lib.rs,line=6,title=cargo autofix%3A "),
+        "{out}"
+    );
+    assert!(
+        out.contains("%0A-            return y;%0A+            return x;%0A"),
+        "{out}"
+    );
+}

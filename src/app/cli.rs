@@ -179,6 +179,9 @@ pub enum Format {
     Json,
     /// Graphviz, for `--explain`.
     Dot,
+    /// GitHub Actions workflow commands: annotations on the top suspects
+    /// (at most 10) and on the patch.
+    Github,
 }
 
 /// Parses the process arguments. Cargo runs `cargo-autofix autofix ARGS...`;

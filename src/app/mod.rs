@@ -6,7 +6,7 @@ pub mod config;
 pub mod options;
 pub mod session;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -73,14 +73,33 @@ pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
                 "{:#}\n",
                 render::json::localization(&ranking, &localization)
             ),
+            Format::Github => render::github::ranking(
+                &ranking,
+                options.top,
+                &annotation_prefix(&baseline.workspace.root, cwd),
+            ),
             _ => render::text::tables(&ranking, &localization, options.top),
         }
     } else {
         let repair = run_repair(&baseline, &localization, &options, &console, started)?;
-        return finish_repair(repair, &options, &console, undelivered);
+        let prefix = annotation_prefix(&baseline.workspace.root, cwd);
+        return finish_repair(repair, &options, &console, undelivered, &prefix);
     };
     write_product(&product)?;
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
+}
+
+/// The path from the repository root (`$GITHUB_WORKSPACE`, else the
+/// current directory) to the workspace root, for annotations; empty when
+/// the workspace is not under it.
+fn annotation_prefix(workspace_root: &Path, cwd: &Path) -> PathBuf {
+    let base =
+        std::env::var_os("GITHUB_WORKSPACE").map_or_else(|| cwd.to_path_buf(), PathBuf::from);
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    canonical(workspace_root)
+        .strip_prefix(canonical(&base))
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// Refuses, before any work, an output path that cannot be written: a
@@ -186,6 +205,7 @@ fn finish_repair(
     options: &Options,
     console: &Console,
     mut undelivered: Option<Failure>,
+    prefix: &Path,
 ) -> Result<Exit> {
     if let RepairEnding::Interrupted { exit, note, best } = &repair.ending {
         console.warn(note);
@@ -206,7 +226,11 @@ fn finish_repair(
                     let failed = deliver(path, &diff, what, console).err();
                     undelivered = undelivered.or(failed);
                 }
-                None => write_product(&diff)?,
+                None if options.format != Format::Github => write_product(&diff)?,
+                None => {}
+            }
+            if options.format == Format::Github {
+                write_product(&render::github::patch(&diff, prefix))?;
             }
             Exit::Success
         }

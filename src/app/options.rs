@@ -168,6 +168,11 @@ impl Options {
         if args.format == Format::Dot && !args.explain {
             return Err(usage("--format dot goes with --explain".to_string()));
         }
+        if args.format == Format::Github && args.explain {
+            return Err(usage(
+                "--format github annotates the ranking or the patch, not --explain".to_string(),
+            ));
+        }
         let population = match pick(args.population, config.population, "population") {
             Some((n, name)) if n < 2 => return Err(usage(format!("{name} must be at least 2"))),
             Some((n, _)) => n,

@@ -108,15 +108,16 @@ impl CandidateOutcome {
     }
 }
 
+/// Hears an outcome as it is decided: the candidate's index in its batch.
+pub type OnDone<'a> = &'a (dyn Fn(usize, &CandidateOutcome) + Sync);
+
 /// Turns candidates into outcomes.
 pub trait Evaluator {
     /// The outcome of each candidate of `batch`, in order. `on_done` hears
-    /// each new outcome as it arrives (from any thread).
-    fn evaluate(
-        &mut self,
-        batch: &[Candidate],
-        on_done: &(dyn Fn(&CandidateOutcome) + Sync),
-    ) -> Result<Vec<CandidateOutcome>>;
+    /// each new outcome as it is decided (from any thread), with the
+    /// candidate's index in `batch`: when a halt (a signal, the time limit)
+    /// cuts the batch short, what it heard is what was decided.
+    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>>;
 
     /// How many distinct candidates were built, and how many of them compiled.
     fn counts(&self) -> EvaluationCounts;

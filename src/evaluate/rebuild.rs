@@ -14,8 +14,8 @@ use crate::code::source::Location;
 use crate::evaluate::copy::BuildCopy;
 use crate::evaluate::plan::{Cutoff, TestPlan};
 use crate::evaluate::{
-    CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, PreparedEvaluator, Settings,
-    Texts, edited_locations, new_texts,
+    CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
+    Settings, Texts, edited_locations, new_texts,
 };
 use crate::mutation::patch::Candidate;
 use crate::system::process;
@@ -99,7 +99,7 @@ impl RebuildEvaluator {
     pub fn evaluate_batch(
         &mut self,
         batch: &[Candidate],
-        on_done: &(dyn Fn(&CandidateOutcome) + Sync),
+        on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
         if !fresh.is_empty() {
@@ -112,7 +112,7 @@ impl RebuildEvaluator {
                 edited: Some(edited_locations(&batch[i])),
             })
             .collect();
-        let outcomes = self.run_jobs(&jobs, false, on_done)?;
+        let outcomes = self.run_jobs(&jobs, false, &|job, outcome| on_done(fresh[job], outcome))?;
         for (job, outcome) in jobs.into_iter().zip(outcomes) {
             self.counts.built += 1;
             self.counts.compiled += usize::from(outcome.compiled());
@@ -121,28 +121,25 @@ impl RebuildEvaluator {
         Ok(texts.iter().map(|t| self.cache[t].clone()).collect())
     }
 
-    /// Evaluates `jobs` on the workers; with `pinned`, job `i` runs on worker `i`.
+    /// Evaluates `jobs` on the workers; with `pinned`, job `i` runs on
+    /// worker `i`. `on_done` hears each job's index.
     fn run_jobs(
         &mut self,
         jobs: &[Job],
         pinned: bool,
-        on_done: &(dyn Fn(&CandidateOutcome) + Sync),
+        on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
         let (originals, suite, plan) = (&self.originals, &self.suite, &self.plan);
         process::in_parallel_with(&mut self.workers, jobs.len(), pinned, |worker, job| {
             let outcome = worker.evaluate(&jobs[job], originals, suite, plan)?;
-            on_done(&outcome);
+            on_done(job, &outcome);
             Ok(outcome)
         })
     }
 }
 
 impl Evaluator for RebuildEvaluator {
-    fn evaluate(
-        &mut self,
-        batch: &[Candidate],
-        on_done: &(dyn Fn(&CandidateOutcome) + Sync),
-    ) -> Result<Vec<CandidateOutcome>> {
+    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>> {
         self.evaluate_batch(batch, on_done)
     }
 
@@ -167,7 +164,7 @@ impl PreparedEvaluator for RebuildEvaluator {
             };
             self.workers.len()
         ];
-        self.run_jobs(&jobs, true, &|_| {})
+        self.run_jobs(&jobs, true, &|_, _| {})
     }
 
     fn set_plan(&mut self, plan: TestPlan) {

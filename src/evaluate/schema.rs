@@ -25,8 +25,8 @@ use crate::evaluate::plan::{Cutoff, TestPlan};
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::weave::{SCHEMA_ENV, Schema, Unweavable, VariantKey, variants, weave};
 use crate::evaluate::{
-    CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, PreparedEvaluator, Settings,
-    Texts, edited_locations, new_texts,
+    CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
+    Settings, Texts, edited_locations, new_texts,
 };
 use crate::mutation::patch::Candidate;
 use crate::system::process;
@@ -129,7 +129,7 @@ impl SchemaEvaluator {
         &mut self,
         suite: &TestSuite,
         runs: &[(Option<BTreeSet<Location>>, String)],
-        on_done: &(dyn Fn(&CandidateOutcome) + Sync),
+        on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
         let plan: &TestPlan = self.fallback.plan();
         let timings: Mutex<Vec<(f64, f64)>> = Mutex::new(Vec::new());
@@ -144,7 +144,7 @@ impl SchemaEvaluator {
                 .expect("timings poisoned")
                 .push((started.elapsed().as_secs_f64(), run.timed_out.as_secs_f64()));
             let outcome = CandidateOutcome::Tested(run.verdicts);
-            on_done(&outcome);
+            on_done(index, &outcome);
             Ok(outcome)
         });
         self.stats.test_seconds += started.elapsed().as_secs_f64();
@@ -181,11 +181,7 @@ impl SchemaEvaluator {
 }
 
 impl Evaluator for SchemaEvaluator {
-    fn evaluate(
-        &mut self,
-        batch: &[Candidate],
-        on_done: &(dyn Fn(&CandidateOutcome) + Sync),
-    ) -> Result<Vec<CandidateOutcome>> {
+    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
         let mut decided: BTreeMap<usize, CandidateOutcome> = BTreeMap::new();
         let mut pending: Vec<usize> = fresh.clone();
@@ -222,7 +218,9 @@ impl Evaluator for SchemaEvaluator {
                         .iter()
                         .map(|(i, switches)| (Some(edited_locations(&batch[*i])), switches.clone()))
                         .collect();
-                    let outcomes = self.run_woven(&suite, &runs, on_done)?;
+                    let outcomes = self.run_woven(&suite, &runs, &|run, outcome| {
+                        on_done(woven[run].0, outcome)
+                    })?;
                     decided.extend(woven.iter().map(|(i, _)| *i).zip(outcomes));
                     break;
                 }
@@ -253,7 +251,7 @@ impl Evaluator for SchemaEvaluator {
                         match error {
                             Some(error) => {
                                 let outcome = CandidateOutcome::Unviable(error);
-                                on_done(&outcome);
+                                on_done(index, &outcome);
                                 decided.insert(index, outcome);
                                 false
                             }
@@ -281,7 +279,9 @@ impl Evaluator for SchemaEvaluator {
         }
         if !separate.is_empty() {
             let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
-            let outcomes = self.fallback.evaluate_batch(&candidates, on_done)?;
+            let outcomes = self
+                .fallback
+                .evaluate_batch(&candidates, &|i, outcome| on_done(separate[i], outcome))?;
             self.stats.separate += separate.len();
             decided.extend(separate.into_iter().zip(outcomes));
         }
@@ -335,7 +335,7 @@ impl PreparedEvaluator for SchemaEvaluator {
         );
         match self.build(&schema.files, None)? {
             Ok(suite) => {
-                outcomes.extend(self.run_woven(&suite, &[(None, String::new())], &|_| {})?)
+                outcomes.extend(self.run_woven(&suite, &[(None, String::new())], &|_, _| {})?)
             }
             Err(errors) => {
                 let first = errors.first().map_or_else(

@@ -66,7 +66,7 @@ pub fn critical_predicates(
     };
     let mut evaluator = build_evaluator(baseline, plan, &schema)?;
     let candidates: Vec<Candidate> = switches.iter().map(|(_, c)| c.clone()).collect();
-    let outcomes = evaluator.evaluate(&candidates, &|_| {})?;
+    let outcomes = evaluator.evaluate(&candidates, &|_, _| {})?;
     let group_of: BTreeMap<TestId, usize> = groups
         .iter()
         .enumerate()

@@ -1,7 +1,8 @@
-//! The product on stdout (a text table or JSON) and the HTML page: views of
-//! a ranking. Pure: they return text.
+//! The product on stdout (a text table, JSON, GitHub workflow commands) and
+//! the HTML page: views of a ranking. Pure: they return text.
 
 pub mod explain;
+pub mod github;
 pub mod html;
 pub mod json;
 pub mod text;

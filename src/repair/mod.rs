@@ -141,14 +141,18 @@ pub fn repair(
                 ),
             );
         }
-        let outcome = run_stage(
-            stage_baseline,
-            group,
-            settings,
-            console,
-            deadline,
-            stages.len(),
-        );
+        // The search's deadline holds for its processes too, so that the
+        // reduction and validation keep their share of the time.
+        let outcome = process::with_deadline(deadline, || {
+            run_stage(
+                stage_baseline,
+                group,
+                settings,
+                console,
+                deadline,
+                stages.len(),
+            )
+        });
         let stage = match halts(outcome)? {
             Ok(StageOutcome::Searched(stage)) => *stage,
             Ok(StageOutcome::AllFlaky(flaky)) => {
@@ -330,6 +334,9 @@ pub fn repair(
     }
     let ending = match diff {
         Some(diff) => RepairEnding::Fixed(diff),
+        None if complete && rejected.is_none() => RepairEnding::NotFixed(
+            "the time limit was reached before the patch above could be validated: check it by hand, or allow more time".to_string(),
+        ),
         None => RepairEnding::NotFixed(not_found_message(&stages, rejected.as_deref(), cut_short)),
     };
     Ok(Repair { report, ending })

@@ -295,7 +295,7 @@ impl Run<'_> {
         let best_so_far = Mutex::new(self.best.as_ref().map_or(0.0, |b| b.fitness));
         let generation = self.generation;
         let model = self.model;
-        let outcomes = self.evaluator.evaluate(&batch, &|outcome| {
+        let outcomes = self.evaluator.evaluate(&batch, &|_, outcome| {
             let mut best = best_so_far.lock().expect("progress poisoned");
             *best = best.max(outcome.fitness(model));
             on_progress(Progress::Evaluated {
@@ -408,8 +408,8 @@ mod tests {
     use crate::cargo::suite::Verdict;
     use crate::code::crate_sources::{CrateSources, Originals};
     use crate::code::source::FileId;
-    use crate::evaluate::EvaluationCounts;
     use crate::evaluate::fitness::Weights;
+    use crate::evaluate::{EvaluationCounts, OnDone};
     use crate::mutation::sites::{MutationSpace, collect_mutation_space};
     use crate::mutation::types::Types;
 
@@ -435,11 +435,12 @@ mod tests {
         fn evaluate(
             &mut self,
             batch: &[Candidate],
-            on_done: &(dyn Fn(&CandidateOutcome) + Sync),
+            on_done: OnDone,
         ) -> Result<Vec<CandidateOutcome>> {
             Ok(batch
                 .iter()
-                .map(|candidate| {
+                .enumerate()
+                .map(|(index, candidate)| {
                     self.built += 1;
                     let texts = candidate.texts(&self.originals);
                     let text = texts.get(&FileId::new(0)).map_or(MIDDLE, String::as_str);
@@ -469,7 +470,7 @@ mod tests {
                                 .collect(),
                         )
                     };
-                    on_done(&outcome);
+                    on_done(index, &outcome);
                     outcome
                 })
                 .collect())

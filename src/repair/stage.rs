@@ -505,7 +505,7 @@ fn reduce(
         if error.borrow().is_some() {
             return Outcome::Unresolved;
         }
-        match evaluator.evaluate(&[candidate.subset(subset)], &|_| {}) {
+        match evaluator.evaluate(&[candidate.subset(subset)], &|_, _| {}) {
             Ok(outcomes) => classify(&outcomes[0], model),
             Err(e) => {
                 *error.borrow_mut() = Some(e);

@@ -9,6 +9,7 @@
 //! No randomness: the same crate gives the same sweep with any seed.
 
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -103,20 +104,31 @@ pub fn sweep(
             .iter()
             .map(|edit| Candidate::original().with(edit.clone()))
             .collect();
-        let outcomes = match evaluator.evaluate(&candidates, &|_| {}) {
-            Ok(outcomes) => outcomes,
-            Err(error) if Halt::of(&error).is_some() => {
+        // What was decided, kept as it comes: a halt in the middle of the
+        // batch loses none of it.
+        let decided: Mutex<Vec<(usize, CandidateOutcome)>> = Mutex::new(Vec::new());
+        let result = evaluator.evaluate(&candidates, &|index, outcome| {
+            if let Ok(mut decided) = decided.lock() {
+                decided.push((index, outcome.clone()));
+            }
+        });
+        let outcomes: Vec<(usize, CandidateOutcome)> = match result {
+            Ok(outcomes) => outcomes.into_iter().enumerate().collect(),
+            Err(error) => {
                 swept.stop = match Halt::of(&error) {
                     Some(Halt::TimeLimit) => SweepStop::TimeLimit,
-                    _ => SweepStop::Interrupted,
+                    Some(Halt::Signal(_)) => SweepStop::Interrupted,
+                    None => return Err(error),
                 };
-                break;
+                let mut decided = decided.into_inner().unwrap_or_default();
+                decided.sort_by_key(|(index, _)| *index);
+                decided
             }
-            Err(error) => return Err(error),
         };
         swept.locations = next;
-        swept.edits += candidates.len();
-        for ((candidate, outcome), edit) in candidates.into_iter().zip(outcomes).zip(&batch) {
+        swept.edits += outcomes.len();
+        for (index, outcome) in outcomes {
+            let (candidate, edit) = (candidates[index].clone(), &batch[index]);
             note(&mut swept, edit.operator, edit.location(), &outcome, model);
             let fitness = outcome.fitness(model);
             let scored = Scored {
@@ -136,6 +148,9 @@ pub fn sweep(
         on_batch(swept.locations, swept.edits);
         if !swept.plausible.is_empty() {
             swept.stop = SweepStop::Found;
+            break;
+        }
+        if swept.stop != SweepStop::Exhausted {
             break;
         }
     }
@@ -203,8 +218,8 @@ mod tests {
     use crate::cargo::suite::{Panic, Verdict};
     use crate::code::crate_sources::CrateSources;
     use crate::code::source::FileId;
-    use crate::evaluate::EvaluationCounts;
     use crate::evaluate::fitness::Weights;
+    use crate::evaluate::{EvaluationCounts, OnDone};
     use crate::mutation::sites::collect_mutation_space;
     use crate::mutation::types::Types;
 
@@ -215,16 +230,18 @@ mod tests {
     struct Oracle {
         seen: RefCell<Vec<Candidate>>,
         originals: crate::code::crate_sources::Originals,
+        /// The time limit runs out after this many outcomes of the batch.
+        halt_after: Option<usize>,
     }
 
     impl Evaluator for Oracle {
         fn evaluate(
             &mut self,
             batch: &[Candidate],
-            _: &(dyn Fn(&CandidateOutcome) + Sync),
+            on_done: OnDone,
         ) -> Result<Vec<CandidateOutcome>> {
             self.seen.borrow_mut().extend(batch.iter().cloned());
-            Ok(batch
+            let outcomes: Vec<CandidateOutcome> = batch
                 .iter()
                 .map(|c| {
                     let text = &c.texts(&self.originals)[&FileId::new(0)];
@@ -244,7 +261,16 @@ mod tests {
                         (TestId::new(1), failing),
                     ])
                 })
-                .collect())
+                .collect();
+            match self.halt_after {
+                Some(count) => {
+                    for (index, outcome) in outcomes.iter().enumerate().take(count) {
+                        on_done(index, outcome);
+                    }
+                    Err(crate::exit::TimeUp.into())
+                }
+                None => Ok(outcomes),
+            }
         }
 
         fn counts(&self) -> EvaluationCounts {
@@ -253,6 +279,13 @@ mod tests {
     }
 
     fn sweep_middle(locations: &[u32]) -> (Swept, Vec<Candidate>) {
+        sweep_middle_halting(locations, None)
+    }
+
+    fn sweep_middle_halting(
+        locations: &[u32],
+        halt_after: Option<usize>,
+    ) -> (Swept, Vec<Candidate>) {
         let sources = CrateSources::of_one_file(MIDDLE);
         let originals = sources.originals();
         let space = collect_mutation_space(&sources, &Default::default());
@@ -266,6 +299,7 @@ mod tests {
         let mut oracle = Oracle {
             seen: RefCell::new(Vec::new()),
             originals: originals.clone(),
+            halt_after,
         };
         let at: Vec<Location> = locations
             .iter()
@@ -311,5 +345,24 @@ mod tests {
         let (second, again) = sweep_middle(&[4, 6]);
         assert_eq!(seen, again);
         assert_eq!(first.edits, second.edits);
+    }
+
+    /// The time limit in the middle of a batch keeps what the batch decided
+    /// before it: a fix among those is found, and nothing after is made up.
+    #[test]
+    fn a_halt_in_a_batch_keeps_what_was_decided() {
+        let (_, seen) = sweep_middle(&[6]);
+        let fix = seen
+            .iter()
+            .position(|c| c.edits()[0].edit.text == "x")
+            .expect("the sweep tries the fix");
+        let (swept, _) = sweep_middle_halting(&[6], Some(fix + 1));
+        assert_eq!(swept.stop, SweepStop::Found);
+        assert_eq!(swept.edits, fix + 1);
+        assert_eq!(swept.plausible.len(), 1);
+        let (swept, _) = sweep_middle_halting(&[6], Some(fix));
+        assert_eq!(swept.stop, SweepStop::TimeLimit);
+        assert_eq!(swept.edits, fix);
+        assert!(swept.plausible.is_empty());
     }
 }

@@ -78,6 +78,21 @@ pub fn set_deadline(deadline: Option<Instant>) {
     *DEADLINE.lock().expect("deadline poisoned") = deadline;
 }
 
+/// Runs `work` with the deadline brought forward to `sooner` (if that is
+/// sooner), then puts the deadline back: a step that must leave time for
+/// the steps after it.
+pub fn with_deadline<T>(sooner: Option<Instant>, work: impl FnOnce() -> T) -> T {
+    let outer = *DEADLINE.lock().expect("deadline poisoned");
+    let inner = match (outer, sooner) {
+        (Some(outer), Some(sooner)) => Some(outer.min(sooner)),
+        (outer, sooner) => outer.or(sooner),
+    };
+    set_deadline(inner);
+    let result = work();
+    set_deadline(outer);
+    result
+}
+
 /// Time left before the deadline (`None`: no deadline).
 pub fn time_left() -> Option<Duration> {
     DEADLINE

@@ -1,0 +1,128 @@
+//! GitHub Actions workflow commands (`--format github`): a `::warning` per
+//! top suspect, and after a repair a `::notice` carrying the patch, which
+//! the Actions runner turns into annotations on the lines.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use super::{Ranking, format_score};
+
+/// GitHub shows at most ten warning annotations per step.
+pub const MOST: usize = 10;
+
+/// One `::warning` line per suspect of the top `top` (at most [`MOST`]).
+/// `prefix` leads from the repository root to the workspace root (the
+/// paths of annotations are relative to the repository).
+pub fn ranking(ranking: &Ranking, top: Option<usize>, prefix: &Path) -> String {
+    let mut out = String::new();
+    let totals = &ranking.baseline;
+    let failing = totals.failing().count();
+    let passing = totals.passing().count();
+    for suspect in ranking.suspects.iter().take(top.unwrap_or(MOST).min(MOST)) {
+        let file = path(
+            prefix,
+            &ranking.baseline.sources.get(suspect.location.file).path,
+        );
+        let message = format!(
+            "suspicious line, rank {} ({} {}): executed by {} of {failing} failing and {} of {passing} passing tests{}",
+            suspect.rank,
+            ranking.metric.name(),
+            format_score(suspect.score),
+            suspect.counts.failed,
+            suspect.counts.passed,
+            match (suspect.critical, suspect.in_slice) {
+                (true, _) => "; flipping this condition makes a failing test pass",
+                (false, true) => "; in the dynamic slice of every failing test",
+                (false, false) => "",
+            }
+        );
+        let _ = writeln!(
+            out,
+            "::warning file={},line={},title={}::{}",
+            property(&file),
+            suspect.location.line,
+            property("cargo autofix"),
+            data(&message)
+        );
+    }
+    out
+}
+
+/// One `::notice` on the first line the patch changes, holding the patch.
+pub fn patch(diff: &str, prefix: &Path) -> String {
+    let (file, line) = first_change(diff).unwrap_or_default();
+    let file = path(prefix, Path::new(&file));
+    format!(
+        "::notice file={},line={line},title={}::{}\n",
+        property(&file),
+        property("cargo autofix: a patch that passes every test (review it before applying)"),
+        data(diff)
+    )
+}
+
+/// The file and first new-side line of the first hunk of a unified diff.
+fn first_change(diff: &str) -> Option<(String, u32)> {
+    let file = diff
+        .lines()
+        .find_map(|l| l.strip_prefix("+++ b/"))?
+        .to_string();
+    let hunk = diff.lines().find(|l| l.starts_with("@@"))?;
+    // `@@ -3,7 +3,7 @@`: the new side starts at line 3.
+    let start: u32 = hunk
+        .split(' ')
+        .find_map(|part| part.strip_prefix('+'))?
+        .split(',')
+        .next()?
+        .parse()
+        .ok()?;
+    // The hunk starts with context: the first line that changes.
+    let offset = diff
+        .lines()
+        .skip_while(|l| !l.starts_with("@@"))
+        .skip(1)
+        .take_while(|l| !l.starts_with('-') && !l.starts_with('+'))
+        .count() as u32;
+    Some((file, start + offset))
+}
+
+fn path(prefix: &Path, relative: &Path) -> String {
+    prefix.join(relative).to_string_lossy().replace('\\', "/")
+}
+
+/// A command's message, escaped as the runner reads it.
+fn data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A command's property value (`file=`, `title=`), escaped.
+fn property(text: &str) -> String {
+    data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_and_properties_are_escaped() {
+        assert_eq!(data("50%\nnext"), "50%25%0Anext");
+        assert_eq!(property("a:b,c"), "a%3Ab%2Cc");
+    }
+
+    #[test]
+    fn the_patch_is_annotated_on_its_first_changed_line() {
+        let diff = "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -3,7 +3,7 @@\n         if x < y {\n             return y;\n         } else if x < z {\n-            return y;\n+            return x;\n         }\n";
+        assert_eq!(first_change(diff), Some(("src/lib.rs".to_string(), 6)));
+        let notice = patch(diff, Path::new("crates/middle"));
+        assert!(
+            notice.starts_with(
+                "::notice file=crates/middle/src/lib.rs,line=6,title=cargo autofix%3A "
+            ),
+            "{notice}"
+        );
+        assert!(notice.contains("%0A-            return y;%0A+            return x;%0A"));
+        assert_eq!(notice.lines().count(), 1);
+    }
+}
