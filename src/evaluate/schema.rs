@@ -180,11 +180,17 @@ impl SchemaEvaluator {
     }
 }
 
-impl Evaluator for SchemaEvaluator {
-    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>> {
-        let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
+impl SchemaEvaluator {
+    /// The outcomes of the `fresh` candidates of `batch`, by index: woven
+    /// builds while they pay, the rest one by one.
+    fn decide(
+        &mut self,
+        batch: &[Candidate],
+        fresh: &[usize],
+        on_done: OnDone,
+    ) -> Result<BTreeMap<usize, CandidateOutcome>> {
         let mut decided: BTreeMap<usize, CandidateOutcome> = BTreeMap::new();
-        let mut pending: Vec<usize> = fresh.clone();
+        let mut pending: Vec<usize> = fresh.to_vec();
         // The variants the woven builds proved broken, with their first error.
         let mut broken: BTreeMap<VariantKey, String> = BTreeMap::new();
         if !pending.is_empty() {
@@ -285,6 +291,16 @@ impl Evaluator for SchemaEvaluator {
             self.stats.separate += separate.len();
             decided.extend(separate.into_iter().zip(outcomes));
         }
+        Ok(decided)
+    }
+
+    /// Caches decided outcomes and counts the fresh ones.
+    fn record(
+        &mut self,
+        texts: &[Texts],
+        fresh: &[usize],
+        decided: BTreeMap<usize, CandidateOutcome>,
+    ) {
         for (index, outcome) in decided {
             if fresh.contains(&index) && !self.cache.contains_key(&texts[index]) {
                 self.counts.built += 1;
@@ -292,6 +308,29 @@ impl Evaluator for SchemaEvaluator {
             }
             self.cache.insert(texts[index].clone(), outcome);
         }
+    }
+}
+
+impl Evaluator for SchemaEvaluator {
+    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>> {
+        let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
+        // What was decided is kept even when a halt cuts the batch short.
+        let heard: Mutex<BTreeMap<usize, CandidateOutcome>> = Mutex::new(BTreeMap::new());
+        let decided = self.decide(batch, &fresh, &|index, outcome| {
+            if let Ok(mut heard) = heard.lock() {
+                heard.insert(index, outcome.clone());
+            }
+            on_done(index, outcome);
+        });
+        let decided = match decided {
+            Ok(decided) => decided,
+            Err(error) => {
+                let heard = heard.into_inner().unwrap_or_default();
+                self.record(&texts, &fresh, heard);
+                return Err(error);
+            }
+        };
+        self.record(&texts, &fresh, decided);
         Ok(texts.iter().map(|t| self.cache[t].clone()).collect())
     }
 
