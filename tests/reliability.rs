@@ -345,6 +345,10 @@ fn messages_say_what_is_wrong_and_where() {
         stderr(&output)
     );
 
+    let output = autofix(dir.path(), &["--in-diff", "no-such.patch"]);
+    assert_exit(&output, 2);
+    assert!(error_line(&output).contains("cannot read --in-diff no-such.patch"));
+
     let output = autofix(
         dir.path(),
         &["--rank-only", "--exclude", "no_such_function"],

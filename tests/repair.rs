@@ -398,3 +398,45 @@ fn github_format_annotates_the_patch() {
         "{out}"
     );
 }
+
+/// The change that brought the bug in, as `git diff` prints it from a
+/// repository whose workspace is in `crates/middle/`.
+const MIDDLE_CHANGE: &str = "diff --git a/crates/middle/src/lib.rs b/crates/middle/src/lib.rs
+--- a/crates/middle/src/lib.rs
++++ b/crates/middle/src/lib.rs
+@@ -3,7 +3,7 @@ pub fn middle(x: i32, y: i32, z: i32) -> i32 {
+         if x < y {
+             return y;
+         } else if x < z {
+-            return x;
++            return y;
+         }
+     } else {
+         if x > y {
+";
+
+#[test]
+fn in_diff_marks_the_changed_lines_and_edits_only_them() {
+    let patches = tempfile::tempdir().unwrap();
+    let change = patches.path().join("change.patch");
+    fs::write(&change, MIDDLE_CHANGE).unwrap();
+    let json = rank_json(
+        fixture("middle").path(),
+        &["--in-diff", change.to_str().unwrap()],
+    );
+    let marked: Vec<u64> = json["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["in_diff"] == true)
+        .map(|e| e["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(marked, [6], "{json:#}");
+    let (output, report) = repair("middle", &["--in-diff", change.to_str().unwrap()]);
+    assert_exit(&output, 0);
+    assert_eq!(report["swept_locations"], 1, "{report:#}");
+    assert_eq!(
+        changed_lines(&stdout(&output)),
+        ["-            return y;", "+            return x;"]
+    );
+}

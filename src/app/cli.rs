@@ -155,6 +155,11 @@ pub struct Args {
     #[arg(long, value_name = "KIND", help_heading = "Repair")]
     pub evaluator: Option<String>,
 
+    /// Edit only the lines this unified diff changes (`git diff > change.patch`), and mark them in
+    /// the ranking: regressions usually live in the last change
+    #[arg(long, value_name = "FILE", help_heading = "Repair")]
+    pub in_diff: Option<PathBuf>,
+
     /// Write the patch to FILE instead of stdout
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,

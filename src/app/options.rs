@@ -182,6 +182,15 @@ impl Options {
             pick(args.time_limit, config.time_limit, "time-limit")
                 .unwrap_or((600.0, String::new())),
         )?;
+        let in_diff = match &args.in_diff {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|error| {
+                    usage(format!("cannot read --in-diff {}: {error}", path.display()))
+                })?;
+                Some(crate::code::diff::changed_lines(&text))
+            }
+            None => None,
+        };
         let mut exclude = config.exclude.unwrap_or_default();
         exclude.extend(args.exclude);
         let exclude = Exclusions { patterns: exclude };
@@ -252,6 +261,7 @@ impl Options {
                 operators,
                 exclude,
                 feedback: refine.feedback,
+                in_diff,
                 evaluation,
             },
         })

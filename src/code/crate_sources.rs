@@ -66,6 +66,23 @@ impl CrateSources {
             .map(FileId::new)
     }
 
+    /// The locations of `changed` lines (per diff path: relative to the
+    /// workspace root, or to a directory above it, as `git diff` gives them
+    /// from a repository root) in the crate's files.
+    pub fn locations_in(&self, changed: &BTreeMap<String, BTreeSet<u32>>) -> BTreeSet<Location> {
+        let mut locations = BTreeSet::new();
+        for (file, source) in self.iter() {
+            let path = source.path.to_string_lossy().replace('\\', "/");
+            let lines = changed.iter().find(|(diff_path, _)| {
+                **diff_path == path || diff_path.ends_with(&format!("/{path}"))
+            });
+            if let Some((_, lines)) = lines {
+                locations.extend(lines.iter().map(|&line| Location::new(file, line)));
+            }
+        }
+        locations
+    }
+
     /// `src/lib.rs:12`.
     pub fn display(&self, location: Location) -> String {
         format!(

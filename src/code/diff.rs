@@ -1,6 +1,8 @@
-//! The patch as a unified diff that `git apply` accepts from the workspace
-//! root (`a/` and `b/` paths relative to it).
+//! Unified diffs: the patch as one that `git apply` accepts from the
+//! workspace root (`a/` and `b/` paths relative to it), and the lines a
+//! given diff changes (`--in-diff`).
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -31,6 +33,45 @@ pub fn unified_diff(changes: &[FileChange]) -> String {
         );
     }
     out
+}
+
+/// The lines a unified diff changes, per file (its `+++ b/` path): the
+/// new-side numbers of added lines, and for a deletion, the line now where
+/// the deleted lines were.
+pub fn changed_lines(diff: &str) -> BTreeMap<String, BTreeSet<u32>> {
+    let mut changed: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    let mut file: Option<String> = None;
+    let mut line = 0u32;
+    for text in diff.lines() {
+        if let Some(path) = text.strip_prefix("+++ ") {
+            let path = path.split('\t').next().unwrap_or(path);
+            file =
+                (path != "/dev/null").then(|| path.strip_prefix("b/").unwrap_or(path).to_string());
+        } else if text.starts_with("--- ") {
+            continue;
+        } else if let Some(header) = text.strip_prefix("@@ ") {
+            line = header
+                .split(' ')
+                .find_map(|part| part.strip_prefix('+'))
+                .and_then(|range| range.split(',').next()?.parse().ok())
+                .unwrap_or(0);
+        } else if let Some(file) = &file {
+            let lines = changed.entry(file.clone()).or_default();
+            match text.chars().next() {
+                Some('+') => {
+                    lines.insert(line);
+                    line += 1;
+                }
+                Some('-') => {
+                    lines.insert(line.max(1));
+                }
+                Some(' ') | None => line += 1,
+                _ => {}
+            }
+        }
+    }
+    changed.retain(|_, lines| !lines.is_empty());
+    changed
 }
 
 #[cfg(test)]
@@ -77,5 +118,13 @@ mod tests {
             std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap(),
             patched
         );
+    }
+
+    #[test]
+    fn a_diff_gives_the_lines_it_changes() {
+        let diff = "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -3,7 +3,7 @@ fn f() {\n a\n b\n c\n-d\n+D\n e\n@@ -20,3 +20,2 @@\n x\n-y\n z\n--- a/src/gone.rs\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n";
+        let changed = changed_lines(diff);
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        assert_eq!(changed["src/lib.rs"], BTreeSet::from([6, 21]));
     }
 }

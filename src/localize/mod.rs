@@ -47,6 +47,22 @@ pub struct GroupRanking {
     pub critical: BTreeSet<Location>,
 }
 
+impl GroupRanking {
+    /// The group with only the suspects at `locations` (the ones a repair
+    /// restricted to a diff may edit).
+    pub fn only_at(&self, locations: &BTreeSet<Location>) -> GroupRanking {
+        GroupRanking {
+            suspects: self
+                .suspects
+                .iter()
+                .filter(|s| locations.contains(&s.location))
+                .cloned()
+                .collect(),
+            ..self.clone()
+        }
+    }
+}
+
 /// Everything localization found.
 #[derive(Debug, Clone)]
 pub struct Localization {
@@ -62,6 +78,20 @@ pub struct Localization {
     pub switched: usize,
     /// The `const` and `static` items ranked (at their first line).
     pub data: Vec<Constant>,
+}
+
+impl Localization {
+    /// Marks the suspects at `changed` locations (`--in-diff`), in the
+    /// overall ranking and in every group's.
+    pub fn mark_changed(&mut self, changed: &BTreeSet<Location>) {
+        let suspects = self
+            .overall
+            .iter_mut()
+            .chain(self.groups.iter_mut().flat_map(|g| g.suspects.iter_mut()));
+        for suspect in suspects {
+            suspect.in_diff = changed.contains(&suspect.location);
+        }
+    }
 }
 
 /// The spectrum of the baseline's passing tests and, of its failing ones,

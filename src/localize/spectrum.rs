@@ -171,6 +171,8 @@ pub struct Suspect {
     pub in_slice: bool,
     /// A condition whose flip makes a failing test pass.
     pub critical: bool,
+    /// Changed by the diff given with `--in-diff`.
+    pub in_diff: bool,
 }
 
 /// Scores differing by less than this are ties (they come from the same
@@ -208,6 +210,7 @@ pub fn rank_refined(
             counts,
             rank: 0,
             in_slice: slice.contains(location),
+            in_diff: false,
             critical: critical.contains(location),
         })
         .collect();

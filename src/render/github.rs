@@ -24,7 +24,7 @@ pub fn ranking(ranking: &Ranking, top: Option<usize>, prefix: &Path) -> String {
             &ranking.baseline.sources.get(suspect.location.file).path,
         );
         let message = format!(
-            "suspicious line, rank {} ({} {}): executed by {} of {failing} failing and {} of {passing} passing tests{}",
+            "suspicious line, rank {} ({} {}): executed by {} of {failing} failing and {} of {passing} passing tests{}{}",
             suspect.rank,
             ranking.metric.name(),
             format_score(suspect.score),
@@ -34,6 +34,11 @@ pub fn ranking(ranking: &Ranking, top: Option<usize>, prefix: &Path) -> String {
                 (true, _) => "; flipping this condition makes a failing test pass",
                 (false, true) => "; in the dynamic slice of every failing test",
                 (false, false) => "",
+            },
+            if suspect.in_diff {
+                "; changed by the diff"
+            } else {
+                ""
             }
         );
         let _ = writeln!(

@@ -43,6 +43,7 @@ fn entry(ranking: &Ranking, s: &Suspect) -> Value {
         "failed": s.counts.failed,
         "passed": s.counts.passed,
         "in_slice": s.in_slice,
+        "in_diff": s.in_diff,
         "critical": s.critical,
         "code": ranking.code(s),
     })

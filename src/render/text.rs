@@ -7,11 +7,18 @@ use super::{Ranking, format_score};
 /// Why a line ranks above its score: `switch` (a critical predicate),
 /// `slice` (in the dynamic slice of every failing run).
 fn why(suspect: &crate::localize::spectrum::Suspect) -> String {
-    match (suspect.critical, suspect.in_slice) {
-        (true, true) => "switch,slice".to_string(),
-        (true, false) => "switch".to_string(),
-        (false, true) => "slice".to_string(),
-        (false, false) => "-".to_string(),
+    let marks: Vec<&str> = [
+        (suspect.critical, "switch"),
+        (suspect.in_slice, "slice"),
+        (suspect.in_diff, "diff"),
+    ]
+    .into_iter()
+    .filter_map(|(on, mark)| on.then_some(mark))
+    .collect();
+    if marks.is_empty() {
+        "-".to_string()
+    } else {
+        marks.join(",")
     }
 }
 

@@ -1,5 +1,6 @@
 //! How the repair searches: the settings of every stage.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use crate::evaluate;
@@ -20,5 +21,8 @@ pub struct Settings {
     pub exclude: Exclusions,
     /// Weigh locations by what edits there did.
     pub feedback: bool,
+    /// `--in-diff`: edit only these lines (per diff path; see
+    /// `CrateSources::locations_in`).
+    pub in_diff: Option<BTreeMap<String, BTreeSet<u32>>>,
     pub evaluation: evaluate::Settings,
 }

@@ -145,6 +145,14 @@ pub fn run_stage(
 ) -> Result<StageOutcome> {
     let started = Instant::now();
     let sources = &baseline.sources;
+    let restricted;
+    let group = match &settings.in_diff {
+        Some(changed) => {
+            restricted = group.only_at(&sources.locations_in(changed));
+            &restricted
+        }
+        None => group,
+    };
     let originals = sources.originals();
     let space = collect_mutation_space(sources, &settings.exclude);
     // What the compiler says about types where edits will be made.
