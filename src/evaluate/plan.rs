@@ -32,7 +32,8 @@ pub struct Cutoff {
 /// Each test may take ten times its baseline duration, at least
 /// [`FLOOR`] (a mutant that hangs costs that, not seconds). A test that
 /// timed out in the baseline, and any test that times out in a candidate
-/// that would otherwise pass every test it ran, gets the generous limit:
+/// that would otherwise pass every test it ran, gets the generous limit
+/// (one test at a time, until one times out again):
 /// ten times the slowest passing test, at least a second (so that a busy
 /// machine cannot cost a fix).
 #[derive(Debug, Clone)]
@@ -184,11 +185,22 @@ impl TestPlan {
             .iter()
             .all(|(_, v)| matches!(v, Verdict::Passed | Verdict::TimedOut));
         if !timed_out.is_empty() && otherwise_passing {
+            // One at a time, until one times out again: then the candidate
+            // cannot pass everything, and the rest keep their verdict (a
+            // mutant that hangs in every test costs one generous limit, not
+            // one per test).
             run.verdicts.retain(|(_, v)| *v != Verdict::TimedOut);
-            add(
-                suite.run_together(&timed_out, &|_| self.generous, env)?,
-                &mut run,
-            );
+            let mut unconfirmed = timed_out.into_iter();
+            for test in unconfirmed.by_ref() {
+                let confirmed = suite.run_together(&[test], &|_| self.generous, env)?;
+                let passed = confirmed.verdicts.iter().all(|(_, v)| v.passed());
+                add(confirmed, &mut run);
+                if !passed {
+                    break;
+                }
+            }
+            run.verdicts
+                .extend(unconfirmed.map(|test| (test, Verdict::TimedOut)));
         }
         run.verdicts.sort_by_key(|(test, _)| *test);
         Ok(run)
