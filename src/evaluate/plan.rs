@@ -62,6 +62,13 @@ pub struct PlanRun {
     pub timed_out: Duration,
 }
 
+impl PlanRun {
+    fn add(&mut self, group: GroupRun) {
+        self.verdicts.extend(group.verdicts);
+        self.timed_out += group.timed_out;
+    }
+}
+
 /// The tests one candidate runs, and the verdicts it keeps from the baseline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
@@ -161,19 +168,35 @@ impl TestPlan {
             verdicts: selection.kept,
             timed_out: Duration::ZERO,
         };
-        let add = |group: GroupRun, run: &mut PlanRun| {
-            run.verdicts.extend(group.verdicts);
-            run.timed_out += group.timed_out;
-        };
-        add(
-            suite.run_together(&selection.first, &budget, env)?,
-            &mut run,
-        );
+        run.add(suite.run_together(&selection.first, &budget, env)?);
+        let mut rest_ran = false;
         if !self.below_cutoff(&run.verdicts, &selection.rest) {
-            add(suite.run_together(&selection.rest, &budget, env)?, &mut run);
+            run.add(suite.run_together(&selection.rest, &budget, env)?);
+            rest_ran = true;
         }
-        // Timeouts in a candidate that passes everything else are confirmed
-        // with the generous limit: a busy machine must not cost a fix.
+        let confirmed = self.confirm_timeouts(suite, env, &mut run)?;
+        // A failing test that only timed out by the tight budget may have
+        // made the cutoff skip the rest: once confirmed, they run after all.
+        if confirmed && !rest_ran && !self.below_cutoff(&run.verdicts, &selection.rest) {
+            run.add(suite.run_together(&selection.rest, &budget, env)?);
+            self.confirm_timeouts(suite, env, &mut run)?;
+        }
+        run.verdicts.sort_by_key(|(test, _)| *test);
+        Ok(run)
+    }
+
+    /// Timeouts in a candidate that passes everything else are confirmed
+    /// with the generous limit: a busy machine must not cost a fix. One at
+    /// a time, until one times out again: then the candidate cannot pass
+    /// everything, and the rest keep their verdict (a mutant that hangs in
+    /// every test costs one generous limit, not one per test). Whether every
+    /// one passed.
+    fn confirm_timeouts(
+        &self,
+        suite: &TestSuite,
+        env: &[(&'static str, OsString)],
+        run: &mut PlanRun,
+    ) -> Result<bool> {
         let timed_out: Vec<TestId> = run
             .verdicts
             .iter()
@@ -184,26 +207,23 @@ impl TestPlan {
             .verdicts
             .iter()
             .all(|(_, v)| matches!(v, Verdict::Passed | Verdict::TimedOut));
-        if !timed_out.is_empty() && otherwise_passing {
-            // One at a time, until one times out again: then the candidate
-            // cannot pass everything, and the rest keep their verdict (a
-            // mutant that hangs in every test costs one generous limit, not
-            // one per test).
-            run.verdicts.retain(|(_, v)| *v != Verdict::TimedOut);
-            let mut unconfirmed = timed_out.into_iter();
-            for test in unconfirmed.by_ref() {
-                let confirmed = suite.run_together(&[test], &|_| self.generous, env)?;
-                let passed = confirmed.verdicts.iter().all(|(_, v)| v.passed());
-                add(confirmed, &mut run);
-                if !passed {
-                    break;
-                }
-            }
-            run.verdicts
-                .extend(unconfirmed.map(|test| (test, Verdict::TimedOut)));
+        if timed_out.is_empty() || !otherwise_passing {
+            return Ok(true);
         }
-        run.verdicts.sort_by_key(|(test, _)| *test);
-        Ok(run)
+        run.verdicts.retain(|(_, v)| *v != Verdict::TimedOut);
+        let mut unconfirmed = timed_out.into_iter();
+        let mut all = true;
+        for test in unconfirmed.by_ref() {
+            let confirmed = suite.run_together(&[test], &|_| self.generous, env)?;
+            all = confirmed.verdicts.iter().all(|(_, v)| v.passed());
+            run.add(confirmed);
+            if !all {
+                break;
+            }
+        }
+        run.verdicts
+            .extend(unconfirmed.map(|test| (test, Verdict::TimedOut)));
+        Ok(all)
     }
 }
 
