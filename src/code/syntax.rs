@@ -222,10 +222,8 @@ fn names_used(node: &impl ToTokens, self_fields: bool) -> BTreeSet<String> {
             self.bound.extend(pattern_bindings(pat));
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            if let Ok(args) = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
-                for arg in &args {
-                    self.visit_expr(arg);
-                }
+            for arg in &macro_arguments(mac) {
+                self.visit_expr(arg);
             }
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
@@ -270,10 +268,8 @@ pub fn variable_occurrences(
             }
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            if let Ok(args) = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
-                for arg in &args {
-                    self.visit_expr(arg);
-                }
+            for arg in &macro_arguments(mac) {
+                self.visit_expr(arg);
             }
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
@@ -762,6 +758,32 @@ fn item_attrs(item: &syn::Item) -> Option<&[syn::Attribute]> {
         Use(i) => &i.attrs,
         _ => return None,
     })
+}
+
+/// `+=`, `-=` and the other compound assignments.
+pub fn is_compound_assignment(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
+/// The arguments of a function-like macro call whose body is a
+/// comma-separated list of expressions (`assert_eq!(a, b)`, `vec![x]`);
+/// none for any other body.
+pub fn macro_arguments(mac: &syn::Macro) -> Punctuated<Expr, Token![,]> {
+    mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

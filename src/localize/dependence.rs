@@ -16,8 +16,8 @@ use syn::{Expr, Stmt};
 use crate::code::crate_sources::CrateSources;
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
-    Code, RunnableCode, Scope, closure_parameters, let_bindings, may_call, pattern_bindings,
-    self_field, start_line, variables_used, walk_runnable_code,
+    Code, RunnableCode, Scope, closure_parameters, is_compound_assignment, let_bindings, may_call,
+    pattern_bindings, self_field, start_line, variables_used, walk_runnable_code,
 };
 
 /// What one location does with variables.
@@ -228,23 +228,6 @@ impl RunnableCode for Collector<'_> {
             );
         }
     }
-}
-
-fn is_compound_assignment(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
 }
 
 /// A dependency of one execution of a location.

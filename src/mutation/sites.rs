@@ -15,8 +15,8 @@ use syn::{Expr, Stmt};
 use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
-    EnclosingStatement, RunnableCode, Scope, free_variables, pattern_bindings,
-    variable_occurrences, walk_runnable_code, without_spaces,
+    EnclosingStatement, RunnableCode, Scope, free_variables, is_compound_assignment,
+    pattern_bindings, variable_occurrences, walk_runnable_code, without_spaces,
 };
 
 /// A place in the crate where some operator can apply.
@@ -523,7 +523,7 @@ fn is_inert(expr: &Expr) -> bool {
         Expr::Lit(_) | Expr::Path(_) => true,
         Expr::Tuple(tuple) => tuple.elems.iter().all(is_inert),
         Expr::Binary(binary) => {
-            !is_assignment(&binary.op) && is_inert(&binary.left) && is_inert(&binary.right)
+            !is_compound_assignment(&binary.op) && is_inert(&binary.left) && is_inert(&binary.right)
         }
         Expr::Unary(unary) => is_inert(&unary.expr),
         Expr::Paren(paren) => is_inert(&paren.expr),
@@ -540,7 +540,7 @@ fn is_unit(stmt: &Stmt) -> bool {
         Stmt::Local(_) | Stmt::Item(_) => true,
         Stmt::Expr(expr, _) => match expr {
             Expr::ForLoop(_) | Expr::While(_) | Expr::Assign(_) => true,
-            Expr::Binary(binary) => is_assignment(&binary.op),
+            Expr::Binary(binary) => is_compound_assignment(&binary.op),
             _ => false,
         },
         Stmt::Macro(_) => false,
@@ -553,7 +553,7 @@ fn is_unit(stmt: &Stmt) -> bool {
 fn is_valued(expr: &Expr, returns: Option<&str>) -> bool {
     match expr {
         Expr::Tuple(tuple) => !tuple.elems.is_empty(),
-        Expr::Binary(binary) => !is_assignment(&binary.op),
+        Expr::Binary(binary) => !is_compound_assignment(&binary.op),
         Expr::Call(_) | Expr::MethodCall(_) => returns.is_some_and(|r| !r.is_empty()),
         Expr::Lit(_)
         | Expr::Path(_)
@@ -569,23 +569,6 @@ fn is_valued(expr: &Expr, returns: Option<&str>) -> bool {
         Expr::Paren(paren) => is_valued(&paren.expr, returns),
         _ => false,
     }
-}
-
-fn is_assignment(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
 }
 
 /// Whether an expression can be negated or combined without parentheses.
