@@ -355,7 +355,7 @@ fn messages_say_what_is_wrong_and_where() {
     );
     assert_exit(&output, 0);
     assert!(
-        stderr(&output).contains("--exclude no_such_function names no file and no function"),
+        stderr(&output).contains("the exclusion `no_such_function` (--exclude or `exclude` in the config) names no file and no function"),
         "{}",
         stderr(&output)
     );

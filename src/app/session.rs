@@ -3,7 +3,6 @@
 //! `run` starts from one; so do the benchmark and the evaluator tests,
 //! through the facade in `lib.rs`.
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -22,12 +21,13 @@ use crate::evaluate::setup::{Prepared, prepare};
 use crate::evaluate::types::infer_types;
 use crate::evaluate::{EvaluatorKind, PreparedEvaluator};
 use crate::exit::{Exit, Failure};
-use crate::localize::spectrum::{Suspect, rank_suspects};
+use crate::localize::spectrum::{Suspect, rank_suspects, suspicious_locations};
 use crate::localize::spectrum_of;
 use crate::mutation::patch::Candidate;
 use crate::mutation::sites::{MutationSpace, collect_mutation_space};
 use crate::mutation::types::Types;
 use crate::repair::stage::mutator;
+use crate::repair::sweep::next_batch;
 use crate::system::console::Console;
 use crate::system::lock::Lock;
 use crate::system::scratch;
@@ -100,7 +100,7 @@ impl Session {
             baseline::establish(workspace, &options.baseline, &console, &Default::default())?;
         for pattern in options.repair.exclude.unmatched(&baseline.sources) {
             console.warn(format!(
-                "--exclude {pattern} names no file and no function of the crate, so it excludes nothing"
+                "the exclusion `{pattern}` (--exclude or `exclude` in the config) names no file and no function of the crate, so it excludes nothing"
             ));
         }
         Ok(Session {
@@ -144,15 +144,10 @@ impl Session {
     pub fn sweep_candidates(&self, count: usize) -> Result<Vec<Candidate>> {
         let originals = self.baseline.sources.originals();
         let (space, suspects) = self.space_and_suspects();
-        let suspicious: BTreeSet<Location> = suspects
-            .iter()
-            .filter(|s| s.score > 0.0)
-            .map(|s| s.location)
-            .collect();
         let types = infer_types(
             &self.baseline,
             &space,
-            &suspicious,
+            &suspicious_locations(&suspects),
             &self.options.repair.evaluation,
         )?;
         let mutator = mutator(
@@ -162,19 +157,11 @@ impl Session {
             &suspects,
             &self.options.repair.operators,
         );
-        let mut candidates = Vec::new();
-        for suspect in &suspects {
-            if candidates.len() >= count {
-                break;
-            }
-            candidates.extend(
-                mutator
-                    .every_edit_at(suspect.location)
-                    .into_iter()
-                    .map(|edit| Candidate::original().with(edit)),
-            );
-        }
-        Ok(candidates)
+        let locations: Vec<Location> = suspects.iter().map(|s| s.location).collect();
+        Ok(next_batch(&mutator, &locations, &mut 0, count)
+            .into_iter()
+            .map(|edit| Candidate::original().with(edit))
+            .collect())
     }
 
     /// Every file of the crate with the candidate's edits in it: path

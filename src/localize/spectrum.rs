@@ -175,6 +175,16 @@ pub struct Suspect {
     pub in_diff: bool,
 }
 
+/// The locations with a score above zero: where edits may help, and
+/// where the type oracle is asked.
+pub fn suspicious_locations(suspects: &[Suspect]) -> BTreeSet<Location> {
+    suspects
+        .iter()
+        .filter(|s| s.score > 0.0)
+        .map(|s| s.location)
+        .collect()
+}
+
 /// Scores differing by less than this are ties (they come from the same
 /// arithmetic on different counts).
 const TIE: f64 = 1e-12;

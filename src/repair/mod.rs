@@ -227,7 +227,7 @@ pub fn repair(
     // the unreduced candidate).
     let mut rejected = None;
     let mut diff = None;
-    if complete && halted.is_none() {
+    if complete {
         let validate_started = Instant::now();
         let mut tries = vec![patched.clone()];
         if let [only] = stages.as_slice()

@@ -26,7 +26,7 @@ use crate::evaluate::types::infer_types;
 use crate::evaluate::{CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats};
 use crate::exit::Halt;
 use crate::localize::GroupRanking;
-use crate::localize::spectrum::Suspect;
+use crate::localize::spectrum::{Suspect, suspicious_locations};
 use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator};
 use crate::mutation::sites::{MutationSpace, collect_mutation_space};
@@ -156,12 +156,7 @@ pub fn run_stage(
     let originals = sources.originals();
     let space = collect_mutation_space(sources, &settings.exclude);
     // What the compiler says about types where edits will be made.
-    let suspicious: BTreeSet<Location> = group
-        .suspects
-        .iter()
-        .filter(|s| s.score > 0.0)
-        .map(|s| s.location)
-        .collect();
+    let suspicious = suspicious_locations(&group.suspects);
     let types_started = Instant::now();
     let types = infer_types(baseline, &space, &suspicious, &settings.evaluation)?;
     let types_seconds = types_started.elapsed().as_secs_f64();
@@ -243,6 +238,7 @@ pub fn run_stage(
     );
 
     let mut alternatives = Vec::new();
+    let swept_best = || swept.best.clone().unwrap_or_else(|| original(&model));
     let (best, stop, search_result) = match swept.stop {
         SweepStop::Found => {
             let choice_started = Instant::now();
@@ -250,16 +246,9 @@ pub fn run_stage(
             timings.insert("choose", choice_started.elapsed().as_secs_f64());
             (alternatives[0].scored.clone(), Stop::Found, None)
         }
-        SweepStop::Interrupted => (
-            swept.best.clone().unwrap_or_else(|| original(&model)),
-            Stop::Interrupted,
-            None,
-        ),
-        SweepStop::TimeLimit if process::time_left().is_some_and(|left| left.is_zero()) => (
-            swept.best.clone().unwrap_or_else(|| original(&model)),
-            Stop::TimeLimit,
-            None,
-        ),
+        // Stopped, with no time for the genetic search.
+        SweepStop::Interrupted => (swept_best(), Stop::Interrupted, None),
+        SweepStop::TimeLimit if process::out_of_time() => (swept_best(), Stop::TimeLimit, None),
         SweepStop::Exhausted | SweepStop::TimeLimit => {
             let seed = settings.seed.wrapping_add(index as u64);
             let mut rng = StdRng::seed_from_u64(seed);

@@ -21,7 +21,7 @@ use crate::evaluate::plan::Cutoff;
 use crate::evaluate::{CandidateOutcome, Evaluator};
 use crate::exit::Halt;
 use crate::mutation::mutator::Mutator;
-use crate::mutation::patch::{Candidate, Operator};
+use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
 
 /// Why the sweep stopped.
@@ -60,6 +60,22 @@ pub struct Swept {
 /// has this many).
 pub const BATCH: usize = 200;
 
+/// Every edit at whole locations from `locations[*next]` on, until there
+/// are at least `size` (or the locations run out); `next` moves past them.
+pub fn next_batch(
+    mutator: &Mutator,
+    locations: &[Location],
+    next: &mut usize,
+    size: usize,
+) -> Vec<PatchEdit> {
+    let mut batch = Vec::new();
+    while *next < locations.len() && batch.len() < size {
+        batch.extend(mutator.every_edit_at(locations[*next]));
+        *next += 1;
+    }
+    batch
+}
+
 /// Sweeps `locations` (in the order given) until `deadline`; `on_batch`
 /// hears the locations swept and the edits evaluated so far.
 pub fn sweep(
@@ -94,12 +110,7 @@ pub fn sweep(
             swept.stop = SweepStop::TimeLimit;
             break;
         }
-        // Whole locations until the batch is large enough.
-        let mut batch = Vec::new();
-        while next < locations.len() && batch.len() < BATCH {
-            batch.extend(mutator.every_edit_at(locations[next]));
-            next += 1;
-        }
+        let batch = next_batch(mutator, locations, &mut next, BATCH);
         let candidates: Vec<Candidate> = batch
             .iter()
             .map(|edit| Candidate::original().with(edit.clone()))

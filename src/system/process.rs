@@ -1,8 +1,8 @@
 //! The one place that spawns processes.
 //!
 //! Every child runs in its own process group, so that a timeout, a signal
-//! or the end of the time limit can kill it together with everything it started (a test that runs the crate's
-//! binary, a build script, rustc). Output goes to anonymous temp files rather
+//! or the end of the time limit can kill it together with everything it
+//! started (a test that runs the crate's binary, a build script, rustc). Output goes to anonymous temp files rather
 //! than pipes, so a child that fills its output never blocks, and a grandchild
 //! that keeps a pipe open never makes us wait.
 
@@ -69,10 +69,6 @@ pub fn stopped_by() -> Option<Exit> {
     }
 }
 
-pub fn interrupted() -> bool {
-    stopped_by().is_some()
-}
-
 /// Sets when the run must end; `None` lifts the limit.
 pub fn set_deadline(deadline: Option<Instant>) {
     *DEADLINE.lock().expect("deadline poisoned") = deadline;
@@ -102,21 +98,24 @@ pub fn time_left() -> Option<Duration> {
         .map(|d| d.saturating_duration_since(Instant::now()))
 }
 
-fn out_of_time() -> bool {
+/// Whether the deadline has passed.
+pub fn out_of_time() -> bool {
     time_left().is_some_and(|left| left.is_zero())
+}
+
+/// A signal, or the end of the time limit, as the error that says which.
+fn halt() -> Option<anyhow::Error> {
+    match stopped_by() {
+        Some(exit) => Some(Failure::interrupted(exit).into()),
+        None => out_of_time().then(|| TimeUp.into()),
+    }
 }
 
 /// Returns a signal or the end of the time limit as an error, so that `?`
 /// unwinds to whoever keeps the best result so far, then to `main`
 /// (dropping, and so deleting, every scratch directory on the way).
 pub fn check_interrupted() -> Result<()> {
-    if let Some(exit) = stopped_by() {
-        return Err(Failure::interrupted(exit).into());
-    }
-    if out_of_time() {
-        return Err(TimeUp.into());
-    }
-    Ok(())
+    halt().map_or(Ok(()), Err)
 }
 
 /// How a child process ended.
@@ -228,8 +227,9 @@ impl NewLines {
 }
 
 /// `work(i)` for every `i` in `0..count`, on up to `jobs` threads that each
-/// take the next index; a thread stops at its first error, all stop on
-/// Ctrl-C. The results in index order (an error for any left undone).
+/// take the next index; a thread stops at its first error, all stop on a
+/// halt (a signal, the time limit). The results in index order (an error
+/// for any left undone).
 pub fn in_parallel<T: Send>(
     jobs: usize,
     count: usize,
@@ -242,8 +242,8 @@ pub fn in_parallel<T: Send>(
 /// `work(worker, i)` for every `i` in `0..count`, one thread per worker
 /// (each with its own state: a scratch copy, say). Each thread takes the
 /// next index; with `pinned`, worker `i` takes job `i` only. A thread stops
-/// at its first error, all stop on Ctrl-C. The results in index order (an
-/// error for any left undone).
+/// at its first error, all stop on a halt (a signal, the time limit). The
+/// results in index order (an error for any left undone).
 pub fn in_parallel_with<W: Send, T: Send>(
     workers: &mut [W],
     count: usize,
@@ -262,7 +262,7 @@ pub fn in_parallel_with<W: Send, T: Send>(
                     } else {
                         next.fetch_add(1, Ordering::SeqCst)
                     };
-                    if job >= count || interrupted() || out_of_time() {
+                    if job >= count || halt().is_some() {
                         break;
                     }
                     let result = work(worker, job);
@@ -313,7 +313,7 @@ impl Spawned {
             .expect("live group registry poisoned")
             .insert(group);
         let spawned = Spawned { child, group };
-        // Ctrl-C may have arrived between the check above and the registration.
+        // A halt may have come between the check above and the registration.
         check_interrupted()?;
         Ok(spawned)
     }
@@ -333,10 +333,10 @@ impl Spawned {
                 check_interrupted()?;
                 return Ok(Status::Exited(status));
             }
-            if interrupted() || out_of_time() {
+            if let Some(halt) = halt() {
                 kill_group(self.group);
                 let _ = self.child.wait();
-                return check_interrupted().map(|()| Status::TimedOut);
+                return Err(halt);
             }
             if let Some(left) = time_left() {
                 pause = pause.min(left);
