@@ -489,12 +489,14 @@ pub fn cargo() -> Command {
 }
 
 /// What the setup check of a bug found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Check {
     pub original_passes: bool,
     pub buggy_builds: bool,
     /// Lib/bin/integration tests of the buggy version: (failed, run).
     pub buggy_tests: (usize, usize),
+    /// How long that `cargo test` of the buggy version took (built already).
+    pub buggy_test_seconds: f64,
 }
 
 impl Check {
@@ -541,8 +543,10 @@ pub fn check_buggy(sources: &Sources, case: &Case, original_passes: bool) -> Res
             original_passes,
             buggy_builds: false,
             buggy_tests: (0, 0),
+            buggy_test_seconds: 0.0,
         });
     }
+    let started = std::time::Instant::now();
     let output = sources
         .cargo(case.subject)
         .args(["test", "--no-fail-fast", "--lib", "--bins", "--tests"])
@@ -552,6 +556,7 @@ pub fn check_buggy(sources: &Sources, case: &Case, original_passes: bool) -> Res
         original_passes,
         buggy_builds: true,
         buggy_tests: count_results(&String::from_utf8_lossy(&output.stdout)),
+        buggy_test_seconds: started.elapsed().as_secs_f64(),
     })
 }
 

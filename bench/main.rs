@@ -41,6 +41,8 @@ pub struct Settings {
     batch: usize,
     /// Also repair with `--refine none`.
     unrefined: bool,
+    /// Localize only (no repair, no speed comparison).
+    rank_only: bool,
     /// An earlier cargo-autofix binary, for the cases this one does not fix.
     previous: Option<PathBuf>,
     corpus: Option<PathBuf>,
@@ -60,6 +62,7 @@ fn parse_settings() -> Result<Settings> {
         naive: 0,
         batch: 200,
         unrefined: true,
+        rank_only: false,
         previous: None,
         corpus: None,
         out: None,
@@ -77,6 +80,7 @@ fn parse_settings() -> Result<Settings> {
             "--naive" => naive = Some(iter.next().context("--naive needs a number")?.parse()?),
             "--batch" => settings.batch = iter.next().context("--batch needs a number")?.parse()?,
             "--shipped-only" => settings.unrefined = false,
+            "--rank-only" => settings.rank_only = true,
             "--previous" => {
                 settings.previous = Some(iter.next().context("--previous needs a binary")?.into())
             }
@@ -90,7 +94,7 @@ fn parse_settings() -> Result<Settings> {
                 }
             }
             other => bail!(
-                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --batch N, --naive N, --shipped-only, --previous BIN, --corpus FILE, --out DIR)"
+                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --batch N, --naive N, --shipped-only, --rank-only, --previous BIN, --corpus FILE, --out DIR)"
             ),
         }
     }
@@ -146,9 +150,11 @@ fn main() -> Result<()> {
             }
             Err(error) => eprintln!("    skipped: {error:#}"),
         }
+        // What is done so far, so that a long run stopped early keeps it.
+        write_results(&out, &records, &[], &settings, started.elapsed())?;
     }
     let mut speed = Vec::new();
-    if settings.naive > 0 {
+    if settings.naive > 0 && !settings.rank_only {
         for subject in subjects.iter().filter(|s| !s.is_fixture()) {
             let Some(case) = cases.iter().find(|c| {
                 c.subject.name == subject.name
@@ -180,19 +186,31 @@ fn main() -> Result<()> {
         }
     }
     let elapsed = started.elapsed();
-    let results = report::results_json(&records, &speed, &settings, elapsed);
-    fs::create_dir_all(&out)?;
-    fs::write(out.join("results.json"), format!("{results:#}\n"))?;
-    fs::write(
-        out.join("RESULTS.md"),
-        report::markdown(&records, &speed, &settings, elapsed),
-    )?;
-    fs::write(out.join("ranks.svg"), report::svg(&records))?;
+    write_results(&out, &records, &speed, &settings, elapsed)?;
     eprintln!(
         "wrote RESULTS.md, results.json and ranks.svg to {} in {:.0} s",
         out.display(),
         elapsed.as_secs_f64()
     );
+    Ok(())
+}
+
+/// Writes `results.json`, `RESULTS.md` and `ranks.svg` to `out`.
+fn write_results(
+    out: &Path,
+    records: &[run::BugRecord],
+    speed: &[speed::SpeedRecord],
+    settings: &Settings,
+    elapsed: std::time::Duration,
+) -> Result<()> {
+    let results = report::results_json(records, speed, settings, elapsed);
+    fs::create_dir_all(out)?;
+    fs::write(out.join("results.json"), format!("{results:#}\n"))?;
+    fs::write(
+        out.join("RESULTS.md"),
+        report::markdown(records, speed, settings, elapsed),
+    )?;
+    fs::write(out.join("ranks.svg"), report::svg(records))?;
     Ok(())
 }
 

@@ -92,10 +92,7 @@ struct RepairSummary {
 }
 
 fn summarize(records: &[BugRecord]) -> Summary {
-    let checked: Vec<&BugRecord> = records
-        .iter()
-        .filter(|r| r.check.ok && r.repair.is_some())
-        .collect();
+    let checked: Vec<&BugRecord> = records.iter().filter(|r| r.check.ok).collect();
     // Top-1/3/5 and EXAM (the share of executed lines read before reaching
     // the fault, all of them if never) of one rank per case.
     let accuracy = |name: &str, rank: &dyn Fn(&BugRecord) -> Option<usize>| {
@@ -293,8 +290,10 @@ pub fn markdown(
             share(r.median_compile_share)
         }),
     ];
-    md.push_str("\n| repair | as shipped | `--refine none` |\n|---|---|---|\n");
-    for (name, cell) in rows {
+    if !settings.rank_only {
+        md.push_str("\n| repair | as shipped | `--refine none` |\n|---|---|---|\n");
+    }
+    for (name, cell) in rows.into_iter().filter(|_| !settings.rank_only) {
         let _ = writeln!(
             md,
             "| {name} | {} | {} |",
@@ -314,13 +313,22 @@ pub fn markdown(
     );
     md.push_str(
         "\n## Localization refinements\n\nOchiai ranks of the faulty line with each refinement on its own and with all \
-         of them, recomputed from one `--rank-only --format json` run per case (its counts and its `in_slice` and \
-         `critical` marks). *plain*: one spectrum over all failing tests; *groups*: each failure group's own spectrum, \
-         taking the best rank among the groups; *slices*: one spectrum, lines in the slice of every traced failing test of \
-         some group first; *switching*: one spectrum, critical predicates first; *all*: per group, critical predicates, \
-         then the group's slice, then the rest, as `--rank-only` ranks each group.\n\n",
+         of them, recomputed from one `--rank-only --format json` run per case (its counts and its `in_slice`, \
+         `critical` and `mutation` marks). *plain*: one spectrum over all failing tests; *groups*: each failure group's \
+         own spectrum, taking the best rank among the groups; *slices*: one spectrum, lines in the slice of every traced \
+         failing test of some group first; *switching*: one spectrum, critical predicates first; *mutation*: one \
+         spectrum, its first ten lines reordered by the ProFL class of their edits (the edits were made at the top lines \
+         of the refined rankings: a line of the plain top ten without any counts as one where edits change nothing); \
+         *all but mutation*: per group, critical predicates, then the group's slice, then the rest; *all*: that, with \
+         the first ten lines reordered by ProFL class, as `--rank-only` ranks each group; *all, by metallaxis* and \
+         *all, by muse*: the first ten lines reordered by that mutation score alone instead.\n\n",
     );
     accuracy_table(&mut md, "refinement", &summary.per_refinement);
+    timing_section(&mut md, records);
+    if settings.rank_only {
+        localization_cases(&mut md, records);
+        return md;
+    }
     kinds_section(&mut md, records);
     operators_section(&mut md, records);
     historical_section(&mut md, records);
@@ -329,7 +337,7 @@ pub fn markdown(
         speed_section(&mut md, speed);
     }
     md.push_str(
-        "\n## Cases\n\n| case | kind | rank (ochiai / tarantula / dstar / op2 / jaccard) | rank (plain / groups / slices / switching / all) | groups | lines | localize (s) | repair | time (s) | candidates | compiled | stages | restores | `--refine none` |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "\n## Cases\n\n| case | kind | rank (ochiai / tarantula / dstar / op2 / jaccard) | rank (plain / groups / slices / switching / mutation / all but mutation / all / metallaxis / muse) | groups | lines | localize (s) | repair | time (s) | candidates | compiled | stages | restores | `--refine none` |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let joined = |ranks: &BTreeMap<String, Option<usize>>,
                   names: &mut dyn Iterator<Item = &str>| {
@@ -386,6 +394,86 @@ pub fn markdown(
         .expect("writing to a String cannot fail");
     }
     md
+}
+
+/// `--rank-only` with and without the mutation refinement against a plain
+/// `cargo test` of the same buggy copy, in the same run.
+fn timing_section(md: &mut String, records: &[BugRecord]) {
+    let checked: Vec<&BugRecord> = records.iter().filter(|r| r.check.ok).collect();
+    let median_of = |value: &dyn Fn(&BugRecord) -> f64| {
+        let mut values: Vec<f64> = checked.iter().map(|r| value(r)).collect();
+        values.sort_by(f64::total_cmp);
+        median(&values).unwrap_or(0.0)
+    };
+    let test = |r: &BugRecord| r.cargo_test_seconds.max(1e-3);
+    type Measure = dyn Fn(&BugRecord) -> f64;
+    let rows: [(&str, &Measure); 3] = [
+        ("plain `cargo test` (built)", &|r| r.cargo_test_seconds),
+        ("`--rank-only` (every refinement)", &|r| r.localize_seconds),
+        ("`--rank-only` without the mutation refinement", &|r| {
+            r.localize_seconds - r.mutation_seconds
+        }),
+    ];
+    md.push_str(
+        "\n## Time of `--rank-only`\n\nPer case, one `cargo test --no-fail-fast --lib --bins --tests` of the buggy copy \
+         (the setup check's, after `cargo test --no-run`: the crate is built), then one `--rank-only` (its builds share \
+         the subject's target dir with the earlier cases). Without the mutation refinement is that run less the time the \
+         refinement reported.\n\n| | median (s) | median ratio to `cargo test` | worst ratio |\n|---|---|---|---|\n",
+    );
+    for (name, value) in rows {
+        let ratio = |r: &BugRecord| value(r) / test(r);
+        let worst = checked.iter().map(|r| ratio(r)).fold(0.0, f64::max);
+        let _ = writeln!(
+            md,
+            "| {name} | {:.2} | {:.1}x | {worst:.1}x |",
+            median_of(value),
+            median_of(&ratio)
+        );
+    }
+}
+
+/// One row per case: ranks and times (`--rank-only` runs).
+fn localization_cases(md: &mut String, records: &[BugRecord]) {
+    md.push_str(
+        "\n## Cases\n\n| case | kind | rank (ochiai / tarantula / dstar / op2 / jaccard) | rank (plain / groups / slices / switching / mutation / all but mutation / all / metallaxis / muse) | groups | lines | `cargo test` (s) | `--rank-only` (s) | mutation (s) |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let joined = |ranks: &BTreeMap<String, Option<usize>>, names: &[&str]| {
+        names
+            .iter()
+            .map(|name| {
+                ranks
+                    .get(*name)
+                    .copied()
+                    .flatten()
+                    .map_or("-".into(), |x| x.to_string())
+            })
+            .collect::<Vec<String>>()
+            .join(" / ")
+    };
+    let metrics: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
+    for r in records {
+        if !r.check.ok {
+            let _ = writeln!(
+                md,
+                "| {} | {} | setup check failed | | | | | | |",
+                r.id, r.kind
+            );
+            continue;
+        }
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.1} |",
+            r.id,
+            r.kind,
+            joined(&r.ranks, &metrics),
+            joined(&r.refined_ranks, &REFINEMENTS),
+            r.groups,
+            r.executed_lines,
+            r.cargo_test_seconds,
+            r.localize_seconds,
+            r.mutation_seconds,
+        );
+    }
 }
 
 fn speed_section(md: &mut String, speed: &[SpeedRecord]) {
@@ -618,10 +706,7 @@ fn previous_section(md: &mut String, records: &[BugRecord]) {
 
 /// Bars of the Ochiai rank distribution and of the time to fix each bug.
 pub fn svg(records: &[BugRecord]) -> String {
-    let checked: Vec<&BugRecord> = records
-        .iter()
-        .filter(|r| r.check.ok && r.repair.is_some())
-        .collect();
+    let checked: Vec<&BugRecord> = records.iter().filter(|r| r.check.ok).collect();
     let buckets = ["1", "2-3", "4-5", "6-10", "11-20", ">20", "none"];
     let bucket = |rank: Option<usize>| match rank {
         Some(1) => 0,
@@ -667,7 +752,9 @@ pub fn svg(records: &[BugRecord]) -> String {
         .fold(1.0, f64::max);
     let row = (380.0 / checked.len().max(1) as f64).min(18.0);
     for (i, r) in checked.iter().enumerate() {
-        let p = r.repair.as_ref().unwrap();
+        let Some(p) = r.repair.as_ref() else {
+            continue;
+        };
         let y = 40.0 + i as f64 * row;
         let width = 300.0 * p.seconds / longest;
         let colour = if p.plausible() { "#2980b9" } else { "#bbbbbb" };

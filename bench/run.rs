@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use cargo_autofix::{
-    Counts, FileId, Location, Metric, RepairReport, Spectrum, Suspect, rank_refined, rank_suspects,
+    Counts, FileId, FixClass, LineEvidence, Location, MUTATION_LINES, Metric, RepairReport,
+    Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -40,6 +41,10 @@ pub struct BugRecord {
     pub groups: usize,
     pub executed_lines: usize,
     pub localize_seconds: f64,
+    /// Of which the mutation refinement took.
+    pub mutation_seconds: f64,
+    /// A plain `cargo test` of the buggy version (the setup check's, built).
+    pub cargo_test_seconds: f64,
     /// The repair as it ships (every refinement), and with `--refine none`.
     pub repair: Option<RepairRecord>,
     pub repair_unrefined: Option<RepairRecord>,
@@ -53,7 +58,17 @@ pub struct BugRecord {
 /// tests; per failure group (the best rank among the groups' rankings);
 /// preferring the dynamic slice; preferring critical predicates; and all
 /// three, as `--rank-only` ranks by default.
-pub const REFINEMENTS: [&str; 5] = ["plain", "groups", "slices", "switching", "all"];
+pub const REFINEMENTS: [&str; 9] = [
+    "plain",
+    "groups",
+    "slices",
+    "switching",
+    "mutation",
+    "all but mutation",
+    "all",
+    "all, by metallaxis",
+    "all, by muse",
+];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CheckRecord {
@@ -128,6 +143,8 @@ pub fn run_case(
         groups: 0,
         executed_lines: 0,
         localize_seconds: 0.0,
+        mutation_seconds: 0.0,
+        cargo_test_seconds: check.buggy_test_seconds,
         repair: None,
         repair_unrefined: None,
         repair_previous: None,
@@ -177,6 +194,10 @@ pub fn run_case(
     }
     record.groups = localization["groups"].as_array().map_or(0, Vec::len);
     record.refined_ranks = refinement_ranks(&localization, &faults, &files);
+    record.mutation_seconds = localization["mutation"]["seconds"].as_f64().unwrap_or(0.0);
+    if settings.rank_only {
+        return Ok(record);
+    }
 
     // Repair, as it ships and with no refinement; which goes first
     // alternates from case to case, so neither always finds the other's
@@ -213,7 +234,10 @@ fn best_rank(suspects: &[Suspect], faults: &[Location]) -> Option<usize> {
 
 /// The best rank of a fault under each of `REFINEMENTS`, from one
 /// `--rank-only --format json` localization: its overall and per-group
-/// counts, and the `in_slice` and `critical` marks of each entry.
+/// counts, and the `in_slice`, `critical` and `mutation` marks of each
+/// entry. The mutation evidence is for the top lines of the refined
+/// rankings: with fewer refinements, a line in the top ten without
+/// evidence counts as one where no edit was tried.
 fn refinement_ranks(
     localization: &Value,
     faults: &[Location],
@@ -231,14 +255,14 @@ fn refinement_ranks(
     let none = BTreeSet::new();
     let overall = &localization["ranking"];
     let spectrum = spectrum_of(overall, &localization["tests"], files);
-    let rank = |spectrum: &Spectrum, slice: &BTreeSet<Location>, critical: &BTreeSet<Location>| {
-        best_rank(
-            &rank_refined(spectrum, Metric::Ochiai, slice, critical),
-            faults,
-        )
-    };
-    // Each group's ranking, over its own failing tests and every passing test.
-    let per_group = |refined: bool| -> Option<usize> {
+    let refined =
+        |spectrum: &Spectrum, slice: &BTreeSet<Location>, critical: &BTreeSet<Location>| {
+            rank_refined(spectrum, Metric::Ochiai, slice, critical)
+        };
+    let rank = |suspects: &[Suspect]| best_rank(suspects, faults);
+    // Each group's refined ranking (over its own failing tests and every
+    // passing test), then `then` applied to it with the group's evidence.
+    let per_group = |marks: bool, then: &Reorder| {
         localization["groups"]
             .as_array()
             .into_iter()
@@ -249,28 +273,85 @@ fn refinement_ranks(
                     "passed": localization["tests"]["passed"],
                 });
                 let spectrum = spectrum_of(&group["ranking"], &tests, files);
-                if refined {
+                let mut suspects = if marks {
                     let slice = marked(&group["ranking"], "in_slice");
                     let critical = marked(&group["ranking"], "critical");
-                    rank(&spectrum, &slice, &critical)
+                    refined(&spectrum, &slice, &critical)
                 } else {
-                    rank(&spectrum, &none, &none)
-                }
+                    refined(&spectrum, &none, &none)
+                };
+                then(&mut suspects, &evidence_of(&group["ranking"], files));
+                rank(&suspects)
             })
             .min()
     };
+    let as_is = |_: &mut Vec<Suspect>, _: &BTreeMap<Location, LineEvidence>| {};
+    let by_classes = |suspects: &mut Vec<Suspect>, evidence: &BTreeMap<Location, LineEvidence>| {
+        rerank_by_evidence(suspects, evidence, MUTATION_LINES)
+    };
+    let mut plain_with_evidence = refined(&spectrum, &none, &none);
+    by_classes(&mut plain_with_evidence, &evidence_of(overall, files));
     let variants = [
-        rank(&spectrum, &none, &none),
-        per_group(false),
-        rank(&spectrum, &marked(overall, "in_slice"), &none),
-        rank(&spectrum, &none, &marked(overall, "critical")),
-        per_group(true),
+        rank(&refined(&spectrum, &none, &none)),
+        per_group(false, &as_is),
+        rank(&refined(&spectrum, &marked(overall, "in_slice"), &none)),
+        rank(&refined(&spectrum, &none, &marked(overall, "critical"))),
+        rank(&plain_with_evidence),
+        per_group(true, &as_is),
+        per_group(true, &by_classes),
+        per_group(true, &|s, e| by_score(s, e, |m| m.metallaxis)),
+        per_group(true, &|s, e| by_score(s, e, |m| m.muse)),
     ];
     REFINEMENTS
         .iter()
         .map(|name| name.to_string())
         .zip(variants)
         .collect()
+}
+
+/// Per line, what edits there did.
+type Evidence = BTreeMap<Location, LineEvidence>;
+
+/// A change to a ranking given its evidence.
+type Reorder = dyn Fn(&mut Vec<Suspect>, &Evidence);
+
+/// The mutation evidence of a `--format json` ranking's entries.
+fn evidence_of(entries: &Value, files: &Files) -> BTreeMap<Location, LineEvidence> {
+    entries
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let m = &e["mutation"];
+            let evidence = LineEvidence {
+                edits: m["edits"].as_u64()? as usize,
+                class: FixClass::named(m["class"].as_str()?)?,
+                metallaxis: m["metallaxis"].as_f64()?,
+                muse: m["muse"].as_f64()?,
+            };
+            Some((location_of(e, files), evidence))
+        })
+        .collect()
+}
+
+/// The first [`MUTATION_LINES`] suspects reordered by a mutation score
+/// alone (Metallaxis or MUSE), highest first, ties in the refined order and
+/// ranked worst-case; lines without edits score 0.
+fn by_score(
+    suspects: &mut [Suspect],
+    evidence: &BTreeMap<Location, LineEvidence>,
+    score: fn(&LineEvidence) -> f64,
+) {
+    let window = MUTATION_LINES.min(suspects.len());
+    let of = |s: &Suspect| evidence.get(&s.location).map_or(0.0, score);
+    suspects[..window].sort_by(|a, b| of(b).total_cmp(&of(a)));
+    for index in 0..window {
+        let value = of(&suspects[index]);
+        suspects[index].rank = suspects[..window]
+            .iter()
+            .rposition(|s| of(s) == value)
+            .map_or(index + 1, |last| last + 1);
+    }
 }
 
 /// One repair of the buggy copy in `dir` (with `extra` arguments), and

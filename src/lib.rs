@@ -30,7 +30,11 @@ pub use code::source::{FileId, Location};
 pub use evaluate::fitness::FitnessModel;
 pub use evaluate::{CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, PreparedEvaluator};
 pub use exit::{Exit, Failure, Halt, TimeUp};
-pub use localize::spectrum::{Counts, Metric, Spectrum, Suspect, rank_refined, rank_suspects};
+pub use localize::MUTATION_LINES;
+pub use localize::evidence::{FixClass, LineEvidence};
+pub use localize::spectrum::{
+    Counts, Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
+};
 pub use mutation::patch::Candidate;
 pub use repair::report::RepairReport;
 pub use system::process::{Finished, Status, install_interrupt_handler, run as run_process};

@@ -22,7 +22,7 @@ fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 3, "{table}");
     assert!(
-        lines[0].starts_with("rank  score   file:line     failed/passed  why    code"),
+        lines[0].starts_with("rank  score   file:line     failed/passed  why              code"),
         "{table}"
     );
     assert_eq!(
@@ -32,14 +32,14 @@ fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
             "0.7071",
             "src/lib.rs:6",
             "1/1",
-            "slice",
+            "clean-fix,slice",
             "return",
             "y;"
         ]
     );
     assert_eq!(
         lines[2].split_whitespace().take(4).collect::<Vec<_>>(),
-        ["2", "0.5774", "src/lib.rs:5", "1/2"]
+        ["2", "0.5000", "src/lib.rs:3", "1/3"]
     );
     let summary = stderr(&output);
     assert!(summary.contains("5 passed, 1 failed"), "{summary}");
@@ -463,6 +463,95 @@ fn a_write_that_cannot_reach_the_failure_falls_out_of_the_slice() {
 }
 
 #[test]
+fn mutation_evidence_separates_lines_the_spectrum_ties() {
+    let dir = fixture("tied_lines");
+    // Every test runs every line: the spectrum ties all three.
+    let spectrum = rank_json(dir.path(), &["--refine", "slices,switching"]);
+    for line in [3, 4, 5] {
+        assert_eq!(
+            entry(&spectrum, "src/lib.rs", line)["rank"],
+            3,
+            "{spectrum:#}"
+        );
+        assert_eq!(
+            entry(&spectrum, "src/lib.rs", line)["mutation"],
+            serde_json::Value::Null
+        );
+    }
+    assert_eq!(spectrum["mutation"], serde_json::Value::Null);
+    // Only at the faulty line does an edit (`-` for `+`) fix the failing
+    // test without breaking a passing one.
+    let json = rank_json(dir.path(), &[]);
+    let first = &json["ranking"][0];
+    assert_eq!(first["line"], 4, "{json:#}");
+    assert_eq!(first["rank"], 1);
+    assert_eq!(first["mutation"]["class"], "clean-fix");
+    assert!(first["mutation"]["metallaxis"].as_f64().unwrap() > 0.0);
+    for line in [3, 5] {
+        let other = entry(&json, "src/lib.rs", line);
+        assert_eq!(other["rank"], 3, "{json:#}");
+        assert_ne!(other["mutation"]["class"], "clean-fix");
+    }
+    assert_eq!(json["mutation"]["lines"], 3);
+    assert_eq!(json["mutation"]["lines_tried"], 3);
+    assert!(json["mutation"]["compiled"].as_u64().unwrap() > 0);
+    // The text says why.
+    let output = autofix(dir.path(), &["--rank-only", "--top", "1"]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).contains("clean-fix,slice"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stderr(&output).contains("Mutated 3 lines"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn lines_whose_edits_only_break_passing_tests_rank_last_among_those_tried() {
+    let dir = fixture("shapes");
+    let json = rank_json(dir.path(), &[]);
+    let order = ["clean-fix", "noisy-fix", "no-change", "breaks-only"];
+    let classes: Vec<usize> = json["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map_while(|e| e["mutation"]["class"].as_str())
+        .map(|class| order.iter().position(|c| *c == class).unwrap())
+        .collect();
+    assert_eq!(
+        classes.len(),
+        10,
+        "the top ten lines carry evidence: {json:#}"
+    );
+    assert!(classes.is_sorted(), "classes out of order: {classes:?}");
+    assert!(classes.contains(&0) && classes.contains(&3), "{classes:?}");
+    // A line whose edits only break passing tests falls below a line of
+    // the same score where edits change nothing: the spectrum tied them.
+    let entries = json["ranking"].as_array().unwrap();
+    let breaking = entries
+        .iter()
+        .find(|e| e["mutation"]["class"] == "breaks-only")
+        .unwrap();
+    let neutral = entries
+        .iter()
+        .find(|e| e["mutation"]["class"] == "no-change" && e["score"] == breaking["score"])
+        .unwrap();
+    assert!(
+        neutral["rank"].as_u64() < breaking["rank"].as_u64(),
+        "{json:#}"
+    );
+    let plain = rank_json(dir.path(), &["--refine", "slices,switching"]);
+    let at = |e: &serde_json::Value| {
+        entry(&plain, "src/lib.rs", e["line"].as_u64().unwrap())["rank"].clone()
+    };
+    assert_eq!(at(breaking), at(neutral), "{plain:#}");
+}
+
+#[test]
 fn predicate_switching_finds_the_critical_condition() {
     let dir = fixture("remove_html_markup");
     let json = rank_json(dir.path(), &[]);
@@ -499,7 +588,12 @@ fn predicate_switching_finds_the_critical_condition() {
 #[test]
 fn explain_shows_each_suspect_with_what_it_depends_on() {
     let dir = fixture("middle");
-    let output = autofix(dir.path(), &["--explain", "--top", "3"]);
+    // The spectrum's order, sharpened by the slice (the mutation
+    // refinement would move line 3 ahead of line 5).
+    let output = autofix(
+        dir.path(),
+        &["--explain", "--top", "3", "--refine", "slices,switching"],
+    );
     assert_exit(&output, 0);
     let text = stdout(&output);
     let lines: Vec<Vec<&str>> = text

@@ -365,8 +365,11 @@ fn a_crate_that_is_no_std_outside_its_tests_is_ranked_and_repaired() {
     let json = rank_json(fixture("no_std").path(), &[]);
     // Every failing test runs it, as it runs the function's other lines; the
     // slice (which misses the loop header as a definition of `byte`) puts
-    // three of those first.
-    assert_eq!(entry(&json, "src/lib.rs", 8)["rank"], 4, "{json:#}");
+    // three of those first, but only at the loop header does an edit fix a
+    // failing test without breaking a passing one.
+    let fault = entry(&json, "src/lib.rs", 8);
+    assert_eq!(fault["rank"], 1, "{json:#}");
+    assert_eq!(fault["mutation"]["class"], "clean-fix", "{json:#}");
     let (diff, _) = assert_repaired("no_std", &[]);
     assert_eq!(
         changed_lines(&diff),

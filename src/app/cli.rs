@@ -75,7 +75,9 @@ pub struct Args {
 
     /// What sharpens the ranking, comma separated: slices (prefer lines in the dynamic slice of
     /// every failing test of a group), switching (prefer conditions whose flip makes a failing test
-    /// pass), feedback (the repair learns where edits help); all or none [default: all]
+    /// pass), mutation (try every single edit at the top 10 lines of each ranking and put lines
+    /// where an edit fixes a failing test without breaking a passing one first; --rank-only and
+    /// --explain only), feedback (the repair learns where edits help); all or none [default: all]
     #[arg(
         long,
         value_name = "LIST",

@@ -57,6 +57,7 @@ fn pick<T>(flag: Option<T>, key: Option<T>, name: &str) -> Option<(T, String)> {
 struct Refinements {
     slices: bool,
     switching: bool,
+    mutation: bool,
     feedback: bool,
 }
 
@@ -64,11 +65,13 @@ impl Refinements {
     const ALL: Refinements = Refinements {
         slices: true,
         switching: true,
+        mutation: true,
         feedback: true,
     };
     const NONE: Refinements = Refinements {
         slices: false,
         switching: false,
+        mutation: false,
         feedback: false,
     };
 
@@ -80,10 +83,11 @@ impl Refinements {
                 "none" => {}
                 "slices" => refinements.slices = true,
                 "switching" => refinements.switching = true,
+                "mutation" => refinements.mutation = true,
                 "feedback" => refinements.feedback = true,
                 other => {
                     return Err(format!(
-                        "unknown refinement `{other}` (expected all, none, slices, switching, feedback)"
+                        "unknown refinement `{other}` (expected all, none, slices, switching, mutation, feedback)"
                     ));
                 }
             }
@@ -243,6 +247,9 @@ impl Options {
                 metric,
                 slices: refine.slices,
                 switching: refine.switching,
+                // A repair's sweep makes the same edits (with a cutoff): the
+                // refinement is for the ranking the user reads.
+                mutation: refine.mutation && (args.rank_only || args.explain),
                 exclude: exclude.clone(),
                 evaluation: evaluate::Settings {
                     kind: EvaluatorKind::Schema,

@@ -27,7 +27,6 @@ use crate::mutation::patch::Candidate;
 use crate::mutation::sites::{MutationSpace, collect_mutation_space};
 use crate::mutation::types::Types;
 use crate::repair::stage::mutator;
-use crate::repair::sweep::next_batch;
 use crate::system::console::Console;
 use crate::system::lock::Lock;
 use crate::system::scratch;
@@ -158,7 +157,8 @@ impl Session {
             &self.options.repair.operators,
         );
         let locations: Vec<Location> = suspects.iter().map(|s| s.location).collect();
-        Ok(next_batch(&mutator, &locations, &mut 0, count)
+        Ok(mutator
+            .batch_at(&locations, &mut 0, count)
             .into_iter()
             .map(|edit| Candidate::original().with(edit))
             .collect())

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
@@ -169,6 +169,10 @@ pub struct GroupRun {
 /// What starting a test process may take, beyond its tests' budgets.
 const START_UP: Duration = Duration::from_millis(100);
 
+/// How late a test's start may be seen (the output is read every 20 ms at
+/// most): added to its budget.
+const TICK: Duration = Duration::from_millis(25);
+
 /// The test libtest was running when its process stopped: a last line
 /// `test NAME ... ` without a result (it prints that much before running a
 /// test when tests run one at a time).
@@ -307,8 +311,24 @@ impl TestSuite {
                     .args(["--exact", "--test-threads=1"])
                     .args(pending.iter().map(|&t| &self.get(t).name))
                     .envs(env.iter().map(|(k, v)| (k, v)));
-                let timeout = START_UP + pending.iter().map(|&t| budget(t)).sum::<Duration>();
-                let finished = process::run(command, Some(timeout))?;
+                // Each test has its own budget, from when it starts (a
+                // hanging test costs its budget, not the whole process's).
+                let started = Instant::now();
+                let whole =
+                    started + START_UP + pending.iter().map(|&t| budget(t)).sum::<Duration>();
+                let mut current: Option<(String, Instant)> = None;
+                let finished = process::run_watched(command, |tail| {
+                    let Some(name) = running_test(tail) else {
+                        return Some(whole);
+                    };
+                    if current.as_ref().is_none_or(|(running, _)| running != name) {
+                        current = Some((name.to_string(), Instant::now()));
+                    }
+                    let since = current.as_ref().map_or(started, |(_, since)| *since);
+                    let test = pending.iter().find(|&&t| self.get(t).name == name);
+                    let own = test.map(|&t| since + budget(t) + TICK);
+                    Some(own.map_or(whole, |own| own.min(whole)))
+                })?;
                 let reported = parse_results(&finished.stdout);
                 let running = running_test(&finished.stdout);
                 let mut rest = Vec::new();

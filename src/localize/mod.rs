@@ -1,12 +1,16 @@
 //! The localization the user sees: the spectrum's ranking, per failure
-//! group, sharpened by dynamic slices and critical predicates (`--refine`).
+//! group, sharpened by dynamic slices, critical predicates and what edits
+//! at the top lines do (`--refine`).
 
 pub mod dependence;
+pub mod evidence;
 pub mod groups;
+pub mod mutants;
 pub mod spectrum;
 pub mod switching;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 use anyhow::Result;
 
@@ -15,8 +19,10 @@ use crate::cargo::suite::TestId;
 use crate::code::source::Location;
 use crate::evaluate;
 use crate::localize::dependence::{Facts, backward_slice, statement_facts};
+use crate::localize::evidence::line_evidence;
 use crate::localize::groups::{FailureGroup, failure_groups};
-use crate::localize::spectrum::{Metric, Spectrum, Suspect, rank_refined};
+use crate::localize::mutants::{Mutants, run_mutants};
+use crate::localize::spectrum::{Metric, Spectrum, Suspect, rank_refined, rerank_by_evidence};
 use crate::localize::switching::critical_predicates;
 use crate::mutation::sites::{Constant, Exclusions, constants};
 use crate::system::console::Console;
@@ -31,6 +37,9 @@ pub struct Settings {
     /// Flip each condition the failing tests evaluate; prefer those whose
     /// flip makes a failing test pass (critical predicates).
     pub switching: bool,
+    /// Try every single edit at the top lines of each ranking and reorder
+    /// them by what the edits do (ProFL's classes).
+    pub mutation: bool,
     /// Code that is never changed, not even to switch a condition.
     pub exclude: Exclusions,
     /// How the switched conditions are evaluated.
@@ -78,7 +87,17 @@ pub struct Localization {
     pub switched: usize,
     /// The `const` and `static` items ranked (at their first line).
     pub data: Vec<Constant>,
+    /// What the mutation refinement's edits did, if it ran.
+    pub mutants: Option<Mutants>,
 }
+
+/// The mutation refinement tries the edits at this many lines from the top
+/// of each ranking (the overall one and each group's), and reorders them.
+pub const MUTATION_LINES: usize = 10;
+
+/// The longest the mutation refinement runs; the lines it did not reach
+/// keep their places.
+pub const MUTATION_BUDGET: Duration = Duration::from_secs(30);
 
 impl Localization {
     /// Marks the suspects at `changed` locations (`--in-diff`), in the
@@ -157,7 +176,7 @@ pub fn localize(
     } else {
         (vec![BTreeSet::new(); groups.len()], 0)
     };
-    let rankings: Vec<GroupRanking> = groups
+    let mut rankings: Vec<GroupRanking> = groups
         .into_iter()
         .zip(critical)
         .map(|(group, critical)| {
@@ -184,12 +203,27 @@ pub fn localize(
         .iter()
         .flat_map(|g| g.critical.iter().copied())
         .collect();
-    let overall = rank_refined(
+    let mut overall = rank_refined(
         &spectrum_of(baseline, None, &data),
         settings.metric,
         &any_slice,
         &any_critical,
     );
+    let mutants = if settings.mutation {
+        let mutants = mutate_top_lines(baseline, &overall, &rankings, settings, console)?;
+        let passing = baseline.passing().count();
+        let all_failing: BTreeSet<TestId> = baseline.failing().map(|r| r.test).collect();
+        let evidence = line_evidence(&mutants.effects, &all_failing, passing);
+        rerank_by_evidence(&mut overall, &evidence, MUTATION_LINES);
+        for ranking in &mut rankings {
+            let failing: BTreeSet<TestId> = ranking.group.tests.iter().copied().collect();
+            let evidence = line_evidence(&mutants.effects, &failing, passing);
+            rerank_by_evidence(&mut ranking.suspects, &evidence, MUTATION_LINES);
+        }
+        Some(mutants)
+    } else {
+        None
+    };
     Ok(Localization {
         metric: settings.metric,
         overall,
@@ -197,7 +231,66 @@ pub fn localize(
         facts,
         switched,
         data,
+        mutants,
     })
+}
+
+/// Every edit at the top [`MUTATION_LINES`] lines of each ranking (taken
+/// in turn: every ranking's first line, then every second line, ...).
+fn mutate_top_lines(
+    baseline: &Baseline,
+    overall: &[Suspect],
+    groups: &[GroupRanking],
+    settings: &Settings,
+    console: &Console,
+) -> Result<Mutants> {
+    let rankings: Vec<&[Suspect]> = std::iter::once(overall)
+        .chain(groups.iter().map(|g| g.suspects.as_slice()))
+        .collect();
+    let mut lines: Vec<Location> = Vec::new();
+    for place in 0..MUTATION_LINES {
+        for suspect in rankings.iter().filter_map(|r| r.get(place)) {
+            if suspect.score > 0.0 && !lines.contains(&suspect.location) {
+                lines.push(suspect.location);
+            }
+        }
+    }
+    let spinner = console.spinner("Mutating");
+    spinner.set_message(format!(
+        "every single edit at the top {} lines",
+        lines.len()
+    ));
+    let mutants = run_mutants(
+        baseline,
+        &lines,
+        &settings.exclude,
+        &settings.evaluation,
+        MUTATION_BUDGET,
+        &|tried, edits| {
+            spinner.set_message(format!(
+                "{edits} single edits at {tried} of {} lines",
+                lines.len()
+            ))
+        },
+    )?;
+    drop(spinner);
+    let budget_note = if mutants.complete() {
+        String::new()
+    } else {
+        format!(
+            " (the {} s budget ran out: {} lines keep their places)",
+            MUTATION_BUDGET.as_secs(),
+            mutants.chosen - mutants.lines
+        )
+    };
+    console.status(
+        "Mutated",
+        format!(
+            "{} lines: {} single edits, {} compiled ({:.1} s){budget_note}",
+            mutants.lines, mutants.edits, mutants.compiled, mutants.seconds
+        ),
+    );
+    Ok(mutants)
 }
 
 /// The lines every one of the slices holds (none without slices).

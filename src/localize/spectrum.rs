@@ -8,6 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::code::source::Location;
+use crate::localize::evidence::LineEvidence;
 
 /// How many failing and passing tests executed a line (or, as totals, ran).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -173,6 +174,9 @@ pub struct Suspect {
     pub critical: bool,
     /// Changed by the diff given with `--in-diff`.
     pub in_diff: bool,
+    /// What edits at the line did (`Some` for the lines the mutation
+    /// refinement reorders, even where it tried no edit).
+    pub mutation: Option<LineEvidence>,
 }
 
 /// The locations with a score above zero: where edits may help, and
@@ -222,19 +226,60 @@ pub fn rank_refined(
             in_slice: slice.contains(location),
             in_diff: false,
             critical: critical.contains(location),
+            mutation: None,
         })
         .collect();
-    let class = |s: &Suspect| (s.critical, s.in_slice);
-    let same_rank = |a: &Suspect, b: &Suspect| class(a) == class(b) && tied(a.score, b.score);
-    suspects.sort_by(|a, b| {
-        let by_score = if tied(a.score, b.score) {
+    order(&mut suspects);
+    suspects
+}
+
+/// Reorders the first `window` suspects (each with the evidence at its
+/// line, or [`LineEvidence::UNTRIED`]) by ProFL class: lines where an edit
+/// fixes a failing test without breaking a passing one first, then lines
+/// where an edit fixes one but breaks another, then lines where edits
+/// change nothing, then lines where edits only break passing tests. Within
+/// a class the refined order stands, and its ties are broken by the
+/// Metallaxis score. The lines after the window keep their places.
+pub fn rerank_by_evidence(
+    suspects: &mut [Suspect],
+    evidence: &BTreeMap<Location, LineEvidence>,
+    window: usize,
+) {
+    for suspect in suspects.iter_mut().take(window) {
+        let found = evidence.get(&suspect.location).copied();
+        suspect.mutation = Some(found.unwrap_or(LineEvidence::UNTRIED));
+    }
+    order(suspects);
+}
+
+/// Sorts the suspects and gives each its worst-case rank over its ties.
+/// The order: lines with mutation evidence first, by class; critical
+/// predicates, then the slice; by score; by the mutation score; then by
+/// confidence and position, which break the order but not the tie.
+fn order(suspects: &mut [Suspect]) {
+    let class = |s: &Suspect| (s.mutation.map(|m| m.class), !s.critical, !s.in_slice);
+    let metallaxis = |s: &Suspect| s.mutation.map_or(0.0, |m| m.metallaxis);
+    let by_score = |a: f64, b: f64| {
+        if tied(a, b) {
             std::cmp::Ordering::Equal
         } else {
-            b.score.total_cmp(&a.score)
-        };
-        class(b)
-            .cmp(&class(a))
-            .then(by_score)
+            b.total_cmp(&a)
+        }
+    };
+    // `None` (no evidence) sorts after every class.
+    let evidence_first = |s: &Suspect| s.mutation.is_none();
+    let same_rank = |a: &Suspect, b: &Suspect| {
+        evidence_first(a) == evidence_first(b)
+            && class(a) == class(b)
+            && tied(a.score, b.score)
+            && tied(metallaxis(a), metallaxis(b))
+    };
+    suspects.sort_by(|a, b| {
+        evidence_first(a)
+            .cmp(&evidence_first(b))
+            .then(class(a).cmp(&class(b)))
+            .then(by_score(a.score, b.score))
+            .then(by_score(metallaxis(a), metallaxis(b)))
             .then(b.confidence.total_cmp(&a.confidence))
             .then_with(|| a.location.cmp(&b.location))
     });
@@ -249,7 +294,6 @@ pub fn rank_refined(
         }
         start = end;
     }
-    suspects
 }
 
 #[cfg(test)]
@@ -386,6 +430,43 @@ mod tests {
             (ranked[2].score - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-12,
             "scores stay the metric's"
         );
+    }
+
+    #[test]
+    fn evidence_reorders_the_window_by_class_and_breaks_ties() {
+        use crate::localize::evidence::FixClass;
+        // Lines 1, 2 and 3 tie (every run executes them); line 4 scores lower.
+        let spectrum = spectrum(&[
+            (true, &[1, 2, 3, 4]),
+            (false, &[1, 2, 3]),
+            (false, &[1, 2, 3, 4]),
+        ]);
+        let evidence = |class, metallaxis| LineEvidence {
+            edits: 3,
+            class,
+            metallaxis,
+            muse: 0.0,
+        };
+        let mut ranked = rank_suspects(&spectrum, Metric::Ochiai);
+        assert_eq!(ranked[0].location, at(4));
+        assert_eq!(ranked[3].rank, 4);
+        let found = BTreeMap::from([
+            (at(1), evidence(FixClass::Negative, 0.0)),
+            (at(2), evidence(FixClass::None, 0.2)),
+            (at(3), evidence(FixClass::None, 0.5)),
+            (at(4), evidence(FixClass::Clean, 1.0)),
+        ]);
+        rerank_by_evidence(&mut ranked, &found, 3);
+        let order: Vec<(u32, usize)> = ranked.iter().map(|s| (s.location.line, s.rank)).collect();
+        // The window (lines 4, 1, 2): 4 (a clean fix), then 2 (no change),
+        // then 1 (only breaks). Line 3, outside the window, keeps its place.
+        assert_eq!(order, [(4, 1), (2, 2), (1, 3), (3, 4)]);
+        assert!(ranked[3].mutation.is_none());
+        // Within a class, equal scores are told apart by Metallaxis.
+        let mut ranked = rank_suspects(&spectrum, Metric::Ochiai);
+        rerank_by_evidence(&mut ranked, &found, 4);
+        let order: Vec<(u32, usize)> = ranked.iter().map(|s| (s.location.line, s.rank)).collect();
+        assert_eq!(order, [(4, 1), (3, 2), (2, 3), (1, 4)]);
     }
 
     #[test]

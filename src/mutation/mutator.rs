@@ -182,6 +182,23 @@ impl<'a> Mutator<'a> {
         out
     }
 
+    /// Every edit at whole locations from `locations[*next]` on, until
+    /// there are at least `size` (or the locations run out); `next` moves
+    /// past them.
+    pub fn batch_at(
+        &self,
+        locations: &[Location],
+        next: &mut usize,
+        size: usize,
+    ) -> Vec<PatchEdit> {
+        let mut batch = Vec::new();
+        while *next < locations.len() && batch.len() < size {
+            batch.extend(self.every_edit_at(locations[*next]));
+            *next += 1;
+        }
+        batch
+    }
+
     fn context(&self, site: &crate::mutation::sites::Site) -> Context<'a> {
         Context {
             space: self.space,

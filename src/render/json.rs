@@ -25,6 +25,16 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
         .collect();
     value["groups"] = Value::Array(groups);
     value["switched_conditions"] = json!(localization.switched);
+    value["mutation"] = match &localization.mutants {
+        Some(m) => json!({
+            "lines": m.chosen,
+            "lines_tried": m.lines,
+            "edits": m.edits,
+            "compiled": m.compiled,
+            "seconds": m.seconds,
+        }),
+        None => Value::Null,
+    };
     value
 }
 
@@ -45,6 +55,12 @@ fn entry(ranking: &Ranking, s: &Suspect) -> Value {
         "in_slice": s.in_slice,
         "in_diff": s.in_diff,
         "critical": s.critical,
+        "mutation": s.mutation.map(|m| json!({
+            "class": m.class.name(),
+            "edits": m.edits,
+            "metallaxis": m.metallaxis,
+            "muse": m.muse,
+        })),
         "code": ranking.code(s),
     })
 }

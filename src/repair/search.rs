@@ -18,6 +18,7 @@ use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::plan::Cutoff;
 use crate::evaluate::{CandidateOutcome, Evaluator};
 use crate::exit::Halt;
+use crate::localize::evidence::{EditEffect, FixClass};
 use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator, PatchEdit, crossover};
 
@@ -36,8 +37,9 @@ pub struct SearchSettings {
     pub learned: BTreeMap<Location, LocationFeedback>,
 }
 
-/// What edits at one location did: helped (made an originally failing test
-/// pass and broke no passing one) or broke (made a passing test fail).
+/// What edits at one location did, by ProFL class: helped (a clean fix:
+/// made an originally failing test pass and broke no passing one) or broke
+/// (made a passing test fail: a noisy fix, or one that only breaks).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LocationFeedback {
     pub helped: u32,
@@ -45,6 +47,15 @@ pub struct LocationFeedback {
 }
 
 impl LocationFeedback {
+    /// Counts one edit of class `class`.
+    pub fn note(&mut self, class: FixClass) {
+        match class {
+            FixClass::Clean => self.helped += 1,
+            FixClass::Noisy | FixClass::Negative => self.broke += 1,
+            FixClass::None => {}
+        }
+    }
+
     /// How much more (or less) suspicious the location looks now:
     /// sqrt((1 + helped) / (1 + broke)), kept within 0.1 and 10.
     pub fn factor(self) -> f64 {
@@ -350,25 +361,24 @@ impl Run<'_> {
     /// Counts, at the location of a candidate's newest edit (the mutation
     /// that made it), whether it helped or broke.
     fn note_feedback(&mut self, newest: &PatchEdit, outcome: &CandidateOutcome) {
-        let CandidateOutcome::Tested(verdicts) = outcome else {
+        let model = &self.model;
+        let Some(effect) = EditEffect::of(
+            outcome,
+            &model.originally_failing,
+            &model.originally_passing,
+        ) else {
             return;
         };
-        let broke = verdicts
-            .iter()
-            .any(|(t, v)| !v.passed() && self.model.originally_passing.contains(t));
-        let fixed_some = verdicts
-            .iter()
-            .any(|(t, v)| v.passed() && self.model.originally_failing.contains(t));
+        let mut class = effect.class(&model.originally_failing);
         // Only a candidate whose passing tests all ran (no cutoff) can be
         // known to have broken none.
-        let tested: BTreeSet<TestId> = verdicts.iter().map(|(t, _)| *t).collect();
-        let complete = self.model.originally_passing.is_subset(&tested);
-        let feedback = self.feedback.entry(newest.location()).or_default();
-        if broke {
-            feedback.broke += 1;
-        } else if fixed_some && complete {
-            feedback.helped += 1;
+        if class == FixClass::Clean && !complete(outcome, model) {
+            class = FixClass::None;
         }
+        self.feedback
+            .entry(newest.location())
+            .or_default()
+            .note(class);
     }
 
     /// With feedback on, weighs each location by what edits there did.
@@ -400,6 +410,15 @@ impl Run<'_> {
             feedback: self.feedback,
         }
     }
+}
+
+/// Whether every originally passing test ran for `outcome`.
+fn complete(outcome: &CandidateOutcome, model: &FitnessModel) -> bool {
+    let CandidateOutcome::Tested(verdicts) = outcome else {
+        return false;
+    };
+    let tested: BTreeSet<TestId> = verdicts.iter().map(|(t, _)| *t).collect();
+    model.originally_passing.is_subset(&tested)
 }
 
 #[cfg(test)]

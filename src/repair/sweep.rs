@@ -20,8 +20,9 @@ use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::plan::Cutoff;
 use crate::evaluate::{CandidateOutcome, Evaluator};
 use crate::exit::Halt;
+use crate::localize::evidence::{EditEffect, FixClass};
 use crate::mutation::mutator::Mutator;
-use crate::mutation::patch::{Candidate, Operator, PatchEdit};
+use crate::mutation::patch::{Candidate, Operator};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
 
 /// Why the sweep stopped.
@@ -60,22 +61,6 @@ pub struct Swept {
 /// has this many).
 pub const BATCH: usize = 200;
 
-/// Every edit at whole locations from `locations[*next]` on, until there
-/// are at least `size` (or the locations run out); `next` moves past them.
-pub fn next_batch(
-    mutator: &Mutator,
-    locations: &[Location],
-    next: &mut usize,
-    size: usize,
-) -> Vec<PatchEdit> {
-    let mut batch = Vec::new();
-    while *next < locations.len() && batch.len() < size {
-        batch.extend(mutator.every_edit_at(locations[*next]));
-        *next += 1;
-    }
-    batch
-}
-
 /// Sweeps `locations` (in the order given) until `deadline`; `on_batch`
 /// hears the locations swept and the edits evaluated so far.
 pub fn sweep(
@@ -110,7 +95,7 @@ pub fn sweep(
             swept.stop = SweepStop::TimeLimit;
             break;
         }
-        let batch = next_batch(mutator, locations, &mut next, BATCH);
+        let batch = mutator.batch_at(locations, &mut next, BATCH);
         let candidates: Vec<Candidate> = batch
             .iter()
             .map(|edit| Candidate::original().with(edit.clone()))
@@ -183,41 +168,31 @@ fn note(
     let counts = swept.operators.entry(operator).or_default();
     counts.tried += 1;
     counts.compiled += usize::from(outcome.compiled());
-    let CandidateOutcome::Tested(verdicts) = outcome else {
+    let Some(effect) = EditEffect::of(
+        outcome,
+        &model.originally_failing,
+        &model.originally_passing,
+    ) else {
         return;
     };
-    for (test, verdict) in verdicts {
-        if verdict.passed()
-            && model.originally_failing.contains(test)
-            && !swept.passed.contains(test)
-        {
+    for test in &effect.fixed {
+        if !swept.passed.contains(test) {
             swept.passed.push(*test);
         }
     }
-    let feedback = swept.feedback.entry(location).or_default();
-    if verdicts
-        .iter()
-        .any(|(t, v)| !v.passed() && model.originally_passing.contains(t))
-    {
-        feedback.broke += 1;
-    } else if fixes_without_breaking(outcome, model) {
-        feedback.helped += 1;
-    }
+    let class = effect.class(&model.originally_failing);
+    swept.feedback.entry(location).or_default().note(class);
 }
 
 /// Whether an outcome makes some originally failing test pass, and every
-/// originally passing test that ran still passes.
+/// originally passing test that ran still passes (ProFL's clean fix).
 fn fixes_without_breaking(outcome: &CandidateOutcome, model: &FitnessModel) -> bool {
-    let CandidateOutcome::Tested(verdicts) = outcome else {
-        return false;
-    };
-    let fixes = verdicts
-        .iter()
-        .any(|(t, v)| v.passed() && model.originally_failing.contains(t));
-    let breaks = verdicts
-        .iter()
-        .any(|(t, v)| !v.passed() && model.originally_passing.contains(t));
-    fixes && !breaks
+    EditEffect::of(
+        outcome,
+        &model.originally_failing,
+        &model.originally_passing,
+    )
+    .is_some_and(|effect| effect.class(&model.originally_failing) == FixClass::Clean)
 }
 
 #[cfg(test)]

@@ -151,9 +151,30 @@ pub fn run(command: Command, timeout: Option<Duration>) -> Result<Finished> {
 /// output goes to temp files like everything else; the returned `Finished`
 /// has an empty `stdout`, which comes back whole beside it.
 pub fn run_streaming(
-    mut command: Command,
+    command: Command,
     timeout: Option<Duration>,
+    on_line: impl FnMut(&str),
+) -> Result<(Finished, String)> {
+    let deadline = timeout.map(|t| Instant::now() + t);
+    watch(command, on_line, |_| deadline)
+}
+
+/// Runs `command` like [`run`], with a deadline that can move:
+/// `deadline(tail)` is asked as the output grows, with the last line of
+/// stdout written so far if it has no line break yet (a test runner's
+/// "test NAME ... ": the test it is running), and the process group is
+/// killed once the deadline it gives (`None`: none) has passed.
+pub fn run_watched(
+    command: Command,
+    deadline: impl FnMut(&str) -> Option<Instant>,
+) -> Result<Finished> {
+    watch(command, |_| {}, deadline).map(|(finished, stdout)| Finished { stdout, ..finished })
+}
+
+fn watch(
+    mut command: Command,
     mut on_line: impl FnMut(&str),
+    mut deadline: impl FnMut(&str) -> Option<Instant>,
 ) -> Result<(Finished, String)> {
     let stdout = tempfile::NamedTempFile::new().context("cannot create a temp file for output")?;
     let mut stderr = tempfile::tempfile().context("cannot create a temp file for output")?;
@@ -166,7 +187,10 @@ pub fn run_streaming(
     // Read through a file description of our own: the child's shares its
     // offset with every clone, so seeking one would move where it writes.
     let mut lines = NewLines::new(stdout.reopen()?);
-    let status = child.wait(timeout, &mut || lines.each(&mut on_line))?;
+    let status = child.wait(&mut || {
+        lines.each(&mut on_line)?;
+        Ok(deadline(&lines.tail()))
+    })?;
     lines.each(&mut on_line)?;
     lines.finish(&mut on_line);
     let elapsed = started.elapsed();
@@ -218,6 +242,11 @@ impl NewLines {
             on_line(&String::from_utf8_lossy(&self.bytes[self.done..]));
             self.done = self.bytes.len();
         }
+    }
+
+    /// The last line read, if it has no line break yet.
+    fn tail(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes[self.done..])
     }
 
     /// Everything read, as text.
@@ -318,17 +347,12 @@ impl Spawned {
         Ok(spawned)
     }
 
-    /// Waits for the child, calling `on_tick` while it runs; on timeout
-    /// kills its whole group.
-    fn wait(
-        &mut self,
-        timeout: Option<Duration>,
-        on_tick: &mut dyn FnMut() -> Result<()>,
-    ) -> Result<Status> {
-        let started = Instant::now();
+    /// Waits for the child, calling `on_tick` while it runs; once the
+    /// deadline `on_tick` gives has passed, kills its whole group.
+    fn wait(&mut self, on_tick: &mut dyn FnMut() -> Result<Option<Instant>>) -> Result<Status> {
         let mut pause = Duration::from_micros(200);
         loop {
-            on_tick()?;
+            let deadline = on_tick()?;
             if let Some(status) = self.child.try_wait()? {
                 check_interrupted()?;
                 return Ok(Status::Exited(status));
@@ -341,14 +365,14 @@ impl Spawned {
             if let Some(left) = time_left() {
                 pause = pause.min(left);
             }
-            if let Some(limit) = timeout {
-                let spent = started.elapsed();
-                if spent >= limit {
+            if let Some(deadline) = deadline {
+                let now = Instant::now();
+                if now >= deadline {
                     kill_group(self.group);
                     let _ = self.child.wait();
                     return Ok(Status::TimedOut);
                 }
-                pause = pause.min(limit - spent);
+                pause = pause.min(deadline - now);
             }
             thread::sleep(pause);
             pause = (pause * 2).min(Duration::from_millis(20));

@@ -1,0 +1,172 @@
+//! The mutation refinement's experiment: the single edits the repair's
+//! sweep would make at the most suspicious lines (typed by the type oracle
+//! the same way; at most eight per operator and line), woven into shared builds and run against every test that
+//! reaches the edited line, with no cutoff (a passing test an edit breaks
+//! is evidence too), line by line in rank order until a time budget ends.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::baseline::Baseline;
+use crate::cargo::suite::TestId;
+use crate::code::source::Location;
+use crate::evaluate::setup::{build_evaluator, test_plan};
+use crate::evaluate::types::infer_types;
+use crate::evaluate::{self, CandidateOutcome, EvaluatorKind};
+use crate::exit::Halt;
+use crate::localize::evidence::EditEffect;
+use crate::mutation::mutator::Mutator;
+use crate::mutation::patch::{Candidate, Operator, PatchEdit};
+use crate::mutation::sites::{Exclusions, collect_mutation_space};
+use crate::system::process;
+
+/// Edits per woven batch, at least (whole lines are added until a batch
+/// has this many).
+const BATCH: usize = 200;
+
+/// Edits per operator and line, at most.
+const PER_OPERATOR: usize = 8;
+
+/// What the edits at the chosen lines did.
+#[derive(Debug, Clone, Default)]
+pub struct Mutants {
+    /// Per line, the effect of each of its edits that compiled.
+    pub effects: BTreeMap<Location, Vec<EditEffect>>,
+    /// Lines whose every edit was evaluated, of the lines chosen.
+    pub lines: usize,
+    pub chosen: usize,
+    /// Edits evaluated, and how many of them compiled.
+    pub edits: usize,
+    pub compiled: usize,
+    pub seconds: f64,
+}
+
+impl Mutants {
+    /// Whether every chosen line was tried before the budget ran out.
+    pub fn complete(&self) -> bool {
+        self.lines == self.chosen
+    }
+}
+
+/// Evaluates every edit at `locations`, in the order given, until `budget`
+/// has passed (the batch running then is cut short, keeping what it
+/// decided); `on_batch` hears the lines tried and edits evaluated so far.
+pub fn run_mutants(
+    baseline: &Baseline,
+    locations: &[Location],
+    exclude: &Exclusions,
+    evaluation: &evaluate::Settings,
+    budget: Duration,
+    on_batch: &dyn Fn(usize, usize),
+) -> Result<Mutants> {
+    let started = Instant::now();
+    let deadline = started + budget;
+    let mut mutants = Mutants {
+        chosen: locations.len(),
+        ..Mutants::default()
+    };
+    let originals = baseline.sources.originals();
+    let space = collect_mutation_space(&baseline.sources, exclude);
+    let chosen: BTreeSet<Location> = locations.iter().copied().collect();
+    let types = process::with_deadline(Some(deadline), || {
+        infer_types(baseline, &space, &chosen, evaluation)
+    });
+    let types = match types {
+        Ok(types) => types,
+        Err(error) => return stopped(error, mutants, started),
+    };
+    let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |location| {
+        f64::from(u8::from(chosen.contains(&location)))
+    });
+    let failing: Vec<TestId> = baseline.failing().map(|r| r.test).collect();
+    let passing: Vec<TestId> = baseline.passing().map(|r| r.test).collect();
+    let schema = evaluate::Settings {
+        kind: EvaluatorKind::Schema,
+        ..evaluation.clone()
+    };
+    let mut evaluator = build_evaluator(
+        baseline,
+        test_plan(baseline, &failing, &passing, evaluation),
+        &schema,
+    )?;
+    let (failing, passing): (BTreeSet<TestId>, BTreeSet<TestId>) =
+        (failing.into_iter().collect(), passing.into_iter().collect());
+    let mut next = 0;
+    while next < locations.len() && Instant::now() < deadline {
+        let mut batch = Vec::new();
+        while next < locations.len() && batch.len() < BATCH {
+            batch.extend(sampled_edits(&mutator, locations[next]));
+            next += 1;
+        }
+        let candidates: Vec<Candidate> = batch
+            .iter()
+            .map(|edit| Candidate::original().with(edit.clone()))
+            .collect();
+        let decided: Mutex<Vec<(usize, CandidateOutcome)>> = Mutex::new(Vec::new());
+        let result = process::with_deadline(Some(deadline), || {
+            evaluator.evaluate(&candidates, &|index, outcome| {
+                if let Ok(mut decided) = decided.lock() {
+                    decided.push((index, outcome.clone()));
+                }
+            })
+        });
+        let (outcomes, cut_short) = match result {
+            Ok(outcomes) => (outcomes.into_iter().enumerate().collect(), false),
+            Err(error) if is_budget(&error) => {
+                let mut decided = decided.into_inner().unwrap_or_default();
+                decided.sort_by_key(|(index, _)| *index);
+                (decided, true)
+            }
+            Err(error) => return Err(error),
+        };
+        for (index, outcome) in outcomes {
+            mutants.edits += 1;
+            if let Some(effect) = EditEffect::of(&outcome, &failing, &passing) {
+                mutants.compiled += 1;
+                let location = batch[index].location();
+                mutants.effects.entry(location).or_default().push(effect);
+            }
+        }
+        if cut_short {
+            break;
+        }
+        mutants.lines = next;
+        on_batch(mutants.lines, mutants.edits);
+    }
+    mutants.seconds = started.elapsed().as_secs_f64();
+    Ok(mutants)
+}
+
+/// The edits at `location` the experiment makes: every operator's first
+/// [`PER_OPERATOR`] (in the sweep's order), so that operators with many
+/// statement-level ingredients do not crowd out the rest.
+fn sampled_edits(mutator: &Mutator, location: Location) -> Vec<PatchEdit> {
+    let mut taken: BTreeMap<Operator, usize> = BTreeMap::new();
+    mutator
+        .every_edit_at(location)
+        .into_iter()
+        .filter(|edit| {
+            let count = taken.entry(edit.operator).or_default();
+            *count += 1;
+            *count <= PER_OPERATOR
+        })
+        .collect()
+}
+
+/// Whether a halt is the end of the budget (not a signal, and not the end
+/// of the run's own time limit, which whoever set it handles).
+fn is_budget(error: &anyhow::Error) -> bool {
+    Halt::of(error) == Some(Halt::TimeLimit) && !process::out_of_time()
+}
+
+/// What was found when the budget ran out before the first batch.
+fn stopped(error: anyhow::Error, mut mutants: Mutants, started: Instant) -> Result<Mutants> {
+    if !is_budget(&error) {
+        return Err(error);
+    }
+    mutants.seconds = started.elapsed().as_secs_f64();
+    Ok(mutants)
+}
