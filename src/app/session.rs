@@ -158,7 +158,7 @@ impl Session {
         );
         let locations: Vec<Location> = suspects.iter().map(|s| s.location).collect();
         Ok(mutator
-            .batch_at(&locations, &mut 0, count)
+            .batch_at(&locations, &mut 0, count, usize::MAX)
             .into_iter()
             .map(|edit| Candidate::original().with(edit))
             .collect())

@@ -21,6 +21,7 @@ pub mod types;
 pub mod weave;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -31,6 +32,7 @@ use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location};
 use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::plan::{Cutoff, TestPlan};
+use crate::exit::Halt;
 use crate::mutation::patch::Candidate;
 
 /// How candidates are evaluated.
@@ -176,6 +178,33 @@ impl std::ops::Add for EvaluationCounts {
         EvaluationCounts {
             built: self.built + other.built,
             compiled: self.compiled + other.compiled,
+        }
+    }
+}
+
+/// What [`evaluate_until_halt`] decided: each outcome with its candidate's
+/// index in the batch, in order, and the halt that cut the batch short.
+pub type Decided = (Vec<(usize, CandidateOutcome)>, Option<Halt>);
+
+/// Evaluates `batch`, keeping what a halt (a signal, the time limit) cuts
+/// short: the outcomes decided before it, and the halt. Other errors are
+/// errors.
+pub fn evaluate_until_halt(evaluator: &mut dyn Evaluator, batch: &[Candidate]) -> Result<Decided> {
+    let decided: Mutex<Vec<(usize, CandidateOutcome)>> = Mutex::new(Vec::new());
+    let result = evaluator.evaluate(batch, &|index, outcome| {
+        if let Ok(mut decided) = decided.lock() {
+            decided.push((index, outcome.clone()));
+        }
+    });
+    match result {
+        Ok(outcomes) => Ok((outcomes.into_iter().enumerate().collect(), None)),
+        Err(error) => {
+            let Some(halt) = Halt::of(&error) else {
+                return Err(error);
+            };
+            let mut decided = decided.into_inner().unwrap_or_default();
+            decided.sort_by_key(|(index, _)| *index);
+            Ok((decided, Some(halt)))
         }
     }
 }

@@ -37,7 +37,7 @@ pub struct Settings {
     /// Flip each condition the failing tests evaluate; prefer those whose
     /// flip makes a failing test pass (critical predicates).
     pub switching: bool,
-    /// Try every single edit at the top lines of each ranking and reorder
+    /// Try the single edits at the top lines of each ranking and reorder
     /// them by what the edits do (ProFL's classes).
     pub mutation: bool,
     /// Code that is never changed, not even to switch a condition.
@@ -235,7 +235,7 @@ pub fn localize(
     })
 }
 
-/// Every edit at the top [`MUTATION_LINES`] lines of each ranking (taken
+/// The single edits at the top [`MUTATION_LINES`] lines of each ranking (taken
 /// in turn: every ranking's first line, then every second line, ...).
 fn mutate_top_lines(
     baseline: &Baseline,
@@ -256,10 +256,7 @@ fn mutate_top_lines(
         }
     }
     let spinner = console.spinner("Mutating");
-    spinner.set_message(format!(
-        "every single edit at the top {} lines",
-        lines.len()
-    ));
+    spinner.set_message(format!("the single edits at the top {} lines", lines.len()));
     let mutants = run_mutants(
         baseline,
         &lines,

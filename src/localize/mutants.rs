@@ -1,11 +1,11 @@
 //! The mutation refinement's experiment: the single edits the repair's
 //! sweep would make at the most suspicious lines (typed by the type oracle
-//! the same way; at most eight per operator and line), woven into shared builds and run against every test that
-//! reaches the edited line, with no cutoff (a passing test an edit breaks
-//! is evidence too), line by line in rank order until a time budget ends.
+//! the same way; at most eight per operator and line), woven into shared
+//! builds and run against every test that reaches the edited line, with no
+//! cutoff (a passing test an edit breaks is evidence too), line by line in
+//! rank order until a time budget ends.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -15,11 +15,11 @@ use crate::cargo::suite::TestId;
 use crate::code::source::Location;
 use crate::evaluate::setup::{build_evaluator, test_plan};
 use crate::evaluate::types::infer_types;
-use crate::evaluate::{self, CandidateOutcome, EvaluatorKind};
+use crate::evaluate::{self, EvaluatorKind, evaluate_until_halt};
 use crate::exit::Halt;
 use crate::localize::evidence::EditEffect;
 use crate::mutation::mutator::Mutator;
-use crate::mutation::patch::{Candidate, Operator, PatchEdit};
+use crate::mutation::patch::{Candidate, Operator};
 use crate::mutation::sites::{Exclusions, collect_mutation_space};
 use crate::system::process;
 
@@ -96,32 +96,20 @@ pub fn run_mutants(
         (failing.into_iter().collect(), passing.into_iter().collect());
     let mut next = 0;
     while next < locations.len() && Instant::now() < deadline {
-        let mut batch = Vec::new();
-        while next < locations.len() && batch.len() < BATCH {
-            batch.extend(sampled_edits(&mutator, locations[next]));
-            next += 1;
-        }
+        let batch = mutator.batch_at(locations, &mut next, BATCH, PER_OPERATOR);
         let candidates: Vec<Candidate> = batch
             .iter()
             .map(|edit| Candidate::original().with(edit.clone()))
             .collect();
-        let decided: Mutex<Vec<(usize, CandidateOutcome)>> = Mutex::new(Vec::new());
-        let result = process::with_deadline(Some(deadline), || {
-            evaluator.evaluate(&candidates, &|index, outcome| {
-                if let Ok(mut decided) = decided.lock() {
-                    decided.push((index, outcome.clone()));
-                }
-            })
-        });
-        let (outcomes, cut_short) = match result {
-            Ok(outcomes) => (outcomes.into_iter().enumerate().collect(), false),
-            Err(error) if is_budget(&error) => {
-                let mut decided = decided.into_inner().unwrap_or_default();
-                decided.sort_by_key(|(index, _)| *index);
-                (decided, true)
-            }
-            Err(error) => return Err(error),
-        };
+        let (outcomes, halt) = process::with_deadline(Some(deadline), || {
+            evaluate_until_halt(&mut *evaluator, &candidates)
+        })?;
+        let cut_short = halt.is_some();
+        if let Some(halt) = halt
+            && !is_budget(halt)
+        {
+            return Err(halt.into_error());
+        }
         for (index, outcome) in outcomes {
             mutants.edits += 1;
             if let Some(effect) = EditEffect::of(&outcome, &failing, &passing) {
@@ -140,31 +128,15 @@ pub fn run_mutants(
     Ok(mutants)
 }
 
-/// The edits at `location` the experiment makes: every operator's first
-/// [`PER_OPERATOR`] (in the sweep's order), so that operators with many
-/// statement-level ingredients do not crowd out the rest.
-fn sampled_edits(mutator: &Mutator, location: Location) -> Vec<PatchEdit> {
-    let mut taken: BTreeMap<Operator, usize> = BTreeMap::new();
-    mutator
-        .every_edit_at(location)
-        .into_iter()
-        .filter(|edit| {
-            let count = taken.entry(edit.operator).or_default();
-            *count += 1;
-            *count <= PER_OPERATOR
-        })
-        .collect()
-}
-
 /// Whether a halt is the end of the budget (not a signal, and not the end
 /// of the run's own time limit, which whoever set it handles).
-fn is_budget(error: &anyhow::Error) -> bool {
-    Halt::of(error) == Some(Halt::TimeLimit) && !process::out_of_time()
+fn is_budget(halt: Halt) -> bool {
+    halt == Halt::TimeLimit && !process::out_of_time()
 }
 
 /// What was found when the budget ran out before the first batch.
 fn stopped(error: anyhow::Error, mut mutants: Mutants, started: Instant) -> Result<Mutants> {
-    if !is_budget(&error) {
+    if Halt::of(&error).is_none_or(|halt| !is_budget(halt)) {
         return Err(error);
     }
     mutants.seconds = started.elapsed().as_secs_f64();

@@ -182,18 +182,25 @@ impl<'a> Mutator<'a> {
         out
     }
 
-    /// Every edit at whole locations from `locations[*next]` on, until
-    /// there are at least `size` (or the locations run out); `next` moves
-    /// past them.
+    /// The edits at whole locations from `locations[*next]` on (each
+    /// operator's first `per_operator` at each), until there are at least
+    /// `size` (or the locations run out); `next` moves past them.
     pub fn batch_at(
         &self,
         locations: &[Location],
         next: &mut usize,
         size: usize,
+        per_operator: usize,
     ) -> Vec<PatchEdit> {
         let mut batch = Vec::new();
         while *next < locations.len() && batch.len() < size {
-            batch.extend(self.every_edit_at(locations[*next]));
+            let mut taken: BTreeMap<Operator, usize> = BTreeMap::new();
+            let edits = self.every_edit_at(locations[*next]);
+            batch.extend(edits.into_iter().filter(|edit| {
+                let count = taken.entry(edit.operator).or_default();
+                *count += 1;
+                *count <= per_operator
+            }));
             *next += 1;
         }
         batch
@@ -263,6 +270,15 @@ mod tests {
                 (e.operator, line_text(&text, 5).to_string())
             })
             .collect();
+        // A batch of this one location with one edit per operator: the
+        // first of each operator, in the same order.
+        let location = [Location::new(FileId::new(0), 5)];
+        let capped = mutator.batch_at(&location, &mut 0, 1000, 1);
+        let mut firsts = edits.clone();
+        let mut seen = std::collections::BTreeSet::new();
+        firsts.retain(|e| seen.insert(e.operator));
+        assert!(firsts.len() < edits.len(), "some operator has two edits");
+        assert_eq!(capped, firsts);
         // The five other comparisons first, then the condition's negation.
         assert_eq!(lines[0].0, Operator::Binary);
         assert!(

@@ -9,7 +9,6 @@
 //! No randomness: the same crate gives the same sweep with any seed.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -18,7 +17,7 @@ use crate::cargo::suite::TestId;
 use crate::code::source::Location;
 use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::plan::Cutoff;
-use crate::evaluate::{CandidateOutcome, Evaluator};
+use crate::evaluate::{CandidateOutcome, Evaluator, evaluate_until_halt};
 use crate::exit::Halt;
 use crate::localize::evidence::{EditEffect, FixClass};
 use crate::mutation::mutator::Mutator;
@@ -95,37 +94,23 @@ pub fn sweep(
             swept.stop = SweepStop::TimeLimit;
             break;
         }
-        let batch = mutator.batch_at(locations, &mut next, BATCH);
+        let batch = mutator.batch_at(locations, &mut next, BATCH, usize::MAX);
         let candidates: Vec<Candidate> = batch
             .iter()
             .map(|edit| Candidate::original().with(edit.clone()))
             .collect();
-        // What was decided, kept as it comes: a halt in the middle of the
-        // batch loses none of it.
-        let decided: Mutex<Vec<(usize, CandidateOutcome)>> = Mutex::new(Vec::new());
-        let result = evaluator.evaluate(&candidates, &|index, outcome| {
-            if let Ok(mut decided) = decided.lock() {
-                decided.push((index, outcome.clone()));
-            }
-        });
-        let outcomes: Vec<(usize, CandidateOutcome)> = match result {
-            Ok(outcomes) => outcomes.into_iter().enumerate().collect(),
-            Err(error) => {
-                swept.stop = match Halt::of(&error) {
-                    Some(Halt::TimeLimit) => SweepStop::TimeLimit,
-                    Some(Halt::Signal(_)) => SweepStop::Interrupted,
-                    None => return Err(error),
-                };
-                let mut decided = decided.into_inner().unwrap_or_default();
-                decided.sort_by_key(|(index, _)| *index);
-                decided
-            }
-        };
+        // A halt in the middle of the batch loses none of what was decided.
+        let (outcomes, halt) = evaluate_until_halt(evaluator, &candidates)?;
+        match halt {
+            Some(Halt::TimeLimit) => swept.stop = SweepStop::TimeLimit,
+            Some(Halt::Signal(_)) => swept.stop = SweepStop::Interrupted,
+            None => {}
+        }
         swept.locations = next;
         swept.edits += outcomes.len();
         for (index, outcome) in outcomes {
             let (candidate, edit) = (candidates[index].clone(), &batch[index]);
-            note(&mut swept, edit.operator, edit.location(), &outcome, model);
+            let class = note(&mut swept, edit.operator, edit.location(), &outcome, model);
             let fitness = outcome.fitness(model);
             let scored = Scored {
                 candidate,
@@ -137,7 +122,9 @@ pub fn sweep(
             }
             if scored.outcome.passes_all(model) {
                 swept.plausible.push(scored);
-            } else if fitness > original && fixes_without_breaking(&scored.outcome, model) {
+            } else if fitness > original && class == Some(FixClass::Clean) {
+                // It makes some originally failing test pass, and every
+                // originally passing test that ran still passes.
                 swept.partial.push(scored);
             }
         }
@@ -157,24 +144,23 @@ pub fn sweep(
     Ok(swept)
 }
 
-/// Counts an edit's outcome for its operator and its location.
+/// Counts an edit's outcome for its operator and its location; its ProFL
+/// class, if it compiled.
 fn note(
     swept: &mut Swept,
     operator: Operator,
     location: Location,
     outcome: &CandidateOutcome,
     model: &FitnessModel,
-) {
+) -> Option<FixClass> {
     let counts = swept.operators.entry(operator).or_default();
     counts.tried += 1;
     counts.compiled += usize::from(outcome.compiled());
-    let Some(effect) = EditEffect::of(
+    let effect = EditEffect::of(
         outcome,
         &model.originally_failing,
         &model.originally_passing,
-    ) else {
-        return;
-    };
+    )?;
     for test in &effect.fixed {
         if !swept.passed.contains(test) {
             swept.passed.push(*test);
@@ -182,17 +168,7 @@ fn note(
     }
     let class = effect.class(&model.originally_failing);
     swept.feedback.entry(location).or_default().note(class);
-}
-
-/// Whether an outcome makes some originally failing test pass, and every
-/// originally passing test that ran still passes (ProFL's clean fix).
-fn fixes_without_breaking(outcome: &CandidateOutcome, model: &FitnessModel) -> bool {
-    EditEffect::of(
-        outcome,
-        &model.originally_failing,
-        &model.originally_passing,
-    )
-    .is_some_and(|effect| effect.class(&model.originally_failing) == FixClass::Clean)
+    Some(class)
 }
 
 #[cfg(test)]
