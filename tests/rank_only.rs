@@ -687,3 +687,51 @@ fn github_format_annotates_the_top_suspects() {
         "{out}"
     );
 }
+
+#[test]
+fn json_and_sarif_carry_spans_and_match_their_schemas() {
+    let dir = fixture("const_table");
+    let json = rank_json(dir.path(), &["--refine", "none"]);
+    assert_matches_schema(&json, "src/render/schemas/ranking.schema.json");
+    assert_eq!(json["version"], 1);
+    // A `const` table spans its lines; a statement its own columns.
+    assert_eq!(
+        entry(&json, "src/lib.rs", 2)["span"],
+        serde_json::json!({"line": 2, "column": 1, "end_line": 5, "end_column": 3})
+    );
+    assert_eq!(
+        entry(&json, "src/lib.rs", 9)["span"],
+        serde_json::json!({"line": 9, "column": 5, "end_line": 9, "end_column": 20})
+    );
+
+    let output = autofix(
+        dir.path(),
+        &[
+            "--rank-only",
+            "--refine",
+            "none",
+            "--format",
+            "sarif",
+            "--top",
+            "2",
+        ],
+    );
+    assert_exit(&output, 0);
+    let sarif: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_matches_schema(&sarif, "tests/schemas/sarif-schema-2.1.0.json");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{sarif:#}");
+    for (result, ranked) in results.iter().zip(json["ranking"].as_array().unwrap()) {
+        assert_eq!(result["ruleId"], "suspicious-line");
+        let location = &result["locations"][0]["physicalLocation"];
+        assert_eq!(location["artifactLocation"]["uri"], "src/lib.rs");
+        assert_eq!(location["region"]["startLine"], ranked["span"]["line"]);
+        assert_eq!(
+            location["region"]["endColumn"],
+            ranked["span"]["end_column"]
+        );
+        assert_eq!(result["properties"]["rank"], ranked["rank"]);
+    }
+    let explained = autofix(dir.path(), &["--explain", "--format", "sarif"]);
+    assert_exit(&explained, 2);
+}

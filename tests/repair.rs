@@ -443,3 +443,23 @@ fn in_diff_marks_the_changed_lines_and_edits_only_them() {
         ["-            return y;", "+            return x;"]
     );
 }
+
+#[test]
+fn sarif_and_the_report_after_a_repair_match_their_schemas() {
+    let (output, report) = repair("middle", &["--format", "sarif", "--top", "3"]);
+    assert_exit(&output, 0);
+    assert_matches_schema(&report, "src/render/schemas/report.schema.json");
+    assert_eq!(report["version"], 1);
+    let sarif: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", stdout(&output)));
+    assert_matches_schema(&sarif, "tests/schemas/sarif-schema-2.1.0.json");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4, "three suspects and the patch: {sarif:#}");
+    let patch = &results[3];
+    assert_eq!(patch["ruleId"], "plausible-patch");
+    assert_eq!(patch["properties"]["patch"], report["patch"]);
+    assert_eq!(
+        patch["locations"][0]["physicalLocation"]["region"]["startLine"],
+        6
+    );
+}

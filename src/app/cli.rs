@@ -189,6 +189,9 @@ pub enum Format {
     /// GitHub Actions workflow commands: annotations on the top suspects
     /// (at most 10) and on the patch.
     Github,
+    /// SARIF 2.1.0, for code-scanning uploads: the top suspects (--top),
+    /// and the patch after a repair.
+    Sarif,
 }
 
 /// Parses the process arguments. Cargo runs `cargo-autofix autofix ARGS...`;

@@ -87,12 +87,21 @@ pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
                 options.top,
                 &annotation_prefix(&baseline.workspace.root, cwd),
             ),
+            Format::Sarif => format!(
+                "{:#}\n",
+                render::sarif::log(
+                    &ranking,
+                    options.top,
+                    None,
+                    &annotation_prefix(&baseline.workspace.root, cwd)
+                )
+            ),
             _ => render::text::tables(&ranking, &localization, options.top),
         }
     } else {
         let repair = run_repair(&baseline, &localization, &options, &console, started)?;
         let prefix = annotation_prefix(&baseline.workspace.root, cwd);
-        return finish_repair(repair, &options, &console, undelivered, &prefix);
+        return finish_repair(repair, &ranking, &options, &console, undelivered, &prefix);
     };
     write_product(&product)?;
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
@@ -131,9 +140,11 @@ fn run_repair(
 }
 
 /// Writes the report and the patch where the options say; the exit code.
-/// `undelivered`: an output that could not be written before.
+/// `undelivered`: an output that could not be written before. `ranking`
+/// (the one the repair started from) goes with the patch in SARIF.
 fn finish_repair(
     repair: Repair,
+    ranking: &Ranking,
     options: &Options,
     console: &Console,
     mut undelivered: Option<Failure>,
@@ -158,11 +169,18 @@ fn finish_repair(
                     let failed = deliver(path, &diff, what, console).err();
                     undelivered = undelivered.or(failed);
                 }
-                None if options.format != Format::Github => write_product(&diff)?,
+                None if !matches!(options.format, Format::Github | Format::Sarif) => {
+                    write_product(&diff)?
+                }
                 None => {}
             }
-            if options.format == Format::Github {
-                write_product(&render::github::patch(&diff, prefix))?;
+            match options.format {
+                Format::Github => write_product(&render::github::patch(&diff, prefix))?,
+                Format::Sarif => write_product(&format!(
+                    "{:#}\n",
+                    render::sarif::log(ranking, options.top, Some(&diff), prefix)
+                ))?,
+                _ => {}
             }
             Exit::Success
         }

@@ -172,10 +172,15 @@ impl Options {
         if args.format == Format::Dot && !args.explain {
             return Err(usage("--format dot goes with --explain".to_string()));
         }
-        if args.format == Format::Github && args.explain {
-            return Err(usage(
-                "--format github annotates the ranking or the patch, not --explain".to_string(),
-            ));
+        if matches!(args.format, Format::Github | Format::Sarif) && args.explain {
+            return Err(usage(format!(
+                "--format {} annotates the ranking or the patch, not --explain",
+                if args.format == Format::Github {
+                    "github"
+                } else {
+                    "sarif"
+                }
+            )));
         }
         let population = match pick(args.population, config.population, "population") {
             Some((n, name)) if n < 2 => return Err(usage(format!("{name} must be at least 2"))),

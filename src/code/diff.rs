@@ -74,6 +74,31 @@ pub fn changed_lines(diff: &str) -> BTreeMap<String, BTreeSet<u32>> {
     changed
 }
 
+/// The file and first new-side line of the first hunk of a unified diff.
+pub fn first_change(diff: &str) -> Option<(String, u32)> {
+    let file = diff
+        .lines()
+        .find_map(|l| l.strip_prefix("+++ b/"))?
+        .to_string();
+    let hunk = diff.lines().find(|l| l.starts_with("@@"))?;
+    // `@@ -3,7 +3,7 @@`: the new side starts at line 3.
+    let start: u32 = hunk
+        .split(' ')
+        .find_map(|part| part.strip_prefix('+'))?
+        .split(',')
+        .next()?
+        .parse()
+        .ok()?;
+    // The hunk starts with context: the first line that changes.
+    let offset = diff
+        .lines()
+        .skip_while(|l| !l.starts_with("@@"))
+        .skip(1)
+        .take_while(|l| !l.starts_with('-') && !l.starts_with('+'))
+        .count() as u32;
+    Some((file, start + offset))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

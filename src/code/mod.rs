@@ -4,4 +4,5 @@
 pub mod crate_sources;
 pub mod diff;
 pub mod source;
+pub mod spans;
 pub mod syntax;

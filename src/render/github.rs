@@ -6,6 +6,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use super::{Ranking, format_score};
+use crate::code::diff::first_change;
 
 /// GitHub shows at most ten warning annotations per step.
 pub const MOST: usize = 10;
@@ -63,31 +64,6 @@ pub fn patch(diff: &str, prefix: &Path) -> String {
         property("cargo autofix: a patch that passes every test (review it before applying)"),
         data(diff)
     )
-}
-
-/// The file and first new-side line of the first hunk of a unified diff.
-fn first_change(diff: &str) -> Option<(String, u32)> {
-    let file = diff
-        .lines()
-        .find_map(|l| l.strip_prefix("+++ b/"))?
-        .to_string();
-    let hunk = diff.lines().find(|l| l.starts_with("@@"))?;
-    // `@@ -3,7 +3,7 @@`: the new side starts at line 3.
-    let start: u32 = hunk
-        .split(' ')
-        .find_map(|part| part.strip_prefix('+'))?
-        .split(',')
-        .next()?
-        .parse()
-        .ok()?;
-    // The hunk starts with context: the first line that changes.
-    let offset = diff
-        .lines()
-        .skip_while(|l| !l.starts_with("@@"))
-        .skip(1)
-        .take_while(|l| !l.starts_with('-') && !l.starts_with('+'))
-        .count() as u32;
-    Some((file, start + offset))
 }
 
 fn path(prefix: &Path, relative: &Path) -> String {

@@ -4,12 +4,19 @@ use serde_json::{Value, json};
 
 use super::Ranking;
 use crate::cargo::suite::Verdict;
+use crate::code::spans::Spans;
 use crate::localize::Localization;
 use crate::localize::spectrum::Suspect;
 
+/// The version of the JSON of the ranking and of the repair report: it
+/// changes when a field changes meaning or goes away (new fields do not
+/// change it). The schemas are in `src/render/schemas/`.
+pub const VERSION: u32 = 1;
+
 /// The whole localization: the overall ranking, and one per failure group.
 pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
-    let mut value = self::ranking(ranking);
+    let spans = Spans::of(&ranking.baseline.sources);
+    let mut value = self::ranking(ranking, &spans);
     let suite = &ranking.baseline.suite;
     let groups: Vec<Value> = localization
         .groups
@@ -19,7 +26,7 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
                 "signature": g.group.description,
                 "failing": suite.full_names(&g.group.tests),
                 "critical": g.critical.iter().map(|&l| ranking.place(l)).collect::<Vec<_>>(),
-                "ranking": entries(&Ranking { suspects: &g.suspects, ..*ranking }),
+                "ranking": entries(&Ranking { suspects: &g.suspects, ..*ranking }, &spans),
             })
         })
         .collect();
@@ -38,15 +45,20 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
     value
 }
 
-fn entries(ranking: &Ranking) -> Vec<Value> {
-    ranking.suspects.iter().map(|s| entry(ranking, s)).collect()
+fn entries(ranking: &Ranking, spans: &Spans) -> Vec<Value> {
+    ranking
+        .suspects
+        .iter()
+        .map(|s| entry(ranking, spans, s))
+        .collect()
 }
 
-fn entry(ranking: &Ranking, s: &Suspect) -> Value {
+fn entry(ranking: &Ranking, spans: &Spans, s: &Suspect) -> Value {
     json!({
         "rank": s.rank,
         "file": ranking.baseline.sources.get(s.location.file).path.to_string_lossy().replace('\\', "/"),
         "line": s.location.line,
+        "span": ranking.span(spans, s),
         // JSON has no infinity: DStar's unbounded score is written as f64::MAX.
         "score": if s.score.is_infinite() { f64::MAX } else { s.score },
         "confidence": s.confidence,
@@ -66,7 +78,7 @@ fn entry(ranking: &Ranking, s: &Suspect) -> Value {
 }
 
 /// One ranking with the tests it was computed from.
-pub fn ranking(ranking: &Ranking) -> Value {
+fn ranking(ranking: &Ranking, spans: &Spans) -> Value {
     let baseline = ranking.baseline;
     let suite = &baseline.suite;
     let failing: Vec<String> = suite.full_names(baseline.failing().map(|r| &r.test));
@@ -83,6 +95,7 @@ pub fn ranking(ranking: &Ranking) -> Value {
         })
         .collect();
     json!({
+        "version": VERSION,
         "metric": ranking.metric.name(),
         "package": baseline.workspace.package.name,
         "tests": {
@@ -92,6 +105,6 @@ pub fn ranking(ranking: &Ranking) -> Value {
             "failing": failing,
             "failures": failures,
         },
-        "ranking": entries(ranking),
+        "ranking": entries(ranking, spans),
     })
 }

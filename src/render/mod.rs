@@ -1,16 +1,19 @@
-//! The product on stdout (a text table, JSON, GitHub workflow commands) and
+//! The product on stdout (a text table, JSON, GitHub workflow commands,
+//! SARIF) and
 //! the HTML page: views of a ranking. Pure: they return text.
 
 pub mod explain;
 pub mod github;
 pub mod html;
 pub mod json;
+pub mod sarif;
 pub mod text;
 
 use std::borrow::Cow;
 
 use crate::baseline::Baseline;
 use crate::code::source::Location;
+use crate::code::spans::{Span, Spans};
 use crate::localize::spectrum::{Metric, Suspect};
 use crate::mutation::sites::Constant;
 
@@ -36,6 +39,24 @@ impl Ranking<'_> {
             )),
             _ => Cow::Borrowed(text),
         }
+    }
+
+    /// The span of the code ranked at a suspect's line (`spans` are the
+    /// crate's, [`Spans::of`]): its statement, or a `const` or `static`
+    /// item's lines.
+    pub fn span(&self, spans: &Spans, suspect: &Suspect) -> Option<Span> {
+        let Some(item) = self.data.iter().find(|c| c.location == suspect.location) else {
+            return spans.get(suspect.location);
+        };
+        let text = &self.baseline.sources.get(item.location.file).text;
+        let line = |n: u32| text.lines().nth(n as usize - 1).unwrap_or("");
+        let first = line(item.location.line);
+        Some(Span {
+            line: item.location.line,
+            column: (first.chars().count() - first.trim_start().chars().count()) as u32 + 1,
+            end_line: item.last_line,
+            end_column: line(item.last_line).trim_end().chars().count() as u32 + 1,
+        })
     }
 
     /// `src/lib.rs:12`.

@@ -20,9 +20,17 @@ pub enum Outcome {
     NotFixed,
 }
 
+/// The version of the report's JSON: it changes when a field changes
+/// meaning or goes away (new fields do not change it). Its schema is
+/// `src/render/schemas/report.schema.json`.
+pub const REPORT_VERSION: u32 = 1;
+
 /// The JSON report of a repair (`--report FILE`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RepairReport {
+    /// [`REPORT_VERSION`] (0 in reports written before versions).
+    #[serde(default)]
+    pub version: u32,
     pub outcome: Outcome,
     /// 1.0 when fixed; else the best fitness of the last stage.
     pub fitness: f64,
@@ -164,6 +172,7 @@ impl RepairReport {
         let fixed = ending.patch.is_some();
         let last = stages.last();
         RepairReport {
+            version: REPORT_VERSION,
             outcome: if fixed {
                 Outcome::Fixed
             } else {
@@ -375,6 +384,7 @@ mod tests {
     #[test]
     fn the_report_reads_back_as_written() {
         let report = RepairReport {
+            version: REPORT_VERSION,
             outcome: Outcome::NotFixed,
             fitness: 0.99,
             candidates_evaluated: 3,

@@ -219,3 +219,23 @@ pub fn scratch_dirs(temp: &Path) -> Vec<String> {
         .filter(|name| name.starts_with("cargo-autofix-"))
         .collect()
 }
+
+/// Asserts that `instance` is valid against the JSON Schema in `schema`
+/// (a path relative to the repository root), listing every violation.
+pub fn assert_matches_schema(instance: &serde_json::Value, schema: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(schema);
+    let schema: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema)
+        .unwrap_or_else(|e| panic!("{} is not a schema: {e}", path.display()));
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{instance:#}\ndoes not match {}:\n{}",
+        path.display(),
+        errors.join("\n")
+    );
+}
