@@ -27,6 +27,8 @@ pub enum Exit {
     NoPatchFound = 7,
     /// An output file (`-o`, `--report`, `--html`) cannot be written.
     Output = 8,
+    /// `validate`: a patch cannot be read, or no given patch applies.
+    BadPatch = 9,
     /// Stopped by SIGHUP; child processes were killed, scratch files removed.
     HungUp = 129,
     /// Interrupted by Ctrl-C (SIGINT); child processes were killed, scratch files removed.
@@ -145,8 +147,10 @@ Exit codes:
   4    package selection: a workspace with several packages and no -p, or an unknown -p
   5    the crate or its tests do not build before any change
   6    nothing to localize: no tests, or every test passes
-  7    no patch found within the budget (or the time limit ran out)
+  7    no patch found within the budget (or the time limit ran out); validate: no patch
+       passes every test
   8    an output file (-o, --report, --html) cannot be written
+  9    validate: a patch cannot be read, or no given patch applies
   129  stopped by SIGHUP
   130  interrupted (Ctrl-C)
   143  stopped by SIGTERM";

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::exit::EXIT_CODES_HELP;
 
@@ -26,21 +26,30 @@ Settings can also come from `[package.metadata.autofix]` in Cargo.toml or an `au
 #[derive(Debug, Parser)]
 #[command(name = "cargo-autofix", bin_name = "cargo autofix", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP, allow_negative_numbers = true)]
 pub struct Args {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// Only rank the suspicious lines; do not search for a fix
-    #[arg(long)]
+    #[arg(global = true, long)]
     pub rank_only: bool,
 
     /// Show the top suspects with their dynamic dependencies in a failing run (with --format dot:
     /// the dependency graph of each group's slice, for Graphviz); do not search for a fix
-    #[arg(long)]
+    #[arg(global = true, long)]
     pub explain: bool,
 
     /// Path to Cargo.toml
-    #[arg(long, value_name = "PATH", help_heading = "Package Selection")]
+    #[arg(
+        global = true,
+        long,
+        value_name = "PATH",
+        help_heading = "Package Selection"
+    )]
     pub manifest_path: Option<PathBuf>,
 
     /// Package to work on (required in a workspace with several packages)
     #[arg(
+        global = true,
         short = 'p',
         long,
         value_name = "NAME",
@@ -50,6 +59,7 @@ pub struct Args {
 
     /// Space or comma separated list of features to activate
     #[arg(
+        global = true,
         short = 'F',
         long,
         value_name = "FEATURES",
@@ -58,19 +68,29 @@ pub struct Args {
     pub features: Vec<String>,
 
     /// Activate all available features
-    #[arg(long, help_heading = "Feature Selection")]
+    #[arg(global = true, long, help_heading = "Feature Selection")]
     pub all_features: bool,
 
     /// Directory for all generated artifacts; scratch builds go to its `autofix/` [default: the workspace's target dir]
-    #[arg(long, value_name = "DIR", help_heading = "Compilation Options")]
+    #[arg(
+        global = true,
+        long,
+        value_name = "DIR",
+        help_heading = "Compilation Options"
+    )]
     pub target_dir: Option<PathBuf>,
 
     /// Do not activate the `default` feature
-    #[arg(long, help_heading = "Feature Selection")]
+    #[arg(global = true, long, help_heading = "Feature Selection")]
     pub no_default_features: bool,
 
     /// Suspiciousness metric: ochiai, tarantula, dstar, op2, jaccard [default: ochiai]
-    #[arg(long, value_name = "NAME", help_heading = "Localization")]
+    #[arg(
+        global = true,
+        long,
+        value_name = "NAME",
+        help_heading = "Localization"
+    )]
     pub metric: Option<String>,
 
     /// What sharpens the ranking, comma separated: slices (prefer lines in the dynamic slice of
@@ -79,6 +99,7 @@ pub struct Args {
     /// where an edit fixes a failing test without breaking a passing one first; --rank-only and
     /// --explain only), feedback (the repair learns where edits help); all or none [default: all]
     #[arg(
+        global = true,
         long,
         value_name = "LIST",
         value_delimiter = ',',
@@ -87,59 +108,77 @@ pub struct Args {
     pub refine: Option<Vec<String>>,
 
     /// How many lines the text ranking shows (0 shows all; lines tied with the last one are counted below it)
-    #[arg(long, value_name = "N", default_value_t = 20, help_heading = "Output")]
+    #[arg(
+        global = true,
+        long,
+        value_name = "N",
+        default_value_t = 20,
+        help_heading = "Output"
+    )]
     pub top: usize,
 
     /// Output format on stdout
-    #[arg(long, value_enum, default_value_t = Format::Text, help_heading = "Output")]
+    #[arg(global = true, long, value_enum, default_value_t = Format::Text, help_heading = "Output")]
     pub format: Format,
 
     /// Also write a self-contained HTML page of the ranked files, coloured by suspiciousness
-    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
     pub html: Option<PathBuf>,
 
     /// Print only warnings and errors on stderr
-    #[arg(short, long, help_heading = "Output")]
+    #[arg(global = true, short, long, help_heading = "Output")]
     pub quiet: bool,
 
     /// Tests run in parallel while localizing, and repair workers (each with its own scratch copy);
     /// at most the number of CPUs [default: number of CPUs]
-    #[arg(short = 'j', long, value_name = "N", help_heading = "Test Execution")]
+    #[arg(
+        global = true,
+        short = 'j',
+        long,
+        value_name = "N",
+        help_heading = "Test Execution"
+    )]
     pub jobs: Option<usize>,
 
     /// Seconds a test may run before it is killed and counted as timed out [default: 60]
-    #[arg(long, value_name = "SECS", help_heading = "Test Execution")]
+    #[arg(
+        global = true,
+        long,
+        value_name = "SECS",
+        help_heading = "Test Execution"
+    )]
     pub test_timeout: Option<f64>,
 
     /// Seed of the random choices: the same seed repeats the same search [default: 0]
-    #[arg(long, value_name = "N", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "N", help_heading = "Repair")]
     pub seed: Option<u64>,
 
     /// Candidates per generation [default: 40]
-    #[arg(long, value_name = "N", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "N", help_heading = "Repair")]
     pub population: Option<usize>,
 
     /// Generations to evolve at most [default: 20]
-    #[arg(long, value_name = "N", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "N", help_heading = "Repair")]
     pub generations: Option<usize>,
 
     /// Seconds the whole repair may take, from start to patch; no process runs past it (allow 5 s
     /// for cleanup; 0: no limit) [default: 600]
-    #[arg(long, value_name = "SECS", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "SECS", help_heading = "Repair")]
     pub time_limit: Option<f64>,
 
     /// Fitness weight of the originally passing tests [default: 0.99]
-    #[arg(long, value_name = "W", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "W", help_heading = "Repair")]
     pub weight_passing: Option<f64>,
 
     /// Fitness weight of the originally failing tests [default: 0.01]
-    #[arg(long, value_name = "W", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "W", help_heading = "Repair")]
     pub weight_failing: Option<f64>,
 
     /// Mutation operators to use, comma separated: operator, condition, value, method, range,
     /// identifier, offset, arguments, idiom, synthesis, delete, guard, swap, insert, adapted
     /// [default: all]
     #[arg(
+        global = true,
         long,
         value_name = "LIST",
         value_delimiter = ',',
@@ -149,25 +188,31 @@ pub struct Args {
 
     /// Never mutate this file (relative to the workspace root; a directory ends in `/`) or this
     /// function (a name); may be repeated
-    #[arg(long, value_name = "PATH|FN", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "PATH|FN", help_heading = "Repair")]
     pub exclude: Vec<String>,
 
     /// How candidates are built: `schema` weaves a whole generation into one build, each candidate
     /// selected at run time; `rebuild` builds each candidate on its own [default: schema]
-    #[arg(long, value_name = "KIND", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "KIND", help_heading = "Repair")]
     pub evaluator: Option<String>,
 
     /// Edit only the lines this unified diff changes (`git diff > change.patch`), and mark them in
     /// the ranking: regressions usually live in the last change
-    #[arg(long, value_name = "FILE", help_heading = "Repair")]
+    #[arg(global = true, long, value_name = "FILE", help_heading = "Repair")]
     pub in_diff: Option<PathBuf>,
 
     /// Write the patch to FILE instead of stdout
-    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
+    #[arg(
+        global = true,
+        short,
+        long,
+        value_name = "FILE",
+        help_heading = "Output"
+    )]
     pub output: Option<PathBuf>,
 
     /// Write a JSON report of the repair to FILE
-    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
     pub report: Option<PathBuf>,
 }
 
@@ -178,6 +223,33 @@ impl Args {
             package: self.package.clone(),
         }
     }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Evaluate patches from anywhere (unified diffs) as one batch: which failing tests each
+    /// fixes and which passing tests each breaks, best first
+    #[command(after_help = VALIDATE_HELP)]
+    Validate(ValidateArgs),
+}
+
+const VALIDATE_HELP: &str = "\
+The patches that pass every test come first, the one that changes least what the passing tests
+execute first (the repair's guard against overfitting patches); then the others by fitness.
+Exit code 0: some patch passes every test (with --reduce: and its reduced form was validated);
+7: none does; 9: no patch applies, or a patch cannot be read.";
+
+#[derive(Debug, clap::Args)]
+pub struct ValidateArgs {
+    /// Unified diffs (`git diff` output): files, directories (their *.patch and *.diff files),
+    /// or `-` for JSON lines on stdin, one {"name": ..., "patch": ...} per patch
+    #[arg(value_name = "PATCH", required = true)]
+    pub patches: Vec<PathBuf>,
+
+    /// Reduce the best patch that passes every test to its essential edits (ddmin), validate it
+    /// with cargo test on a clean copy, and print it (or write it to -o)
+    #[arg(long)]
+    pub reduce: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

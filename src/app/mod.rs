@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod options;
 pub mod output;
+pub mod patches;
 pub mod session;
 
 use std::path::Path;
@@ -12,14 +13,16 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::app::cli::{Args, Format};
+use crate::app::cli::{Args, Command, Format};
 use crate::app::options::Options;
 use crate::app::output::{annotation_prefix, check_outputs, deliver};
+use crate::app::patches::read_patches;
 use crate::app::session::Session;
 use crate::baseline::{self, Baseline};
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{Localization, localize};
 use crate::render::{self, Ranking};
+use crate::repair::given::{GivenPatch, judge};
 use crate::repair::{self, Repair, RepairEnding};
 use crate::system::console::{Console, write_product};
 use crate::system::process;
@@ -27,10 +30,22 @@ use crate::system::process;
 /// Runs `cargo autofix` from directory `cwd`: finds the package, settles the
 /// options, measures the baseline, then prints the ranking or searches for
 /// a patch.
-pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
+pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     let started = Instant::now();
+    let validate = args
+        .command
+        .take()
+        .map(|Command::Validate(validate)| validate);
+    if validate.is_some() {
+        check_validate_args(&args)?;
+    }
     let (workspace, options) = Session::settle(args, cwd)?;
     check_outputs(&options)?;
+    // Bad patches fail before any work.
+    let given = match &validate {
+        Some(validate) => Some(read_patches(&validate.patches, std::io::stdin())?),
+        None => None,
+    };
     if !options.rank_only && !options.explain {
         // The time limit holds for the whole repair: no process runs past it.
         process::set_deadline(options.repair.time_limit.map(|limit| started + limit));
@@ -42,6 +57,9 @@ pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
         build_lock: _build_lock,
     } = Session::measure(workspace, options)?;
     baseline.check_worth_localizing(&console)?;
+    if let (Some(validate), Some(given)) = (validate, given) {
+        return run_validate(&given, validate.reduce, &baseline, &options, &console);
+    }
     let mut localization = localize(&baseline, &options.localize, &console)?;
     if let Some(changed) = &options.repair.in_diff {
         let locations = baseline.sources.locations_in(changed);
@@ -105,6 +123,86 @@ pub fn run(args: Args, cwd: &Path) -> Result<Exit> {
     };
     write_product(&product)?;
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
+}
+
+/// `validate` takes the package, feature, test and output options; not
+/// those of the ranking or the search.
+fn check_validate_args(args: &Args) -> Result<(), Failure> {
+    let misplaced = [
+        (args.rank_only, "--rank-only"),
+        (args.explain, "--explain"),
+        (args.html.is_some(), "--html"),
+        (args.in_diff.is_some(), "--in-diff"),
+        (
+            !matches!(args.format, Format::Text | Format::Json),
+            "--format other than text or json",
+        ),
+    ];
+    match misplaced.iter().find(|(given, _)| *given) {
+        Some((_, flag)) => Err(Failure::new(
+            Exit::Usage,
+            format!("{flag} does not go with `validate`; drop it"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `cargo autofix validate`: the given patches evaluated as one batch and
+/// ranked; the table (or JSON) on stdout, the reduced patch also to `-o`.
+fn run_validate(
+    given: &[GivenPatch],
+    reduce: bool,
+    baseline: &Baseline,
+    options: &Options,
+    console: &Console,
+) -> Result<Exit> {
+    let judgement =
+        judge(given, baseline, &options.repair, reduce, console).map_err(
+            |error| match Halt::of(&error) {
+                Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
+                _ => error,
+            },
+        )?;
+    if judgement.patches.iter().all(|p| p.refused.is_some()) {
+        return Err(Failure::new(
+            Exit::BadPatch,
+            "none of the given patches applies to the crate (see the warnings above)",
+        )
+        .into());
+    }
+    let mut undelivered = None;
+    if let Some(path) = &options.report {
+        let json = format!("{:#}\n", render::judgement::json(&judgement));
+        undelivered = deliver(path, &json, "the report", console).err();
+    }
+    let reduced = judgement.reduced.as_ref().and_then(|r| r.patch.clone());
+    if let (Some(path), Some(patch)) = (&options.output, &reduced) {
+        let failed = deliver(path, patch, "the reduced patch", console).err();
+        undelivered = undelivered.or(failed);
+    }
+    write_product(&match options.format {
+        Format::Json => format!("{:#}\n", render::judgement::json(&judgement)),
+        _ => render::judgement::text(&judgement),
+    })?;
+    if let Some(failure) = undelivered {
+        return Err(failure.into());
+    }
+    let plausible = judgement.patches.iter().any(|p| p.plausible);
+    if !plausible {
+        return Err(Failure::new(Exit::NoPatchFound, "no given patch passes every test").into());
+    }
+    match &judgement.reduced {
+        Some(reduced) if reduced.patch.is_none() => Err(Failure::new(
+            Exit::NoPatchFound,
+            format!(
+                "the reduced form of {} failed validation: {}",
+                reduced.name,
+                reduced.rejected.as_deref().unwrap_or("not validated")
+            ),
+        )
+        .into()),
+        _ => Ok(Exit::Success),
+    }
 }
 
 /// The repair, re-localizing between failure groups on the crate with the

@@ -66,21 +66,28 @@ impl CrateSources {
             .map(FileId::new)
     }
 
-    /// The locations of `changed` lines (per diff path: relative to the
-    /// workspace root, or to a directory above it, as `git diff` gives them
-    /// from a repository root) in the crate's files.
+    /// The locations of `changed` lines (per diff path, see
+    /// [`CrateSources::find_diff_path`]) in the crate's files.
     pub fn locations_in(&self, changed: &BTreeMap<String, BTreeSet<u32>>) -> BTreeSet<Location> {
         let mut locations = BTreeSet::new();
-        for (file, source) in self.iter() {
-            let path = source.path.to_string_lossy().replace('\\', "/");
-            let lines = changed.iter().find(|(diff_path, _)| {
-                **diff_path == path || diff_path.ends_with(&format!("/{path}"))
-            });
-            if let Some((_, lines)) = lines {
+        for (diff_path, lines) in changed {
+            if let Some(file) = self.find_diff_path(diff_path) {
                 locations.extend(lines.iter().map(|&line| Location::new(file, line)));
             }
         }
         locations
+    }
+
+    /// The file a diff names: its path relative to the workspace root, or
+    /// to a directory above it (as `git diff` gives it from a repository
+    /// root).
+    pub fn find_diff_path(&self, diff_path: &str) -> Option<FileId> {
+        self.iter()
+            .find(|(_, source)| {
+                let path = source.path.to_string_lossy().replace('\\', "/");
+                diff_path == path || diff_path.ends_with(&format!("/{path}"))
+            })
+            .map(|(file, _)| file)
     }
 
     /// `src/lib.rs:12`.

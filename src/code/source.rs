@@ -5,6 +5,7 @@
 //! byte outside an edit stays as it was and line numbers of untouched code
 //! do not move.
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 /// A source file of the crate under repair: its index in
@@ -36,6 +37,23 @@ impl Location {
     pub fn new(file: FileId, line: u32) -> Location {
         Location { file, line }
     }
+
+    /// Where an edit outside runnable code is (an item, a signature, a
+    /// `macro_rules!`): no line of coverage stands for it, so it may change
+    /// what any test does. Line 0, which no line of code has.
+    pub fn anywhere(file: FileId) -> Location {
+        Location { file, line: 0 }
+    }
+
+    pub fn is_anywhere(self) -> bool {
+        self.line == 0
+    }
+}
+
+/// Whether edits at `edited` may change what a test that executed `lines`
+/// does: it executed one of them, or one is [`Location::anywhere`].
+pub fn reaches(lines: &BTreeSet<Location>, edited: &BTreeSet<Location>) -> bool {
+    edited.iter().any(|l| l.is_anywhere() || lines.contains(l))
 }
 
 /// One replacement of a byte range of a file's original text.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::cargo::suite::{GroupRun, Panic, TestId, TestSuite, Verdict};
-use crate::code::source::Location;
+use crate::code::source::{Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
 
 /// When a candidate may stop early: once even passing every test it has
@@ -121,11 +121,7 @@ impl TestPlan {
     /// The tests a candidate editing `edited` runs (all of them for `None`).
     pub fn select(&self, edited: Option<&BTreeSet<Location>>) -> Selection {
         let affected = |test: &TestId| {
-            edited.is_none_or(|edited| {
-                self.coverage[test.index()]
-                    .iter()
-                    .any(|line| edited.contains(line))
-            })
+            edited.is_none_or(|edited| reaches(&self.coverage[test.index()], edited))
         };
         let (first, kept_failing): (Vec<TestId>, Vec<TestId>) =
             self.first.iter().partition(|t| affected(t));

@@ -49,6 +49,9 @@ pub enum Operator {
     /// Insert or swap in a statement from the crate with its variables
     /// renamed to same-typed variables in scope.
     Adapted,
+    /// Not an operator of the search: an edit of a patch given to
+    /// `cargo autofix validate`.
+    Given,
 }
 
 impl Operator {
@@ -108,6 +111,7 @@ impl Operator {
             Operator::Guard => "guard",
             Operator::Idiom => "idiom",
             Operator::Adapted => "adapted",
+            Operator::Given => "given",
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod explain;
 pub mod github;
 pub mod html;
 pub mod json;
+pub mod judgement;
 pub mod sarif;
 pub mod text;
 

@@ -20,7 +20,7 @@ use anyhow::Result;
 use crate::baseline::{self, Baseline};
 use crate::cargo::suite::TestId;
 use crate::code::crate_sources::Originals;
-use crate::code::source::{FileId, Location};
+use crate::code::source::{FileId, Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
 use crate::exit::Halt;
 use crate::mutation::patch::{Candidate, Operator};
@@ -105,7 +105,7 @@ fn behaviour_change(
         .records
         .iter()
         .filter(|r| model.originally_passing.contains(&r.test))
-        .filter(|r| !r.lines.is_disjoint(&edited))
+        .filter(|r| reaches(&r.lines, &edited))
         .map(|r| (r.test, &r.lines))
         .collect();
     if before.is_empty() {
@@ -235,7 +235,8 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
                 // Taking a `± 1` away is as likely as adding one.
                 Operator::Offset if edit.edit.text.len() < replaced.len() => 0,
                 Operator::Offset | Operator::Arguments | Operator::Idiom => 1,
-                Operator::Condition | Operator::Synthesis => 2,
+                // A given edit may be anything: between a slip and new code.
+                Operator::Condition | Operator::Synthesis | Operator::Given => 2,
                 Operator::Delete => 3,
                 Operator::Guard | Operator::Swap | Operator::Insert | Operator::Adapted => 4,
             };

@@ -5,6 +5,7 @@
 //! the combined patch on a clean copy and hand it over as a unified diff.
 
 pub mod choice;
+pub mod given;
 pub mod report;
 pub mod search;
 pub mod settings;

@@ -483,7 +483,7 @@ pub fn mutator<'a>(
 }
 
 /// ddmin over the candidate's edits, keeping only what every test needs.
-fn reduce(
+pub fn reduce(
     candidate: &Candidate,
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,

@@ -1,0 +1,326 @@
+//! Patches from anywhere (`cargo autofix validate`): each unified diff read
+//! back as span edits of the original files, all of them evaluated as one
+//! batch by the repair's evaluator (one woven build where they can be
+//! woven), and ranked: the patches that pass every test first, in the
+//! order the repair's patch choice gives them (the one that disturbs the
+//! passing tests least first), then the others by fitness. With `reduce`,
+//! the first is reduced with ddmin and validated on a clean copy, as a
+//! repair's patch is.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::baseline::Baseline;
+use crate::cargo::suite::TestId;
+use crate::code::diff::{hunk_edits, parse_diff};
+use crate::code::source::{Edit, FileId, Location};
+use crate::code::spans::Spans;
+use crate::evaluate::CandidateOutcome;
+use crate::evaluate::fitness::FitnessModel;
+use crate::evaluate::setup::{Prepared, prepare};
+use crate::mutation::patch::{Candidate, Operator, PatchEdit};
+use crate::repair::choice::rank_plausible;
+use crate::repair::search::Scored;
+use crate::repair::settings::Settings;
+use crate::repair::stage::reduce;
+use crate::repair::validate_files;
+use crate::system::console::Console;
+
+/// A patch to evaluate: a name (its file, or the name given with it) and
+/// a unified diff.
+#[derive(Debug, Clone)]
+pub struct GivenPatch {
+    pub name: String,
+    pub diff: String,
+}
+
+/// What one patch did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Judged {
+    pub name: String,
+    /// Why it could not be evaluated (it does not apply); the rest is empty then.
+    pub refused: Option<String>,
+    /// The first compiler error, if it does not build.
+    pub build_error: Option<String>,
+    pub fitness: f64,
+    /// Passes every test (flaky ones left out).
+    pub plausible: bool,
+    /// Originally failing tests it makes pass, and those still failing.
+    pub fixes: Vec<String>,
+    pub still_failing: Vec<String>,
+    /// Originally passing tests it breaks.
+    pub breaks: Vec<String>,
+    /// For plausible patches: lines the originally passing tests that reach
+    /// its edits execute, or no longer execute, with it (null: not measured).
+    pub behaviour_change: Option<usize>,
+}
+
+/// Every patch judged, best first (refused ones last), and the reduced and
+/// validated best one when asked for.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Judgement {
+    pub patches: Vec<Judged>,
+    pub flaky_tests: Vec<String>,
+    pub reduced: Option<Reduced>,
+}
+
+/// The best plausible patch reduced with ddmin, and its validation.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Reduced {
+    pub name: String,
+    pub edits_before: usize,
+    pub edits_after: usize,
+    /// The reduced patch, if `cargo test` passed on a clean copy with it.
+    pub patch: Option<String>,
+    /// Why validation rejected it.
+    pub rejected: Option<String>,
+}
+
+/// The edits of `diff` against the crate's original files: one per run of
+/// changed lines, each at the ranked line whose code it changes, or
+/// [`Location::anywhere`] when it changes code outside statements (an
+/// item, a signature) or several statements at once.
+pub fn candidate_of(diff: &str, baseline: &Baseline, spans: &Spans) -> Result<Candidate, String> {
+    let sources = &baseline.sources;
+    let mut edits = Vec::new();
+    for file_patch in parse_diff(diff)? {
+        let file = sources.find_diff_path(&file_patch.path).ok_or_else(|| {
+            format!(
+                "it changes {}, which is not a source file of the library under repair",
+                file_patch.path
+            )
+        })?;
+        let text = &sources.get(file).text;
+        let file_edits = hunk_edits(text, &file_patch.hunks)
+            .map_err(|e| format!("{} in {}", e, file_patch.path))?;
+        for edit in file_edits {
+            let location = edit_location(text, &edit, file, spans);
+            edits.push(PatchEdit {
+                file,
+                edit,
+                operator: Operator::Given,
+                line: location.line,
+            });
+        }
+    }
+    if edits.is_empty() {
+        return Err("it changes nothing".to_string());
+    }
+    Ok(Candidate::from_edits(edits))
+}
+
+/// The ranked line whose code `edit` changes: the one line whose span holds
+/// every line the edit touches, else anywhere.
+fn edit_location(text: &str, edit: &Edit, file: FileId, spans: &Spans) -> Location {
+    let line_of = |byte: usize| text[..byte].matches('\n').count() as u32 + 1;
+    let first = line_of(edit.range.start);
+    // An edit of whole lines ends at the start of the line after them.
+    let last = line_of(edit.range.end.saturating_sub(1).max(edit.range.start));
+    let holding: Vec<u32> = (1..=first)
+        .rev()
+        .filter(|&line| {
+            spans
+                .get(Location::new(file, line))
+                .is_some_and(|s| s.line <= first && last <= s.end_line)
+        })
+        .take(1)
+        .collect();
+    match holding.first() {
+        // Only a statement that starts there, so no other statement is touched.
+        Some(&line) if (line + 1..=last).all(|l| spans.get(Location::new(file, l)).is_none()) => {
+            Location::new(file, line)
+        }
+        _ => Location::anywhere(file),
+    }
+}
+
+/// Evaluates every patch of `given` as one batch, ranks them, and with
+/// `reduce` reduces and validates the best plausible one.
+pub fn judge(
+    given: &[GivenPatch],
+    baseline: &Baseline,
+    settings: &Settings,
+    reduce_best: bool,
+    console: &Console,
+) -> Result<Judgement> {
+    let spans = Spans::of(&baseline.sources);
+    let candidates: Vec<Result<Candidate, String>> = given
+        .iter()
+        .map(|g| candidate_of(&g.diff, baseline, &spans))
+        .collect();
+    for (patch, candidate) in given.iter().zip(&candidates) {
+        if let Err(why) = candidate {
+            console.warn(format!("{} does not apply: {why}", patch.name));
+        }
+    }
+    let failing: Vec<TestId> = baseline.failing().map(|r| r.test).collect();
+    let (mut evaluator, model, flaky) = match prepare(
+        baseline,
+        &failing,
+        settings.weights,
+        &settings.evaluation,
+        console,
+    )? {
+        Prepared::Ready {
+            evaluator,
+            model,
+            flaky,
+        } => (evaluator, model, flaky),
+        Prepared::AllFlaky { flaky } => {
+            anyhow::bail!(
+                "every failing test is flaky (a different outcome on a re-run): {}",
+                baseline.suite.full_names(&flaky).join(", ")
+            )
+        }
+    };
+    let batch: Vec<Candidate> = candidates.iter().flatten().cloned().collect();
+    let spinner = console.spinner("Evaluating");
+    spinner.set_message(format!("{} patches as one batch", batch.len()));
+    let mut outcomes = evaluator.evaluate(&batch, &|_, _| {})?.into_iter();
+    drop(spinner);
+    let mut judged = Vec::new();
+    let mut plausible: Vec<(usize, Scored)> = Vec::new();
+    for (patch, candidate) in given.iter().zip(candidates) {
+        let candidate = match candidate {
+            Ok(candidate) => candidate,
+            Err(why) => {
+                judged.push(refused(&patch.name, why));
+                continue;
+            }
+        };
+        let outcome = outcomes.next().expect("one outcome per candidate");
+        let verdict = judged_outcome(&patch.name, &outcome, baseline, &model);
+        if verdict.plausible {
+            plausible.push((
+                judged.len(),
+                Scored {
+                    fitness: verdict.fitness,
+                    candidate,
+                    outcome,
+                },
+            ));
+        }
+        judged.push(verdict);
+    }
+    // The plausible ones in the order of the repair's patch choice.
+    let scored: Vec<Scored> = plausible.iter().map(|(_, s)| s.clone()).collect();
+    let chosen = rank_plausible(&scored, baseline, &model, settings, None)?;
+    let mut order: Vec<usize> = Vec::new();
+    for alternative in &chosen {
+        let (index, _) = plausible
+            .iter()
+            .find(|(_, s)| s.candidate == alternative.scored.candidate)
+            .expect("a ranked patch is one of the plausible ones");
+        judged[*index].behaviour_change = alternative.behaviour_change;
+        order.push(*index);
+    }
+    let mut rest: Vec<usize> = (0..judged.len()).filter(|i| !order.contains(i)).collect();
+    rest.sort_by(|&a, &b| {
+        let key = |j: &Judged| (j.refused.is_some(), j.build_error.is_some());
+        key(&judged[a])
+            .cmp(&key(&judged[b]))
+            .then(judged[b].fitness.total_cmp(&judged[a].fitness))
+    });
+    order.extend(rest);
+    let flaky_names = baseline.suite.full_names(&flaky);
+    let reduced = match chosen.first() {
+        Some(best) if reduce_best => {
+            let name = judged[order[0]].name.clone();
+            Some(reduce_and_validate(
+                name,
+                &best.scored.candidate,
+                &mut *evaluator,
+                &model,
+                baseline,
+                &flaky_names,
+                settings,
+                console,
+            )?)
+        }
+        _ => None,
+    };
+    let mut by_index: Vec<Option<Judged>> = judged.into_iter().map(Some).collect();
+    Ok(Judgement {
+        patches: order.iter().filter_map(|&i| by_index[i].take()).collect(),
+        flaky_tests: flaky_names,
+        reduced,
+    })
+}
+
+fn refused(name: &str, why: String) -> Judged {
+    Judged {
+        name: name.to_string(),
+        refused: Some(why),
+        build_error: None,
+        fitness: 0.0,
+        plausible: false,
+        fixes: Vec::new(),
+        still_failing: Vec::new(),
+        breaks: Vec::new(),
+        behaviour_change: None,
+    }
+}
+
+fn judged_outcome(
+    name: &str,
+    outcome: &CandidateOutcome,
+    baseline: &Baseline,
+    model: &FitnessModel,
+) -> Judged {
+    let passed = outcome.passed();
+    let names = |tests: &BTreeSet<TestId>, pass: bool| -> Vec<String> {
+        baseline
+            .suite
+            .full_names(tests.iter().filter(|t| passed.contains(t) == pass))
+    };
+    Judged {
+        name: name.to_string(),
+        refused: None,
+        build_error: match outcome {
+            CandidateOutcome::Unviable(error) => Some(error.clone()),
+            CandidateOutcome::Tested(_) => None,
+        },
+        fitness: outcome.fitness(model),
+        plausible: outcome.passes_all(model),
+        fixes: names(&model.originally_failing, true),
+        still_failing: names(&model.originally_failing, false),
+        breaks: names(&model.originally_passing, false),
+        behaviour_change: None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn reduce_and_validate(
+    name: String,
+    candidate: &Candidate,
+    evaluator: &mut dyn crate::evaluate::Evaluator,
+    model: &FitnessModel,
+    baseline: &Baseline,
+    flaky: &[String],
+    settings: &Settings,
+    console: &Console,
+) -> Result<Reduced> {
+    let reduced = reduce(candidate, evaluator, model, console)?;
+    let user_files: BTreeMap<PathBuf, String> = baseline
+        .sources
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    let originals = baseline.sources.originals();
+    let mut files = user_files.clone();
+    for (file, text) in reduced.texts(&originals) {
+        files.insert(originals.path(file).to_path_buf(), text);
+    }
+    let flaky: BTreeSet<String> = flaky.iter().cloned().collect();
+    let validation = validate_files(baseline, &user_files, &files, &flaky, settings, console)?;
+    Ok(Reduced {
+        name,
+        edits_before: candidate.len(),
+        edits_after: reduced.len(),
+        patch: validation.as_ref().ok().cloned(),
+        rejected: validation.err(),
+    })
+}
