@@ -76,6 +76,7 @@ fn middle_json_follows_the_schema() {
         (Some(1), Some(1))
     );
     assert_eq!(first["code"], "return y;");
+    assert_eq!(json["uninstrumented"], serde_json::json!([]));
     // Every executed line of the function is ranked; unexecuted `return x` (line 12) and test code are not.
     let ranked: Vec<u64> = json["ranking"]
         .as_array()
@@ -685,5 +686,39 @@ fn github_format_annotates_the_top_suspects() {
             .iter()
             .any(|l| l.contains(",line=6,") && l.contains("::suspicious line, rank ")),
         "{out}"
+    );
+}
+
+#[test]
+fn files_left_uninstrumented_are_named_and_an_empty_ranking_says_why() {
+    // `tests/calendar.rs` compiles `src/calendar.rs` by `#[path]`, where
+    // `crate::__autofix_rt` does not exist: that file's probes are dropped,
+    // and the crate has no other code.
+    let dir = fixture("uninstrumented");
+    let json = rank_json(dir.path(), &[]);
+    assert_eq!(
+        json["uninstrumented"],
+        serde_json::json!([{"file": "src/calendar.rs", "lines": 5}]),
+        "{json:#}"
+    );
+    assert_eq!(json["ranking"], serde_json::json!([]), "{json:#}");
+    assert_eq!(json["tests"]["failed"], 1);
+
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_exit(&output, 0);
+    let out = stdout(&output);
+    assert!(!out.contains("rank  score"), "an empty table:\n{out}");
+    assert_eq!(
+        out.trim_end(),
+        "no line a failing test ran is ranked: the failing test ran no probed line of the crate; \
+         src/calendar.rs (5 executable lines) is left uninstrumented because its probes do not \
+         compile, and what they run may be there"
+    );
+    assert!(
+        stderr(&output).contains(
+            "warning: coverage probes do not compile in src/calendar.rs; it is left uninstrumented: its 5 executable lines are not ranked"
+        ),
+        "{}",
+        stderr(&output)
     );
 }
