@@ -722,3 +722,39 @@ fn files_left_uninstrumented_are_named_and_an_empty_ranking_says_why() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_fault_in_a_macro_body_is_ranked_at_the_body_line() {
+    // `ring!` writes the methods of four types (one in the integration
+    // test, through `#[macro_export]`); every expansion reports the body's
+    // lines, so the three failing tests meet at the faulty assignment.
+    let json = rank_json(fixture("macro_body").path(), &[]);
+    let first = &json["ranking"][0];
+    assert_eq!(
+        (&first["file"], &first["line"], &first["rank"]),
+        (
+            &serde_json::json!("src/lib.rs"),
+            &serde_json::json!(30),
+            &serde_json::json!(1)
+        ),
+        "{json:#}"
+    );
+    assert_eq!(first["code"], "self.value = self.modulus + 1;");
+    assert_eq!(
+        (first["failed"].as_u64(), first["passed"].as_u64()),
+        (Some(3), Some(0))
+    );
+    assert_eq!(first["mutation"]["class"], "clean-fix", "{json:#}");
+    // The failing test of the integration test, whose type the exported
+    // macro wrote there, ran the body too.
+    assert!(
+        json["tests"]["failing"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("exported/a_ring_made_here_wraps_back")),
+        "{json:#}"
+    );
+    // The body's other lines and the plain function are ranked too.
+    entry(&json, "src/lib.rs", 24);
+    entry(&json, "src/lib.rs", 47);
+}

@@ -3,5 +3,6 @@
 
 pub mod crate_sources;
 pub mod diff;
+pub mod macro_body;
 pub mod source;
 pub mod syntax;
