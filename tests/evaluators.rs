@@ -105,3 +105,11 @@ fn every_shape_of_function() {
 fn integration_tests() {
     outcomes_agree("integration", 25);
 }
+
+/// Methods written by an exported `macro_rules!` (expanded in the library
+/// and in an integration test): copies in the transcriber, a dispatch
+/// through `$crate`, one switch for every expansion.
+#[test]
+fn methods_in_a_macro_body() {
+    outcomes_agree("macro_body", 25);
+}

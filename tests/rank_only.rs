@@ -76,6 +76,7 @@ fn middle_json_follows_the_schema() {
         (Some(1), Some(1))
     );
     assert_eq!(first["code"], "return y;");
+    assert_eq!(json["uninstrumented"], serde_json::json!([]));
     // Every executed line of the function is ranked; unexecuted `return x` (line 12) and test code are not.
     let ranked: Vec<u64> = json["ranking"]
         .as_array()
@@ -734,4 +735,74 @@ fn json_and_sarif_carry_spans_and_match_their_schemas() {
     }
     let explained = autofix(dir.path(), &["--explain", "--format", "sarif"]);
     assert_exit(&explained, 2);
+}
+
+#[test]
+fn files_left_uninstrumented_are_named_and_an_empty_ranking_says_why() {
+    // `tests/calendar.rs` compiles `src/calendar.rs` by `#[path]`, where
+    // `crate::__autofix_rt` does not exist: that file's probes are dropped,
+    // and the crate has no other code.
+    let dir = fixture("uninstrumented");
+    let json = rank_json(dir.path(), &[]);
+    assert_eq!(
+        json["uninstrumented"],
+        serde_json::json!([{"file": "src/calendar.rs", "lines": 5}]),
+        "{json:#}"
+    );
+    assert_eq!(json["ranking"], serde_json::json!([]), "{json:#}");
+    assert_eq!(json["tests"]["failed"], 1);
+
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_exit(&output, 0);
+    let out = stdout(&output);
+    assert!(!out.contains("rank  score"), "an empty table:\n{out}");
+    assert_eq!(
+        out.trim_end(),
+        "no line a failing test ran is ranked: the failing test ran no probed line of the crate; \
+         src/calendar.rs (5 executable lines) is left uninstrumented because its probes do not \
+         compile, and what they run may be there"
+    );
+    assert!(
+        stderr(&output).contains(
+            "warning: coverage probes do not compile in src/calendar.rs; it is left uninstrumented: its 5 executable lines are not ranked"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_fault_in_a_macro_body_is_ranked_at_the_body_line() {
+    // `ring!` writes the methods of four types (one in the integration
+    // test, through `#[macro_export]`); every expansion reports the body's
+    // lines, so the three failing tests meet at the faulty assignment.
+    let json = rank_json(fixture("macro_body").path(), &[]);
+    let first = &json["ranking"][0];
+    assert_eq!(
+        (&first["file"], &first["line"], &first["rank"]),
+        (
+            &serde_json::json!("src/lib.rs"),
+            &serde_json::json!(30),
+            &serde_json::json!(1)
+        ),
+        "{json:#}"
+    );
+    assert_eq!(first["code"], "self.value = self.modulus + 1;");
+    assert_eq!(
+        (first["failed"].as_u64(), first["passed"].as_u64()),
+        (Some(3), Some(0))
+    );
+    assert_eq!(first["mutation"]["class"], "clean-fix", "{json:#}");
+    // The failing test of the integration test, whose type the exported
+    // macro wrote there, ran the body too.
+    assert!(
+        json["tests"]["failing"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("exported/a_ring_made_here_wraps_back")),
+        "{json:#}"
+    );
+    // The body's other lines and the plain function are ranked too.
+    entry(&json, "src/lib.rs", 24);
+    entry(&json, "src/lib.rs", 47);
 }

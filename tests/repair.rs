@@ -382,6 +382,21 @@ fn a_crate_that_is_no_std_outside_its_tests_is_ranked_and_repaired() {
 }
 
 #[test]
+fn a_fault_in_a_macro_body_is_repaired_in_the_body() {
+    let (diff, report) = assert_repaired("macro_body", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-                    self.value = self.modulus + 1;",
+            "+                    self.value = self.modulus - 1;"
+        ],
+        "{diff}"
+    );
+    assert!(diff.contains("@@ -27,7 +27,7 @@"), "{diff}");
+    assert_eq!(report["outcome"], "fixed");
+}
+
+#[test]
 fn github_format_annotates_the_patch() {
     let dir = fixture("middle");
     let output = autofix(dir.path(), &["--format", "github", "--seed", "0"]);

@@ -10,10 +10,20 @@
 //! Left alone: `const fn`s and other const contexts, test code, and
 //! everything inside macro invocations (statements that are macro calls get
 //! a probe before them, but their tokens are not touched).
+//!
+//! The transcribers of `macro_rules!` definitions are probed like function
+//! bodies (see `code::macro_body`): their probes name the runtime
+//! `$crate::__autofix_rt`, which resolves wherever the macro expands, and
+//! every expansion reports the body's line. A rule whose transcriber does
+//! not parse is not probed ([`Instrumented::unhandled`]), and the probes of a
+//! macro can be left out on their own ([`Instrumented::text_without`]).
+
+use std::collections::BTreeSet;
 
 use syn::spanned::Spanned;
 
 use crate::code::crate_sources::CrateSources;
+use crate::code::macro_body::MacroSite;
 use crate::code::source::{Edit, FileId, Location, splice};
 use crate::code::syntax::{RunnableCode, Scope, start_line, walk_runnable_code};
 
@@ -31,42 +41,109 @@ pub struct ProbeMap {
     pub locations: Vec<Location>,
 }
 
+/// A `macro_rules!` definition: its file, name and lines (from
+/// `macro_rules!` to its end).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MacroId {
+    pub file: FileId,
+    pub line: u32,
+    pub last_line: u32,
+    pub name: String,
+}
+
+impl MacroId {
+    fn of(file: FileId, site: &MacroSite) -> MacroId {
+        MacroId {
+            file,
+            line: site.line,
+            last_line: site.last_line,
+            name: site.name.clone(),
+        }
+    }
+}
+
+/// A probe's text insertion, with the macro whose transcriber it is in.
+type Insertion = (Edit, Option<MacroId>);
+
 /// The instrumented text of every crate source file.
 #[derive(Debug)]
 pub struct Instrumented {
     pub probes: ProbeMap,
     /// Every file's instrumented text.
     pub files: Vec<(FileId, String)>,
+    /// Each file's insertions, those in a macro's transcriber with its id.
+    edits: Vec<(FileId, Vec<Insertion>)>,
+    /// The macros with probes in their transcribers.
+    pub macros: BTreeSet<MacroId>,
+    /// The rules of macros whose transcriber is not probed, with why.
+    pub unhandled: Vec<(MacroId, String)>,
+}
+
+impl Instrumented {
+    /// `file`'s instrumented text without the probes in the transcribers of `macros`.
+    pub fn text_without(
+        &self,
+        sources: &CrateSources,
+        file: FileId,
+        macros: &BTreeSet<MacroId>,
+    ) -> String {
+        let edits: Vec<Edit> = self
+            .edits
+            .iter()
+            .filter(|(f, _)| *f == file)
+            .flat_map(|(_, edits)| edits)
+            .filter(|(_, id)| id.as_ref().is_none_or(|id| !macros.contains(id)))
+            .map(|(edit, _)| edit.clone())
+            .collect();
+        splice(&sources.get(file).text, &edits).expect("probe insertions never overlap")
+    }
 }
 
 /// Instruments every file of `sources`, numbering probes across all files.
 pub fn instrument(sources: &CrateSources) -> Instrumented {
     let mut probes = ProbeMap::default();
-    let mut edits_per_file = Vec::new();
+    let mut edits = Vec::new();
+    let mut macros = BTreeSet::new();
+    let mut unhandled = Vec::new();
     for (index, file) in sources.iter() {
         let mut inserter = ProbeInserter {
             file: index,
             probes: &mut probes,
             edits: Vec::new(),
+            unhandled: Vec::new(),
         };
         walk_runnable_code(&file.syntax, &mut inserter);
-        edits_per_file.push((index, inserter.edits));
+        macros.extend(inserter.edits.iter().filter_map(|(_, id)| id.clone()));
+        unhandled.append(&mut inserter.unhandled);
+        edits.push((index, inserter.edits));
     }
-    let files = edits_per_file
-        .into_iter()
-        .map(|(index, mut edits)| {
-            let file = sources.get(index);
-            if sources.roots.contains(&index) {
-                edits.push(Edit::insert(
+    for (index, file_edits) in &mut edits {
+        let file = sources.get(*index);
+        if sources.roots.contains(index) {
+            file_edits.push((
+                Edit::insert(
                     file.text.len(),
                     runtime_module(probes.locations.len(), is_no_std(&file.syntax)),
-                ));
-            }
-            let text = splice(&file.text, &edits).expect("probe insertions never overlap");
+                ),
+                None,
+            ));
+        }
+    }
+    let mut instrumented = Instrumented {
+        probes,
+        files: Vec::new(),
+        edits,
+        macros,
+        unhandled,
+    };
+    instrumented.files = sources
+        .iter()
+        .map(|(index, _)| {
+            let text = instrumented.text_without(sources, index, &BTreeSet::new());
             (index, text)
         })
         .collect();
-    Instrumented { probes, files }
+    instrumented
 }
 
 /// The runtime module to append to a crate root.
@@ -113,14 +190,22 @@ pub fn is_no_std(file: &syn::File) -> bool {
     })
 }
 
-fn probe_call(id: usize) -> String {
-    format!("crate::__autofix_rt::hit({id});")
+/// The probe statement; in a macro's transcriber, the runtime is named
+/// through `$crate`.
+fn probe_call(id: usize, scope: &Scope) -> String {
+    let krate = if scope.in_macro.is_some() {
+        "$crate"
+    } else {
+        "crate"
+    };
+    format!("{krate}::__autofix_rt::hit({id});")
 }
 
 struct ProbeInserter<'a> {
     file: FileId,
     probes: &'a mut ProbeMap,
-    edits: Vec<Edit>,
+    edits: Vec<Insertion>,
+    unhandled: Vec<(MacroId, String)>,
 }
 
 impl ProbeInserter<'_> {
@@ -129,13 +214,21 @@ impl ProbeInserter<'_> {
         self.probes.locations.len() - 1
     }
 
+    fn push(&mut self, edit: Edit, scope: &Scope) {
+        let id = scope.in_macro.as_ref().map(|m| MacroId::of(self.file, m));
+        self.edits.push((edit, id));
+    }
+
     /// `expr` becomes `{ probe; expr }`, the probe reporting `line`.
-    fn wrap_in_block(&mut self, expr: &syn::Expr, line: u32) {
-        let id = self.new_probe(line);
+    fn wrap_in_block(&mut self, expr: &syn::Expr, line: u32, scope: &Scope) {
         let range = expr.span().byte_range();
-        self.edits
-            .push(Edit::insert(range.start, format!("{{ {} ", probe_call(id))));
-        self.edits.push(Edit::insert(range.end, " }"));
+        if scope.in_macro.as_ref().is_some_and(|m| !m.allows(&range)) {
+            return;
+        }
+        let id = self.new_probe(line);
+        let open = format!("{{ {} ", probe_call(id, scope));
+        self.push(Edit::insert(range.start, open), scope);
+        self.push(Edit::insert(range.end, " }"), scope);
     }
 }
 
@@ -143,21 +236,26 @@ impl RunnableCode for ProbeInserter<'_> {
     /// A probe statement right before the statement (before its attributes).
     fn statement(&mut self, stmt: &syn::Stmt, scope: &Scope) {
         let id = self.new_probe(scope.location);
-        self.edits
-            .push(Edit::insert(stmt.span().byte_range().start, probe_call(id)));
+        let call = probe_call(id, scope);
+        self.push(Edit::insert(stmt.span().byte_range().start, call), scope);
     }
 
     /// `else if c {..}` becomes `else { probe; if c {..} }`.
-    fn else_if(&mut self, else_branch: &syn::Expr, _: &Scope) {
+    fn else_if(&mut self, else_branch: &syn::Expr, scope: &Scope) {
         if let syn::Expr::If(nested) = else_branch {
-            self.wrap_in_block(else_branch, nested.if_token.span.start().line as u32);
+            self.wrap_in_block(else_branch, nested.if_token.span.start().line as u32, scope);
         }
     }
 
-    fn expression_body(&mut self, body: &syn::Expr, _: &Scope) {
+    fn expression_body(&mut self, body: &syn::Expr, scope: &Scope) {
         if let Some(line) = start_line(body) {
-            self.wrap_in_block(body, line);
+            self.wrap_in_block(body, line, scope);
         }
+    }
+
+    fn unhandled_macro(&mut self, site: &MacroSite, reason: &str) {
+        self.unhandled
+            .push((MacroId::of(self.file, site), reason.to_string()));
     }
 }
 
@@ -294,6 +392,92 @@ trait T {
         assert!(out.contains("const PROBES: usize = 2;"), "{out}");
         assert!(out.contains("mod __autofix_rt"));
         assert!(!out.contains("    extern crate std;\n"));
+    }
+
+    #[test]
+    fn macro_bodies_are_probed_through_dollar_crate_at_their_own_lines() {
+        let source = "\
+macro_rules! area {
+    ($t:ty, $w:ident) => {
+        impl $t {
+            fn area(&self) -> u32 {
+                let a = self.$w;
+                a * 2
+            }
+        }
+    };
+}
+macro_rules! sum {
+    ($($x:expr),*) => {{
+        let mut s = 0;
+        $( s += $x; )*
+        s
+    }};
+}
+macro_rules! twice {
+    ($e:expr) => { $e * 2 };
+}
+macro_rules! arms {
+    ($p:pat) => { $p => 1, };
+}
+fn f() -> u32 { twice!(sum!(1, 2)) }
+";
+        let sources = {
+            let mut sources = CrateSources::of_one_file(source);
+            sources.roots.clear();
+            sources
+        };
+        let instrumented = instrument(&sources);
+        let text = without_ids(&instrumented.files[0].1);
+        assert!(
+            text.contains("fn area(&self) -> u32 {\n                $crate::__autofix_rt::hit(N);let a = self.$w;\n                $crate::__autofix_rt::hit(N);a * 2"),
+            "{text}"
+        );
+        assert!(
+            text.contains("$( $crate::__autofix_rt::hit(N);s += $x; )*"),
+            "{text}"
+        );
+        assert!(
+            text.contains("=> { { $crate::__autofix_rt::hit(N); $e * 2 } };"),
+            "{text}"
+        );
+        assert!(
+            text.contains("fn f() -> u32 { crate::__autofix_rt::hit(N);twice!(sum!(1, 2)) }"),
+            "{text}"
+        );
+        let mut lines: Vec<u32> = instrumented
+            .probes
+            .locations
+            .iter()
+            .map(|l| l.line)
+            .collect();
+        lines.sort();
+        assert_eq!(lines, [5, 6, 12, 13, 14, 15, 19, 24]);
+        let names: Vec<&str> = instrumented
+            .macros
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect();
+        assert_eq!(names, ["area", "sum", "twice"]);
+        assert_eq!(instrumented.unhandled.len(), 1);
+        assert_eq!(instrumented.unhandled[0].0.name, "arms");
+        // A macro's probes can be left out on their own.
+        let sum = instrumented
+            .macros
+            .iter()
+            .find(|m| m.name == "sum")
+            .unwrap()
+            .clone();
+        let without = without_ids(&instrumented.text_without(
+            &sources,
+            FileId::new(0),
+            &BTreeSet::from([sum]),
+        ));
+        assert!(without.contains("$( s += $x; )*"), "{without}");
+        assert!(
+            without.contains("$crate::__autofix_rt::hit(N); $e * 2"),
+            "{without}"
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow};
 
 use crate::baseline::coverage::{TestRecord, run_with_coverage, run_with_trace};
-use crate::baseline::instrument::{Instrumented, ProbeMap, instrument};
+use crate::baseline::instrument::{Instrumented, MacroId, ProbeMap, instrument};
 use crate::cargo::Features;
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
 use crate::cargo::discover::Workspace;
@@ -49,6 +49,17 @@ pub struct Baseline {
     /// The locations each traced failing test executed, in order (the last
     /// ones, if it ran long): the runs dependencies are computed from.
     pub traces: BTreeMap<TestId, Vec<Location>>,
+    /// Files whose probes did not compile, left uninstrumented: their lines
+    /// are not ranked.
+    pub uninstrumented: Vec<LeftOut>,
+}
+
+/// A file left uninstrumented, and how many of its lines (those a probe
+/// would have reported) the ranking therefore misses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeftOut {
+    pub file: FileId,
+    pub lines: usize,
 }
 
 /// Failing tests traced for dependencies, at most (the first of each run).
@@ -134,7 +145,19 @@ pub fn establish(
             instrumented.probes.locations.len()
         ),
     );
-    let executables = build_instrumented(
+    let mut told = BTreeSet::new();
+    for (id, reason) in &instrumented.unhandled {
+        if !told.insert(id) {
+            continue;
+        }
+        console.warn(format!(
+            "macro `{}` ({}:{}): a rule's body does not parse as Rust ({reason}); its expansions are not probed, the lines that invoke it are ranked instead",
+            id.name,
+            sources.get(id.file).path.display(),
+            id.line
+        ));
+    }
+    let (executables, dropped, dropped_macros) = build_instrumented(
         &workspace,
         &scratch,
         &sources,
@@ -196,6 +219,15 @@ pub fn establish(
         &run_settings,
         &scratch.root().join(".autofix-traces"),
     )?;
+    for id in dropped_macros.iter().filter(|m| !dropped.contains(&m.file)) {
+        console.warn(format!(
+            "coverage probes do not compile in the body of macro `{}` ({}:{}); it is left unprobed, the lines that invoke it are ranked instead",
+            id.name,
+            sources.get(id.file).path.display(),
+            id.line
+        ));
+    }
+    let uninstrumented = left_out(&instrumented.probes, &dropped);
     let baseline = Baseline {
         workspace,
         sources,
@@ -203,15 +235,36 @@ pub fn establish(
         records,
         probes: instrumented.probes,
         traces,
+        uninstrumented,
     };
     summarize(&baseline, console);
     Ok(baseline)
 }
 
+/// Each dropped file with the number of distinct lines its probes report.
+fn left_out(probes: &ProbeMap, dropped: &[FileId]) -> Vec<LeftOut> {
+    dropped
+        .iter()
+        .map(|&file| LeftOut {
+            file,
+            lines: probes
+                .locations
+                .iter()
+                .filter(|l| l.file == file)
+                .map(|l| l.line)
+                .collect::<BTreeSet<_>>()
+                .len(),
+        })
+        .collect()
+}
+
 /// Builds the instrumented copy. Should probes break a file's build (a
 /// file also compiled into a test crate by `#[path]`, say), that file is
-/// restored and the build retried; if the copy does not build even without
-/// probes, the crate itself does not build.
+/// restored and the build retried; should they break it only in the body
+/// of a macro (one expanded in a const context, say), only that macro's
+/// probes are left out. If the copy does not build even without probes,
+/// the crate itself does not build. Returns the test executables, the
+/// files whose probes were dropped, and the macros whose probes were.
 fn build_instrumented(
     workspace: &Workspace,
     scratch: &ScratchDir,
@@ -219,7 +272,7 @@ fn build_instrumented(
     instrumented: &Instrumented,
     features: &Features,
     console: &Console,
-) -> Result<Vec<TestExecutable>> {
+) -> Result<(Vec<TestExecutable>, Vec<FileId>, BTreeSet<MacroId>)> {
     for (file, text) in &instrumented.files {
         scratch.write(&sources.get(*file).path, text)?;
     }
@@ -232,9 +285,10 @@ fn build_instrumented(
         cap_lints: false,
     };
     let mut probed: BTreeSet<FileId> = instrumented.files.iter().map(|(file, _)| *file).collect();
-    // Files whose probes were dropped: told only once the crate builds (if
-    // it does not build at all, the probes were not the trouble).
-    let mut dropped: Vec<&Path> = Vec::new();
+    // Files and macros whose probes were dropped: told only once the crate
+    // builds (if it does not build at all, the probes were not the trouble).
+    let mut dropped: Vec<FileId> = Vec::new();
+    let mut dropped_macros: BTreeSet<MacroId> = BTreeSet::new();
     let (first_errors, first_summary) = loop {
         let spinner = console.spinner("Building");
         spinner.set_message(format!("tests of {}", workspace.package.name));
@@ -244,33 +298,49 @@ fn build_instrumented(
         drop(spinner);
         let (errors, summary) = match outcome {
             BuildOutcome::Built(executables) => {
-                for path in dropped {
-                    console.warn(format!(
-                        "coverage probes do not compile in {}; it is left uninstrumented, and its lines are not ranked",
-                        path.display()
-                    ));
-                }
-                return Ok(executables);
+                return Ok((executables, dropped, dropped_macros));
             }
             BuildOutcome::Failed { errors, summary } => (errors, summary),
+        };
+        let in_file = |file: FileId, error: &CompileError| {
+            error
+                .file
+                .as_deref()
+                .map(|f| lexically_normal(Path::new(f)))
+                == Some(lexically_normal(&sources.get(file).path))
         };
         let blamed: Vec<FileId> = probed
             .iter()
             .copied()
-            .filter(|&file| {
-                errors.iter().any(|e| {
-                    e.file.as_deref().map(Path::new) == Some(sources.get(file).path.as_path())
-                })
-            })
+            .filter(|&file| errors.iter().any(|e| in_file(file, e)))
             .collect();
         if blamed.is_empty() {
             break (errors, summary);
         }
         for index in blamed {
             let file = sources.get(index);
-            dropped.push(&file.path);
-            scratch.write(&file.path, &file.text)?;
-            probed.remove(&index);
+            let macros: BTreeSet<MacroId> = instrumented
+                .macros
+                .iter()
+                .filter(|m| m.file == index && !dropped_macros.contains(*m))
+                .filter(|m| {
+                    errors.iter().any(|e| {
+                        in_file(index, e)
+                            && e.line
+                                .is_some_and(|l| (m.line..=m.last_line).contains(&(l as u32)))
+                    })
+                })
+                .cloned()
+                .collect();
+            if macros.is_empty() {
+                dropped.push(index);
+                scratch.write(&file.path, &file.text)?;
+                probed.remove(&index);
+            } else {
+                dropped_macros.extend(macros);
+                let text = instrumented.text_without(sources, index, &dropped_macros);
+                scratch.write(&file.path, &text)?;
+            }
         }
     };
     // Does the crate build at all without probes?
@@ -291,6 +361,27 @@ fn build_instrumented(
             first_error(&first_errors, &first_summary)
         )),
     }
+}
+
+/// `tests/../src/a.rs` as `src/a.rs` (rustc names a file included by
+/// `#[path]` through the including file's directory).
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir
+                if matches!(
+                    normal.components().next_back(),
+                    Some(std::path::Component::Normal(_))
+                ) =>
+            {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
 }
 
 fn first_error(errors: &[CompileError], summary: &str) -> String {
@@ -332,7 +423,39 @@ fn summarize(baseline: &Baseline, console: &Console) {
             Verdict::Passed => {}
         }
     }
+    for left_out in &baseline.uninstrumented {
+        console.warn(format!(
+            "coverage probes do not compile in {}; it is left uninstrumented: {} not ranked",
+            baseline.sources.get(left_out.file).path.display(),
+            if left_out.lines == 1 {
+                "its 1 executable line is".to_string()
+            } else {
+                format!("its {} executable lines are", left_out.lines)
+            }
+        ));
+    }
     if baseline.workspace.package.has_doctests() {
         console.note("doctests are not part of localization");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_through_other_directories_are_normalized() {
+        assert_eq!(
+            lexically_normal(Path::new("tests/../src/calendar.rs")),
+            Path::new("src/calendar.rs")
+        );
+        assert_eq!(
+            lexically_normal(Path::new("./src/./a/../b.rs")),
+            Path::new("src/b.rs")
+        );
+        assert_eq!(
+            lexically_normal(Path::new("../outside/x.rs")),
+            Path::new("../outside/x.rs")
+        );
     }
 }

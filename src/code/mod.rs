@@ -3,6 +3,7 @@
 
 pub mod crate_sources;
 pub mod diff;
+pub mod macro_body;
 pub mod source;
 pub mod spans;
 pub mod syntax;

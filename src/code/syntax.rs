@@ -5,9 +5,12 @@
 //! Probes (`instrument`) and mutation sites (`sites`) both come from this
 //! walk, so they agree on what a location is: the first line of a statement,
 //! of an `else if`, or of a match arm or closure whose body is an expression.
-//! Test code, const contexts and macro invocations are never entered.
+//! Test code, const contexts and macro invocations are never entered; the
+//! transcribers of `macro_rules!` definitions are (see `macro_body`), with
+//! `Scope::in_macro` saying so.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -16,6 +19,7 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Token};
 
 use crate::code::crate_sources::is_test_code;
+use crate::code::macro_body::{MacroSite, macro_rules};
 
 /// The block statement around the code being walked.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -51,6 +55,9 @@ pub struct Scope {
     pub returns: Option<String>,
     /// Loops around it in its function or closure (`break`, `continue`).
     pub loops: usize,
+    /// The `macro_rules!` transcriber it is in, if any (its code names the
+    /// crate `$crate`, and edits must respect its repetitions).
+    pub in_macro: Option<Arc<MacroSite>>,
     frames: Vec<Vec<String>>,
 }
 
@@ -107,6 +114,9 @@ pub trait RunnableCode {
     fn expression(&mut self, _expr: &Expr, _scope: &Scope) {}
     /// The iterable of a `for` loop.
     fn iterable(&mut self, _iterable: &Expr, _scope: &Scope) {}
+    /// A rule of a `macro_rules!` definition whose transcriber is not
+    /// walked: it does not parse as statements (`reason`).
+    fn unhandled_macro(&mut self, _site: &MacroSite, _reason: &str) {}
 }
 
 /// Walks every runnable function body of `file`, reporting to `hooks`.
@@ -319,6 +329,7 @@ impl<H: RunnableCode> Walker<'_, H> {
         }
         let outer_scope = std::mem::take(&mut self.scope);
         let outer_runnable = std::mem::replace(&mut self.runnable, true);
+        self.scope.in_macro = outer_scope.in_macro.clone();
         self.scope.function = sig.ident.to_string();
         self.scope.function_line = sig.fn_token.span.start().line as u32;
         self.scope.returns = Some(match &sig.output {
@@ -329,6 +340,50 @@ impl<H: RunnableCode> Walker<'_, H> {
         self.visit_block(block);
         self.scope = outer_scope;
         self.runnable = outer_runnable;
+    }
+
+    /// Walks the transcribers of a `macro_rules!` definition (not one
+    /// inside another's transcriber): items as items, statements as the
+    /// body of a function of the macro's name, a lone expression as an
+    /// expression body.
+    fn macro_definition(&mut self, item: &syn::ItemMacro) {
+        if self.scope.in_macro.is_some() {
+            return;
+        }
+        for rule in macro_rules(item) {
+            let stmts = match rule.body {
+                Ok(stmts) => stmts,
+                Err(reason) => {
+                    self.hooks.unhandled_macro(&rule.site, &reason);
+                    continue;
+                }
+            };
+            let outer_scope = std::mem::take(&mut self.scope);
+            let outer_runnable = std::mem::replace(&mut self.runnable, false);
+            self.scope.function = rule.site.name.clone();
+            self.scope.function_line = rule.site.line;
+            self.scope.in_macro = Some(Arc::new(rule.site));
+            if stmts.iter().all(|stmt| matches!(stmt, syn::Stmt::Item(_))) {
+                for stmt in &stmts {
+                    self.visit_stmt(stmt);
+                }
+            } else {
+                self.runnable = true;
+                self.scope.push(Vec::new());
+                match stmts.as_slice() {
+                    [syn::Stmt::Expr(expr, None)] if !matches!(expr, Expr::Block(_)) => {
+                        self.hooks.expression_body(expr, &self.scope);
+                        self.at_location(start_line(expr), |this| this.visit_expr(expr));
+                    }
+                    _ => self.visit_block(&syn::Block {
+                        brace_token: Default::default(),
+                        stmts,
+                    }),
+                }
+            }
+            self.scope = outer_scope;
+            self.runnable = outer_runnable;
+        }
     }
 
     /// Visits `node` with `location` as the current location.
@@ -555,6 +610,10 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
             return;
         }
         visit::visit_item(self, item);
+    }
+
+    fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
+        self.macro_definition(item);
     }
 
     fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {

@@ -10,6 +10,13 @@
 //! method or a trait's default method in a private helper trait whose
 //! supertrait is the trait (so `Self::Item` and the trait's other methods
 //! still resolve). The original starts with a dispatch to its copies.
+//!
+//! Functions written in the transcriber of a `macro_rules!` definition are
+//! here too (`in_macro`): their copies go beside them in the transcriber,
+//! so every expansion has them, and their dispatch names the switch
+//! runtime through `$crate`. Such a function is not copied when its name is
+//! a `$fragment` (copies need a name of their own) or it is a trait method
+//! (each expansion would declare the helper trait again).
 
 use std::ops::Range;
 
@@ -17,6 +24,7 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
 use crate::code::crate_sources::{CrateSources, is_test_code};
+use crate::code::macro_body::{PLACEHOLDER, macro_rules};
 use crate::code::source::FileId;
 
 /// A function of the crate.
@@ -49,6 +57,8 @@ pub struct Function {
     pub declaration: String,
     /// Why it cannot be copied, if it cannot.
     pub not_copyable: Option<&'static str>,
+    /// Written in a `macro_rules!` transcriber.
+    pub in_macro: bool,
 }
 
 /// Where a function lives, and so where its copies go.
@@ -96,6 +106,7 @@ impl Functions {
                 text: &source.text,
                 container: Container::Items,
                 functions: &mut functions,
+                in_macro: false,
             };
             collector.visit_file(&source.syntax);
         }
@@ -145,6 +156,8 @@ struct Collector<'a> {
     text: &'a str,
     container: Container,
     functions: &'a mut Vec<Function>,
+    /// In a `macro_rules!` transcriber.
+    in_macro: bool,
 }
 
 impl Collector<'_> {
@@ -225,7 +238,7 @@ impl Collector<'_> {
                     declared.push(format!("_: {}", self.text(Self::range(&typed.ty))));
                     params.push(match typed.pat.as_ref() {
                         syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
-                            Param::Name(p.ident.to_string())
+                            Param::Name(self.text(Self::range(&p.ident)).to_string())
                         }
                         pattern => Param::Pattern {
                             pattern: Self::range(pattern),
@@ -239,8 +252,8 @@ impl Collector<'_> {
             .params
             .iter()
             .filter_map(|p| match p {
-                syn::GenericParam::Type(t) => Some(t.ident.to_string()),
-                syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+                syn::GenericParam::Type(t) => Some(self.text(Self::range(&t.ident)).to_string()),
+                syn::GenericParam::Const(c) => Some(self.text(Self::range(&c.ident)).to_string()),
                 syn::GenericParam::Lifetime(_) => None,
             })
             .collect();
@@ -276,6 +289,10 @@ impl Collector<'_> {
             Some("returning `impl Trait`")
         } else if sig.variadic.is_some() {
             Some("variadic")
+        } else if self.in_macro && sig.ident.to_string().starts_with(PLACEHOLDER) {
+            Some("named by a macro fragment")
+        } else if self.in_macro && matches!(self.container, Container::Helper { .. }) {
+            Some("a trait method in a macro body")
         } else {
             None
         };
@@ -318,6 +335,7 @@ impl Collector<'_> {
             is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
             declaration,
             not_copyable,
+            in_macro: self.in_macro,
         });
     }
 
@@ -366,6 +384,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             syn::Item::Impl(i) => &i.attrs,
             syn::Item::Mod(i) => &i.attrs,
             syn::Item::Trait(i) => &i.attrs,
+            syn::Item::Macro(i) => &i.attrs,
             _ => return,
         };
         if !is_test_code(attrs) {
@@ -451,6 +470,22 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         self.within(Container::Items, |this| visit::visit_item_mod(this, item));
+    }
+
+    /// The items of each transcriber that parses (see `code::macro_body`).
+    fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
+        if self.in_macro || is_test_code(&item.attrs) {
+            return;
+        }
+        for rule in macro_rules(item) {
+            for stmt in rule.body.iter().flatten() {
+                if let syn::Stmt::Item(inner) = stmt {
+                    self.in_macro = true;
+                    self.within(Container::Items, |this| this.visit_item(inner));
+                    self.in_macro = false;
+                }
+            }
+        }
     }
 }
 

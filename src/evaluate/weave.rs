@@ -278,8 +278,9 @@ fn dispatch(
         }))
         .collect();
     let arguments = arguments.join(", ");
+    let krate = if function.in_macro { "$crate" } else { "crate" };
     let mut texts = vec![(
-        format!(" match crate::__autofix_schema::variant({region}) {{"),
+        format!(" match {krate}::__autofix_schema::variant({region}) {{"),
         None,
     )];
     for variant in 1..=count {
@@ -412,6 +413,43 @@ mod tests {
             operator: Operator::Swap,
             line: Location::default().line,
         })
+    }
+
+    #[test]
+    fn methods_in_a_macro_body_are_copied_in_the_body_and_dispatch_through_dollar_crate() {
+        let text = "macro_rules! ring {\n    ($name:ident, $int:ty) => {\n        impl $name {\n            fn back(&mut self, by: $int) -> $int {\n                self.value + by\n            }\n            fn $name(&self) -> u8 { 7 }\n        }\n    };\n}\n";
+        let (originals, functions) = setup(text);
+        assert_eq!(functions.len(), 2);
+        assert!(functions.get(0).in_macro);
+        assert_eq!(
+            functions.get(1).not_copyable,
+            Some("named by a macro fragment")
+        );
+        let minus = edit(text, "+", "-");
+        let schema = weave(
+            &originals,
+            &[],
+            &functions,
+            &[minus],
+            &BTreeSet::new(),
+            false,
+        );
+        assert_eq!(schema.switches, [Some("0:1".to_string())]);
+        let woven = &schema.files[&FileId::new(0)];
+        assert!(
+            woven.contains("fn back(&mut self, by: $int) -> $int { match $crate::__autofix_schema::variant(0) { 1 => return Self::back__autofix_0_1(self, by), _ => {} }"),
+            "{woven}"
+        );
+        // The copy goes in another `impl $name` block inside the transcriber.
+        assert!(
+            woven.contains("\nimpl $name  { \nfn back__autofix_0_1(&mut self, by: $int) -> $int {\n                self.value - by\n            } }\n    };\n}\n"),
+            "{woven}"
+        );
+        let edited_fragment_name = edit(text, "7", "8");
+        assert_eq!(
+            variants(&originals, &functions, &edited_fragment_name),
+            Err(Unweavable::NotCopyable("named by a macro fragment"))
+        );
     }
 
     #[test]

@@ -295,6 +295,46 @@ impl Site {
     }
 }
 
+impl SiteKind {
+    /// Every byte range an edit at this site may replace (or insert at).
+    fn ranges(&self) -> Vec<Range<usize>> {
+        match self {
+            SiteKind::Statement(s) => {
+                let mut ranges = vec![s.range.clone()];
+                ranges.extend(s.whole_lines.clone());
+                ranges.extend(s.branches.iter().cloned());
+                ranges
+            }
+            SiteKind::Condition { range, .. }
+            | SiteKind::Literal { range, .. }
+            | SiteKind::Variable { range, .. }
+            | SiteKind::Field { range, .. }
+            | SiteKind::Operand { range, .. }
+            | SiteKind::Iterable { range, .. } => vec![range.clone()],
+            SiteKind::BinaryOperator {
+                range,
+                expression,
+                left,
+                right,
+                ..
+            } => vec![
+                range.clone(),
+                expression.clone(),
+                left.clone(),
+                right.clone(),
+            ],
+            SiteKind::Method {
+                range, expression, ..
+            }
+            | SiteKind::RangeLimits {
+                range, expression, ..
+            } => vec![range.clone(), expression.clone()],
+            SiteKind::Call { arguments } => arguments.clone(),
+            SiteKind::Unwrap { call, receiver } => vec![call.clone(), receiver.clone()],
+        }
+    }
+}
+
 /// Collects sites and ingredients from every crate file. Excluded code
 /// gives ingredients but no sites.
 pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -> MutationSpace {
@@ -324,10 +364,16 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
     for constant in &mut space.constants {
         constant.read_at = reads.remove(&constant.name).unwrap_or_default();
     }
+    // Code with `$fragment`s (from a macro's transcriber) means nothing
+    // elsewhere: no ingredient.
     let mut seen = BTreeSet::new();
-    space.statements.retain(|i| seen.insert(i.text.clone()));
+    space
+        .statements
+        .retain(|i| !i.text.contains('$') && seen.insert(i.text.clone()));
     let mut seen = BTreeSet::new();
-    space.conditions.retain(|i| seen.insert(i.text.clone()));
+    space
+        .conditions
+        .retain(|i| !i.text.contains('$') && seen.insert(i.text.clone()));
     space.literals.sort();
     space.literals.dedup();
     space
@@ -391,6 +437,12 @@ struct Collector<'a> {
 impl Collector<'_> {
     fn site(&mut self, scope: &Scope, kind: SiteKind) {
         if (self.excluded)(&scope.function) {
+            return;
+        }
+        // In a macro's transcriber, an edit must keep its repetitions whole.
+        if let Some(site) = &scope.in_macro
+            && !kind.ranges().iter().all(|range| site.allows(range))
+        {
             return;
         }
         self.sites.push(Site {
@@ -1097,6 +1149,40 @@ mod tests {
     fn space(text: &str) -> MutationSpace {
         let sources = CrateSources::of_one_file(text);
         collect_mutation_space(&sources, &Exclusions::default())
+    }
+
+    #[test]
+    fn macro_bodies_have_sites_within_their_repetitions_and_give_no_fragment_ingredients() {
+        let text = "macro_rules! sum {\n    ($($x:expr),*) => {{\n        let mut s = 0;\n        $( s += $x; )*\n        s + 1\n    }};\n}\n";
+        let space = space(text);
+        let operators: Vec<(u32, &str)> = space
+            .sites
+            .iter()
+            .filter_map(|s| match &s.kind {
+                SiteKind::BinaryOperator {
+                    range, expression, ..
+                } => Some((s.line, &text[range.clone()]))
+                    .filter(|_| !text[expression.clone()].is_empty()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(operators, [(4, "+="), (5, "+")]);
+        assert!(space.sites.iter().all(|s| s.function == "sum"));
+        let statements: Vec<&str> = space
+            .sites
+            .iter()
+            .filter_map(|s| match &s.kind {
+                SiteKind::Statement(st) => Some(&text[st.range.clone()]),
+                _ => None,
+            })
+            .collect();
+        assert!(statements.contains(&"s += $x;"), "{statements:?}");
+        assert!(
+            space.statements.iter().all(|i| !i.text.contains('$')),
+            "{:?}",
+            space.statements
+        );
+        assert!(space.statements.iter().any(|i| i.text == "let mut s = 0;"));
     }
 
     #[test]

@@ -42,6 +42,17 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
         }),
         None => Value::Null,
     };
+    value["uninstrumented"] = ranking
+        .baseline
+        .uninstrumented
+        .iter()
+        .map(|left| {
+            json!({
+                "file": ranking.baseline.sources.get(left.file).path.to_string_lossy().replace('\\', "/"),
+                "lines": left.lines,
+            })
+        })
+        .collect();
     value
 }
 

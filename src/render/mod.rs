@@ -66,6 +66,55 @@ impl Ranking<'_> {
     }
 }
 
+/// Why no line a failing test ran is ranked, when none is (no test fails,
+/// or the failing tests ran no probed line: files left uninstrumented are
+/// named with the lines they hold); `None` when some failing test ran a
+/// probed line.
+pub fn nothing_ranked(baseline: &Baseline) -> Option<String> {
+    let failing = baseline.failing().count();
+    if failing == 0 {
+        return Some("no line is ranked: no test fails".to_string());
+    }
+    if baseline.failing().any(|r| !r.lines.is_empty()) {
+        return None;
+    }
+    let tests = if failing == 1 {
+        "the failing test ran".to_string()
+    } else {
+        format!("none of the {failing} failing tests ran")
+    };
+    let cause = if baseline.uninstrumented.is_empty() {
+        "the code they run has none (it is a `const fn`, code that macros generate, \
+         or code of the tests and other crates only)"
+            .to_string()
+    } else {
+        let files: Vec<String> = baseline
+            .uninstrumented
+            .iter()
+            .map(|left| {
+                format!(
+                    "{} ({} executable line{})",
+                    baseline.sources.get(left.file).path.display(),
+                    left.lines,
+                    if left.lines == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        let (verb, pronoun) = if files.len() == 1 {
+            ("is", "its")
+        } else {
+            ("are", "their")
+        };
+        format!(
+            "{} {verb} left uninstrumented because {pronoun} probes do not compile, and what they run may be there",
+            files.join(", ")
+        )
+    };
+    Some(format!(
+        "no line a failing test ran is ranked: {tests} no probed line of the crate; {cause}"
+    ))
+}
+
 /// A score as the table shows it (DStar's unbounded score is `inf`).
 pub fn format_score(score: f64) -> String {
     if score.is_infinite() {

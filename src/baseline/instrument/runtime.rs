@@ -12,9 +12,12 @@
 //
 // It only `use`s std (no inline `::std` paths) so that it compiles in every
 // edition; for `#![no_std]` crates the comment below becomes `extern crate std;`.
+//
+// Public (hidden) because probes in the body of an exported macro name it
+// `$crate::__autofix_rt`, also where a test target expands that macro.
 #[doc(hidden)]
 #[allow(warnings, clippy::all)]
-pub(crate) mod __autofix_rt {
+pub mod __autofix_rt {
     // extern crate std;
     use std::boxed::Box;
     use std::collections::VecDeque;

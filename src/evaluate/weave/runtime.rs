@@ -6,9 +6,12 @@
 //
 // It only `use`s std (no inline `::std` paths) so that it compiles in every
 // edition; for `#![no_std]` crates the comment below becomes `extern crate std;`.
+//
+// Public (hidden) because the dispatch in a function of an exported macro's
+// body names it `$crate::__autofix_schema`, also in a test target.
 #[doc(hidden)]
 #[allow(warnings, clippy::all)]
-pub(crate) mod __autofix_schema {
+pub mod __autofix_schema {
     // extern crate std;
     use std::env;
     use std::sync::OnceLock;

@@ -1,0 +1,3 @@
+//! Calendar rules, shared with the integration test by `#[path]`.
+
+pub mod calendar;
