@@ -26,10 +26,6 @@ pub enum Mode {
     /// Maximize the passing input (ddmax).
     Maximize,
     /// Both: narrow the difference between a passing and a failing input.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "bisecting a change (issue 15) will use it")
-    )]
     Both,
 }
 

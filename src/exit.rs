@@ -29,6 +29,9 @@ pub enum Exit {
     Output = 8,
     /// `validate`: a patch cannot be read, or no given patch applies.
     BadPatch = 9,
+    /// `bisect`: the revision is unknown, not in a git repository, or the
+    /// library's sources did not change since it.
+    BadRevision = 10,
     /// Stopped by SIGHUP; child processes were killed, scratch files removed.
     HungUp = 129,
     /// Interrupted by Ctrl-C (SIGINT); child processes were killed, scratch files removed.
@@ -151,6 +154,7 @@ Exit codes:
        passes every test
   8    an output file (-o, --report, --html) cannot be written
   9    validate: a patch cannot be read, or no given patch applies
+  10   bisect: no such revision in a git repository, or no change of the library since it
   129  stopped by SIGHUP
   130  interrupted (Ctrl-C)
   143  stopped by SIGTERM";

@@ -231,6 +231,26 @@ pub enum Command {
     /// fixes and which passing tests each breaks, best first
     #[command(after_help = VALIDATE_HELP)]
     Validate(ValidateArgs),
+    /// Find the part of the change since REV that makes the tests fail (they passed at REV):
+    /// delta debugging over the changes of the library's sources
+    #[command(after_help = BISECT_HELP)]
+    Bisect(BisectArgs),
+}
+
+const BISECT_HELP: &str = "\
+The change of the library's modified source files since REV (git diff REV) is split into its runs of
+changed lines; delta debugging finds a maximal set of them with which every test passes and a
+minimal set with which the failure occurs. Their difference, the failure-inducing change, is
+printed as a unified diff (`git apply -R` undoes it). Added, deleted and renamed files and files
+outside the library stay as they are in the working tree.
+Exit code 0: found; 10: REV is not a commit of the repository, the library did not change since,
+or the tests fail at REV too.";
+
+#[derive(Debug, clap::Args)]
+pub struct BisectArgs {
+    /// A git revision at which the tests passed (a commit, a branch, HEAD~3...)
+    #[arg(value_name = "REV")]
+    pub rev: String,
 }
 
 const VALIDATE_HELP: &str = "\

@@ -22,9 +22,11 @@ use crate::baseline::{self, Baseline};
 use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{Localization, localize};
 use crate::render::{self, Ranking};
+use crate::repair::bisect::bisect;
 use crate::repair::given::{GivenPatch, judge};
 use crate::repair::{self, Repair, RepairEnding};
 use crate::system::console::{Console, write_product};
+use crate::system::git::{self, ChangeSince};
 use crate::system::process;
 
 /// Runs `cargo autofix` from directory `cwd`: finds the package, settles the
@@ -32,20 +34,36 @@ use crate::system::process;
 /// a patch.
 pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     let started = Instant::now();
-    let validate = args
-        .command
-        .take()
-        .map(|Command::Validate(validate)| validate);
-    if validate.is_some() {
-        check_validate_args(&args)?;
+    let command = args.command.take();
+    if let Some(command) = &command {
+        check_subcommand_args(command, &args)?;
     }
     let (workspace, options) = Session::settle(args, cwd)?;
     check_outputs(&options)?;
-    // Bad patches fail before any work.
-    let given = match &validate {
-        Some(validate) => Some(read_patches(&validate.patches, std::io::stdin())?),
-        None => None,
-    };
+    // Bad patches and revisions fail before any work.
+    let (mut given, mut since) = (None, None);
+    match &command {
+        Some(Command::Validate(validate)) => {
+            given = Some(read_patches(&validate.patches, std::io::stdin())?);
+        }
+        Some(Command::Bisect(bisect)) => {
+            let dir = workspace.package.manifest_path.parent().unwrap_or(cwd);
+            let change = git::change_since(dir, &bisect.rev)?;
+            if change.undo.trim().is_empty() {
+                return Err(Failure::new(
+                    Exit::BadRevision,
+                    format!(
+                        "no source file under {} changed since `{}`; name an older revision",
+                        dir.display(),
+                        bisect.rev
+                    ),
+                )
+                .into());
+            }
+            since = Some((bisect.rev.clone(), change));
+        }
+        None => {}
+    }
     if !options.rank_only && !options.explain {
         // The time limit holds for the whole repair: no process runs past it.
         process::set_deadline(options.repair.time_limit.map(|limit| started + limit));
@@ -57,8 +75,11 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
         build_lock: _build_lock,
     } = Session::measure(workspace, options)?;
     baseline.check_worth_localizing(&console)?;
-    if let (Some(validate), Some(given)) = (validate, given) {
+    if let (Some(Command::Validate(validate)), Some(given)) = (&command, given.take()) {
         return run_validate(&given, validate.reduce, &baseline, &options, &console);
+    }
+    if let Some((rev, change)) = since.take() {
+        return run_bisect(&rev, &change, &baseline, &options, &console);
     }
     let mut localization = localize(&baseline, &options.localize, &console)?;
     if let Some(changed) = &options.repair.in_diff {
@@ -138,9 +159,13 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
 }
 
-/// `validate` takes the package, feature, test and output options; not
-/// those of the ranking or the search.
-fn check_validate_args(args: &Args) -> Result<(), Failure> {
+/// `validate` and `bisect` take the package, feature, test and output
+/// options; not those of the ranking or the search.
+fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> {
+    let name = match command {
+        Command::Validate(_) => "validate",
+        Command::Bisect(_) => "bisect",
+    };
     let misplaced = [
         (args.rank_only, "--rank-only"),
         (args.explain, "--explain"),
@@ -154,7 +179,7 @@ fn check_validate_args(args: &Args) -> Result<(), Failure> {
     match misplaced.iter().find(|(given, _)| *given) {
         Some((_, flag)) => Err(Failure::new(
             Exit::Usage,
-            format!("{flag} does not go with `validate`; drop it"),
+            format!("{flag} does not go with `{name}`; drop it"),
         )),
         None => Ok(()),
     }
@@ -216,6 +241,64 @@ fn run_validate(
         .into()),
         _ => Ok(Exit::Success),
     }
+}
+
+/// `cargo autofix bisect REV`: the failure-inducing part of the change
+/// since REV, as a diff on stdout (or JSON).
+fn run_bisect(
+    rev: &str,
+    change: &ChangeSince,
+    baseline: &Baseline,
+    options: &Options,
+    console: &Console,
+) -> Result<Exit> {
+    for file in &change.other_files {
+        console.warn(format!(
+            "bisect: {file} (added, deleted or renamed since `{rev}`) stays as in the working tree"
+        ));
+    }
+    let bisection =
+        bisect(&change.undo, baseline, &options.repair, console).map_err(
+            |error| match Halt::of(&error) {
+                Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
+                _ => error,
+            },
+        )?;
+    console.status(
+        "Bisected",
+        format!(
+            "{} of {} changes since `{rev}` make the tests fail ({} subsets tested, {} unresolved; {} builds, {:.1} s of tests, {:.1} s in all)",
+            bisection.failure_inducing.len(),
+            bisection.changes,
+            bisection.tests,
+            bisection.unresolved,
+            bisection.builds,
+            bisection.test_seconds,
+            bisection.seconds
+        ),
+    );
+    let mut undelivered = None;
+    if let Some(path) = &options.output {
+        undelivered = deliver(
+            path,
+            &bisection.diff,
+            "the failure-inducing change",
+            console,
+        )
+        .err();
+    }
+    write_product(&match options.format {
+        Format::Json => {
+            let mut json =
+                serde_json::to_value(&bisection).context("cannot write the bisection")?;
+            json["version"] = serde_json::json!(render::json::VERSION);
+            json["since"] = serde_json::json!(rev);
+            format!("{json:#}\n")
+        }
+        _ if options.output.is_some() => String::new(),
+        _ => bisection.diff.clone(),
+    })?;
+    undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
 }
 
 /// The repair, re-localizing between failure groups on the crate with the

@@ -124,9 +124,9 @@ pub fn parse_diff(diff: &str) -> Result<Vec<FilePatch>, String> {
             return Err(format!("it changes a binary file ({text})"));
         }
         if let Some(path) = text.strip_prefix("--- ") {
-            old_path = Some(diff_path(path, "a/"));
+            old_path = Some(diff_path(path));
         } else if let Some(path) = text.strip_prefix("+++ ") {
-            let new_path = diff_path(path, "b/");
+            let new_path = diff_path(path);
             let old = old_path.take().unwrap_or_default();
             if old == "/dev/null" {
                 return Err(format!(
@@ -210,10 +210,15 @@ pub fn parse_diff(diff: &str) -> Result<Vec<FilePatch>, String> {
     Ok(files)
 }
 
-/// A `---`/`+++` path without its `a/`/`b/` prefix and a trailing timestamp.
-fn diff_path(text: &str, prefix: &str) -> String {
+/// A `---`/`+++` path without its `a/` or `b/` prefix (either side may
+/// have either: `git diff -R` swaps them) and a trailing timestamp.
+fn diff_path(text: &str) -> String {
     let path = text.split('\t').next().unwrap_or(text).trim_end();
-    path.strip_prefix(prefix).unwrap_or(path).to_string()
+    ["a/", "b/"]
+        .iter()
+        .find_map(|prefix| path.strip_prefix(prefix))
+        .unwrap_or(path)
+        .to_string()
 }
 
 /// `-3,7 +3,8 @@ ...`: the old start, the old and the new line counts.

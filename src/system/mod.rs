@@ -1,6 +1,7 @@
-//! The system edge: child processes, the terminal, scratch copies.
+//! The system edge: child processes, the terminal, scratch copies, git.
 
 pub mod console;
+pub mod git;
 pub mod lock;
 pub mod process;
 pub mod scratch;

@@ -1,0 +1,75 @@
+//! What `git` says about the package's history: the change since a
+//! revision (`cargo autofix bisect REV`).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use crate::exit::{Exit, Failure};
+use crate::system::process;
+
+/// The change from `rev` to the working tree under `dir`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeSince {
+    /// The modified files, as a unified diff from the working tree back to
+    /// `rev` (what undoes the change), paths from the repository root.
+    pub undo: String,
+    /// Files added, deleted or renamed since `rev` (they stay as they are).
+    pub other_files: Vec<String>,
+}
+
+/// The change since `rev` of the files under `dir` (tracked ones; untracked
+/// files are not part of it).
+pub fn change_since(dir: &Path, rev: &str) -> Result<ChangeSince> {
+    let git = |args: &[&str]| -> Result<String> {
+        let mut command = Command::new("git");
+        command.args(args).current_dir(dir);
+        let finished = process::run(command, Some(Duration::from_secs(120)))?;
+        if !finished.success() {
+            let why = finished
+                .stderr
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            return Err(Failure::new(
+                Exit::BadRevision,
+                format!("git cannot show the change since `{rev}` in {}: {why}; name a commit of the repository that holds the package", dir.display()),
+            )
+            .into());
+        }
+        Ok(finished.stdout)
+    };
+    git(&[
+        "rev-parse",
+        "--verify",
+        "--quiet",
+        &format!("{rev}^{{commit}}"),
+    ])?;
+    let undo = git(&[
+        "diff",
+        "-R",
+        "--no-color",
+        "--no-ext-diff",
+        "--diff-filter=M",
+        rev,
+        "--",
+        ".",
+    ])?;
+    let other_files = git(&[
+        "diff",
+        "--name-status",
+        "--no-color",
+        "--diff-filter=ADR",
+        rev,
+        "--",
+        ".",
+    ])?
+    .lines()
+    .map(|line| line.replace('\t', " "))
+    .collect();
+    Ok(ChangeSince { undo, other_files })
+}
