@@ -478,3 +478,33 @@ fn sarif_and_the_report_after_a_repair_match_their_schemas() {
         6
     );
 }
+
+#[test]
+fn a_nextest_project_is_validated_with_nextest() {
+    let dir = fixture("middle");
+    fs::create_dir_all(dir.path().join(".config")).unwrap();
+    fs::write(
+        dir.path().join(".config/nextest.toml"),
+        "[profile.default]\nslow-timeout = { period = \"5s\", terminate-after = 2 }\n\n[test-groups]\nserial = { max-threads = 1 }\n",
+    )
+    .unwrap();
+    let output = autofix(dir.path(), &["--test-tool", "nextest", "--seed", "0"]);
+    assert_exit(&output, 0);
+    let diff = stdout(&output);
+    assert_eq!(
+        changed_lines(&diff),
+        ["-            return y;", "+            return x;"]
+    );
+    let err = stderr(&output);
+    assert!(
+        err.contains("runs at most 1 tests at a time; so do the baseline's test runs"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(cargo nextest run, and cargo test --doc)"),
+        "{err}"
+    );
+    let unknown = autofix(dir.path(), &["--test-tool", "bazel"]);
+    assert_exit(&unknown, 2);
+    assert!(error_line(&unknown).contains("unknown test tool `bazel`"));
+}

@@ -149,6 +149,16 @@ pub struct Args {
     )]
     pub test_timeout: Option<f64>,
 
+    /// What runs the final validation of a patch: cargo (cargo test) or nextest (cargo nextest
+    /// run, then the doctests with cargo test --doc) [default: cargo]
+    #[arg(
+        global = true,
+        long,
+        value_name = "TOOL",
+        help_heading = "Test Execution"
+    )]
+    pub test_tool: Option<String>,
+
     /// Seed of the random choices: the same seed repeats the same search [default: 0]
     #[arg(global = true, long, value_name = "N", help_heading = "Repair")]
     pub seed: Option<u64>,

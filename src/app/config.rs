@@ -26,6 +26,20 @@ pub struct Config {
     pub test_timeout: Option<f64>,
     pub evaluator: Option<String>,
     pub refine: Option<Vec<String>>,
+    pub test_tool: Option<String>,
+    /// What `.config/nextest.toml` at the workspace root says, if it exists.
+    #[serde(skip)]
+    pub nextest: Option<Nextest>,
+}
+
+/// The settings of a nextest project that bear on running its tests here.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Nextest {
+    /// The default profile's `slow-timeout`: `period` times `terminate-after`
+    /// (none when tests are never terminated).
+    pub terminate_after: Option<std::time::Duration>,
+    /// The smallest `max-threads` of a test group, if any is below the CPUs.
+    pub group_threads: Option<usize>,
 }
 
 impl Config {
@@ -45,6 +59,8 @@ impl Config {
             test_timeout: over.test_timeout.or(self.test_timeout),
             evaluator: over.evaluator.or(self.evaluator),
             refine: over.refine.or(self.refine),
+            test_tool: over.test_tool.or(self.test_tool),
+            nextest: over.nextest.or(self.nextest),
         }
     }
 }
@@ -78,7 +94,82 @@ pub fn load(workspace: &Workspace) -> Result<Config, Failure> {
         Some(path) => read_file(&path)?,
         None => Config::default(),
     };
-    Ok(from_metadata.overridden_by(from_file))
+    let mut config = from_metadata.overridden_by(from_file);
+    let nextest = workspace.root.join(".config/nextest.toml");
+    if nextest.is_file() {
+        let text = std::fs::read_to_string(&nextest).map_err(|error| {
+            Failure::new(
+                Exit::Usage,
+                format!("cannot read {}: {error}", nextest.display()),
+            )
+        })?;
+        config.nextest = Some(parse_nextest(&text).map_err(|message| {
+            Failure::new(Exit::Usage, format!("{}: {message}", nextest.display()))
+        })?);
+    }
+    Ok(config)
+}
+
+/// The parts of a nextest config that matter here: the default profile's
+/// slow timeout (`"60s"` or `{ period = "60s", terminate-after = 2 }`) and
+/// the test groups' `max-threads`.
+fn parse_nextest(text: &str) -> Result<Nextest, String> {
+    let value: toml::Table =
+        toml::from_str(text).map_err(|e| e.message().trim_end().to_string())?;
+    let slow = value
+        .get("profile")
+        .and_then(|p| p.get("default"))
+        .and_then(|d| d.get("slow-timeout"));
+    let terminate_after = match slow {
+        Some(toml::Value::Table(table)) => {
+            let period = table
+                .get("period")
+                .and_then(toml::Value::as_str)
+                .map(nextest_duration)
+                .transpose()?;
+            let times = table
+                .get("terminate-after")
+                .and_then(toml::Value::as_integer);
+            match (period, times) {
+                (Some(period), Some(times)) if times > 0 => Some(period * times as u32),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let group_threads = value
+        .get("test-groups")
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flatten()
+        .filter_map(|(_, group)| group.get("max-threads")?.as_integer())
+        .filter(|&n| n > 0)
+        .map(|n| n as usize)
+        .min();
+    Ok(Nextest {
+        terminate_after,
+        group_threads,
+    })
+}
+
+/// `"60s"`, `"2m"`, `"500ms"`, `"1h"` as nextest writes durations.
+fn nextest_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration such as \"60s\""))?;
+    let seconds = match unit.trim() {
+        "ms" => number / 1000.0,
+        "s" | "" => number,
+        "m" => number * 60.0,
+        "h" => number * 3600.0,
+        other => return Err(format!("unknown unit `{other}` in `{text}`")),
+    };
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
 fn read_file(path: &Path) -> Result<Config, Failure> {
@@ -125,6 +216,28 @@ fn located(text: &str, error: &toml::de::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nextest_config_gives_the_timeout_and_the_group_threads() {
+        let text = "[profile.default]\nslow-timeout = { period = \"30s\", terminate-after = 4 }\n\n[test-groups]\nserial = { max-threads = 1 }\ntwo = { max-threads = 2 }\n";
+        assert_eq!(
+            parse_nextest(text).unwrap(),
+            Nextest {
+                terminate_after: Some(std::time::Duration::from_secs(120)),
+                group_threads: Some(1),
+            }
+        );
+        // A slow timeout that only warns terminates nothing.
+        let warn_only = parse_nextest("[profile.default]\nslow-timeout = \"60s\"\n").unwrap();
+        assert_eq!(warn_only, Nextest::default());
+        assert!(
+            parse_nextest(
+                "[profile.default]\nslow-timeout = { period = \"1x\", terminate-after = 2 }\n"
+            )
+            .unwrap_err()
+            .contains("unknown unit")
+        );
+    }
 
     #[test]
     fn parses_kebab_case_and_refuses_unknown_keys() {

@@ -19,6 +19,8 @@ use crate::app::output::{annotation_prefix, check_outputs, deliver};
 use crate::app::patches::read_patches;
 use crate::app::session::Session;
 use crate::baseline::{self, Baseline};
+use crate::cargo::TestTool;
+use crate::cargo::build::nextest_installed;
 use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{Localization, localize};
 use crate::render::{self, Ranking};
@@ -40,6 +42,17 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     }
     let (workspace, options) = Session::settle(args, cwd)?;
     check_outputs(&options)?;
+    if options.repair.test_tool == TestTool::Nextest
+        && !options.rank_only
+        && !options.explain
+        && !nextest_installed()
+    {
+        return Err(Failure::new(
+            Exit::Usage,
+            "--test-tool nextest: `cargo nextest` does not run here; install it (cargo install cargo-nextest) or drop the option",
+        )
+        .into());
+    }
     // Bad patches and revisions fail before any work.
     let (mut given, mut since) = (None, None);
     match &command {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::app::cli::{Args, Format};
 use crate::app::config::Config;
 use crate::baseline;
-use crate::cargo::Features;
+use crate::cargo::{Features, TestTool};
 use crate::evaluate::fitness::Weights;
 use crate::evaluate::{self, EvaluatorKind};
 use crate::exit::{Exit, Failure};
@@ -109,9 +109,12 @@ impl Options {
                 )))
             }
         };
+        // A nextest project's terminate timeout is the default.
+        let nextest = config.nextest.clone().unwrap_or_default();
+        let default_timeout = nextest.terminate_after.map_or(60.0, |d| d.as_secs_f64());
         let test_timeout = seconds(
             pick(args.test_timeout, config.test_timeout, "test-timeout")
-                .unwrap_or((60.0, String::new())),
+                .unwrap_or((default_timeout, String::new())),
         )?;
         if test_timeout.is_zero() {
             return Err(usage(
@@ -131,6 +134,26 @@ impl Options {
             Some((jobs, _)) => jobs,
             None => cpus,
         };
+        // A nextest test group that runs its tests one or a few at a time:
+        // the baseline runs every test that way (which tests a group's
+        // filter selects is nextest's own language).
+        let baseline_jobs = match nextest.group_threads {
+            Some(threads) if threads < jobs => {
+                notes.push(format!(
+                    "a test group of .config/nextest.toml runs at most {threads} tests at a time; so do the baseline's test runs"
+                ));
+                threads
+            }
+            _ => jobs,
+        };
+        let test_tool: TestTool = pick(
+            args.test_tool.clone(),
+            config.test_tool.clone(),
+            "test-tool",
+        )
+        .map(|(name, flag)| name.parse().map_err(|e| usage(format!("{flag}: {e}"))))
+        .transpose()?
+        .unwrap_or_default();
         let metric: Metric = args
             .metric
             .or(config.metric)
@@ -243,7 +266,7 @@ impl Options {
             report: args.report,
             baseline: baseline::Settings {
                 features,
-                jobs,
+                jobs: baseline_jobs,
                 test_timeout,
                 trace_failing: refine.slices,
                 only: None,
@@ -274,6 +297,7 @@ impl Options {
                 exclude,
                 feedback: refine.feedback,
                 in_diff,
+                test_tool,
                 evaluation,
             },
         })

@@ -70,10 +70,10 @@ pub enum BuildOutcome {
 }
 
 /// `cargo SUBCOMMAND` for the request's package, target dir and features.
-fn cargo_for(subcommand: &str, request: &BuildRequest) -> Command {
+fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
     let mut command = super::command();
     command
-        .arg(subcommand)
+        .args(subcommand)
         .arg("--manifest-path")
         .arg(request.manifest_path)
         .args(["--package", request.package])
@@ -96,9 +96,52 @@ fn cargo_for(subcommand: &str, request: &BuildRequest) -> Command {
 /// Runs the package's whole test suite as a user would, doctests included,
 /// without stopping at the first failing test executable.
 pub fn run_all_tests(request: &BuildRequest, timeout: Option<Duration>) -> Result<Finished> {
-    let mut command = cargo_for("test", request);
+    let mut command = cargo_for(&["test"], request);
     command.arg("--no-fail-fast");
     process::run(command, timeout)
+}
+
+/// `cargo nextest run --no-fail-fast` (no doctests: see [`run_doctests`]).
+pub fn run_nextest(request: &BuildRequest, timeout: Option<Duration>) -> Result<Finished> {
+    let mut command = cargo_for(&["nextest", "run"], request);
+    command.args(["--no-fail-fast", "--color", "never"]);
+    process::run(command, timeout)
+}
+
+/// `cargo test --doc`: the library's doctests.
+pub fn run_doctests(request: &BuildRequest, timeout: Option<Duration>) -> Result<Finished> {
+    let mut command = cargo_for(&["test", "--doc"], request);
+    command.arg("--no-fail-fast");
+    process::run(command, timeout)
+}
+
+/// Whether `cargo nextest` can run here.
+pub fn nextest_installed() -> bool {
+    let mut command = super::command();
+    command.args(["nextest", "--version"]);
+    process::run(command, Some(Duration::from_secs(60))).is_ok_and(|f| f.success())
+}
+
+/// The tests that nextest's output reports failed (`FAIL`, `TIMEOUT`,
+/// a signal...): libtest's names, the binary left out.
+pub fn nextest_failures(output: &str) -> BTreeSet<String> {
+    output
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            let (status, rest) = line.split_once(' ')?;
+            let failed = status == "FAIL"
+                || status == "TIMEOUT"
+                || status == "ABORT"
+                || status == "LEAK-FAIL"
+                || status.starts_with("SIG");
+            // `[   0.004s] (6/6) binary-id test-name`: the name is last.
+            let rest = rest.trim_start().strip_prefix('[')?;
+            (failed && rest.contains("s]"))
+                .then(|| rest.split_whitespace().last().map(str::to_string))
+                .flatten()
+        })
+        .collect()
 }
 
 /// Builds the package's test executables (with `only`, those of these
@@ -109,7 +152,7 @@ pub fn build_tests(
     only: Option<&BTreeSet<(Kind, String)>>,
     mut on_artifact: impl FnMut(&str),
 ) -> Result<BuildOutcome> {
-    let mut command = cargo_for("test", request);
+    let mut command = cargo_for(&["test"], request);
     command.args(["--no-run", "--message-format=json"]);
     for (kind, name) in only.into_iter().flatten() {
         match kind {
@@ -128,7 +171,7 @@ pub fn build_tests(
 /// diagnostic rustc reports for them, errors and warnings (lints run only
 /// when there is no error), without generating code.
 pub fn check_tests(request: &BuildRequest) -> Result<Vec<CompileError>> {
-    let mut command = cargo_for("check", request);
+    let mut command = cargo_for(&["check"], request);
     command.args(["--tests", "--message-format=json"]);
     Ok(match compile(command, &mut |_| {}, true)? {
         BuildOutcome::Built(_) => Vec::new(),
@@ -218,5 +261,17 @@ fn compile_error(diagnostic: &cargo_metadata::diagnostic::Diagnostic) -> Compile
             .into_iter()
             .chain(&diagnostic.spans)
             .find_map(|span| span.label.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nextest_failures_are_read_from_its_output() {
+        let output = "        PASS [   0.003s] (1/6) middle tests::middle_1_2_3\n        FAIL [   0.445s] (6/6) middle tests::middle_2_1_3\n     TIMEOUT [  60.001s] middle::api slow_one\n     SIGSEGV [   0.010s] middle tests::crash\n     Summary [   0.447s] 6 tests run: 5 passed, 1 failed, 0 skipped\n        FAIL [   0.445s] (6/6) middle tests::middle_2_1_3\nerror: test run failed\n";
+        let failed: Vec<String> = nextest_failures(output).into_iter().collect();
+        assert_eq!(failed, ["slow_one", "tests::crash", "tests::middle_2_1_3"]);
     }
 }

@@ -14,6 +14,40 @@ pub fn command() -> Command {
     Command::new(std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo")))
 }
 
+/// What runs the whole test suite in the final validation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TestTool {
+    /// `cargo test` (doctests included).
+    #[default]
+    Cargo,
+    /// `cargo nextest run`, then `cargo test --doc` (nextest runs no doctests).
+    Nextest,
+}
+
+impl TestTool {
+    /// What the final validation ran, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TestTool::Cargo => "cargo test, doctests included",
+            TestTool::Nextest => "cargo nextest run, and cargo test --doc",
+        }
+    }
+}
+
+impl std::str::FromStr for TestTool {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<TestTool, String> {
+        match name {
+            "cargo" => Ok(TestTool::Cargo),
+            "nextest" => Ok(TestTool::Nextest),
+            other => Err(format!(
+                "unknown test tool `{other}` (expected cargo or nextest)"
+            )),
+        }
+    }
+}
+
 /// Feature selection, passed through to every cargo invocation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Features {

@@ -325,7 +325,7 @@ pub fn repair(
         BTreeMap::from([("localize".to_string(), localized_in.as_secs_f64())]),
         elapsed,
     );
-    summarize(&report, &stages, settings.feedback, console);
+    summarize(&report, &stages, settings, console);
     if let Some(partial) = &partial {
         let what = if complete {
             "the patch, which passed every test of the search but could not be validated in time"
@@ -378,6 +378,7 @@ fn validate_files(
         &settings.evaluation.features,
         &flaky_names,
         timeout,
+        settings.test_tool,
     )?;
     drop(spinner);
     Ok(match validation {

@@ -262,7 +262,8 @@ fn operator_totals(stages: &[Stage]) -> BTreeMap<String, OperatorReport> {
 
 /// The repair's summary on stderr: operators, candidates, what was learned,
 /// and what was fixed.
-pub fn summarize(report: &RepairReport, stages: &[Stage], feedback: bool, console: &Console) {
+pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, console: &Console) {
+    let feedback = settings.feedback;
     let operators: Vec<String> = report
         .operators
         .iter()
@@ -308,8 +309,9 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], feedback: bool, consol
         console.status(
             "Plausible",
             format!(
-                "a patch of {edits} edit{} that passes every test it was given (cargo test, doctests included); review it before you apply it",
-                if edits == 1 { "" } else { "s" }
+                "a patch of {edits} edit{} that passes every test it was given ({}); review it before you apply it",
+                if edits == 1 { "" } else { "s" },
+                settings.test_tool.describe()
             ),
         );
     }

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
+use crate::cargo::TestTool;
 use crate::evaluate;
 use crate::evaluate::fitness::Weights;
 use crate::mutation::patch::Operator;
@@ -25,4 +26,6 @@ pub struct Settings {
     /// `CrateSources::locations_in`).
     pub in_diff: Option<BTreeMap<String, BTreeSet<u32>>>,
     pub evaluation: evaluate::Settings,
+    /// What runs the final validation.
+    pub test_tool: TestTool,
 }

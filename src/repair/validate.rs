@@ -9,11 +9,14 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::cargo::Features;
-use crate::cargo::build::{BuildOutcome, BuildRequest, build_tests, run_all_tests};
+use crate::cargo::build::{
+    BuildOutcome, BuildRequest, build_tests, nextest_failures, run_all_tests, run_doctests,
+    run_nextest,
+};
 use crate::cargo::discover::Workspace;
 use crate::cargo::suite::parse_results;
-use crate::system::process::Status;
+use crate::cargo::{Features, TestTool};
+use crate::system::process::{Finished, Status};
 use crate::system::scratch::MAIN_TARGET;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,14 +28,16 @@ pub enum Validation {
 }
 
 /// Applies `changes` (paths relative to the workspace root, new texts) to a
-/// fresh copy and runs `cargo test --no-fail-fast`. Failures of `flaky`
-/// tests (by libtest name) are tolerated.
+/// fresh copy and runs `cargo test --no-fail-fast` (with `TestTool::Nextest`:
+/// `cargo nextest run`, then the doctests). Failures of `flaky` tests (by
+/// libtest name) are tolerated.
 pub fn validate(
     workspace: &Workspace,
     changes: &[(PathBuf, String)],
     features: &Features,
     flaky: &BTreeSet<String>,
     timeout: Duration,
+    tool: TestTool,
 ) -> Result<Validation> {
     let scratch = workspace.scratch_copy(MAIN_TARGET)?;
     for (path, text) in changes {
@@ -52,15 +57,43 @@ pub fn validate(
             "the patched crate does not build: {first}"
         )));
     }
-    let finished = run_all_tests(&request, Some(timeout))?;
+    match tool {
+        TestTool::Cargo => Ok(judge_cargo_test(
+            &run_all_tests(&request, Some(timeout))?,
+            flaky,
+            timeout,
+            "cargo test",
+        )),
+        TestTool::Nextest => {
+            let nextest = judge_nextest(&run_nextest(&request, Some(timeout))?, flaky, timeout);
+            if nextest != Validation::Passed || !workspace.package.has_doctests() {
+                return Ok(nextest);
+            }
+            Ok(judge_cargo_test(
+                &run_doctests(&request, Some(timeout))?,
+                flaky,
+                timeout,
+                "cargo test --doc",
+            ))
+        }
+    }
+}
+
+/// What `cargo test`'s (`what`'s) output says about the patch.
+fn judge_cargo_test(
+    finished: &Finished,
+    flaky: &BTreeSet<String>,
+    timeout: Duration,
+    what: &str,
+) -> Validation {
     if finished.status == Status::TimedOut {
-        return Ok(Validation::Failed(format!(
-            "cargo test did not finish within {} s",
+        return Validation::Failed(format!(
+            "{what} did not finish within {} s",
             timeout.as_secs()
-        )));
+        ));
     }
     if finished.success() {
-        return Ok(Validation::Passed);
+        return Validation::Passed;
     }
     let results = parse_results(&finished.stdout);
     let failing: Vec<&str> = results
@@ -69,10 +102,7 @@ pub fn validate(
         .map(|(name, _)| *name)
         .collect();
     if !failing.is_empty() {
-        return Ok(Validation::Failed(format!(
-            "tests fail with the patch: {}",
-            failing.join(", ")
-        )));
+        return Validation::Failed(format!("tests fail with the patch: {}", failing.join(", ")));
     }
     // A test executable that crashed reports no FAILED line for its tests.
     let crashed = finished
@@ -80,9 +110,39 @@ pub fn validate(
         .lines()
         .find(|l| l.contains("process didn't exit successfully"));
     match crashed {
-        None if results.values().any(|passed| !passed) => Ok(Validation::Passed), // only flaky tests failed
-        None => Ok(Validation::Failed(first_error(&finished.stderr))),
-        Some(line) => Ok(Validation::Failed(line.trim().to_string())),
+        None if results.values().any(|passed| !passed) => Validation::Passed, // only flaky tests failed
+        None => Validation::Failed(first_error(&finished.stderr)),
+        Some(line) => Validation::Failed(line.trim().to_string()),
+    }
+}
+
+/// What `cargo nextest run`'s output says about the patch.
+fn judge_nextest(finished: &Finished, flaky: &BTreeSet<String>, timeout: Duration) -> Validation {
+    if finished.status == Status::TimedOut {
+        return Validation::Failed(format!(
+            "cargo nextest run did not finish within {} s",
+            timeout.as_secs()
+        ));
+    }
+    if finished.success() {
+        return Validation::Passed;
+    }
+    let failed = nextest_failures(&format!("{}\n{}", finished.stdout, finished.stderr));
+    let failing: Vec<&String> = failed
+        .iter()
+        .filter(|name| !flaky.contains(*name))
+        .collect();
+    match (failed.is_empty(), failing.is_empty()) {
+        (false, true) => Validation::Passed, // only flaky tests failed
+        (false, false) => Validation::Failed(format!(
+            "tests fail with the patch (cargo nextest): {}",
+            failing
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        (true, _) => Validation::Failed(first_error(&finished.stderr)),
     }
 }
 
@@ -131,7 +191,8 @@ mod tests {
                 &[(path.clone(), fixed)],
                 &features,
                 &none,
-                timeout
+                timeout,
+                TestTool::Cargo
             )
             .unwrap(),
             Validation::Passed
@@ -143,6 +204,7 @@ mod tests {
             &features,
             &none,
             timeout,
+            TestTool::Cargo,
         )
         .unwrap();
         assert_eq!(
@@ -157,7 +219,8 @@ mod tests {
                 &[(path.clone(), text.clone())],
                 &features,
                 &tolerated,
-                timeout
+                timeout,
+                TestTool::Cargo
             )
             .unwrap(),
             Validation::Passed
@@ -165,9 +228,15 @@ mod tests {
 
         let broken = text.replace("return x;", "return x");
         let broken = broken.replacen("z\n}", "zz\n}", 1);
-        let Validation::Failed(reason) =
-            validate(&workspace, &[(path, broken)], &features, &none, timeout).unwrap()
-        else {
+        let Validation::Failed(reason) = validate(
+            &workspace,
+            &[(path, broken)],
+            &features,
+            &none,
+            timeout,
+            TestTool::Cargo,
+        )
+        .unwrap() else {
             panic!("a patch that does not build passed validation");
         };
         assert!(
