@@ -121,25 +121,68 @@ fn html_colours_executed_lines_by_hue_and_brightness() {
     let page = dir.path().join("ranking.html");
     let output = autofix(
         dir.path(),
-        &["--rank-only", "-q", "--html", page.to_str().unwrap()],
+        &[
+            "--rank-only",
+            "-q",
+            "--format",
+            "json",
+            "--html",
+            page.to_str().unwrap(),
+        ],
     );
     assert_exit(&output, 0);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let html = fs::read_to_string(&page).unwrap();
+    let page = parse_page(&html);
+    // Every ranked line is on the page as a ranked line, with its marks.
+    let ranked: Vec<_> = page
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("line ranked"))
+        .collect();
+    let entries = json["ranking"].as_array().unwrap();
+    assert_eq!(ranked.len(), entries.len());
+    for entry in entries {
+        let id = format!("src-lib-rs-{}", entry["line"]);
+        let node = ranked
+            .iter()
+            .find(|n| n.attribute("id") == Some(id.as_str()))
+            .unwrap_or_else(|| panic!("{id} is not ranked on the page"));
+        // A class is shown where edits were tried.
+        let class = entry["mutation"]["class"]
+            .as_str()
+            .filter(|_| entry["mutation"]["edits"].as_u64() > Some(0));
+        let why = node.attribute("data-why").unwrap();
+        assert!(class.is_none_or(|c| why.contains(c)), "{why} {entry}");
+    }
     let line = |n: u32| {
-        let id = format!("id=\"src-lib-rs-{n}\"");
-        html.lines().find(|l| l.contains(&id)).unwrap().to_string()
+        let id = format!("src-lib-rs-{n}");
+        page.descendants()
+            .find(|node| node.attribute("id") == Some(id.as_str()))
+            .unwrap_or_else(|| panic!("no line {n}"))
     };
+    let style = |n: u32| line(n).attribute("style").unwrap_or_default().to_string();
     // The seed's colours: line 6 hsl(20, 100%), line 5 hsl(34.3), line 3 hsl(45).
-    assert!(line(6).contains("hsl(20.0, 100.0%, 80%)"), "{}", line(6));
-    assert!(line(5).contains("hsl(34.3, 100.0%, 80%)"), "{}", line(5));
-    assert!(line(3).contains("hsl(45.0, 100.0%, 80%)"), "{}", line(3));
-    assert!(
-        line(6).contains("title=\"rank 1 &middot; ochiai 0.7071"),
-        "{}",
-        line(6)
-    );
+    assert_eq!(style(6), "background-color: hsl(20.0, 100.0%, 80%)");
+    assert_eq!(style(5), "background-color: hsl(34.3, 100.0%, 80%)");
+    assert_eq!(style(3), "background-color: hsl(45.0, 100.0%, 80%)");
+    let title = line(6).attribute("title").unwrap();
+    assert!(title.starts_with("rank 1 · ochiai 0.7071"), "{title}");
     // `return x` never ran: no colour.
-    assert!(!line(12).contains("style="), "{}", line(12));
+    assert_eq!(style(12), "");
+    // One line of the page per line of the file, none empty between them.
+    let source = page
+        .descendants()
+        .find(|n| n.attribute("class") == Some("source"))
+        .unwrap();
+    let lines: Vec<_> = source.children().collect();
+    assert!(lines.iter().all(|n| n.is_element()), "text between lines");
+    assert_eq!(
+        lines.len(),
+        fs::read_to_string(dir.path().join("src/lib.rs"))
+            .unwrap()
+            .lines()
+            .count()
+    );
 }
 
 #[test]

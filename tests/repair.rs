@@ -295,7 +295,41 @@ fn ctrl_c_during_the_search_reports_the_best_so_far() {
 
 #[test]
 fn two_faults_are_repaired_one_failure_group_at_a_time() {
-    let (diff, report) = assert_repaired("two_faults", &[]);
+    let pages = tempfile::tempdir().unwrap();
+    let page = pages.path().join("page.html");
+    let (diff, report) = assert_repaired("two_faults", &["--html", page.to_str().unwrap()]);
+    // The page: both groups' rankings, the validated patch, a plot per stage.
+    let html = fs::read_to_string(&page).unwrap();
+    let parsed = parse_page(&html);
+    let headings: Vec<&str> = parsed
+        .descendants()
+        .filter(|n| n.has_tag_name("h3"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(
+        headings
+            .iter()
+            .any(|h| h.starts_with("Failure group 1 of 2")),
+        "{headings:?}"
+    );
+    assert!(
+        headings
+            .iter()
+            .any(|h| h.starts_with("Failure group 2 of 2")),
+        "{headings:?}"
+    );
+    let patch: String = parsed
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("diff"))
+        .flat_map(|n| n.children())
+        .map(|line| format!("{}\n", line.text().unwrap_or_default()))
+        .collect();
+    assert_eq!(patch, diff);
+    let plots = parsed
+        .descendants()
+        .filter(|n| n.has_tag_name("svg"))
+        .count();
+    assert!(plots >= 2, "a plot per stage:\n{html}");
     let changed = changed_lines(&diff);
     assert_eq!(changed.len(), 4, "{diff}");
     assert_eq!(changed[0..2], ["-        low", "+        high"], "{diff}");

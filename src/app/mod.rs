@@ -119,22 +119,22 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
         baseline: &baseline,
         data: &localization.data,
     };
+    if !options.rank_only && !options.explain {
+        let repair = run_repair(&baseline, &localization, &options, &console, started)?;
+        let prefix = annotation_prefix(&baseline.workspace.root, cwd);
+        return finish_repair(repair, &ranking, &localization, &options, &console, &prefix);
+    }
     let mut undelivered = None;
     if let Some(path) = &options.html {
-        undelivered = deliver(
-            path,
-            &render::html::page(&ranking),
-            "the HTML page",
-            &console,
-        )
-        .err();
+        let page = render::html::page(&ranking, &localization, None);
+        undelivered = deliver(path, &page, "the HTML page", &console).err();
     }
     let product = if options.explain {
         match options.format {
             Format::Dot => render::explain::dot(&ranking, &localization),
             _ => render::explain::listing(&ranking, &localization, options.top),
         }
-    } else if options.rank_only {
+    } else {
         match options.format {
             Format::Json => format!(
                 "{:#}\n",
@@ -146,8 +146,7 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
                 &annotation_prefix(&baseline.workspace.root, cwd),
             ),
             Format::Sarif => format!(
-                "{:#}
-",
+                "{:#}\n",
                 render::sarif::log(
                     &ranking,
                     options.top,
@@ -156,17 +155,10 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
                 )
             ),
             _ => match &nothing_ranked {
-                Some(why) if explained_instead => format!(
-                    "{why}
-"
-                ),
+                Some(why) if explained_instead => format!("{why}\n"),
                 _ => render::text::tables(&ranking, &localization, options.top),
             },
         }
-    } else {
-        let repair = run_repair(&baseline, &localization, &options, &console, started)?;
-        let prefix = annotation_prefix(&baseline.workspace.root, cwd);
-        return finish_repair(repair, &ranking, &options, &console, undelivered, &prefix);
     };
     write_product(&product)?;
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
@@ -346,17 +338,22 @@ fn run_repair(
     )
 }
 
-/// Writes the report and the patch where the options say; the exit code.
-/// `undelivered`: an output that could not be written before. `ranking`
-/// (the one the repair started from) goes with the patch in SARIF.
+/// Writes the HTML page, the report and the patch where the options say;
+/// the exit code. `ranking` and `localization` (what the repair started
+/// from) go with the patch in SARIF and on the page.
 fn finish_repair(
     repair: Repair,
     ranking: &Ranking,
+    localization: &Localization,
     options: &Options,
     console: &Console,
-    mut undelivered: Option<Failure>,
     prefix: &Path,
 ) -> Result<Exit> {
+    let mut undelivered = None;
+    if let Some(path) = &options.html {
+        let page = render::html::page(ranking, localization, Some(&repair.report));
+        undelivered = deliver(path, &page, "the HTML page", console).err();
+    }
     if let RepairEnding::Interrupted { exit, note, best } = &repair.ending {
         console.warn(note);
         console.block(best);

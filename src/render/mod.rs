@@ -115,6 +115,32 @@ pub fn nothing_ranked(baseline: &Baseline) -> Option<String> {
     ))
 }
 
+/// The `why` column: the mutation class and the refinements' marks of a
+/// suspect, or `-`.
+pub fn why(suspect: &Suspect) -> String {
+    let class = suspect
+        .mutation
+        .filter(|m| m.edits > 0)
+        .map(|m| m.class.name());
+    let marks: Vec<&str> = class
+        .into_iter()
+        .chain(
+            [
+                (suspect.critical, "switch"),
+                (suspect.in_slice, "slice"),
+                (suspect.in_diff, "diff"),
+            ]
+            .into_iter()
+            .filter_map(|(on, mark)| on.then_some(mark)),
+        )
+        .collect();
+    if marks.is_empty() {
+        "-".to_string()
+    } else {
+        marks.join(",")
+    }
+}
+
 /// A score as the table shows it (DStar's unbounded score is `inf`).
 pub fn format_score(score: f64) -> String {
     if score.is_infinite() {

@@ -2,36 +2,12 @@
 
 use std::fmt::Write;
 
-use super::{Ranking, format_score};
+use super::{Ranking, format_score, why};
 
 /// Why a line ranks where it does: the ProFL class of its edits
 /// (`clean-fix`, `noisy-fix`, `no-change`, `breaks-only`), `switch` (a
 /// critical predicate), `slice` (in the dynamic slice of every failing
 /// run); `diff` marks a line the `--in-diff` diff changes.
-fn why(suspect: &crate::localize::spectrum::Suspect) -> String {
-    let class = suspect
-        .mutation
-        .filter(|m| m.edits > 0)
-        .map(|m| m.class.name());
-    let marks: Vec<&str> = class
-        .into_iter()
-        .chain(
-            [
-                (suspect.critical, "switch"),
-                (suspect.in_slice, "slice"),
-                (suspect.in_diff, "diff"),
-            ]
-            .into_iter()
-            .filter_map(|(on, mark)| on.then_some(mark)),
-        )
-        .collect();
-    if marks.is_empty() {
-        "-".to_string()
-    } else {
-        marks.join(",")
-    }
-}
-
 /// The ranking, or with several failure groups, one table per group.
 pub fn tables(
     ranking: &Ranking,

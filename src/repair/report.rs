@@ -117,6 +117,26 @@ pub struct StageReport {
     /// The sweep's plausible patches, best first: the first is the patch.
     #[serde(default)]
     pub alternatives: Vec<AlternativeReport>,
+    /// After each batch of the sweep: the edits evaluated so far and the
+    /// best fitness.
+    #[serde(default)]
+    pub sweep_progress: Vec<SweepPoint>,
+    /// Per generation of the genetic search (0: the initial population):
+    /// the best and the mean fitness.
+    #[serde(default)]
+    pub search_progress: Vec<GenerationPoint>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SweepPoint {
+    pub edits: usize,
+    pub best: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct GenerationPoint {
+    pub best: f64,
+    pub mean: f64,
 }
 
 /// A plausible patch of a sweep, with what decided its place.
@@ -230,6 +250,18 @@ impl RepairReport {
                             behaviour_change: a.behaviour_change,
                             unnatural: a.unnatural,
                         })
+                        .collect(),
+                    sweep_progress: s
+                        .sweep
+                        .progress
+                        .iter()
+                        .map(|&(edits, best)| SweepPoint { edits, best })
+                        .collect(),
+                    search_progress: s
+                        .search
+                        .iter()
+                        .flat_map(|search| &search.history)
+                        .map(|&(best, mean)| GenerationPoint { best, mean })
                         .collect(),
                 })
                 .collect(),

@@ -103,6 +103,9 @@ pub struct SearchResult {
     pub never_passed: BTreeSet<TestId>,
     /// Per location that was edited, what the edits did.
     pub feedback: BTreeMap<Location, LocationFeedback>,
+    /// Per generation (0: the initial population), the best and the mean
+    /// fitness of the population.
+    pub history: Vec<(f64, f64)>,
 }
 
 /// What the search reports as it goes.
@@ -140,6 +143,7 @@ pub fn search(
         generation: 0,
         seen: std::collections::HashSet::new(),
         feedback: settings.learned.clone(),
+        history: Vec::new(),
     };
     let stop = |run: &Run, generation: usize| -> Option<Stop> {
         if run
@@ -195,6 +199,7 @@ pub fn search(
     sort_fittest_first(&mut population);
     population.truncate(settings.population);
     run.learn(mutator, settings);
+    run.record(&population);
     on_progress(Progress::Generation {
         generation: 0,
         best_fitness: population[0].fitness,
@@ -225,6 +230,7 @@ pub fn search(
             }));
         }
         run.learn(mutator, settings);
+        run.record(&population);
         on_progress(Progress::Generation {
             generation: run.generation,
             best_fitness: population[0].fitness,
@@ -293,9 +299,18 @@ struct Run<'a> {
     /// Candidates scored so far (each counts once in the operator statistics).
     seen: std::collections::HashSet<Candidate>,
     feedback: BTreeMap<Location, LocationFeedback>,
+    history: Vec<(f64, f64)>,
 }
 
 impl Run<'_> {
+    /// The best and mean fitness of a generation's population.
+    fn record(&mut self, population: &[Scored]) {
+        let mean =
+            population.iter().map(|s| s.fitness).sum::<f64>() / population.len().max(1) as f64;
+        self.history
+            .push((population.first().map_or(0.0, |s| s.fitness), mean));
+    }
+
     /// Evaluates `batch` (each candidate with the mutation that made it).
     fn score_batch(
         &mut self,
@@ -408,6 +423,7 @@ impl Run<'_> {
             operators: self.operators,
             never_passed,
             feedback: self.feedback,
+            history: self.history,
         }
     }
 }

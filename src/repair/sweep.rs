@@ -52,6 +52,8 @@ pub struct Swept {
     pub operators: BTreeMap<Operator, OperatorCounts>,
     /// Per location, what its edits did.
     pub feedback: BTreeMap<Location, LocationFeedback>,
+    /// After each batch: the edits evaluated so far and the best fitness.
+    pub progress: Vec<(usize, f64)>,
     /// Originally failing tests that some edit made pass.
     pub passed: Vec<TestId>,
 }
@@ -79,6 +81,7 @@ pub fn sweep(
         locations: 0,
         operators: BTreeMap::new(),
         feedback: BTreeMap::new(),
+        progress: Vec::new(),
         passed: Vec::new(),
     };
     // An edit that fixes no failing test is of no use here: its passing
@@ -128,6 +131,8 @@ pub fn sweep(
                 swept.partial.push(scored);
             }
         }
+        let best = swept.best.as_ref().map_or(0.0, |b| b.fitness);
+        swept.progress.push((swept.edits, best));
         on_batch(swept.locations, swept.edits);
         if !swept.plausible.is_empty() {
             swept.stop = SweepStop::Found;

@@ -239,3 +239,13 @@ pub fn assert_matches_schema(instance: &serde_json::Value, schema: &str) {
         errors.join("\n")
     );
 }
+
+/// The HTML page, parsed as XML (the page is well-formed): panics if not.
+pub fn parse_page(html: &str) -> roxmltree::Document<'_> {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    roxmltree::Document::parse_with_options(html, options)
+        .unwrap_or_else(|e| panic!("the page is not well-formed: {e}:\n{html}"))
+}
