@@ -542,3 +542,71 @@ fn a_nextest_project_is_validated_with_nextest() {
     assert_exit(&unknown, 2);
     assert!(error_line(&unknown).contains("unknown test tool `bazel`"));
 }
+
+#[test]
+fn shards_merged_give_the_patch_of_an_unsharded_run() {
+    let dir = fixture("middle");
+    let out = tempfile::tempdir().unwrap();
+    let path = |name: &str| out.path().join(name).to_str().unwrap().to_string();
+    for k in 0..2 {
+        let shard = format!("{k}/2");
+        let output = autofix(
+            dir.path(),
+            &["--shard", &shard, "-q", "-o", &path(&format!("s{k}.json"))],
+        );
+        assert_exit(&output, 0);
+    }
+    let shards: Vec<serde_json::Value> = (0..2)
+        .map(|k| {
+            serde_json::from_str(&fs::read_to_string(path(&format!("s{k}.json"))).unwrap()).unwrap()
+        })
+        .collect();
+    // The two halves of one enumeration, each edit decided once.
+    let total = shards[0]["edits"].as_u64().unwrap();
+    assert_eq!(shards[1]["edits"], total);
+    let decided: u64 = shards.iter().map(|s| s["decided"].as_u64().unwrap()).sum();
+    assert_eq!(decided, total);
+    let merged = autofix(
+        dir.path(),
+        &[
+            "merge",
+            &path("s0.json"),
+            &path("s1.json"),
+            "--seed",
+            "0",
+            "--report",
+            &path("merged.json"),
+        ],
+    );
+    assert_exit(&merged, 0);
+    assert!(stderr(&merged).contains(&format!(
+        "Merging {total} outcomes of single edits from 2 shards"
+    )));
+    let (plain, report) = repair("middle", &[]);
+    assert_exit(&plain, 0);
+    assert_eq!(stdout(&merged), stdout(&plain));
+    let merged_report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(path("merged.json")).unwrap()).unwrap();
+    assert_eq!(merged_report["swept_edits"], report["swept_edits"]);
+    assert!(
+        merged_report["evaluation"]["builds"].as_u64() < report["evaluation"]["builds"].as_u64(),
+        "the merge builds less: {} against {}",
+        merged_report["evaluation"],
+        report["evaluation"]
+    );
+
+    let twice = autofix(dir.path(), &["merge", &path("s0.json"), &path("s0.json")]);
+    assert_exit(&twice, 9);
+    assert!(error_line(&twice).contains("shard 0 is given twice"));
+    let mut other = shards[1].clone();
+    other["sources"] = serde_json::json!("src/lib.rs:1; 3 edits at 1 lines");
+    other["shard"] = serde_json::json!(0);
+    fs::write(path("other.json"), other.to_string()).unwrap();
+    let foreign = autofix(dir.path(), &["merge", &path("other.json")]);
+    assert_exit(&foreign, 9);
+    assert!(
+        error_line(&foreign).contains("was made from other sources"),
+        "{}",
+        error_line(&foreign)
+    );
+}

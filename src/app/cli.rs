@@ -206,6 +206,11 @@ pub struct Args {
     #[arg(global = true, long, value_name = "KIND", help_heading = "Repair")]
     pub evaluator: Option<String>,
 
+    /// Evaluate only the K-th of N slices (0-based) of the sweep's single edits for the first
+    /// failure group, and write their outcomes as JSON (stdout or -o) for `cargo autofix merge`
+    #[arg(global = true, long, value_name = "K/N", help_heading = "Repair")]
+    pub shard: Option<String>,
+
     /// Edit only the lines this unified diff changes (`git diff > change.patch`), and mark them in
     /// the ranking: regressions usually live in the last change
     #[arg(global = true, long, value_name = "FILE", help_heading = "Repair")]
@@ -245,6 +250,16 @@ pub enum Command {
     /// delta debugging over the changes of the library's sources
     #[command(after_help = BISECT_HELP)]
     Bisect(BisectArgs),
+    /// Repair with the outcomes of the shards' single edits (`--shard K/N` runs) known: the
+    /// sweep reads them instead of evaluating, then the repair goes on as usual
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The shards' JSON outputs, one per shard of one run
+    #[arg(value_name = "SHARD", required = true)]
+    pub shards: Vec<PathBuf>,
 }
 
 const BISECT_HELP: &str = "\

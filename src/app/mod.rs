@@ -26,6 +26,7 @@ use crate::localize::{Localization, localize};
 use crate::render::{self, Ranking};
 use crate::repair::bisect::bisect;
 use crate::repair::given::{GivenPatch, judge};
+use crate::repair::shard::{Shard, read_shards};
 use crate::repair::{self, Repair, RepairEnding};
 use crate::system::console::{Console, write_product};
 use crate::system::git::{self, ChangeSince};
@@ -40,7 +41,7 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     if let Some(command) = &command {
         check_subcommand_args(command, &args)?;
     }
-    let (workspace, options) = Session::settle(args, cwd)?;
+    let (workspace, mut options) = Session::settle(args, cwd)?;
     check_outputs(&options)?;
     if options.repair.test_tool == TestTool::Nextest
         && !options.rank_only
@@ -75,6 +76,7 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
             }
             since = Some((bisect.rev.clone(), change));
         }
+        Some(Command::Merge(merge)) => options.repair.shards = Some(read_shards(&merge.shards)?),
         None => {}
     }
     if !options.rank_only && !options.explain {
@@ -102,11 +104,17 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
         }
         localization.mark_changed(&locations);
     }
+    if let Some(shard) = options.shard {
+        return run_shard(shard, &baseline, &localization, &options, &console);
+    }
     let nothing_ranked = render::nothing_ranked(&baseline);
     // A text ranking that would be an empty table is this explanation instead.
     let explained_instead = options.rank_only
         && !options.explain
-        && !matches!(options.format, Format::Json | Format::Github)
+        && !matches!(
+            options.format,
+            Format::Json | Format::Github | Format::Sarif
+        )
         && localization.overall.is_empty();
     if let Some(why) = &nothing_ranked
         && !explained_instead
@@ -165,19 +173,22 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
 }
 
 /// `validate` and `bisect` take the package, feature, test and output
-/// options; not those of the ranking or the search.
+/// options, not those of the ranking or the search; `merge` is a repair.
 fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> {
     let name = match command {
         Command::Validate(_) => "validate",
         Command::Bisect(_) => "bisect",
+        Command::Merge(_) => "merge",
     };
+    let not_a_repair = !matches!(command, Command::Merge(_));
     let misplaced = [
         (args.rank_only, "--rank-only"),
         (args.explain, "--explain"),
-        (args.html.is_some(), "--html"),
-        (args.in_diff.is_some(), "--in-diff"),
+        (args.shard.is_some(), "--shard"),
+        (not_a_repair && args.html.is_some(), "--html"),
+        (not_a_repair && args.in_diff.is_some(), "--in-diff"),
         (
-            !matches!(args.format, Format::Text | Format::Json),
+            not_a_repair && !matches!(args.format, Format::Text | Format::Json),
             "--format other than text or json",
         ),
     ];
@@ -246,6 +257,40 @@ fn run_validate(
         .into()),
         _ => Ok(Exit::Success),
     }
+}
+
+/// `--shard K/N`: the shard's outcomes as JSON on stdout (or `-o`).
+fn run_shard(
+    shard: Shard,
+    baseline: &Baseline,
+    localization: &Localization,
+    options: &Options,
+    console: &Console,
+) -> Result<Exit> {
+    let report = repair::shard_sweep(baseline, localization, &options.repair, shard, console)
+        .map_err(|error| match Halt::of(&error) {
+            Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
+            _ => error,
+        })?;
+    console.status(
+        "Sharded",
+        format!(
+            "{} of {} single edits decided{}",
+            report.decided,
+            report.edits,
+            if report.complete {
+                ""
+            } else {
+                " (stopped early: merge evaluates the rest)"
+            }
+        ),
+    );
+    let json = serde_json::to_string_pretty(&report).context("cannot write the shard")? + "\n";
+    match &options.output {
+        Some(path) => deliver(path, &json, "the shard's outcomes", console)?,
+        None => write_product(&json)?,
+    }
+    Ok(Exit::Success)
 }
 
 /// `cargo autofix bisect REV`: the failure-inducing part of the change

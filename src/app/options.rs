@@ -16,6 +16,7 @@ use crate::localize::spectrum::Metric;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::Exclusions;
 use crate::repair;
+use crate::repair::shard::Shard;
 
 /// Every setting of a run, validated: what to do, how to show it, and each
 /// stage's settings.
@@ -29,6 +30,8 @@ pub struct Options {
     /// `None` shows every line.
     pub top: Option<usize>,
     pub format: Format,
+    /// `--shard K/N`: evaluate this slice of the sweep and stop.
+    pub shard: Option<Shard>,
     pub html: Option<PathBuf>,
     pub quiet: bool,
     pub output: Option<PathBuf>,
@@ -205,6 +208,17 @@ impl Options {
                 }
             )));
         }
+        let shard: Option<Shard> = args
+            .shard
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(usage)?;
+        if shard.is_some() && (args.rank_only || args.explain) {
+            return Err(usage(
+                "--shard evaluates a slice of the repair's sweep; it does not go with --rank-only or --explain".to_string(),
+            ));
+        }
         let population = match pick(args.population, config.population, "population") {
             Some((n, name)) if n < 2 => return Err(usage(format!("{name} must be at least 2"))),
             Some((n, _)) => n,
@@ -260,6 +274,7 @@ impl Options {
             explain: args.explain,
             top: (args.top > 0).then_some(args.top),
             format: args.format,
+            shard,
             html: args.html,
             quiet: args.quiet,
             output: args.output,
@@ -298,6 +313,7 @@ impl Options {
                 feedback: refine.feedback,
                 in_diff,
                 test_tool,
+                shards: None,
                 evaluation,
             },
         })

@@ -10,6 +10,7 @@ pub mod given;
 pub mod report;
 pub mod search;
 pub mod settings;
+pub mod shard;
 pub mod stage;
 pub mod sweep;
 pub mod validate;
@@ -18,16 +19,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::baseline::Baseline;
 use crate::code::diff::{FileChange, unified_diff};
+use crate::evaluate::setup::{Prepared, prepare};
 use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{GroupRanking, Localization};
 use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
 use crate::repair::search::Stop;
 pub use crate::repair::settings::Settings;
-use crate::repair::stage::{Stage, StageOutcome, run_stage};
+use crate::repair::shard::{Shard, ShardReport, enumerate, run_shard};
+use crate::repair::stage::{Ground, Stage, StageOutcome, in_diff_only, run_stage, sweep_locations};
 use crate::repair::validate::{Validation, validate};
 use crate::system::console::Console;
 use crate::system::process;
@@ -342,6 +345,74 @@ pub fn repair(
         None => RepairEnding::NotFixed(not_found_message(&stages, rejected.as_deref(), cut_short)),
     };
     Ok(Repair { report, ending })
+}
+
+/// `--shard K/N`: this shard's slice of the single edits of the first
+/// failure group's sweep, evaluated, as a report for `merge`.
+pub fn shard_sweep(
+    baseline: &Baseline,
+    localization: &Localization,
+    settings: &Settings,
+    shard: Shard,
+    console: &Console,
+) -> Result<ShardReport> {
+    let group = localization
+        .groups
+        .first()
+        .context("a crate with failing tests has a failure group")?;
+    let group = &*in_diff_only(group, settings, baseline);
+    let ground = Ground::of(baseline, group, settings, console)?;
+    let mutator = ground.mutator(group, settings);
+    let edits = enumerate(&mutator, &sweep_locations(&mutator, group));
+    let (mut evaluator, model) = match prepare(
+        baseline,
+        &group.group.tests,
+        settings.weights,
+        &settings.evaluation,
+        console,
+    )? {
+        Prepared::Ready {
+            evaluator, model, ..
+        } => (evaluator, model),
+        Prepared::AllFlaky { flaky } => anyhow::bail!(
+            "every failing test of the first failure group is flaky: {}",
+            baseline.suite.full_names(&flaky).join(", ")
+        ),
+    };
+    console.status(
+        "Sharding",
+        format!(
+            "shard {} of {}: every {} of the {} single edits from the {}",
+            shard.index,
+            shard.count,
+            ordinal(shard.count),
+            edits.len(),
+            ordinal(shard.index + 1)
+        ),
+    );
+    let spinner = console.spinner("Sweeping");
+    let report = run_shard(
+        shard,
+        &edits,
+        baseline,
+        &mut *evaluator,
+        &model,
+        &|done, of| spinner.set_message(format!("{done} of {of} single edits")),
+    )?;
+    drop(spinner);
+    Ok(report)
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The share of the time limit the search leaves for reducing and

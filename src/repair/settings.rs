@@ -8,6 +8,7 @@ use crate::evaluate;
 use crate::evaluate::fitness::Weights;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::Exclusions;
+use crate::repair::shard::ShardReport;
 
 /// How the repair searches.
 #[derive(Debug, Clone)]
@@ -28,4 +29,6 @@ pub struct Settings {
     pub evaluation: evaluate::Settings,
     /// What runs the final validation.
     pub test_tool: TestTool,
+    /// `merge`: the shards' outcomes of the first stage's single edits.
+    pub shards: Option<Vec<ShardReport>>,
 }

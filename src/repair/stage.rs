@@ -5,9 +5,11 @@
 //! genetic search, seeded with the sweep's partial fixes; then the patch is
 //! reduced to its essential edits (ddmin).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -36,6 +38,7 @@ use crate::repair::search::{
     OperatorCounts, Progress, Scored, SearchResult, SearchSettings, Stop, search,
 };
 use crate::repair::settings::Settings;
+use crate::repair::shard::{Known, enumerate, known_outcomes};
 use crate::repair::sweep::{SweepStop, Swept, sweep};
 use crate::system::console::Console;
 use crate::system::process;
@@ -145,36 +148,11 @@ pub fn run_stage(
 ) -> Result<StageOutcome> {
     let started = Instant::now();
     let sources = &baseline.sources;
-    let restricted;
-    let group = match &settings.in_diff {
-        Some(changed) => {
-            restricted = group.only_at(&sources.locations_in(changed));
-            &restricted
-        }
-        None => group,
-    };
-    let originals = sources.originals();
-    let space = collect_mutation_space(sources, &settings.exclude);
-    // What the compiler says about types where edits will be made.
-    let suspicious = suspicious_locations(&group.suspects);
-    let types_started = Instant::now();
-    let types = infer_types(baseline, &space, &suspicious, &settings.evaluation)?;
-    let types_seconds = types_started.elapsed().as_secs_f64();
-    let (variables, operands) = types.counts();
-    console.status(
-        "Typed",
-        format!(
-            "{variables} variables and {operands} operands at {} locations ({types_seconds:.1} s)",
-            suspicious.len()
-        ),
-    );
-    let mut mutator = mutator(
-        &space,
-        &originals,
-        &types,
-        &group.suspects,
-        &settings.operators,
-    );
+    let group = &*in_diff_only(group, settings, baseline);
+    let ground = Ground::of(baseline, group, settings, console)?;
+    let originals = &ground.originals;
+    let types_seconds = ground.types_seconds;
+    let mut mutator = ground.mutator(group, settings);
     let (mut evaluator, model, flaky) = match prepare(
         baseline,
         &group.group.tests,
@@ -191,16 +169,23 @@ pub fn run_stage(
             return Ok(StageOutcome::AllFlaky(baseline.suite.full_names(&flaky)));
         }
     };
+    let locations = sweep_locations(&mutator, group);
+    // The first stage's edits may have been evaluated by shards already.
+    if let (Some(shards), 0) = (&settings.shards, index) {
+        let known = known_outcomes(shards, &enumerate(&mutator, &locations), baseline)?;
+        console.status(
+            "Merging",
+            format!(
+                "{} outcomes of single edits from {} shards",
+                known.len(),
+                shards.len()
+            ),
+        );
+        evaluator = Box::new(Known::wrap(evaluator, Arc::new(known)));
+    }
     let mut timings = BTreeMap::from([("types", types_seconds)]);
 
     // The sweep: every single edit, location by location in rank order.
-    let weighed: BTreeSet<Location> = mutator.weights().map(|(l, _, _)| l).collect();
-    let locations: Vec<Location> = group
-        .suspects
-        .iter()
-        .map(|s| s.location)
-        .filter(|l| weighed.contains(l))
-        .collect();
     let sweep_deadline =
         deadline.map(|d| started + d.saturating_duration_since(started).mul_f64(SWEEP_SHARE));
     console.status(
@@ -308,7 +293,7 @@ pub fn run_stage(
     };
     let files_of = |candidate: &Candidate| -> BTreeMap<PathBuf, String> {
         candidate
-            .texts(&originals)
+            .texts(originals)
             .into_iter()
             .map(|(file, text)| (originals.path(file).to_path_buf(), text))
             .collect()
@@ -343,7 +328,7 @@ pub fn run_stage(
         unreduced: files_of(&best.candidate),
         edits: patch
             .as_ref()
-            .map(|c| described(c, &originals))
+            .map(|c| described(c, originals))
             .unwrap_or_default(),
         patch,
         counts: evaluator.counts(),
@@ -353,7 +338,7 @@ pub fn run_stage(
         alternatives: alternatives
             .iter()
             .map(|a| Plausible {
-                edits: described(&a.scored.candidate, &originals),
+                edits: described(&a.scored.candidate, originals),
                 behaviour_change: a.behaviour_change,
                 unnatural: a.unnatural,
             })
@@ -366,6 +351,80 @@ pub fn run_stage(
         ranking_after,
         timings,
     })))
+}
+
+/// The group's ranking, with `--in-diff` only its suspects on changed lines.
+pub fn in_diff_only<'g>(
+    group: &'g GroupRanking,
+    settings: &Settings,
+    baseline: &Baseline,
+) -> Cow<'g, GroupRanking> {
+    match &settings.in_diff {
+        Some(changed) => Cow::Owned(group.only_at(&baseline.sources.locations_in(changed))),
+        None => Cow::Borrowed(group),
+    }
+}
+
+/// What a stage's edits are made from: the crate's mutation sites, its
+/// original text, and what the compiler says about types at the
+/// suspicious locations.
+pub struct Ground {
+    pub space: MutationSpace,
+    pub originals: Originals,
+    pub types: Types,
+    pub types_seconds: f64,
+}
+
+impl Ground {
+    pub fn of(
+        baseline: &Baseline,
+        group: &GroupRanking,
+        settings: &Settings,
+        console: &Console,
+    ) -> Result<Ground> {
+        let space = collect_mutation_space(&baseline.sources, &settings.exclude);
+        let suspicious = suspicious_locations(&group.suspects);
+        let types_started = Instant::now();
+        let types = infer_types(baseline, &space, &suspicious, &settings.evaluation)?;
+        let types_seconds = types_started.elapsed().as_secs_f64();
+        let (variables, operands) = types.counts();
+        console.status(
+            "Typed",
+            format!(
+                "{variables} variables and {operands} operands at {} locations ({types_seconds:.1} s)",
+                suspicious.len()
+            ),
+        );
+        Ok(Ground {
+            space,
+            originals: baseline.sources.originals(),
+            types,
+            types_seconds,
+        })
+    }
+
+    /// The mutator for `group`, weighted by its suspects.
+    pub fn mutator(&self, group: &GroupRanking, settings: &Settings) -> Mutator<'_> {
+        mutator(
+            &self.space,
+            &self.originals,
+            &self.types,
+            &group.suspects,
+            &settings.operators,
+        )
+    }
+}
+
+/// The locations the sweep visits: the group's suspects the mutator can
+/// edit, in rank order.
+pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking) -> Vec<Location> {
+    let weighed: BTreeSet<Location> = mutator.weights().map(|(l, _, _)| l).collect();
+    group
+        .suspects
+        .iter()
+        .map(|s| s.location)
+        .filter(|l| weighed.contains(l))
+        .collect()
 }
 
 /// Each edit of a candidate.

@@ -62,6 +62,15 @@ pub struct Swept {
 /// has this many).
 pub const BATCH: usize = 200;
 
+/// The sweep's cutoff: an edit that fixes no failing test is of no use
+/// here, so its passing tests need not run.
+pub fn sweep_cutoff(model: &FitnessModel) -> Cutoff {
+    Cutoff {
+        model: model.clone(),
+        threshold: model.of_passed(&model.originally_passing) + 1e-9,
+    }
+}
+
 /// Sweeps `locations` (in the order given) until `deadline`; `on_batch`
 /// hears the locations swept and the edits evaluated so far.
 pub fn sweep(
@@ -84,13 +93,8 @@ pub fn sweep(
         progress: Vec::new(),
         passed: Vec::new(),
     };
-    // An edit that fixes no failing test is of no use here: its passing
-    // tests need not run.
     let original = model.of_passed(&model.originally_passing);
-    evaluator.set_cutoff(Some(Cutoff {
-        model: model.clone(),
-        threshold: original + 1e-9,
-    }));
+    evaluator.set_cutoff(Some(sweep_cutoff(model)));
     let mut next = 0;
     while next < locations.len() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
