@@ -421,6 +421,13 @@ macro_rules! arms {
     ($p:pat) => { $p => 1, };
 }
 fn f() -> u32 { twice!(sum!(1, 2)) }
+macro_rules! items {
+    ($(#[$m:ident $($a:tt)*])* $t:ident) => {
+        $(#[$m $($a)*])*
+        impl $t { fn get(&self) -> u8 { 1 } }
+        $crate::area! { $t, x }
+    };
+}
 ";
         let sources = {
             let mut sources = CrateSources::of_one_file(source);
@@ -452,13 +459,19 @@ fn f() -> u32 { twice!(sum!(1, 2)) }
             .map(|l| l.line)
             .collect();
         lines.sort();
-        assert_eq!(lines, [5, 6, 12, 13, 14, 15, 19, 24]);
+        // A transcriber of items and macro calls expands to items: no probe
+        // before the call, and the attribute with fragments is no obstacle.
+        assert!(
+            text.contains("fn get(&self) -> u8 { $crate::__autofix_rt::hit(N);1 } }\n        $crate::area! { $t, x }"),
+            "{text}"
+        );
+        assert_eq!(lines, [5, 6, 12, 13, 14, 15, 19, 24, 28]);
         let names: Vec<&str> = instrumented
             .macros
             .iter()
             .map(|m| m.name.as_str())
             .collect();
-        assert_eq!(names, ["area", "sum", "twice"]);
+        assert_eq!(names, ["area", "sum", "twice", "items"]);
         assert_eq!(instrumented.unhandled.len(), 1);
         assert_eq!(instrumented.unhandled[0].0.name, "arms");
         // A macro's probes can be left out on their own.

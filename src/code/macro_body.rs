@@ -163,6 +163,18 @@ fn substitute(
                 }
                 _ => return Err("a `$` that is neither a fragment nor a repetition".to_string()),
             },
+            // An attribute with fragments (`#[$name $($args)*]`) need not be
+            // Rust until expanded: it reads as `#[__autofix_frag_attribute]`.
+            TokenTree::Group(group)
+                if group.delimiter() == Delimiter::Bracket
+                    && ends_with_hash(&out)
+                    && has_fragment(group.stream()) =>
+            {
+                let ident = Ident::new(&format!("{PLACEHOLDER}attribute"), group.span());
+                let mut rebuilt = Group::new(Delimiter::Bracket, TokenTree::Ident(ident).into());
+                rebuilt.set_span(group.span());
+                out.extend([TokenTree::Group(rebuilt)]);
+            }
             TokenTree::Group(group) => {
                 let mut rebuilt = Group::new(
                     group.delimiter(),
@@ -175,6 +187,27 @@ fn substitute(
         }
     }
     Ok(out)
+}
+
+/// Whether the last token is `#` or `#!` (what starts an attribute).
+fn ends_with_hash(stream: &TokenStream) -> bool {
+    let tokens: Vec<TokenTree> = stream.clone().into_iter().collect();
+    let is =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    match tokens.as_slice() {
+        [.., before, last] if is(Some(last), '!') => is(Some(before), '#'),
+        [.., last] => is(Some(last), '#'),
+        [] => false,
+    }
+}
+
+/// Whether a token stream holds a `$` at any depth.
+fn has_fragment(stream: TokenStream) -> bool {
+    stream.into_iter().any(|token| match token {
+        TokenTree::Punct(p) => p.as_char() == '$',
+        TokenTree::Group(g) => has_fragment(g.stream()),
+        _ => false,
+    })
 }
 
 /// What fragment `$name` reads as, by its kind in the matcher.
@@ -261,6 +294,20 @@ mod tests {
             "macro_rules! getter {\n    ($v:vis $n:ident, $l:lifetime, $b:block) => {\n        $v fn $n<$l>(x: &$l u8) -> u8 { let _ = $b; *x }\n    };\n}\n",
         );
         assert!(rules[0].body.is_ok(), "{:?}", rules[0].body);
+    }
+
+    #[test]
+    fn attributes_with_fragments_read_as_one_placeholder() {
+        let text = "macro_rules! flags {\n    ($(#[$inner:ident $($args:tt)*])* $name:ident) => {\n        $(#[$inner $($args)*])*\n        pub struct $name;\n        $crate::more! { $name }\n    };\n}\n";
+        let (_, rules) = rules_of(text);
+        let stmts = rules[0].body.as_ref().unwrap();
+        assert!(matches!(&stmts[0], syn::Stmt::Item(syn::Item::Struct(s)) if s.attrs.len() == 1));
+        assert!(matches!(&stmts[1], syn::Stmt::Macro(_)));
+        assert_eq!(
+            rules[0].site.repetitions.len(),
+            1,
+            "the attribute's own is not read"
+        );
     }
 
     #[test]

@@ -343,9 +343,10 @@ impl<H: RunnableCode> Walker<'_, H> {
     }
 
     /// Walks the transcribers of a `macro_rules!` definition (not one
-    /// inside another's transcriber): items as items, statements as the
-    /// body of a function of the macro's name, a lone expression as an
-    /// expression body.
+    /// inside another's transcriber): items as items (a transcriber of
+    /// items and macro calls is taken to expand to items, where no probe can
+    /// go), statements as the body of a function of the macro's name, a
+    /// lone expression as an expression body.
     fn macro_definition(&mut self, item: &syn::ItemMacro) {
         if self.scope.in_macro.is_some() {
             return;
@@ -363,7 +364,10 @@ impl<H: RunnableCode> Walker<'_, H> {
             self.scope.function = rule.site.name.clone();
             self.scope.function_line = rule.site.line;
             self.scope.in_macro = Some(Arc::new(rule.site));
-            if stmts.iter().all(|stmt| matches!(stmt, syn::Stmt::Item(_))) {
+            if stmts
+                .iter()
+                .all(|stmt| matches!(stmt, syn::Stmt::Item(_) | syn::Stmt::Macro(_)))
+            {
                 for stmt in &stmts {
                     self.visit_stmt(stmt);
                 }
