@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use crate::baseline::Baseline;
 use crate::baseline::instrument::is_no_std;
-use crate::cargo::suite::{TestId, Verdict};
+use crate::cargo::suite::{TestId, TestSuite, Verdict};
 use crate::evaluate::fitness::{FitnessModel, Weights};
 use crate::evaluate::functions::Functions;
 use crate::evaluate::plan::TestPlan;
@@ -29,6 +29,28 @@ pub enum Prepared {
     },
     /// Every failing test to fix turned out to be flaky.
     AllFlaky { flaky: Vec<TestId> },
+}
+
+/// A ready evaluator, its fitness model and the flaky tests.
+pub type Ready = (Box<dyn PreparedEvaluator>, FitnessModel, Vec<TestId>);
+
+impl Prepared {
+    /// The evaluator, model and flaky tests; an error when every failing
+    /// test turned out to be flaky (for the commands that have nothing else
+    /// to do then).
+    pub fn ready(self, suite: &TestSuite) -> Result<Ready> {
+        match self {
+            Prepared::Ready {
+                evaluator,
+                model,
+                flaky,
+            } => Ok((evaluator, model, flaky)),
+            Prepared::AllFlaky { flaky } => anyhow::bail!(
+                "every failing test is flaky (a different outcome on a re-run): {}",
+                suite.full_names(&flaky).join(", ")
+            ),
+        }
+    }
 }
 
 impl std::fmt::Debug for Prepared {

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use crate::code::crate_sources::Originals;
@@ -251,6 +252,19 @@ impl Candidate {
                 let text = splice(originals.text(file), &edits)
                     .expect("a candidate's edits never overlap");
                 (file, text)
+            })
+            .collect()
+    }
+
+    /// Every file of the crate by path, with the candidate's edits in place
+    /// (the original crate for [`Candidate::original`]).
+    pub fn files(&self, originals: &Originals) -> BTreeMap<PathBuf, String> {
+        let mut changed = self.texts(originals);
+        originals
+            .iter()
+            .map(|(file, path, text)| {
+                let text = changed.remove(&file).unwrap_or_else(|| text.to_string());
+                (path.to_path_buf(), text)
             })
             .collect()
     }

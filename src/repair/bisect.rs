@@ -13,8 +13,6 @@
 //! is unresolved.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -26,7 +24,7 @@ use crate::code::spans::Spans;
 use crate::dd::{self, DdError, Mode, Outcome};
 use crate::evaluate::CandidateOutcome;
 use crate::evaluate::fitness::FitnessModel;
-use crate::evaluate::setup::{Prepared, prepare};
+use crate::evaluate::setup::prepare;
 use crate::exit::{Exit, Failure};
 use crate::mutation::patch::{Candidate, PatchEdit};
 use crate::repair::given::candidate_of;
@@ -74,21 +72,14 @@ pub fn bisect(
     })?;
     let changes: Vec<PatchEdit> = undo.edits().to_vec();
     let failing: Vec<TestId> = baseline.failing().map(|r| r.test).collect();
-    let (mut evaluator, model) = match prepare(
+    let (mut evaluator, model, _) = prepare(
         baseline,
         &failing,
         settings.weights,
         &settings.evaluation,
         console,
-    )? {
-        Prepared::Ready {
-            evaluator, model, ..
-        } => (evaluator, model),
-        Prepared::AllFlaky { flaky } => anyhow::bail!(
-            "every failing test is flaky (a different outcome on a re-run): {}",
-            baseline.suite.full_names(&flaky).join(", ")
-        ),
-    };
+    )?
+    .ready(&baseline.suite)?;
     // The working tree with the changes of `applied` only: the others undone.
     let state = |applied: &[usize]| {
         Candidate::from_edits(
@@ -136,20 +127,8 @@ pub fn bisect(
         )
     })?;
     let originals = baseline.sources.originals();
-    let texts = |applied: &[usize]| -> BTreeMap<PathBuf, String> {
-        let changed = state(applied).texts(&originals);
-        originals
-            .iter()
-            .map(|(file, path, text)| {
-                let text = changed
-                    .get(&file)
-                    .cloned()
-                    .unwrap_or_else(|| text.to_string());
-                (path.to_path_buf(), text)
-            })
-            .collect()
-    };
-    let (before, after) = (texts(&reduction.passing), texts(&reduction.failing));
+    let before = state(&reduction.passing).files(&originals);
+    let after = state(&reduction.failing).files(&originals);
     let file_changes: Vec<FileChange> = before
         .iter()
         .filter(|(path, text)| after.get(*path) != Some(*text))

@@ -12,7 +12,6 @@
 //! few in that static order.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -111,17 +110,8 @@ fn behaviour_change(
     if before.is_empty() {
         return Ok(0);
     }
-    let texts = scored.candidate.texts(originals);
-    let files: BTreeMap<PathBuf, String> = originals
-        .iter()
-        .map(|(file, path, text)| {
-            let text = texts
-                .get(&file)
-                .cloned()
-                .unwrap_or_else(|| text.to_string());
-            (path.to_path_buf(), text)
-        })
-        .collect();
+    let _texts = scored.candidate.texts(originals);
+    let files = scored.candidate.files(originals);
     let only = before
         .keys()
         .map(|&t| baseline.suite.get(t).full_name.clone())

@@ -7,8 +7,7 @@
 //! the first is reduced with ddmin and validated on a clean copy, as a
 //! repair's patch is.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::collections::BTreeSet;
 
 use anyhow::Result;
 
@@ -19,7 +18,7 @@ use crate::code::source::{Edit, FileId, Location};
 use crate::code::spans::Spans;
 use crate::evaluate::CandidateOutcome;
 use crate::evaluate::fitness::FitnessModel;
-use crate::evaluate::setup::{Prepared, prepare};
+use crate::evaluate::setup::prepare;
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::repair::choice::rank_plausible;
 use crate::repair::search::Scored;
@@ -156,25 +155,14 @@ pub fn judge(
         }
     }
     let failing: Vec<TestId> = baseline.failing().map(|r| r.test).collect();
-    let (mut evaluator, model, flaky) = match prepare(
+    let (mut evaluator, model, flaky) = prepare(
         baseline,
         &failing,
         settings.weights,
         &settings.evaluation,
         console,
-    )? {
-        Prepared::Ready {
-            evaluator,
-            model,
-            flaky,
-        } => (evaluator, model, flaky),
-        Prepared::AllFlaky { flaky } => {
-            anyhow::bail!(
-                "every failing test is flaky (a different outcome on a re-run): {}",
-                baseline.suite.full_names(&flaky).join(", ")
-            )
-        }
-    };
+    )?
+    .ready(&baseline.suite)?;
     let batch: Vec<Candidate> = candidates.iter().flatten().cloned().collect();
     let spinner = console.spinner("Evaluating");
     spinner.set_message(format!("{} patches as one batch", batch.len()));
@@ -303,17 +291,9 @@ fn reduce_and_validate(
     console: &Console,
 ) -> Result<Reduced> {
     let reduced = reduce(candidate, evaluator, model, console)?;
-    let user_files: BTreeMap<PathBuf, String> = baseline
-        .sources
-        .files
-        .iter()
-        .map(|f| (f.path.clone(), f.text.clone()))
-        .collect();
     let originals = baseline.sources.originals();
-    let mut files = user_files.clone();
-    for (file, text) in reduced.texts(&originals) {
-        files.insert(originals.path(file).to_path_buf(), text);
-    }
+    let user_files = Candidate::original().files(&originals);
+    let files = reduced.files(&originals);
     let flaky: BTreeSet<String> = flaky.iter().cloned().collect();
     let validation = validate_files(baseline, &user_files, &files, &flaky, settings, console)?;
     Ok(Reduced {

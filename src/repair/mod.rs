@@ -23,9 +23,10 @@ use anyhow::{Context, Result};
 
 use crate::baseline::Baseline;
 use crate::code::diff::{FileChange, unified_diff};
-use crate::evaluate::setup::{Prepared, prepare};
+use crate::evaluate::setup::prepare;
 use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{GroupRanking, Localization};
+use crate::mutation::patch::Candidate;
 use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
 use crate::repair::search::Stop;
 pub use crate::repair::settings::Settings;
@@ -94,12 +95,7 @@ pub fn repair(
                 .mul_f64(1.0 - VALIDATION_SHARE)
                 .saturating_sub(localized_in)
     });
-    let user_files: BTreeMap<PathBuf, String> = baseline
-        .sources
-        .files
-        .iter()
-        .map(|f| (f.path.clone(), f.text.clone()))
-        .collect();
+    let user_files = Candidate::original().files(&baseline.sources.originals());
     let mut patched: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut stages: Vec<Stage> = Vec::new();
     // A stage fixes at least one group, so this many stages fix them all
@@ -364,21 +360,14 @@ pub fn shard_sweep(
     let ground = Ground::of(baseline, group, settings, console)?;
     let mutator = ground.mutator(group, settings);
     let edits = enumerate(&mutator, &sweep_locations(&mutator, group));
-    let (mut evaluator, model) = match prepare(
+    let (mut evaluator, model, _) = prepare(
         baseline,
         &group.group.tests,
         settings.weights,
         &settings.evaluation,
         console,
-    )? {
-        Prepared::Ready {
-            evaluator, model, ..
-        } => (evaluator, model),
-        Prepared::AllFlaky { flaky } => anyhow::bail!(
-            "every failing test of the first failure group is flaky: {}",
-            baseline.suite.full_names(&flaky).join(", ")
-        ),
-    };
+    )?
+    .ready(&baseline.suite)?;
     console.status(
         "Sharding",
         format!(
