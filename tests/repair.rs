@@ -507,6 +507,18 @@ fn sarif_and_the_report_after_a_repair_match_their_schemas() {
     let patch = &results[3];
     assert_eq!(patch["ruleId"], "plausible-patch");
     assert_eq!(patch["properties"]["patch"], report["patch"]);
+    // The fix: `return y;` to `return x;` on line 6, as bytes of the file.
+    let change = &patch["fixes"][0]["artifactChanges"][0];
+    assert_eq!(change["artifactLocation"]["uri"], "src/lib.rs");
+    let replacement = &change["replacements"][0];
+    let source = fs::read_to_string(fixture("middle").path().join("src/lib.rs")).unwrap();
+    let start = replacement["deletedRegion"]["byteOffset"].as_u64().unwrap() as usize;
+    let length = replacement["deletedRegion"]["byteLength"].as_u64().unwrap() as usize;
+    assert_eq!(&source[start..start + length], "            return y;\n");
+    assert_eq!(
+        replacement["insertedContent"]["text"],
+        "            return x;\n"
+    );
     assert_eq!(
         patch["locations"][0]["physicalLocation"]["region"]["startLine"],
         6

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::{Ranking, format_score};
-use crate::code::diff::first_change;
+use crate::code::diff::{first_change, hunk_edits, parse_diff};
 use crate::code::spans::{Span, Spans};
 
 const SCHEMA: &str =
@@ -75,6 +75,7 @@ pub fn log(ranking: &Ranking, top: Option<usize>, patch: Option<&str>, prefix: &
             "level": "note",
             "message": {"text": format!("A patch that passes every test (review it before applying):\n{diff}")},
             "locations": [location(prefix, Path::new(&file), json!({"startLine": line.max(1)}))],
+            "fixes": fixes(ranking, diff, prefix),
             "properties": {"patch": diff},
         }));
     }
@@ -106,6 +107,43 @@ pub fn log(ranking: &Ranking, top: Option<usize>, patch: Option<&str>, prefix: &
             "results": results,
         }],
     })
+}
+
+/// The patch as a SARIF fix: per file, each run of changed lines as a
+/// replacement of the original bytes (none if the diff cannot be read
+/// back, which a patch of this crate always can).
+fn fixes(ranking: &Ranking, diff: &str, prefix: &Path) -> Vec<Value> {
+    let sources = &ranking.baseline.sources;
+    let Ok(files) = parse_diff(diff) else {
+        return Vec::new();
+    };
+    let mut changes = Vec::new();
+    for patch in files {
+        let Some(file) = sources.find_diff_path(&patch.path) else {
+            return Vec::new();
+        };
+        let source = sources.get(file);
+        let Ok(edits) = hunk_edits(&source.text, &patch.hunks) else {
+            return Vec::new();
+        };
+        let replacements: Vec<Value> = edits
+            .iter()
+            .map(|edit| {
+                json!({
+                    "deletedRegion": {"byteOffset": edit.range.start, "byteLength": edit.range.len()},
+                    "insertedContent": {"text": edit.text},
+                })
+            })
+            .collect();
+        changes.push(json!({
+            "artifactLocation": {"uri": uri(&prefix.join(&source.path))},
+            "replacements": replacements,
+        }));
+    }
+    vec![json!({
+        "description": {"text": "The validated patch"},
+        "artifactChanges": changes,
+    })]
 }
 
 /// A SARIF location in `file` (relative to the workspace root).
