@@ -303,14 +303,19 @@ pub fn markdown(
     }
     md.push_str(
         "\nRanks are worst-case ranks (ties count against us) of the faulty line's location (for a case with several \
-         faults, the best-ranked one); EXAM is rank / executed lines (1.0 when the line was never executed). A patch \
+         faults, the best-ranked one); EXAM is rank / executed lines (1.0 when the line was never executed).\n",
+    );
+    if !settings.rank_only {
+        md.push_str(
+        "\nA patch \
          *restores the original* when the patched file has the same tokens as the original file, or as the original with \
          one of the bug's `equivalent` lines (listed in the corpus, checked by hand: `> 69` for `>= 70` on integers) in \
          place of the faulty line; any other fix counts as plausible only. Both repairs run with the same seed and time \
          limit (which one goes first alternates from case to case); `--refine none` searches one failure group after \
          another too, but weighs locations by the group's plain spectrum score, with no slice or critical-predicate \
          boost, no critical-predicate seeds and no feedback.\n",
-    );
+        );
+    }
     md.push_str(
         "\n## Localization refinements\n\nOchiai ranks of the faulty line with each refinement on its own and with all \
          of them, recomputed from one `--rank-only --format json` run per case (its counts and its `in_slice`, \
