@@ -21,6 +21,7 @@ use crate::app::session::Session;
 use crate::baseline::{self, Baseline};
 use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{Localization, localize};
+use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
 use crate::repair::given::{GivenPatch, judge};
 use crate::repair::{self, Repair, RepairEnding};
@@ -32,12 +33,16 @@ use crate::system::process;
 /// a patch.
 pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     let started = Instant::now();
-    let validate = args
-        .command
-        .take()
-        .map(|Command::Validate(validate)| validate);
+    let (validate, reduce) = match args.command.take() {
+        Some(Command::Validate(validate)) => (Some(validate), None),
+        Some(Command::Reduce(reduce)) => (None, Some(reduce)),
+        None => (None, None),
+    };
     if validate.is_some() {
         check_validate_args(&args)?;
+    }
+    if reduce.is_some() {
+        check_reduce_args(&args)?;
     }
     let (workspace, options) = Session::settle(args, cwd)?;
     check_outputs(&options)?;
@@ -56,6 +61,9 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
         console,
         build_lock: _build_lock,
     } = Session::measure(workspace, options)?;
+    if let Some(reduce) = reduce {
+        return run_reduce(&reduce.test, &baseline, &options, &console);
+    }
     baseline.check_worth_localizing(&console)?;
     if let (Some(validate), Some(given)) = (validate, given) {
         return run_validate(&given, validate.reduce, &baseline, &options, &console);
@@ -158,6 +166,64 @@ fn check_validate_args(args: &Args) -> Result<(), Failure> {
         )),
         None => Ok(()),
     }
+}
+
+/// `reduce` takes the package, feature and test options, and the format;
+/// not those of the ranking, the search or its outputs.
+fn check_reduce_args(args: &Args) -> Result<(), Failure> {
+    let misplaced = [
+        (args.rank_only, "--rank-only"),
+        (args.explain, "--explain"),
+        (args.html.is_some(), "--html"),
+        (args.in_diff.is_some(), "--in-diff"),
+        (args.output.is_some(), "--output"),
+        (args.report.is_some(), "--report"),
+        (
+            !matches!(args.format, Format::Text | Format::Json),
+            "--format other than text or json",
+        ),
+    ];
+    match misplaced.iter().find(|(given, _)| *given) {
+        Some((_, flag)) => Err(Failure::new(
+            Exit::Usage,
+            format!("{flag} does not go with `reduce`; drop it"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `cargo autofix reduce TEST`: the test reduced, the function and the
+/// diff (or JSON) on stdout.
+fn run_reduce(
+    name: &str,
+    baseline: &Baseline,
+    options: &Options,
+    console: &Console,
+) -> Result<Exit> {
+    let reduced =
+        reduce_test(baseline, name, &options.repair.evaluation, console).map_err(|error| {
+            match Halt::of(&error) {
+                Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
+                _ => error,
+            }
+        })?;
+    console.status(
+        "Reduced",
+        format!(
+            "{name}: {} statements to {}{}; {} builds, {} versions tried in {:.1} s",
+            reduced.statements_before,
+            reduced.statements_after,
+            if reduced.complete { " (1-minimal)" } else { "" },
+            reduced.builds,
+            reduced.versions,
+            reduced.seconds
+        ),
+    );
+    write_product(&match options.format {
+        Format::Json => format!("{:#}\n", render::reduced::json(&reduced)),
+        _ => render::reduced::text(&reduced),
+    })?;
+    Ok(Exit::Success)
 }
 
 /// `cargo autofix validate`: the given patches evaluated as one batch and
