@@ -82,26 +82,38 @@ pub fn apply(body: &str, cuts: &[&Cut]) -> String {
 }
 
 /// The reduced body as the user reads it: lines that held code in
-/// `original` and are blank in `reduced` (line for line) are dropped, and
-/// changed lines lose trailing blanks.
+/// `original` and are blank in `reduced` (line for line) are dropped,
+/// changed lines lose trailing blanks, and of the blank lines left, those
+/// after an opening brace, before a closing one or after another go too.
 pub fn tidy(original: &str, reduced: &str) -> String {
     let old: Vec<&str> = original.split_inclusive('\n').collect();
     let new: Vec<&str> = reduced.split_inclusive('\n').collect();
     if old.len() != new.len() {
         return reduced.to_string();
     }
-    let mut out = String::with_capacity(reduced.len());
+    let mut lines: Vec<String> = Vec::new();
     for (old, new) in old.iter().zip(&new) {
         if new.trim().is_empty() && !old.trim().is_empty() {
             continue;
         }
         if old == new {
-            out.push_str(new);
+            lines.push(new.to_string());
         } else {
             let newline = if new.ends_with('\n') { "\n" } else { "" };
-            out.push_str(new.trim_end());
-            out.push_str(newline);
+            lines.push(format!("{}{newline}", new.trim_end()));
         }
+    }
+    let mut out = String::with_capacity(reduced.len());
+    for (index, line) in lines.iter().enumerate() {
+        let blank = line.trim().is_empty();
+        let after_open = out.trim_end().ends_with('{') || out.ends_with("\n\n");
+        let before_close = lines
+            .get(index + 1)
+            .is_some_and(|next| next.trim_start().starts_with('}'));
+        if blank && index > 0 && (after_open || before_close) {
+            continue;
+        }
+        out.push_str(line);
     }
     out
 }
@@ -224,6 +236,17 @@ mod tests {
         assert_eq!(with_then.lines().nth(2), Some("        x();"));
         assert_eq!(with_else.lines().nth(4), Some("        y();"));
         assert_eq!(tidy(body, &with_else), "{\n        y();\n}");
+        // Blank lines the cuts leave at the edges or twice in a row go.
+        let spaced = "{\n    a();\n\n    b();\n\n    c();\n\n    d();\n}";
+        let found = statements(spaced).unwrap();
+        assert_eq!(
+            tidy(spaced, &keeping(spaced, &found, &[2])),
+            "{\n    c();\n}"
+        );
+        assert_eq!(
+            tidy(spaced, &keeping(spaced, &found, &[0, 3])),
+            "{\n    a();\n\n    d();\n}"
+        );
         // A replacement that is no part: padded after.
         let literal = Cut {
             range: inner("x();\n    } else {\n        y();"),
