@@ -5,6 +5,8 @@
 //! independently of the tool); the user's files are untouched; and the
 //! errors for a name no test has and for a passing test.
 
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use std::fs;
