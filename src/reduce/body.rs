@@ -82,18 +82,32 @@ pub fn apply(body: &str, cuts: &[&Cut]) -> String {
 }
 
 /// The reduced body as the user reads it: lines that held code in
-/// `original` and are blank in `reduced` (line for line) are dropped,
-/// changed lines lose trailing blanks, and of the blank lines left, those
-/// after an opening brace, before a closing one or after another go too.
+/// `original` and are blank in `reduced` (line for line) are dropped, and
+/// so are comment lines above code that is all gone (up to the next blank
+/// line); changed lines lose trailing blanks, and of the blank lines left,
+/// those after an opening brace, before a closing one or after another go.
 pub fn tidy(original: &str, reduced: &str) -> String {
     let old: Vec<&str> = original.split_inclusive('\n').collect();
     let new: Vec<&str> = reduced.split_inclusive('\n').collect();
     if old.len() != new.len() {
         return reduced.to_string();
     }
+    let vacated = |i: usize| new[i].trim().is_empty() && !old[i].trim().is_empty();
+    let is_comment = |line: &str| line.trim_start().starts_with("//");
+    // A comment about lines that are all gone.
+    let stale_comment = |i: usize| {
+        let code: Vec<usize> = (i + 1..old.len())
+            .take_while(|&j| !old[j].trim().is_empty() && !old[j].trim_start().starts_with('}'))
+            .filter(|&j| !is_comment(old[j]))
+            .collect();
+        is_comment(old[i])
+            && old[i] == new[i]
+            && !code.is_empty()
+            && code.iter().all(|&j| vacated(j))
+    };
     let mut lines: Vec<String> = Vec::new();
-    for (old, new) in old.iter().zip(&new) {
-        if new.trim().is_empty() && !old.trim().is_empty() {
+    for (index, (old, new)) in old.iter().zip(&new).enumerate() {
+        if vacated(index) || stale_comment(index) {
             continue;
         }
         if old == new {
@@ -103,19 +117,25 @@ pub fn tidy(original: &str, reduced: &str) -> String {
             lines.push(format!("{}{newline}", new.trim_end()));
         }
     }
-    let mut out = String::with_capacity(reduced.len());
-    for (index, line) in lines.iter().enumerate() {
-        let blank = line.trim().is_empty();
-        let after_open = out.trim_end().ends_with('{') || out.ends_with("\n\n");
-        let before_close = lines
-            .get(index + 1)
-            .is_some_and(|next| next.trim_start().starts_with('}'));
-        if blank && index > 0 && (after_open || before_close) {
-            continue;
+    let blank = |line: &String| line.trim().is_empty();
+    let mut kept: Vec<String> = Vec::with_capacity(lines.len());
+    for line in lines {
+        let after_open_or_blank = kept
+            .last()
+            .is_some_and(|last| blank(last) || last.trim_end().ends_with('{'));
+        if !(blank(&line) && after_open_or_blank) {
+            kept.push(line);
         }
-        out.push_str(line);
     }
-    out
+    let before_close = |index: usize| {
+        kept.get(index + 1)
+            .is_some_and(|next| next.trim_start().starts_with('}'))
+    };
+    kept.iter()
+        .enumerate()
+        .filter(|(index, line)| !(blank(line) && before_close(*index)))
+        .map(|(_, line)| line.as_str())
+        .collect()
 }
 
 /// The statements of `body` (a block, braces included) at every depth (in
@@ -236,12 +256,23 @@ mod tests {
         assert_eq!(with_then.lines().nth(2), Some("        x();"));
         assert_eq!(with_else.lines().nth(4), Some("        y();"));
         assert_eq!(tidy(body, &with_else), "{\n        y();\n}");
+        // Comments above code that is all gone go with it.
+        let commented = "{\n    // one\n    a();\n\n    // two and three\n    b();\n    c();\n}";
+        let found = statements(commented).unwrap();
+        assert_eq!(
+            tidy(commented, &keeping(commented, &found, &[2])),
+            "{\n    // two and three\n    c();\n}"
+        );
         // Blank lines the cuts leave at the edges or twice in a row go.
         let spaced = "{\n    a();\n\n    b();\n\n    c();\n\n    d();\n}";
         let found = statements(spaced).unwrap();
         assert_eq!(
             tidy(spaced, &keeping(spaced, &found, &[2])),
             "{\n    c();\n}"
+        );
+        assert_eq!(
+            tidy(spaced, &keeping(spaced, &found, &[0])),
+            "{\n    a();\n}"
         );
         assert_eq!(
             tidy(spaced, &keeping(spaced, &found, &[0, 3])),
