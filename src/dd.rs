@@ -1,6 +1,8 @@
 //! Delta debugging (Zeller and Hildebrandt): reduces a set of changes to the
 //! part that matters. `cargo autofix` reduces the winning candidate's edits
-//! to a 1-minimal patch: removing any single remaining edit breaks a test.
+//! to a 1-minimal patch (removing any single remaining edit breaks a test),
+//! and `cargo autofix reduce` a failing test's statements (removing any one
+//! loses the failure).
 //!
 //! Pure: the caller's `test` decides each outcome; results are cached by subset.
 

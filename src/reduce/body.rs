@@ -13,8 +13,8 @@ use syn::visit::Visit;
 use crate::code::source::{Edit, splice};
 
 /// One edit of a body: `range` replaced by `text`. When the replacement is
-/// a part of the replaced text (an `if` by its block), `kept` is where that
-/// part was, so its lines stay where they were.
+/// a part of the replaced text (an `if` by its block, perhaps re-indented),
+/// `kept` is where that part was, so its lines stay where they were.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cut {
     pub range: Range<usize>,
