@@ -24,6 +24,7 @@ LAYERS = [
     ["evaluate"],
     ["localize"],
     ["repair"],
+    ["reduce"],
     ["render"],
     ["app"],
 ]

@@ -1,6 +1,8 @@
 //! Delta debugging (Zeller and Hildebrandt): reduces a set of changes to the
 //! part that matters. `cargo autofix` reduces the winning candidate's edits
-//! to a 1-minimal patch: removing any single remaining edit breaks a test.
+//! to a 1-minimal patch (removing any single remaining edit breaks a test),
+//! and `cargo autofix reduce` a failing test's statements (removing any one
+//! loses the failure).
 //!
 //! Pure: the caller's `test` decides each outcome; results are cached by subset.
 
@@ -132,6 +134,80 @@ pub fn dd(
     }
 }
 
+/// ddmin with each round's tests as one batch (one build for many
+/// subsets, when testing means building): `test` gets every subset the
+/// round may test that was not tested before, in the order [`ddmin`] would
+/// test them, and returns their outcomes in that order (or an error, which
+/// ends the reduction). The reduction is the one [`ddmin`] finds with the
+/// same outcomes: a round takes the first subset (or complement) that says
+/// `Fail`, and speculative tests of the others only cost time.
+pub fn ddmin_batched<E>(
+    len: usize,
+    mut test: impl FnMut(&[Vec<usize>]) -> Result<Vec<Outcome>, E>,
+) -> Result<Result<Vec<usize>, DdError>, E> {
+    let mut cache: BTreeMap<Vec<usize>, Outcome> = BTreeMap::new();
+    let mut run_all = |subsets: &[Vec<usize>]| -> Result<Vec<Outcome>, E> {
+        let mut fresh: Vec<Vec<usize>> = Vec::new();
+        for subset in subsets {
+            if !cache.contains_key(subset) && !fresh.contains(subset) {
+                fresh.push(subset.clone());
+            }
+        }
+        if !fresh.is_empty() {
+            let outcomes = test(&fresh)?;
+            assert_eq!(outcomes.len(), fresh.len(), "one outcome per subset");
+            cache.extend(fresh.into_iter().zip(outcomes));
+        }
+        Ok(subsets.iter().map(|s| cache[s]).collect())
+    };
+    let mut failing: Vec<usize> = (0..len).collect();
+    let first = run_all(&[Vec::new(), failing.clone()])?;
+    if first[0] == Outcome::Fail {
+        return Ok(Ok(Vec::new()));
+    }
+    if first[1] == Outcome::Pass {
+        return Ok(Err(DdError::NotFailing));
+    }
+    let mut n = 2;
+    let mut offset = 0;
+    loop {
+        if failing.len() < n {
+            return Ok(Ok(failing));
+        }
+        let deltas = split(&failing, n);
+        // What the round may test, in ddmin's order: (subset, is a complement, part).
+        let mut round: Vec<(Vec<usize>, bool, usize)> = Vec::new();
+        for j in 0..n {
+            let i = (j + offset) % n;
+            if n == 2 {
+                round.push((deltas[i].clone(), false, i));
+            }
+            round.push((difference(&failing, &deltas[i]), true, i));
+        }
+        let subsets: Vec<Vec<usize>> = round.iter().map(|(s, _, _)| s.clone()).collect();
+        let outcomes = run_all(&subsets)?;
+        let reduced = round
+            .into_iter()
+            .zip(outcomes)
+            .find(|(_, outcome)| *outcome == Outcome::Fail);
+        match reduced {
+            Some(((subset, complement, i), _)) => {
+                failing = subset;
+                offset = i;
+                if complement {
+                    n = (n - 1).max(2);
+                }
+            }
+            None => {
+                if n >= failing.len() {
+                    return Ok(Ok(failing));
+                }
+                n = (n * 2).min(failing.len());
+            }
+        }
+    }
+}
+
 fn reduction(passing: &[usize], failing: &[usize]) -> Reduction {
     Reduction {
         passing: passing.to_vec(),
@@ -242,6 +318,71 @@ mod tests {
             without.remove(i);
             assert_ne!(test(&without), Outcome::Fail);
         }
+    }
+
+    #[test]
+    fn ddmin_batched_reduces_as_ddmin_does_in_fewer_rounds() {
+        type Oracle<'a> = &'a dyn Fn(&[usize]) -> Outcome;
+        let oracles: [Oracle; 3] = [
+            &|subset| mystery(&pick(MYSTERY_INPUT, subset)),
+            &|subset| {
+                if subset.contains(&5) && !subset.contains(&6) {
+                    Outcome::Unresolved
+                } else if [2, 7, 19].iter().all(|x| subset.contains(x)) {
+                    Outcome::Fail
+                } else {
+                    Outcome::Pass
+                }
+            },
+            &|subset| {
+                if subset.iter().filter(|&&x| x % 3 == 0).count() >= 2 {
+                    Outcome::Fail
+                } else {
+                    Outcome::Pass
+                }
+            },
+        ];
+        for oracle in oracles {
+            let sequential = ddmin(26, oracle).unwrap();
+            let (mut rounds, mut tested) = (0, 0);
+            let batched = ddmin_batched(26, |subsets| {
+                rounds += 1;
+                tested += subsets.len();
+                Ok::<_, ()>(subsets.iter().map(|s| oracle(s)).collect())
+            })
+            .unwrap()
+            .unwrap();
+            assert_eq!(batched, sequential);
+            assert!(rounds < tested, "{rounds} rounds for {tested} subsets");
+        }
+        // The mystery input: 25 tests one after another; here 37 (some
+        // speculative) in 14 batches.
+        let (mut rounds, mut tested) = (0, 0);
+        ddmin_batched(26, |subsets| {
+            rounds += 1;
+            tested += subsets.len();
+            Ok::<_, ()>(
+                subsets
+                    .iter()
+                    .map(|s| mystery(&pick(MYSTERY_INPUT, s)))
+                    .collect(),
+            )
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!((rounds, tested), (14, 37));
+    }
+
+    #[test]
+    fn ddmin_batched_passes_errors_on_and_refuses_a_passing_input() {
+        assert_eq!(
+            ddmin_batched(4, |_| Err::<Vec<Outcome>, _>("no build")),
+            Err("no build")
+        );
+        assert_eq!(
+            ddmin_batched(3, |s| Ok::<_, ()>(vec![Outcome::Pass; s.len()])),
+            Ok(Err(DdError::NotFailing))
+        );
     }
 
     #[test]

@@ -13,7 +13,8 @@ pub enum Exit {
     Success = 0,
     /// An internal error: a bug in cargo-autofix or an unexpected I/O failure.
     Internal = 1,
-    /// The command line was invalid (clap's own code).
+    /// The command line was invalid (clap's own code); `reduce`: no test
+    /// has the name given.
     Usage = 2,
     /// No cargo package here: no `Cargo.toml`, or `--manifest-path` does not exist.
     NoPackage = 3,
@@ -21,7 +22,8 @@ pub enum Exit {
     PackageSelection = 4,
     /// The crate or its tests do not build before any change.
     BuildFailed = 5,
-    /// Nothing to localize: the crate has no tests, or every test passes.
+    /// Nothing to localize: the crate has no tests, or every test passes;
+    /// `reduce`: the test passes, or cannot be reduced.
     NothingToLocalize = 6,
     /// The search ended without a validated patch (also: the time limit ran out).
     NoPatchFound = 7,
@@ -145,11 +147,12 @@ pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0    ranking printed, or a validated patch printed
   1    internal error
-  2    invalid command line
+  2    invalid command line; reduce: no test has that name
   3    no cargo package found (no Cargo.toml, or --manifest-path does not exist)
   4    package selection: a workspace with several packages and no -p, or an unknown -p
   5    the crate or its tests do not build before any change
-  6    nothing to localize: no tests, or every test passes
+  6    nothing to localize: no tests, or every test passes; reduce: the test passes, or
+       cannot be reduced
   7    no patch found within the budget (or the time limit ran out); validate: no patch
        passes every test
   8    an output file (-o, --report, --html) cannot be written

@@ -4,8 +4,8 @@
 //!
 //! The pipeline runs one way, a folder per layer (see ARCHITECTURE.md):
 //! `system` (processes, terminal, scratch copies) < `cargo` < `code` <
-//! `baseline` < `mutation` < `evaluate` < `localize` < `repair` < `render`
-//! < `app`. The modules are private; this facade is what the binary, the
+//! `baseline` < `mutation` < `evaluate` < `localize` < `repair` < `reduce`
+//! < `render` < `app`. The modules are private; this facade is what the binary, the
 //! benchmark and the end-to-end tests use.
 
 mod app;
@@ -17,6 +17,7 @@ mod evaluate;
 mod exit;
 mod localize;
 mod mutation;
+mod reduce;
 mod render;
 mod repair;
 mod system;

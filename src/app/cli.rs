@@ -253,6 +253,10 @@ pub enum Command {
     /// Repair with the outcomes of the shards' single edits (`--shard K/N` runs) known: the
     /// sweep reads them instead of evaluating, then the repair goes on as usual
     Merge(MergeArgs),
+    /// The smallest version of a failing test that still fails the same way: delta debugging over
+    /// its statements, then its ifs, conditions and literal arguments
+    #[command(after_help = REDUCE_HELP)]
+    Reduce(ReduceArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -276,6 +280,22 @@ pub struct BisectArgs {
     /// A git revision at which the tests passed (a commit, a branch, HEAD~3...)
     #[arg(value_name = "REV")]
     pub rev: String,
+}
+
+const REDUCE_HELP: &str = "\
+Prints the reduced test function, then the reduction as a unified diff of the test's file (the
+whole output applies with `git apply`). \"The same way\": the same failure signature as the
+failure groups (a panic in the crate by its line, any other by its message pattern) at the same
+place. The result is 1-minimal: deleting any remaining statement loses the failure. Your files
+are not changed. Exit code 0: reduced; 2: no test has that name; 6: the test passes (or cannot be
+reduced: written by a macro, async, with parameters).";
+
+#[derive(Debug, clap::Args)]
+pub struct ReduceArgs {
+    /// The failing test, named as cargo autofix prints it: `tests::middle_2_1_3` for a unit test,
+    /// `api/two_words` for test `two_words` of integration test target `api`
+    #[arg(value_name = "TEST")]
+    pub test: String,
 }
 
 const VALIDATE_HELP: &str = "\

@@ -23,6 +23,7 @@ use crate::cargo::TestTool;
 use crate::cargo::build::nextest_installed;
 use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{Localization, localize};
+use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
 use crate::repair::bisect::bisect;
 use crate::repair::given::{GivenPatch, judge};
@@ -77,7 +78,7 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
             since = Some((bisect.rev.clone(), change));
         }
         Some(Command::Merge(merge)) => options.repair.shards = Some(read_shards(&merge.shards)?),
-        None => {}
+        Some(Command::Reduce(_)) | None => {}
     }
     if !options.rank_only && !options.explain {
         // The time limit holds for the whole repair: no process runs past it.
@@ -89,6 +90,9 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
         console,
         build_lock: _build_lock,
     } = Session::measure(workspace, options)?;
+    if let Some(Command::Reduce(reduce)) = &command {
+        return run_reduce(&reduce.test, &baseline, &options, &console);
+    }
     baseline.check_worth_localizing(&console)?;
     if let (Some(Command::Validate(validate)), Some(given)) = (&command, given.take()) {
         return run_validate(&given, validate.reduce, &baseline, &options, &console);
@@ -172,19 +176,24 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
 }
 
-/// `validate` and `bisect` take the package, feature, test and output
-/// options, not those of the ranking or the search; `merge` is a repair.
+/// `validate`, `bisect` and `reduce` take the package, feature, test and
+/// output options, not those of the ranking or the search (`reduce` not
+/// the output files either); `merge` is a repair.
 fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> {
     let name = match command {
         Command::Validate(_) => "validate",
         Command::Bisect(_) => "bisect",
         Command::Merge(_) => "merge",
+        Command::Reduce(_) => "reduce",
     };
     let not_a_repair = !matches!(command, Command::Merge(_));
+    let reduce = matches!(command, Command::Reduce(_));
     let misplaced = [
         (args.rank_only, "--rank-only"),
         (args.explain, "--explain"),
         (args.shard.is_some(), "--shard"),
+        (reduce && args.output.is_some(), "--output"),
+        (reduce && args.report.is_some(), "--report"),
         (not_a_repair && args.html.is_some(), "--html"),
         (not_a_repair && args.in_diff.is_some(), "--in-diff"),
         (
@@ -199,6 +208,40 @@ fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> 
         )),
         None => Ok(()),
     }
+}
+
+/// `cargo autofix reduce TEST`: the test reduced, the function and the
+/// diff (or JSON) on stdout.
+fn run_reduce(
+    name: &str,
+    baseline: &Baseline,
+    options: &Options,
+    console: &Console,
+) -> Result<Exit> {
+    let reduced =
+        reduce_test(baseline, name, &options.repair.evaluation, console).map_err(|error| {
+            match Halt::of(&error) {
+                Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
+                _ => error,
+            }
+        })?;
+    console.status(
+        "Reduced",
+        format!(
+            "{name}: {} statements to {}{}; {} builds, {} versions tried in {:.1} s",
+            reduced.statements_before,
+            reduced.statements_after,
+            if reduced.complete { " (1-minimal)" } else { "" },
+            reduced.builds,
+            reduced.versions,
+            reduced.seconds
+        ),
+    );
+    write_product(&match options.format {
+        Format::Json => format!("{:#}\n", render::reduced::json(&reduced)),
+        _ => render::reduced::text(&reduced),
+    })?;
+    Ok(Exit::Success)
 }
 
 /// `cargo autofix validate`: the given patches evaluated as one batch and

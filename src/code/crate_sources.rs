@@ -275,7 +275,7 @@ fn load(
 }
 
 /// The directory where `mod x;` in `file` looks for `x.rs`.
-fn module_dir(file: &Path, is_crate_root: bool) -> PathBuf {
+pub fn module_dir(file: &Path, is_crate_root: bool) -> PathBuf {
     let dir = file.parent().unwrap_or(Path::new("")).to_path_buf();
     let is_mod_rs = is_crate_root || file.file_name().is_some_and(|n| n == "mod.rs");
     if is_mod_rs {
@@ -333,7 +333,8 @@ fn collect_mod_files(
     }
 }
 
-fn path_attribute(attrs: &[Attribute]) -> Option<String> {
+/// The path a `#[path = "..."]` attribute gives a module, if it has one.
+pub fn path_attribute(attrs: &[Attribute]) -> Option<String> {
     attrs.iter().find_map(|attr| match &attr.meta {
         Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
             syn::Expr::Lit(syn::ExprLit {

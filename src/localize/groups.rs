@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::baseline::Baseline;
 use crate::cargo::suite::{TestId, Verdict};
-use crate::code::crate_sources::test_line_ranges;
+use crate::code::crate_sources::{CrateSources, test_line_ranges};
 use crate::code::source::Location;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,27 +34,41 @@ pub struct FailureGroup {
 /// The failing tests of the baseline grouped by how they fail, the
 /// largest group first.
 pub fn failure_groups(baseline: &Baseline) -> Vec<FailureGroup> {
-    let sources = &baseline.sources;
+    let sign = signer(&baseline.sources);
+    let signatures: Vec<(TestId, Signature)> = baseline
+        .failing()
+        .map(|r| (r.test, sign(&r.outcome.verdict)))
+        .collect();
+    group_failures(&signatures, |signature| {
+        describe(&baseline.sources, signature)
+    })
+}
+
+/// The signature of a failed verdict of a test of the crate of `sources`.
+pub fn signer(sources: &CrateSources) -> impl Fn(&Verdict) -> Signature + '_ {
     let test_lines: Vec<Vec<std::ops::RangeInclusive<u32>>> = sources
         .files
         .iter()
         .map(|f| test_line_ranges(&f.syntax))
         .collect();
-    // A line of the crate's own (non-test) code.
-    let crate_code = |path: &Path, line: u32| {
-        let file = sources.find(path)?;
-        let in_tests = test_lines[file.index()].iter().any(|r| r.contains(&line));
-        (!in_tests).then_some(Location::new(file, line))
-    };
-    let signatures: Vec<(TestId, Signature)> = baseline
-        .failing()
-        .map(|r| (r.test, signature(&r.outcome.verdict, crate_code)))
-        .collect();
-    group_failures(&signatures, |signature| match signature {
+    move |verdict| {
+        // A line of the crate's own (non-test) code.
+        let crate_code = |path: &Path, line: u32| {
+            let file = sources.find(path)?;
+            let in_tests = test_lines[file.index()].iter().any(|r| r.contains(&line));
+            (!in_tests).then_some(Location::new(file, line))
+        };
+        signature(verdict, crate_code)
+    }
+}
+
+/// How a signature reads: `panic at src/lib.rs:16`, `"assertion ... failed"`.
+pub fn describe(sources: &CrateSources, signature: &Signature) -> String {
+    match signature {
         Signature::PanicAt(location) => format!("panic at {}", sources.display(*location)),
         Signature::Message(pattern) => format!("\"{pattern}\""),
         Signature::TimedOut => "timed out".to_string(),
-    })
+    }
 }
 
 /// The signature of a failed test. `crate_code(file, line)` gives the

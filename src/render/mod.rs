@@ -7,6 +7,7 @@ pub mod github;
 pub mod html;
 pub mod json;
 pub mod judgement;
+pub mod reduced;
 pub mod sarif;
 pub mod text;
 
