@@ -26,7 +26,7 @@ pub use app::cli::{Args, parse_args};
 pub use app::run;
 pub use app::session::Session;
 pub use cargo::discover::Kind as TargetKind;
-pub use cargo::suite::{TestId, test_id};
+pub use cargo::suite::{TestId, Verdict, test_id};
 pub use code::source::{FileId, Location};
 pub use evaluate::fitness::FitnessModel;
 pub use evaluate::{CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, PreparedEvaluator};
