@@ -239,10 +239,15 @@ pub fn establish(
             id.line
         ));
     }
-    if !left_out_probes.events.is_empty() {
+    // Those of files left uninstrumented are told with the files.
+    let events_left_out = left_out_probes
+        .events
+        .iter()
+        .filter(|&&site| !dropped.contains(&instrumented.probes.events[site].location.file))
+        .count();
+    if events_left_out > 0 {
         console.note(format!(
-            "{} of {} event probes do not compile where they are; they are left out",
-            left_out_probes.events.len(),
+            "{events_left_out} of {} event probes do not compile where they are; they are left out",
             instrumented.probes.events.len()
         ));
     }

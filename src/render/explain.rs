@@ -104,7 +104,7 @@ fn predicates(
             .count();
         let _ = writeln!(
             out,
-            "\ndecision tree telling failing tests from passing ones ({} splits deep, at most {TREE_DEPTH}; right about {right} of {} tests):",
+            "\ndecision tree telling failing tests from passing ones (depth {}, at most {TREE_DEPTH}; right about {right} of {} tests):",
             tree.depth(),
             runs.len()
         );
