@@ -849,3 +849,138 @@ fn a_fault_in_a_macro_body_is_ranked_at_the_body_line() {
     entry(&json, "src/lib.rs", 24);
     entry(&json, "src/lib.rs", 47);
 }
+
+#[test]
+fn predicates_and_the_tree_point_at_the_quote_condition() {
+    // The seed's three runs: `abc` and `<b>abc</b>` pass, `"abc"` fails.
+    let dir = fixture("remove_html_markup");
+    let page = dir.path().join("ranking.html");
+    let json = rank_json(
+        dir.path(),
+        &["--refine", "predicates", "--html", page.to_str().unwrap()],
+    );
+    assert_matches_schema(&json, "src/render/schemas/ranking.schema.json");
+    let quote = "`c == '\"' || c == '\\'' && tag` is true";
+    let top = &json["predicates"][0];
+    assert_eq!(top["line"], 12, "{json:#}");
+    assert_eq!(top["kind"], "condition");
+    assert_eq!(top["outcome"], "true");
+    assert_eq!(top["description"], quote);
+    assert_eq!((&top["failed"], &top["passed"]), (&1.into(), &0.into()));
+    assert_eq!((&top["rank"], &top["score"]), (&1.into(), &1.0.into()));
+    // Every other predicate scores lower: each is seen by a passing run.
+    let predicates = json["predicates"].as_array().unwrap();
+    assert!(
+        predicates[1..]
+            .iter()
+            .all(|p| p["score"].as_f64() < Some(1.0))
+    );
+    // The tree splits on it, and each side is pure.
+    let tree = &json["tree"];
+    assert_eq!(tree["split"]["line"], 12, "{tree:#}");
+    assert_eq!(tree["split"]["outcome"], "true");
+    assert_eq!(tree["present"]["predicts"], "fail");
+    assert_eq!(
+        (&tree["present"]["failing"], &tree["present"]["passing"]),
+        (&1.into(), &0.into())
+    );
+    assert_eq!(tree["absent"]["predicts"], "pass");
+    assert_eq!(
+        (&tree["absent"]["failing"], &tree["absent"]["passing"]),
+        (&0.into(), &2.into())
+    );
+    // The page lists them and draws the tree.
+    let html = fs::read_to_string(&page).unwrap();
+    let document = parse_page(&html);
+    let table = document
+        .descendants()
+        .find(|n| n.attribute("class") == Some("predicates"))
+        .expect("a predicates table");
+    let first_row: String = table
+        .children()
+        .filter(|n| n.is_element())
+        .nth(1)
+        .unwrap()
+        .descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(first_row.contains("src/lib.rs:12"), "{first_row}");
+    assert!(first_row.contains(quote), "{first_row}");
+    let root = document
+        .descendants()
+        .find(|n| n.attribute("class") == Some("split"))
+        .expect("a tree");
+    let root_text: String = root
+        .descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(
+        root_text.starts_with(&format!("src/lib.rs:12 {quote}?")),
+        "{root_text}"
+    );
+    // --explain lists them after the suspects.
+    let output = autofix(dir.path(), &["--explain", "--refine", "predicates"]);
+    assert_exit(&output, 0);
+    let text = stdout(&output);
+    let after = text.split("\npredicates, by ochiai").nth(1).expect(&text);
+    let first = after.lines().nth(1).unwrap();
+    assert!(
+        first.starts_with("1    1.0000  +0.667  1/0  src/lib.rs:12"),
+        "{text}"
+    );
+    assert!(
+        after.contains(&format!("\nsrc/lib.rs:12 {quote}? (1 failing, 2 passing)\n  yes: fail (1 failing, 0 passing)\n  no: pass (0 failing, 2 passing)\n")),
+        "{text}"
+    );
+    // Without the refinement no event is recorded.
+    let plain = rank_json(dir.path(), &["--refine", "none"]);
+    assert_eq!(plain["predicates"], serde_json::json!([]));
+    assert_eq!(plain["tree"], serde_json::Value::Null);
+}
+
+#[test]
+fn value_predicates_see_a_negative_difference_and_probes_that_do_not_compile_go() {
+    let dir = fixture("signs");
+    let output = autofix(
+        dir.path(),
+        &["--rank-only", "--format", "json", "--refine", "predicates"],
+    );
+    assert_exit(&output, 0);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    // `let parsed = "0".parse().unwrap();` has no type until the next line:
+    // observing it does not compile, and only that probe goes.
+    assert!(
+        stderr(&output).contains("1 of 4 event probes do not compile where they are"),
+        "{}",
+        stderr(&output)
+    );
+    let described = |p: &serde_json::Value| p["description"].as_str().unwrap().to_string();
+    let predicates = json["predicates"].as_array().unwrap();
+    assert!(predicates.iter().all(|p| p["code"] != "parsed"), "{json:#}");
+    // The two predicates only the failing test sees tie at the top.
+    let top: Vec<String> = predicates
+        .iter()
+        .filter(|p| p["rank"] == 2)
+        .map(described)
+        .collect();
+    assert_eq!(top.len(), 2, "{json:#}");
+    assert!(top.contains(&"`d` < 0".to_string()), "{top:?}");
+    assert!(
+        top.contains(&"`distance` returns < 0".to_string()),
+        "{top:?}"
+    );
+    for p in predicates.iter().filter(|p| p["rank"] == 2) {
+        assert_eq!((&p["failed"], &p["passed"]), (&1.into(), &0.into()));
+    }
+    // `base` is always zero: seen by every test.
+    let base = predicates.iter().find(|p| p["code"] == "base").unwrap();
+    assert_eq!(described(base), "`base` == 0");
+    assert_eq!((&base["failed"], &base["passed"]), (&1.into(), &2.into()));
+    assert_eq!(json["tree"]["split"]["outcome"], "negative", "{json:#}");
+    assert_eq!(json["tree"]["present"]["predicts"], "fail");
+    // The event probes leave the line ranking as it was.
+    let plain = rank_json(dir.path(), &["--refine", "none"]);
+    assert_eq!(plain["ranking"], json["ranking"]);
+}

@@ -62,6 +62,7 @@ struct Refinements {
     switching: bool,
     mutation: bool,
     feedback: bool,
+    predicates: bool,
 }
 
 impl Refinements {
@@ -70,12 +71,14 @@ impl Refinements {
         switching: true,
         mutation: true,
         feedback: true,
+        predicates: true,
     };
     const NONE: Refinements = Refinements {
         slices: false,
         switching: false,
         mutation: false,
         feedback: false,
+        predicates: false,
     };
 
     fn parse(list: &[String]) -> Result<Refinements, String> {
@@ -88,9 +91,10 @@ impl Refinements {
                 "switching" => refinements.switching = true,
                 "mutation" => refinements.mutation = true,
                 "feedback" => refinements.feedback = true,
+                "predicates" => refinements.predicates = true,
                 other => {
                     return Err(format!(
-                        "unknown refinement `{other}` (expected all, none, slices, switching, mutation, feedback)"
+                        "unknown refinement `{other}` (expected all, none, slices, switching, mutation, feedback, predicates)"
                     ));
                 }
             }
@@ -285,6 +289,9 @@ impl Options {
                 test_timeout,
                 trace_failing: refine.slices,
                 only: None,
+                // Events explain the ranking the user reads; a repair does
+                // not use them.
+                events: refine.predicates && (args.rank_only || args.explain),
             },
             localize: localize::Settings {
                 metric,

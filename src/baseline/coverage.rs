@@ -8,16 +8,19 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use crate::baseline::events::Predicate;
 use crate::baseline::instrument::{COVERAGE_ENV, ProbeMap, TRACE_ENV};
 use crate::cargo::suite::{RunSettings, TestId, TestOutcome, TestSuite};
 use crate::code::source::Location;
 
-/// One test's run: its outcome and the crate lines it executed.
+/// One test's run: its outcome, the crate lines it executed and the
+/// events its probes saw (none without event probes).
 #[derive(Debug, Clone)]
 pub struct TestRecord {
     pub test: TestId,
     pub outcome: TestOutcome,
     pub lines: BTreeSet<Location>,
+    pub events: BTreeSet<Predicate>,
 }
 
 /// Runs `which` tests with coverage; coverage files go to `dir`.
@@ -40,13 +43,14 @@ pub fn run_with_coverage(
     Ok(which
         .iter()
         .zip(outcomes)
-        .map(|(&test, outcome)| TestRecord {
-            test,
-            outcome,
-            lines: lines_hit(
-                &fs::read_to_string(file_of(test)).unwrap_or_default(),
-                probes,
-            ),
+        .map(|(&test, outcome)| {
+            let hits = fs::read_to_string(file_of(test)).unwrap_or_default();
+            TestRecord {
+                test,
+                outcome,
+                lines: lines_hit(&hits, probes),
+                events: events_seen(&hits, probes),
+            }
         })
         .collect())
 }
@@ -102,6 +106,16 @@ fn lines_hit(hits: &str, probes: &ProbeMap) -> BTreeSet<Location> {
         .collect()
 }
 
+/// The events of a coverage file (`e` and a slot, one a line), those of
+/// known sites.
+fn events_seen(hits: &str, probes: &ProbeMap) -> BTreeSet<Predicate> {
+    hits.lines()
+        .filter_map(|line| line.strip_prefix('e')?.parse::<usize>().ok())
+        .map(Predicate::from_slot)
+        .filter(|p| p.site < probes.events.len())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,8 +126,37 @@ mod tests {
         let at = |line| Location::new(FileId::new(0), line);
         let probes = ProbeMap {
             locations: vec![at(3), at(3), at(7)],
+            events: Vec::new(),
         };
-        let lines = lines_hit("1\n0\n2\n2\n99\n1", &probes);
+        let lines = lines_hit("1\n0\n2\n2\n99\ne4\n1", &probes);
         assert_eq!(lines, BTreeSet::from([at(3), at(7)]));
+    }
+
+    #[test]
+    fn event_slots_are_sites_and_outcomes() {
+        use crate::baseline::events::{EventSite, OUTCOMES, Outcome, SiteKind};
+        let site = EventSite {
+            location: Location::new(FileId::new(0), 4),
+            kind: SiteKind::Condition,
+            code: "x < 0".to_string(),
+        };
+        let probes = ProbeMap {
+            locations: vec![Location::new(FileId::new(0), 4)],
+            events: vec![site.clone(), site],
+        };
+        let slot = |site: usize, outcome: Outcome| site * OUTCOMES + outcome.code();
+        let hits = format!(
+            "0\ne{}\ne{}\ne{}\ne{}\ne",
+            slot(1, Outcome::True),
+            slot(0, Outcome::False),
+            slot(1, Outcome::True),
+            slot(2, Outcome::True)
+        );
+        let seen: Vec<(usize, Outcome)> = events_seen(&hits, &probes)
+            .into_iter()
+            .map(|p| (p.site, p.outcome))
+            .collect();
+        assert_eq!(seen, [(0, Outcome::False), (1, Outcome::True)]);
+        assert_eq!(lines_hit(&hits, &probes).len(), 1);
     }
 }

@@ -17,11 +17,16 @@
 //! every expansion reports the body's line. A rule whose transcriber does
 //! not parse is not probed ([`Instrumented::unhandled`]), and the probes of a
 //! macro can be left out on their own ([`Instrumented::text_without`]).
+//!
+//! With events asked for, the event probes of `baseline::events` go in
+//! with the line probes; each of their sites can be left out on its own.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use syn::spanned::Spanned;
 
+use crate::baseline::events::{EventSite, event_probes};
 use crate::code::crate_sources::CrateSources;
 use crate::code::macro_body::MacroSite;
 use crate::code::source::{Edit, FileId, Location, splice};
@@ -35,10 +40,11 @@ pub const TRACE_ENV: &str = "CARGO_AUTOFIX_TRACE";
 
 const RUNTIME: &str = include_str!("instrument/runtime.rs");
 
-/// Where each probe is: `locations[id]`.
+/// Where each probe is: `locations[id]`; and each event site: `events[site]`.
 #[derive(Debug, Clone, Default)]
 pub struct ProbeMap {
     pub locations: Vec<Location>,
+    pub events: Vec<EventSite>,
 }
 
 /// A `macro_rules!` definition: its file, name and lines (from
@@ -62,8 +68,22 @@ impl MacroId {
     }
 }
 
-/// A probe's text insertion, with the macro whose transcriber it is in.
-type Insertion = (Edit, Option<MacroId>);
+/// A probe's text insertion, with the macro whose transcriber it is in
+/// and, for an event probe, its site.
+#[derive(Debug, Clone)]
+struct Insertion {
+    edit: Edit,
+    in_macro: Option<MacroId>,
+    event: Option<usize>,
+}
+
+/// Probes left out after a build failed: those in the transcribers of
+/// `macros`, and the event sites `events`.
+#[derive(Debug, Clone, Default)]
+pub struct LeftOut {
+    pub macros: BTreeSet<MacroId>,
+    pub events: BTreeSet<usize>,
+}
 
 /// The instrumented text of every crate source file.
 #[derive(Debug)]
@@ -80,27 +100,66 @@ pub struct Instrumented {
 }
 
 impl Instrumented {
-    /// `file`'s instrumented text without the probes in the transcribers of `macros`.
-    pub fn text_without(
+    /// `file`'s instrumented text without the probes `left_out`.
+    pub fn text_without(&self, sources: &CrateSources, file: FileId, left_out: &LeftOut) -> String {
+        self.splice_without(sources, file, left_out).0
+    }
+
+    /// Where each event site of `file` is in its instrumented text without
+    /// the probes `left_out`: from its first insertion to the end of its
+    /// last (the code observed included).
+    pub fn event_regions(
         &self,
         sources: &CrateSources,
         file: FileId,
-        macros: &BTreeSet<MacroId>,
-    ) -> String {
-        let edits: Vec<Edit> = self
+        left_out: &LeftOut,
+    ) -> Vec<(usize, Range<usize>)> {
+        self.splice_without(sources, file, left_out).1
+    }
+
+    fn splice_without(
+        &self,
+        sources: &CrateSources,
+        file: FileId,
+        left_out: &LeftOut,
+    ) -> (String, Vec<(usize, Range<usize>)>) {
+        let mut kept: Vec<&Insertion> = self
             .edits
             .iter()
             .filter(|(f, _)| *f == file)
             .flat_map(|(_, edits)| edits)
-            .filter(|(_, id)| id.as_ref().is_none_or(|id| !macros.contains(id)))
-            .map(|(edit, _)| edit.clone())
+            .filter(|i| {
+                i.in_macro
+                    .as_ref()
+                    .is_none_or(|id| !left_out.macros.contains(id))
+            })
+            .filter(|i| i.event.is_none_or(|site| !left_out.events.contains(&site)))
             .collect();
-        splice(&sources.get(file).text, &edits).expect("probe insertions never overlap")
+        // Stable: insertions at one place keep their order (line probes first).
+        kept.sort_by_key(|i| i.edit.range.start);
+        let edits: Vec<Edit> = kept.iter().map(|i| i.edit.clone()).collect();
+        let text = splice(&sources.get(file).text, &edits).expect("probe insertions never overlap");
+        let mut regions: Vec<(usize, Range<usize>)> = Vec::new();
+        let mut shift = 0;
+        for insertion in kept {
+            let start = insertion.edit.range.start + shift;
+            shift += insertion.edit.text.len();
+            let Some(site) = insertion.event else {
+                continue;
+            };
+            let end = insertion.edit.range.start + shift;
+            match regions.iter_mut().find(|(s, _)| *s == site) {
+                Some((_, region)) => region.end = end,
+                None => regions.push((site, start..end)),
+            }
+        }
+        (text, regions)
     }
 }
 
-/// Instruments every file of `sources`, numbering probes across all files.
-pub fn instrument(sources: &CrateSources) -> Instrumented {
+/// Instruments every file of `sources`, numbering probes across all
+/// files; with `events`, event probes go in too.
+pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
     let mut probes = ProbeMap::default();
     let mut edits = Vec::new();
     let mut macros = BTreeSet::new();
@@ -113,20 +172,34 @@ pub fn instrument(sources: &CrateSources) -> Instrumented {
             unhandled: Vec::new(),
         };
         walk_runnable_code(&file.syntax, &mut inserter);
-        macros.extend(inserter.edits.iter().filter_map(|(_, id)| id.clone()));
+        let mut file_edits = inserter.edits;
         unhandled.append(&mut inserter.unhandled);
-        edits.push((index, inserter.edits));
+        if events {
+            let event_edits = event_probes(index, &file.text, &file.syntax, &mut probes.events);
+            file_edits.extend(event_edits.into_iter().map(|e| Insertion {
+                edit: e.edit,
+                in_macro: e.in_macro.as_ref().map(|m| MacroId::of(index, m)),
+                event: Some(e.site),
+            }));
+        }
+        macros.extend(file_edits.iter().filter_map(|i| i.in_macro.clone()));
+        edits.push((index, file_edits));
     }
     for (index, file_edits) in &mut edits {
         let file = sources.get(*index);
         if sources.roots.contains(index) {
-            file_edits.push((
-                Edit::insert(
+            file_edits.push(Insertion {
+                edit: Edit::insert(
                     file.text.len(),
-                    runtime_module(probes.locations.len(), is_no_std(&file.syntax)),
+                    runtime_module(
+                        probes.locations.len(),
+                        probes.events.len(),
+                        is_no_std(&file.syntax),
+                    ),
                 ),
-                None,
-            ));
+                in_macro: None,
+                event: None,
+            });
         }
     }
     let mut instrumented = Instrumented {
@@ -139,7 +212,7 @@ pub fn instrument(sources: &CrateSources) -> Instrumented {
     instrumented.files = sources
         .iter()
         .map(|(index, _)| {
-            let text = instrumented.text_without(sources, index, &BTreeSet::new());
+            let text = instrumented.text_without(sources, index, &LeftOut::default());
             (index, text)
         })
         .collect();
@@ -147,8 +220,14 @@ pub fn instrument(sources: &CrateSources) -> Instrumented {
 }
 
 /// The runtime module to append to a crate root.
-fn runtime_module(probe_count: usize, no_std: bool) -> String {
-    runtime_for_root(RUNTIME, "PROBES", probe_count, no_std)
+fn runtime_module(probe_count: usize, event_sites: usize, no_std: bool) -> String {
+    let events = "const EVENTS: usize = 1;";
+    assert!(RUNTIME.contains(events), "the runtime declares EVENTS");
+    let template = RUNTIME.replace(
+        events,
+        &format!("const EVENTS: usize = {};", event_sites.max(1)),
+    );
+    runtime_for_root(&template, "PROBES", probe_count, no_std)
 }
 
 /// A runtime template, with its size constant `constant` set to `size`, as
@@ -215,8 +294,12 @@ impl ProbeInserter<'_> {
     }
 
     fn push(&mut self, edit: Edit, scope: &Scope) {
-        let id = scope.in_macro.as_ref().map(|m| MacroId::of(self.file, m));
-        self.edits.push((edit, id));
+        let in_macro = scope.in_macro.as_ref().map(|m| MacroId::of(self.file, m));
+        self.edits.push(Insertion {
+            edit,
+            in_macro,
+            event: None,
+        });
     }
 
     /// `expr` becomes `{ probe; expr }`, the probe reporting `line`.
@@ -275,7 +358,7 @@ mod tests {
             sources.roots.clear();
             sources
         };
-        let instrumented = instrument(&sources);
+        let instrumented = instrument(&sources, false);
         let lines = instrumented
             .probes
             .locations
@@ -387,7 +470,7 @@ trait T {
     fn crate_roots_get_the_runtime_sized_to_all_probes() {
         let text = "fn f() { let a = 1; let b = 2; }\n";
         let sources = CrateSources::of_one_file(text);
-        let instrumented = instrument(&sources);
+        let instrumented = instrument(&sources, false);
         let out = &instrumented.files[0].1;
         assert!(out.contains("const PROBES: usize = 2;"), "{out}");
         assert!(out.contains("mod __autofix_rt"));
@@ -434,7 +517,7 @@ macro_rules! items {
             sources.roots.clear();
             sources
         };
-        let instrumented = instrument(&sources);
+        let instrumented = instrument(&sources, false);
         let text = without_ids(&instrumented.files[0].1);
         assert!(
             text.contains("fn area(&self) -> u32 {\n                $crate::__autofix_rt::hit(N);let a = self.$w;\n                $crate::__autofix_rt::hit(N);a * 2"),
@@ -484,13 +567,70 @@ macro_rules! items {
         let without = without_ids(&instrumented.text_without(
             &sources,
             FileId::new(0),
-            &BTreeSet::from([sum]),
+            &LeftOut {
+                macros: BTreeSet::from([sum]),
+                events: BTreeSet::new(),
+            },
         ));
         assert!(without.contains("$( s += $x; )*"), "{without}");
         assert!(
             without.contains("$crate::__autofix_rt::hit(N); $e * 2"),
             "{without}"
         );
+    }
+
+    #[test]
+    fn event_sites_go_in_with_line_probes_and_can_be_left_out_one_by_one() {
+        let source = "fn f(x: i32) -> Option<i32> {\n    let y = x.abs();\n    if y > 2 {\n        return None;\n    }\n    Some(y)\n}\n";
+        let sources = {
+            let mut sources = CrateSources::of_one_file(source);
+            sources.roots.clear();
+            sources
+        };
+        let instrumented = instrument(&sources, true);
+        let file = FileId::new(0);
+        // The tail, the let, the condition, the `return`.
+        let kinds: Vec<(&str, u32)> = instrumented
+            .probes
+            .events
+            .iter()
+            .map(|s| (s.kind.name(), s.location.line))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("returned", 6),
+                ("let", 2),
+                ("condition", 3),
+                ("returned", 4)
+            ]
+        );
+        let all = instrumented.text_without(&sources, file, &LeftOut::default());
+        assert_eq!(all, instrumented.files[0].1);
+        assert!(syn::parse_file(&all).is_ok(), "{all}");
+        let regions = instrumented.event_regions(&sources, file, &LeftOut::default());
+        let region = |site: usize| {
+            let range = regions.iter().find(|(s, _)| *s == site).unwrap().1.clone();
+            all[range].to_string()
+        };
+        assert_eq!(region(2), "crate::__autofix_rt::branch(2, y > 2)");
+        assert!(region(1).starts_with("let y = x.abs();{"), "{}", region(1));
+        assert!(region(0).starts_with("{ let __autofix_value: Option<i32> = Some(y);"));
+        // Leaving the condition out keeps every other probe.
+        let left_out = LeftOut {
+            macros: BTreeSet::new(),
+            events: BTreeSet::from([2]),
+        };
+        let without = instrumented.text_without(&sources, file, &left_out);
+        assert!(without.contains("if y > 2 {"), "{without}");
+        assert!(without.contains("(&y).__autofix_observe(1)"), "{without}");
+        assert_eq!(
+            without.matches("__autofix_rt::hit(").count(),
+            all.matches("__autofix_rt::hit(").count()
+        );
+        let regions = instrumented.event_regions(&sources, file, &left_out);
+        assert!(regions.iter().all(|(site, _)| *site != 2));
+        assert_eq!(regions.len(), 3);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! lines it executed, measured in an instrumented scratch copy.
 
 pub mod coverage;
+pub mod events;
 pub mod instrument;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -11,7 +12,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow};
 
 use crate::baseline::coverage::{TestRecord, run_with_coverage, run_with_trace};
-use crate::baseline::instrument::{Instrumented, MacroId, ProbeMap, instrument};
+use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, ProbeMap, instrument};
 use crate::cargo::Features;
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
 use crate::cargo::discover::Workspace;
@@ -34,6 +35,8 @@ pub struct Settings {
     pub trace_failing: bool,
     /// Run only these tests (full names); `None`: every test not ignored.
     pub only: Option<BTreeSet<String>>,
+    /// Record events beyond lines (conditions' outcomes, values' signs).
+    pub events: bool,
 }
 
 /// Everything known about the unmodified crate.
@@ -136,11 +139,16 @@ pub fn establish(
         )
         .into());
     }
-    let instrumented = instrument(&sources);
+    let instrumented = instrument(&sources, settings.events);
+    let event_note = if settings.events {
+        format!(" and {} event sites", instrumented.probes.events.len())
+    } else {
+        String::new()
+    };
     console.status(
         "Instrumented",
         format!(
-            "{} files with {} probes",
+            "{} files with {} probes{event_note}",
             instrumented.files.len(),
             instrumented.probes.locations.len()
         ),
@@ -157,7 +165,7 @@ pub fn establish(
             id.line
         ));
     }
-    let (executables, dropped, dropped_macros) = build_instrumented(
+    let (executables, dropped, left_out_probes) = build_instrumented(
         &workspace,
         &scratch,
         &sources,
@@ -219,12 +227,28 @@ pub fn establish(
         &run_settings,
         &scratch.root().join(".autofix-traces"),
     )?;
-    for id in dropped_macros.iter().filter(|m| !dropped.contains(&m.file)) {
+    for id in left_out_probes
+        .macros
+        .iter()
+        .filter(|m| !dropped.contains(&m.file))
+    {
         console.warn(format!(
             "coverage probes do not compile in the body of macro `{}` ({}:{}); it is left unprobed, the lines that invoke it are ranked instead",
             id.name,
             sources.get(id.file).path.display(),
             id.line
+        ));
+    }
+    // Those of files left uninstrumented are told with the files.
+    let events_left_out = left_out_probes
+        .events
+        .iter()
+        .filter(|&&site| !dropped.contains(&instrumented.probes.events[site].location.file))
+        .count();
+    if events_left_out > 0 {
+        console.note(format!(
+            "{events_left_out} of {} event probes do not compile where they are; they are left out",
+            instrumented.probes.events.len()
         ));
     }
     let uninstrumented = left_out(&instrumented.probes, &dropped);
@@ -258,13 +282,20 @@ fn left_out(probes: &ProbeMap, dropped: &[FileId]) -> Vec<LeftOut> {
         .collect()
 }
 
-/// Builds the instrumented copy. Should probes break a file's build (a
-/// file also compiled into a test crate by `#[path]`, say), that file is
-/// restored and the build retried; should they break it only in the body
-/// of a macro (one expanded in a const context, say), only that macro's
-/// probes are left out. If the copy does not build even without probes,
-/// the crate itself does not build. Returns the test executables, the
-/// files whose probes were dropped, and the macros whose probes were.
+/// Rounds of leaving out the event probes that errors point at, before
+/// every event probe of a file with errors goes.
+const EVENT_ROUNDS: usize = 3;
+
+/// Builds the instrumented copy. Should event probes break the build (an
+/// error's primary span lies in what one inserted or observes), those
+/// probes are left out and the build retried. Should probes break a file's
+/// build (a file also compiled into a test crate by `#[path]`, say), that
+/// file is restored and the build retried; should they break it only in
+/// the body of a macro (one expanded in a const context, say), only that
+/// macro's probes are left out. If the copy does not build even without
+/// probes, the crate itself does not build. Returns the test executables,
+/// the files whose probes were dropped, and the macros and event sites
+/// whose probes were.
 fn build_instrumented(
     workspace: &Workspace,
     scratch: &ScratchDir,
@@ -272,7 +303,7 @@ fn build_instrumented(
     instrumented: &Instrumented,
     features: &Features,
     console: &Console,
-) -> Result<(Vec<TestExecutable>, Vec<FileId>, BTreeSet<MacroId>)> {
+) -> Result<(Vec<TestExecutable>, Vec<FileId>, ProbesLeftOut)> {
     for (file, text) in &instrumented.files {
         scratch.write(&sources.get(*file).path, text)?;
     }
@@ -288,7 +319,8 @@ fn build_instrumented(
     // Files and macros whose probes were dropped: told only once the crate
     // builds (if it does not build at all, the probes were not the trouble).
     let mut dropped: Vec<FileId> = Vec::new();
-    let mut dropped_macros: BTreeSet<MacroId> = BTreeSet::new();
+    let mut left_out = ProbesLeftOut::default();
+    let mut event_rounds = 0;
     let (first_errors, first_summary) = loop {
         let spinner = console.spinner("Building");
         spinner.set_message(format!("tests of {}", workspace.package.name));
@@ -298,7 +330,7 @@ fn build_instrumented(
         drop(spinner);
         let (errors, summary) = match outcome {
             BuildOutcome::Built(executables) => {
-                return Ok((executables, dropped, dropped_macros));
+                return Ok((executables, dropped, left_out));
             }
             BuildOutcome::Failed { errors, summary } => (errors, summary),
         };
@@ -317,12 +349,31 @@ fn build_instrumented(
         if blamed.is_empty() {
             break (errors, summary);
         }
+        let events = blamed_events(sources, instrumented, &blamed, &left_out, &errors);
+        if !events.is_empty() {
+            event_rounds += 1;
+            left_out.events.extend(events);
+            if event_rounds > EVENT_ROUNDS {
+                // Errors keep coming from event probes: all of these files' go.
+                for &file in &blamed {
+                    let regions = instrumented.event_regions(sources, file, &left_out);
+                    left_out
+                        .events
+                        .extend(regions.into_iter().map(|(site, _)| site));
+                }
+            }
+            for &file in &blamed {
+                let text = instrumented.text_without(sources, file, &left_out);
+                scratch.write(&sources.get(file).path, &text)?;
+            }
+            continue;
+        }
         for index in blamed {
             let file = sources.get(index);
-            let macros: BTreeSet<MacroId> = instrumented
+            let macros: BTreeSet<_> = instrumented
                 .macros
                 .iter()
-                .filter(|m| m.file == index && !dropped_macros.contains(*m))
+                .filter(|m| m.file == index && !left_out.macros.contains(*m))
                 .filter(|m| {
                     errors.iter().any(|e| {
                         in_file(index, e)
@@ -337,8 +388,8 @@ fn build_instrumented(
                 scratch.write(&file.path, &file.text)?;
                 probed.remove(&index);
             } else {
-                dropped_macros.extend(macros);
-                let text = instrumented.text_without(sources, index, &dropped_macros);
+                left_out.macros.extend(macros);
+                let text = instrumented.text_without(sources, index, &left_out);
                 scratch.write(&file.path, &text)?;
             }
         }
@@ -361,6 +412,39 @@ fn build_instrumented(
             first_error(&first_errors, &first_summary)
         )),
     }
+}
+
+/// The event sites of `files` in whose region (the innermost) (in the text built, without
+/// the probes `left_out`) an error's primary span lies.
+fn blamed_events(
+    sources: &CrateSources,
+    instrumented: &Instrumented,
+    files: &[FileId],
+    left_out: &ProbesLeftOut,
+    errors: &[CompileError],
+) -> BTreeSet<usize> {
+    let mut blamed = BTreeSet::new();
+    for &file in files {
+        let path = lexically_normal(&sources.get(file).path);
+        let regions = instrumented.event_regions(sources, file, left_out);
+        for error in errors {
+            let Some((span_file, span)) = error.spans.first() else {
+                continue;
+            };
+            if lexically_normal(Path::new(span_file)) != path {
+                continue;
+            }
+            // The innermost site around it (a returned value may hold a condition).
+            blamed.extend(
+                regions
+                    .iter()
+                    .filter(|(_, region)| region.start <= span.start && span.end <= region.end)
+                    .min_by_key(|(_, region)| region.len())
+                    .map(|(site, _)| *site),
+            );
+        }
+    }
+    blamed
 }
 
 /// `tests/../src/a.rs` as `src/a.rs` (rustc names a file included by

@@ -53,6 +53,9 @@ pub struct Scope {
     /// What a `return` here returns: the function's return type without
     /// spaces (empty for `()`), or `None` inside a closure.
     pub returns: Option<String>,
+    /// The bytes of the declared return type of the function a `return`
+    /// here leaves (`None` for `()`, in a closure or an `async` block).
+    pub return_type: Option<std::ops::Range<usize>>,
     /// Loops around it in its function or closure (`break`, `continue`).
     pub loops: usize,
     /// The `macro_rules!` transcriber it is in, if any (its code names the
@@ -114,6 +117,9 @@ pub trait RunnableCode {
     fn expression(&mut self, _expr: &Expr, _scope: &Scope) {}
     /// The iterable of a `for` loop.
     fn iterable(&mut self, _iterable: &Expr, _scope: &Scope) {}
+    /// A value a function returns: the tail expression of its body, or
+    /// the operand of a `return` (only where `Scope::return_type` is known).
+    fn returned(&mut self, _value: &Expr, _scope: &Scope) {}
     /// A rule of a `macro_rules!` definition whose transcriber is not
     /// walked: it does not parse as statements (`reason`).
     fn unhandled_macro(&mut self, _site: &MacroSite, _reason: &str) {}
@@ -336,7 +342,18 @@ impl<H: RunnableCode> Walker<'_, H> {
             syn::ReturnType::Default => String::new(),
             syn::ReturnType::Type(_, ty) => without_spaces(ty),
         });
+        self.scope.return_type = match &sig.output {
+            syn::ReturnType::Default => None,
+            syn::ReturnType::Type(_, ty) => Some(syn::spanned::Spanned::span(ty).byte_range()),
+        };
         self.scope.push(parameters);
+        if self.scope.return_type.is_some()
+            && let Some(syn::Stmt::Expr(tail, None)) = block.stmts.last()
+        {
+            self.at_location(start_line(tail), |this| {
+                this.hooks.returned(tail, &this.scope)
+            });
+        }
         self.visit_block(block);
         self.scope = outer_scope;
         self.runnable = outer_runnable;
@@ -710,8 +727,21 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
     fn visit_expr(&mut self, expr: &'ast Expr) {
         if self.runnable {
             self.hooks.expression(expr, &self.scope);
+            if let Expr::Return(ret) = expr
+                && let Some(value) = &ret.expr
+                && self.scope.return_type.is_some()
+            {
+                self.hooks.returned(value, &self.scope);
+            }
         }
         visit::visit_expr(self, expr);
+    }
+
+    fn visit_expr_async(&mut self, expr: &'ast syn::ExprAsync) {
+        // A `return` in an `async` block leaves the block, not the function.
+        let return_type = self.scope.return_type.take();
+        visit::visit_expr_async(self, expr);
+        self.scope.return_type = return_type;
     }
 
     fn visit_expr_if(&mut self, expr: &'ast syn::ExprIf) {
@@ -785,6 +815,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         }
         let parameters = closure.inputs.iter().flat_map(pattern_bindings).collect();
         let returns = self.scope.returns.take();
+        let return_type = self.scope.return_type.take();
         let loops = std::mem::take(&mut self.scope.loops);
         self.in_frame(parameters, |this| {
             if this.runnable && !matches!(closure.body.as_ref(), Expr::Block(_)) {
@@ -797,6 +828,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
             }
         });
         self.scope.returns = returns;
+        self.scope.return_type = return_type;
         self.scope.loops = loops;
     }
 }

@@ -1,13 +1,16 @@
 //! The localization the user sees: the spectrum's ranking, per failure
 //! group, sharpened by dynamic slices, critical predicates and what edits
-//! at the top lines do (`--refine`).
+//! at the top lines do (`--refine`); and, where the baseline recorded
+//! events, those events ranked and a decision tree over them.
 
 pub mod dependence;
 pub mod evidence;
 pub mod groups;
 pub mod mutants;
+pub mod predicates;
 pub mod spectrum;
 pub mod switching;
+pub mod tree;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -15,6 +18,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::baseline::Baseline;
+use crate::baseline::events::Predicate;
 use crate::cargo::suite::TestId;
 use crate::code::source::Location;
 use crate::evaluate;
@@ -22,8 +26,10 @@ use crate::localize::dependence::{Facts, backward_slice, statement_facts};
 use crate::localize::evidence::line_evidence;
 use crate::localize::groups::{FailureGroup, failure_groups};
 use crate::localize::mutants::{Mutants, run_mutants};
+use crate::localize::predicates::{RankedPredicate, rank_predicates};
 use crate::localize::spectrum::{Metric, Spectrum, Suspect, rank_refined, rerank_by_evidence};
 use crate::localize::switching::critical_predicates;
+use crate::localize::tree::{Tree, learn};
 use crate::mutation::sites::{Constant, Exclusions, constants};
 use crate::system::console::Console;
 
@@ -89,7 +95,19 @@ pub struct Localization {
     pub data: Vec<Constant>,
     /// What the mutation refinement's edits did, if it ran.
     pub mutants: Option<Mutants>,
+    /// The events the tests saw (conditions' outcomes, values' signs),
+    /// ranked by the metric over all tests; empty without event probes.
+    pub predicates: Vec<RankedPredicate<Predicate>>,
+    /// The decision tree that tells failing tests from passing ones by
+    /// the events they saw; `None` without event probes.
+    pub tree: Option<Tree<Predicate>>,
 }
+
+/// The decision tree splits at most this deep.
+pub const TREE_DEPTH: usize = 3;
+
+/// The tree chooses among this many predicates from the top of the ranking.
+const TREE_CANDIDATES: usize = 500;
 
 /// The mutation refinement tries the edits at this many lines from the top
 /// of each ranking (the overall one and each group's), and reorders them.
@@ -224,6 +242,7 @@ pub fn localize(
     } else {
         None
     };
+    let (predicates, tree) = explain_by_events(baseline, settings.metric);
     Ok(Localization {
         metric: settings.metric,
         overall,
@@ -232,7 +251,33 @@ pub fn localize(
         switched,
         data,
         mutants,
+        predicates,
+        tree,
     })
+}
+
+/// The events every test saw, ranked by `metric`, and the decision tree
+/// over them (nothing when the baseline has no event probes).
+pub fn explain_by_events(
+    baseline: &Baseline,
+    metric: Metric,
+) -> (Vec<RankedPredicate<Predicate>>, Option<Tree<Predicate>>) {
+    if baseline.probes.events.is_empty() {
+        return (Vec::new(), None);
+    }
+    let runs: Vec<(bool, &BTreeSet<Predicate>)> = baseline
+        .records
+        .iter()
+        .map(|r| (!r.outcome.verdict.passed(), &r.events))
+        .collect();
+    let ranked = rank_predicates(&runs, metric, |p: &Predicate| p.site);
+    let candidates: Vec<Predicate> = ranked
+        .iter()
+        .take(TREE_CANDIDATES)
+        .map(|r| r.predicate)
+        .collect();
+    let tree = learn(&runs, &candidates, TREE_DEPTH);
+    (ranked, Some(tree))
 }
 
 /// The single edits at the top [`MUTATION_LINES`] lines of each ranking (taken

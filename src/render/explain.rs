@@ -1,15 +1,19 @@
 //! `--explain`: the top suspects with their dynamic dependencies in a
 //! failing run, in the slicing seed's style
 //! (`src/lib.rs:12  quote = !quote;  <= c (line 5), tag (line 9); <- if (line 11)`),
-//! or, with `--format dot`, each group's slice as a Graphviz graph.
+//! then, where events were recorded, the top predicates and the decision
+//! tree over them; or, with `--format dot`, each group's slice as a
+//! Graphviz graph.
 
 use std::fmt::Write;
 
-use super::Ranking;
+use super::{Ranking, format_score};
+use crate::baseline::events::Predicate;
 use crate::code::source::Location;
 use crate::localize::dependence::{Dependency, Run};
 use crate::localize::spectrum::Suspect;
-use crate::localize::{GroupRanking, Localization};
+use crate::localize::tree::Tree;
+use crate::localize::{GroupRanking, Localization, TREE_DEPTH};
 
 /// The top suspects of each group with their dependencies.
 pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize>) -> String {
@@ -56,7 +60,92 @@ pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize
             out.push('\n');
         }
     }
+    predicates(&mut out, ranking, localization, top);
     out
+}
+
+/// The top predicates and the tree, after a blank line (nothing without
+/// events).
+fn predicates(
+    out: &mut String,
+    ranking: &Ranking,
+    localization: &Localization,
+    top: Option<usize>,
+) {
+    if localization.predicates.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\npredicates, by {} over the tests that saw them (increase: how much likelier a test fails when it saw one than when it reached its site):",
+        localization.metric
+    );
+    for entry in localization
+        .predicates
+        .iter()
+        .take(top.unwrap_or(usize::MAX))
+    {
+        let _ = writeln!(
+            out,
+            "{:<4} {}  {:+.3}  {}/{}  {}",
+            entry.rank,
+            format_score(entry.score),
+            entry.increase,
+            entry.counts.failed,
+            entry.counts.passed,
+            ranking.predicate(&entry.predicate)
+        );
+    }
+    if let Some(tree) = &localization.tree {
+        let runs = &ranking.baseline.records;
+        let right = runs
+            .iter()
+            .filter(|r| tree.predicts_failure(&r.events) != r.outcome.verdict.passed())
+            .count();
+        let _ = writeln!(
+            out,
+            "\ndecision tree telling failing tests from passing ones (depth {}, at most {TREE_DEPTH}; right about {right} of {} tests):",
+            tree.depth(),
+            runs.len()
+        );
+        tree_lines(out, ranking, tree, "", "");
+    }
+}
+
+/// A node as `PREDICATE?` with `yes:` and `no:` branches, or a leaf as
+/// `fail (1 failing, 0 passing)`; `label` goes before it.
+fn tree_lines(
+    out: &mut String,
+    ranking: &Ranking,
+    tree: &Tree<Predicate>,
+    indent: &str,
+    label: &str,
+) {
+    let (failing, passing) = tree.counts();
+    match tree {
+        Tree::Leaf { .. } => {
+            let verdict = if failing > passing { "fail" } else { "pass" };
+            let _ = writeln!(
+                out,
+                "{indent}{label}{verdict} ({failing} failing, {passing} passing)"
+            );
+        }
+        Tree::Split {
+            feature,
+            present,
+            absent,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "{indent}{label}{}? ({failing} failing, {passing} passing)",
+                ranking.predicate(feature)
+            );
+            let deeper = format!("{indent}  ");
+            tree_lines(out, ranking, present, &deeper, "yes: ");
+            tree_lines(out, ranking, absent, &deeper, "no: ");
+        }
+    }
 }
 
 /// `<= a (line 3), b (line 5); <- if (line 2)`; `place` names a location

@@ -1,5 +1,6 @@
 //! A self-contained HTML page (no JavaScript): the ranking with its `why`
-//! column and each failure group's ranking; after a repair, the validated
+//! column and each failure group's ranking, the top predicates and the
+//! decision tree over them (where events were recorded); after a repair, the validated
 //! patch and plots of the search (inline SVG); then the ranked files, each
 //! executed line coloured by Tarantula's hue (red: failing tests only,
 //! green: passing only) with its brightness as saturation, as in the
@@ -11,15 +12,19 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::{Ranking, format_score, why};
+use crate::baseline::events::Predicate;
 use crate::code::source::{FileId, Location};
-use crate::localize::Localization;
 use crate::localize::spectrum::{Suspect, confidence, tarantula_hue};
 use crate::localize::spectrum_of;
+use crate::localize::tree::Tree;
+use crate::localize::{Localization, TREE_DEPTH};
 use crate::repair::report::{Outcome, RepairReport};
 
 /// Rows of the overall ranking the page lists, and of each group's.
 const TOP: usize = 20;
 const GROUP_TOP: usize = 10;
+/// Predicates the page lists.
+const PREDICATES_TOP: usize = 20;
 
 const STYLE: &str = "\
 body { font-family: system-ui, sans-serif; margin: 2em; }
@@ -80,9 +85,79 @@ pub fn page(
             );
         }
     }
+    predicates(&mut out, ranking, localization);
     sources(&mut out, ranking, totals);
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// The top predicates and the decision tree (nothing without events).
+fn predicates(out: &mut String, ranking: &Ranking, localization: &Localization) {
+    if localization.predicates.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<h2>Predicates</h2>\n<p>Events the tests saw besides lines (a condition's outcome; the sign, variant or Ok/Err of a value bound or returned), by {} over the tests that saw each; increase: how much likelier a test fails when it saw the event than when it reached its site.</p>",
+        ranking.metric
+    );
+    out.push_str("<table class=\"predicates\">\n<tr><th>rank</th><th>score</th><th>increase</th><th>failed/passed</th><th>line</th><th>event</th></tr>\n");
+    for entry in localization.predicates.iter().take(PREDICATES_TOP) {
+        let site = ranking.site(&entry.predicate);
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{:+.3}</td><td>{}/{}</td><td><a href=\"#{}\">{}</a></td><td><code>{}</code></td></tr>",
+            entry.rank,
+            format_score(entry.score),
+            entry.increase,
+            entry.counts.failed,
+            entry.counts.passed,
+            anchor(ranking, site.location),
+            escape(&ranking.place(site.location)),
+            escape(&site.describe(entry.predicate.outcome))
+        );
+    }
+    out.push_str("</table>\n");
+    if let Some(tree) = &localization.tree {
+        let _ = writeln!(
+            out,
+            "<h3>Decision tree</h3>\n<p>Tells failing tests from passing ones by the predicates they saw (ID3, at most {TREE_DEPTH} splits deep).</p>\n<ul class=\"tree\">"
+        );
+        tree_item(out, ranking, tree, "");
+        out.push_str("</ul>\n");
+    }
+}
+
+/// One node as a list item: a split with its `yes` and `no` sides, or a leaf.
+fn tree_item(out: &mut String, ranking: &Ranking, tree: &Tree<Predicate>, label: &str) {
+    let (failing, passing) = tree.counts();
+    match tree {
+        Tree::Leaf { .. } => {
+            let verdict = if failing > passing { "fail" } else { "pass" };
+            let _ = writeln!(
+                out,
+                "<li class=\"leaf\">{label}<strong>{verdict}</strong> ({failing} failing, {passing} passing)</li>"
+            );
+        }
+        Tree::Split {
+            feature,
+            present,
+            absent,
+            ..
+        } => {
+            let site = ranking.site(feature);
+            let _ = writeln!(
+                out,
+                "<li class=\"split\">{label}<a href=\"#{}\">{}</a> <code>{}</code>? ({failing} failing, {passing} passing)\n<ul>",
+                anchor(ranking, site.location),
+                escape(&ranking.place(site.location)),
+                escape(&site.describe(feature.outcome))
+            );
+            tree_item(out, ranking, present, "yes: ");
+            tree_item(out, ranking, absent, "no: ");
+            out.push_str("</ul></li>\n");
+        }
+    }
 }
 
 /// The first `top` rows of a ranking, with the `why` column.

@@ -3,10 +3,12 @@
 use serde_json::{Value, json};
 
 use super::Ranking;
+use crate::baseline::events::Predicate;
 use crate::cargo::suite::Verdict;
 use crate::code::spans::Spans;
 use crate::localize::Localization;
 use crate::localize::spectrum::Suspect;
+use crate::localize::tree::Tree;
 
 /// The version of the JSON of the ranking and of the repair report: it
 /// changes when a field changes meaning or goes away (new fields do not
@@ -42,6 +44,27 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
         }),
         None => Value::Null,
     };
+    value["predicates"] = localization
+        .predicates
+        .iter()
+        .map(|entry| {
+            let mut value = predicate(ranking, &entry.predicate);
+            value["rank"] = json!(entry.rank);
+            value["score"] = json!(if entry.score.is_infinite() {
+                f64::MAX
+            } else {
+                entry.score
+            });
+            value["increase"] = json!(entry.increase);
+            value["failed"] = json!(entry.counts.failed);
+            value["passed"] = json!(entry.counts.passed);
+            value
+        })
+        .collect();
+    value["tree"] = localization
+        .tree
+        .as_ref()
+        .map_or(Value::Null, |tree| self::tree(ranking, tree));
     value["uninstrumented"] = ranking
         .baseline
         .uninstrumented
@@ -54,6 +77,46 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
         })
         .collect();
     value
+}
+
+/// Where a predicate's site is and what it says.
+fn predicate(ranking: &Ranking, predicate: &Predicate) -> Value {
+    let site = ranking.site(predicate);
+    json!({
+        "file": ranking.baseline.sources.get(site.location.file).path.to_string_lossy().replace('\\', "/"),
+        "line": site.location.line,
+        "kind": site.kind.name(),
+        "outcome": predicate.outcome.name(),
+        "code": site.code,
+        "description": site.describe(predicate.outcome),
+    })
+}
+
+/// A node: a split on a predicate with its `present` and `absent` sides,
+/// or a leaf with what it predicts; both with the tests that reach them.
+fn tree(ranking: &Ranking, tree: &Tree<Predicate>) -> Value {
+    let (failing, passing) = tree.counts();
+    match tree {
+        Tree::Leaf { .. } => json!({
+            "failing": failing,
+            "passing": passing,
+            "predicts": if failing > passing { "fail" } else { "pass" },
+        }),
+        Tree::Split {
+            feature,
+            gain,
+            present,
+            absent,
+            ..
+        } => json!({
+            "failing": failing,
+            "passing": passing,
+            "split": predicate(ranking, feature),
+            "gain": gain,
+            "present": self::tree(ranking, present),
+            "absent": self::tree(ranking, absent),
+        }),
+    }
 }
 
 fn entries(ranking: &Ranking, spans: &Spans) -> Vec<Value> {

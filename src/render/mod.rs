@@ -14,6 +14,7 @@ pub mod text;
 use std::borrow::Cow;
 
 use crate::baseline::Baseline;
+use crate::baseline::events::{EventSite, Predicate};
 use crate::code::source::Location;
 use crate::code::spans::{Span, Spans};
 use crate::localize::spectrum::{Metric, Suspect};
@@ -64,6 +65,21 @@ impl Ranking<'_> {
     /// `src/lib.rs:12`.
     pub fn place(&self, location: Location) -> String {
         self.baseline.sources.display(location)
+    }
+
+    /// The site a predicate observes.
+    pub fn site(&self, predicate: &Predicate) -> &EventSite {
+        &self.baseline.probes.events[predicate.site]
+    }
+
+    /// `` src/lib.rs:12 `c == '"'` is true ``.
+    pub fn predicate(&self, predicate: &Predicate) -> String {
+        let site = self.site(predicate);
+        format!(
+            "{} {}",
+            self.place(site.location),
+            site.describe(predicate.outcome)
+        )
     }
 }
 

@@ -122,6 +122,7 @@ fn behaviour_change(
         test_timeout: settings.evaluation.test_timeout,
         trace_failing: false,
         only: Some(only),
+        events: false,
     };
     let quiet = Console { quiet: true };
     let patched = baseline::establish(baseline.workspace.clone(), &measure, &quiet, &files)?;

@@ -6,6 +6,13 @@
 // a panic, `process::exit` and `abort`, and a child process (the crate's
 // binary run by an integration test) appends to the same file.
 //
+// Event probes (see `baseline::events`) call `branch(SITE, condition)`,
+// which returns the condition unchanged, and `(&value).__autofix_observe(SITE)`:
+// `ObserveValue` for integers (sign), `Option` and `Result` (variant), and
+// `ObserveOther` for every other type (nothing). The first time a site sees
+// an outcome in a process, `e` and its slot (SITE * OUTCOMES + outcome) go
+// to the same file, at most EVENT_CAPACITY of them.
+//
 // With CARGO_AUTOFIX_TRACE set to a file, every hit is also kept, the last
 // TRACE_CAPACITY of them, and written there (one id a line, oldest first)
 // when the process panics: the trace of a failing test, for dependencies.
@@ -26,13 +33,19 @@ pub mod __autofix_rt {
     use std::io::Write;
     use std::panic;
     use std::string::{String, ToString};
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{Mutex, OnceLock};
 
     const PROBES: usize = 1;
 
     const UNHIT: AtomicBool = AtomicBool::new(false);
     static HIT: [AtomicBool; PROBES] = [UNHIT; PROBES];
+
+    const EVENTS: usize = 1;
+    const OUTCOMES: usize = 9;
+    const EVENT_CAPACITY: usize = 10_000;
+    static SEEN: [AtomicBool; EVENTS * OUTCOMES] = [UNHIT; EVENTS * OUTCOMES];
+    static EVENTS_RECORDED: AtomicUsize = AtomicUsize::new(0);
     static SINK: OnceLock<Option<File>> = OnceLock::new();
 
     const TRACE_CAPACITY: usize = 100_000;
@@ -50,6 +63,64 @@ pub mod __autofix_rt {
                 }
                 trace.push_back(probe as u32);
             }
+        }
+    }
+
+    /// A condition's outcome (0 false, 1 true), returned unchanged.
+    #[inline(always)]
+    pub fn branch(site: usize, value: bool) -> bool {
+        event(site, value as usize);
+        value
+    }
+
+    #[inline(always)]
+    fn event(site: usize, outcome: usize) {
+        let slot = site * OUTCOMES + outcome;
+        if !SEEN[slot].load(Ordering::Relaxed) && !SEEN[slot].swap(true, Ordering::Relaxed) {
+            record_event(slot);
+        }
+    }
+
+    /// Values whose outcome is recorded: 2, 3, 4 for an integer's sign,
+    /// 5, 6 for `None`, `Some`, 7, 8 for `Err`, `Ok`.
+    pub trait ObserveValue {
+        fn __autofix_observe(&self, site: usize);
+    }
+
+    /// Every other value (through `&&T`: tried after `ObserveValue`).
+    pub trait ObserveOther {
+        fn __autofix_observe(&self, site: usize);
+    }
+
+    impl<T: ?Sized> ObserveOther for &T {
+        #[inline(always)]
+        fn __autofix_observe(&self, _site: usize) {}
+    }
+
+    macro_rules! __autofix_integers {
+        ($($t:ty)*) => {$(
+            impl ObserveValue for $t {
+                #[inline(always)]
+                fn __autofix_observe(&self, site: usize) {
+                    let value = *self;
+                    event(site, if value < (0 as $t) { 2 } else if value == (0 as $t) { 3 } else { 4 });
+                }
+            }
+        )*};
+    }
+    __autofix_integers!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+    impl<T> ObserveValue for Option<T> {
+        #[inline(always)]
+        fn __autofix_observe(&self, site: usize) {
+            event(site, if self.is_some() { 6 } else { 5 });
+        }
+    }
+
+    impl<T, E> ObserveValue for Result<T, E> {
+        #[inline(always)]
+        fn __autofix_observe(&self, site: usize) {
+            event(site, if self.is_ok() { 8 } else { 7 });
         }
     }
 
@@ -77,16 +148,28 @@ pub mod __autofix_rt {
     #[cold]
     #[inline(never)]
     fn record(probe: usize) {
+        write_line(b"", probe);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record_event(slot: usize) {
+        if EVENTS_RECORDED.fetch_add(1, Ordering::Relaxed) < EVENT_CAPACITY {
+            write_line(b"e", slot);
+        }
+    }
+
+    /// `prefix`, the digits of `number` and a newline, written with one call.
+    fn write_line(prefix: &[u8], number: usize) {
         let sink = SINK.get_or_init(|| {
             let path = env::var_os("CARGO_AUTOFIX_COVERAGE")?;
             OpenOptions::new().create(true).append(true).open(path).ok()
         });
         if let Some(mut file) = sink.as_ref() {
-            // Digits and newline in one buffer, written with one call.
             let mut buffer = [0u8; 24];
             let mut at = buffer.len() - 1;
             buffer[at] = b'\n';
-            let mut rest = probe;
+            let mut rest = number;
             loop {
                 at -= 1;
                 buffer[at] = b'0' + (rest % 10) as u8;
@@ -94,6 +177,10 @@ pub mod __autofix_rt {
                 if rest == 0 {
                     break;
                 }
+            }
+            for &byte in prefix.iter().rev() {
+                at -= 1;
+                buffer[at] = byte;
             }
             let _ = file.write_all(&buffer[at..]);
         }
