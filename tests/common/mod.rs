@@ -47,7 +47,13 @@ pub fn autofix(dir: &Path, args: &[&str]) -> Output {
 
 pub fn command(dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-autofix"));
-    command.arg("autofix").args(args).current_dir(dir);
+    // Each run builds in its fixture's own target dir, as a user's would
+    // (a `CARGO_TARGET_DIR` of the test run would make them share one).
+    command
+        .arg("autofix")
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CARGO_TARGET_DIR");
     command
 }
 
