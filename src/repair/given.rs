@@ -117,20 +117,13 @@ fn edit_location(text: &str, edit: &Edit, file: FileId, spans: &Spans) -> Locati
     let first = line_of(edit.range.start);
     // An edit of whole lines ends at the start of the line after them.
     let last = line_of(edit.range.end.saturating_sub(1).max(edit.range.start));
-    let holding: Vec<u32> = (1..=first)
+    let span_at = |line: u32| spans.get(Location::new(file, line));
+    let holding = (1..=first)
         .rev()
-        .filter(|&line| {
-            spans
-                .get(Location::new(file, line))
-                .is_some_and(|s| s.line <= first && last <= s.end_line)
-        })
-        .take(1)
-        .collect();
-    match holding.first() {
-        // Only a statement that starts there, so no other statement is touched.
-        Some(&line) if (line + 1..=last).all(|l| spans.get(Location::new(file, l)).is_none()) => {
-            Location::new(file, line)
-        }
+        .find(|&line| span_at(line).is_some_and(|s| s.line <= first && last <= s.end_line));
+    match holding {
+        // No other statement starts within the edit, so it touches no other.
+        Some(line) if (line + 1..=last).all(|l| span_at(l).is_none()) => Location::new(file, line),
         _ => Location::anywhere(file),
     }
 }
