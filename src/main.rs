@@ -34,14 +34,21 @@ fn main() -> ExitCode {
                 eprintln!("error: {}", failure.message);
                 failure.exit
             }
-            None if Halt::of(&error) == Some(Halt::TimeLimit) => {
-                eprintln!("error: {TimeUp}");
-                Exit::NoPatchFound
-            }
-            None => {
-                eprintln!("error: {error:#}");
-                Exit::Internal
-            }
+            None => match Halt::of(&error) {
+                Some(Halt::TimeLimit) => {
+                    eprintln!("error: {TimeUp}");
+                    Exit::NoPatchFound
+                }
+                // A signal that stopped a command with nothing to keep.
+                Some(Halt::Signal(exit)) => {
+                    eprintln!("error: {}", Failure::interrupted(exit).message);
+                    exit
+                }
+                None => {
+                    eprintln!("error: {error:#}");
+                    Exit::Internal
+                }
+            },
         },
     };
     ExitCode::from(exit.code() as u8)

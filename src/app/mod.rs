@@ -218,13 +218,7 @@ fn run_reduce(
     options: &Options,
     console: &Console,
 ) -> Result<Exit> {
-    let reduced =
-        reduce_test(baseline, name, &options.repair.evaluation, console).map_err(|error| {
-            match Halt::of(&error) {
-                Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
-                _ => error,
-            }
-        })?;
+    let reduced = reduce_test(baseline, name, &options.repair.evaluation, console)?;
     console.status(
         "Reduced",
         format!(
@@ -253,13 +247,7 @@ fn run_validate(
     options: &Options,
     console: &Console,
 ) -> Result<Exit> {
-    let judgement =
-        judge(given, baseline, &options.repair, reduce, console).map_err(
-            |error| match Halt::of(&error) {
-                Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
-                _ => error,
-            },
-        )?;
+    let judgement = judge(given, baseline, &options.repair, reduce, console)?;
     if judgement.patches.iter().all(|p| p.refused.is_some()) {
         return Err(Failure::new(
             Exit::BadPatch,
@@ -310,11 +298,8 @@ fn run_shard(
     options: &Options,
     console: &Console,
 ) -> Result<Exit> {
-    let report = repair::shard_sweep(baseline, localization, &options.repair, shard, console)
-        .map_err(|error| match Halt::of(&error) {
-            Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
-            _ => error,
-        })?;
+    let (report, halt) =
+        repair::shard_sweep(baseline, localization, &options.repair, shard, console)?;
     console.status(
         "Sharded",
         format!(
@@ -333,7 +318,11 @@ fn run_shard(
         Some(path) => deliver(path, &json, "the shard's outcomes", console)?,
         None => write_product(&json)?,
     }
-    Ok(Exit::Success)
+    // What was decided is written; a signal still ends with its code.
+    match halt {
+        Some(Halt::Signal(exit)) => Err(Failure::interrupted(exit).into()),
+        _ => Ok(Exit::Success),
+    }
 }
 
 /// `cargo autofix bisect REV`: the failure-inducing part of the change
@@ -350,13 +339,7 @@ fn run_bisect(
             "bisect: {file} (added, deleted or renamed since `{rev}`) stays as in the working tree"
         ));
     }
-    let bisection =
-        bisect(&change.undo, baseline, &options.repair, console).map_err(
-            |error| match Halt::of(&error) {
-                Some(Halt::Signal(exit)) => Failure::interrupted(exit).into(),
-                _ => error,
-            },
-        )?;
+    let bisection = bisect(&change.undo, baseline, &options.repair, console)?;
     console.status(
         "Bisected",
         format!(

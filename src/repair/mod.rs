@@ -344,14 +344,15 @@ pub fn repair(
 }
 
 /// `--shard K/N`: this shard's slice of the single edits of the first
-/// failure group's sweep, evaluated, as a report for `merge`.
+/// failure group's sweep, evaluated, as a report for `merge`, and the halt
+/// (a signal, the time limit) that stopped it early, if one did.
 pub fn shard_sweep(
     baseline: &Baseline,
     localization: &Localization,
     settings: &Settings,
     shard: Shard,
     console: &Console,
-) -> Result<ShardReport> {
+) -> Result<(ShardReport, Option<Halt>)> {
     let group = localization
         .groups
         .first()
@@ -380,7 +381,7 @@ pub fn shard_sweep(
         ),
     );
     let spinner = console.spinner("Sweeping");
-    let report = run_shard(
+    let outcome = run_shard(
         shard,
         &edits,
         baseline,
@@ -389,7 +390,7 @@ pub fn shard_sweep(
         &|done, of| spinner.set_message(format!("{done} of {of} single edits")),
     )?;
     drop(spinner);
-    Ok(report)
+    Ok(outcome)
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`...

@@ -26,7 +26,7 @@ use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     evaluate_until_halt,
 };
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Halt};
 use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::repair::sweep::{BATCH, sweep_cutoff};
@@ -130,7 +130,7 @@ fn identity(baseline: &Baseline, edits: &[PatchEdit]) -> String {
 
 /// Evaluates this shard's slice of `edits` (every `shard.count`-th from
 /// `shard.index`) with the sweep's cutoff, batch by batch; a halt keeps
-/// what was decided.
+/// what was decided, and is returned beside it.
 pub fn run_shard(
     shard: Shard,
     edits: &[PatchEdit],
@@ -138,11 +138,11 @@ pub fn run_shard(
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,
     on_batch: &dyn Fn(usize, usize),
-) -> Result<ShardReport> {
+) -> Result<(ShardReport, Option<Halt>)> {
     evaluator.set_cutoff(Some(sweep_cutoff(model)));
     let mine: Vec<usize> = (shard.index..edits.len()).step_by(shard.count).collect();
     let mut outcomes = Vec::new();
-    let mut complete = true;
+    let mut stopped = None;
     for chunk in mine.chunks(BATCH) {
         let batch: Vec<Candidate> = chunk
             .iter()
@@ -159,12 +159,12 @@ pub fn run_shard(
         }
         on_batch(outcomes.len(), mine.len());
         if halt.is_some() {
-            complete = false;
+            stopped = halt;
             break;
         }
     }
     evaluator.set_cutoff(None);
-    Ok(ShardReport {
+    let report = ShardReport {
         version: VERSION,
         package: baseline.workspace.package.name.clone(),
         sources: identity(baseline, edits),
@@ -172,9 +172,10 @@ pub fn run_shard(
         shards: shard.count,
         edits: edits.len(),
         decided: outcomes.len(),
-        complete,
+        complete: stopped.is_none(),
         outcomes,
-    })
+    };
+    Ok((report, stopped))
 }
 
 fn record(
