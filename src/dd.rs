@@ -49,8 +49,11 @@ pub struct Reduction {
     pub difference: Vec<usize>,
 }
 
-/// ddmin: a 1-minimal subset (as indexes) of `0..len` for which `test`
+/// ddmin, one test at a time (the product uses [`ddmin_batched`]; this is
+/// the reference it is checked against): a 1-minimal subset (as indexes)
+/// of `0..len` for which `test`
 /// still says `Fail`. `test` must say `Fail` for the whole input.
+#[cfg(test)]
 pub fn ddmin(len: usize, test: impl FnMut(&[usize]) -> Outcome) -> Result<Vec<usize>, DdError> {
     dd(len, Mode::Minimize, test).map(|reduction| reduction.failing)
 }

@@ -119,3 +119,32 @@ fn patches_come_on_stdin_and_the_exit_code_says_what_was_found() {
     let misplaced = autofix(dir.path(), &["validate", "patches", "--rank-only"]);
     assert_exit(&misplaced, 2);
 }
+
+#[test]
+fn reduce_keeps_only_the_edits_every_test_needs() {
+    // The right fix, and an edit no test needs (`z` to `z + 0`).
+    let padded = "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -6,1 +6,1 @@\n-            return y;\n+            return x;\n@@ -15,1 +15,1 @@\n-    z\n+    z + 0\n";
+    let dir = fixture("middle");
+    fs::write(dir.path().join("padded.patch"), padded).unwrap();
+    let output = autofix(
+        dir.path(),
+        &[
+            "validate",
+            "padded.patch",
+            "--reduce",
+            "--format",
+            "json",
+            "-q",
+        ],
+    );
+    assert_exit(&output, 0);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["patches"][0]["plausible"], true, "{json:#}");
+    assert_eq!(json["reduced"]["edits_before"], 2);
+    assert_eq!(json["reduced"]["edits_after"], 1);
+    let reduced = json["reduced"]["patch"].as_str().unwrap();
+    assert_eq!(
+        changed_lines(reduced),
+        ["-            return y;", "+            return x;"]
+    );
+}

@@ -6,7 +6,6 @@
 //! reduced to its essential edits (ddmin).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -556,28 +555,20 @@ pub fn reduce(
         "{} edits to the ones every test needs",
         candidate.len()
     ));
-    let error = RefCell::new(None);
-    let reduced = dd::ddmin(candidate.len(), |subset| {
-        if error.borrow().is_some() {
-            return Outcome::Unresolved;
-        }
-        match evaluator.evaluate(&[candidate.subset(subset)], &|_, _| {}) {
-            Ok(outcomes) => classify(&outcomes[0], model),
-            Err(e) => {
-                *error.borrow_mut() = Some(e);
-                Outcome::Unresolved
-            }
-        }
+    // Each round's subsets as one batch: one woven build for many.
+    let reduced = dd::ddmin_batched(candidate.len(), |subsets| {
+        let batch: Vec<Candidate> = subsets.iter().map(|s| candidate.subset(s)).collect();
+        let outcomes = evaluator.evaluate(&batch, &|_, _| {})?;
+        Ok::<_, anyhow::Error>(outcomes.iter().map(|o| classify(o, model)).collect())
     });
-    match error.into_inner() {
+    let reduced = match reduced {
         // Stopped: the candidate as found (it passes every test).
-        Some(error) if Halt::of(&error).is_some() => return Ok(candidate.clone()),
-        Some(error) => return Err(error),
-        None => {}
-    }
-    let reduced = reduced.map_err(|_| {
-        anyhow::anyhow!("the best candidate no longer passes every test when evaluated again")
-    })?;
+        Err(error) if Halt::of(&error).is_some() => return Ok(candidate.clone()),
+        Err(error) => return Err(error),
+        Ok(reduced) => reduced.map_err(|_| {
+            anyhow::anyhow!("the best candidate no longer passes every test when evaluated again")
+        })?,
+    };
     Ok(candidate.subset(&reduced))
 }
 
