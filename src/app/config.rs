@@ -38,7 +38,7 @@ pub struct Nextest {
     /// The default profile's `slow-timeout`: `period` times `terminate-after`
     /// (none when tests are never terminated).
     pub terminate_after: Option<std::time::Duration>,
-    /// The smallest `max-threads` of a test group, if any is below the CPUs.
+    /// The smallest `max-threads` of a test group, if there are groups.
     pub group_threads: Option<usize>,
 }
 

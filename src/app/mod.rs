@@ -131,9 +131,10 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
         baseline: &baseline,
         data: &localization.data,
     };
+    // Annotations name files from the repository root.
+    let prefix = annotation_prefix(&baseline.workspace.root, cwd);
     if !options.rank_only && !options.explain {
         let repair = run_repair(&baseline, &localization, &options, &console, started)?;
-        let prefix = annotation_prefix(&baseline.workspace.root, cwd);
         return finish_repair(repair, &ranking, &localization, &options, &console, &prefix);
     }
     let mut undelivered = None;
@@ -152,19 +153,10 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
                 "{:#}\n",
                 render::json::localization(&ranking, &localization)
             ),
-            Format::Github => render::github::ranking(
-                &ranking,
-                options.top,
-                &annotation_prefix(&baseline.workspace.root, cwd),
-            ),
+            Format::Github => render::github::ranking(&ranking, options.top, &prefix),
             Format::Sarif => format!(
                 "{:#}\n",
-                render::sarif::log(
-                    &ranking,
-                    options.top,
-                    None,
-                    &annotation_prefix(&baseline.workspace.root, cwd)
-                )
+                render::sarif::log(&ranking, options.top, None, &prefix)
             ),
             _ => match &nothing_ranked {
                 Some(why) if explained_instead => format!("{why}\n"),

@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::ValueEnum;
+
 use crate::app::cli::{Args, Format};
 use crate::app::config::Config;
 use crate::baseline;
@@ -203,13 +205,13 @@ impl Options {
             return Err(usage("--format dot goes with --explain".to_string()));
         }
         if matches!(args.format, Format::Github | Format::Sarif) && args.explain {
+            let name = args
+                .format
+                .to_possible_value()
+                .expect("no format is skipped");
             return Err(usage(format!(
                 "--format {} annotates the ranking or the patch, not --explain",
-                if args.format == Format::Github {
-                    "github"
-                } else {
-                    "sarif"
-                }
+                name.get_name()
             )));
         }
         let shard: Option<Shard> = args

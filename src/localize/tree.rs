@@ -41,11 +41,18 @@ impl<F: Ord> Tree<F> {
         }
     }
 
+    /// What a node predicts on its own: `fail` when most of its runs
+    /// failed, else `pass` (a tie passes).
+    pub fn verdict(&self) -> &'static str {
+        let (failing, passing) = self.counts();
+        if failing > passing { "fail" } else { "pass" }
+    }
+
     /// Whether a run with `features` is predicted to fail (a leaf predicts
-    /// what most of its runs did; a tie, passing).
+    /// its [`Tree::verdict`]).
     pub fn predicts_failure(&self, features: &BTreeSet<F>) -> bool {
         match self {
-            Tree::Leaf { failing, passing } => failing > passing,
+            Tree::Leaf { .. } => self.verdict() == "fail",
             Tree::Split {
                 feature,
                 present,

@@ -124,7 +124,7 @@ fn tree_lines(
     let (failing, passing) = tree.counts();
     match tree {
         Tree::Leaf { .. } => {
-            let verdict = if failing > passing { "fail" } else { "pass" };
+            let verdict = tree.verdict();
             let _ = writeln!(
                 out,
                 "{indent}{label}{verdict} ({failing} failing, {passing} passing)"

@@ -133,7 +133,7 @@ fn tree_item(out: &mut String, ranking: &Ranking, tree: &Tree<Predicate>, label:
     let (failing, passing) = tree.counts();
     match tree {
         Tree::Leaf { .. } => {
-            let verdict = if failing > passing { "fail" } else { "pass" };
+            let verdict = tree.verdict();
             let _ = writeln!(
                 out,
                 "<li class=\"leaf\">{label}<strong>{verdict}</strong> ({failing} failing, {passing} passing)</li>"
@@ -203,13 +203,13 @@ fn repair_section(out: &mut String, report: &RepairReport) {
         out.push_str("<pre class=\"diff\">");
         for line in patch.lines() {
             let class = match line.chars().next() {
-                _ if line.starts_with("+++") || line.starts_with("---") => "",
-                Some('+') => "add",
-                Some('-') => "del",
-                Some('@') => "hunk",
-                _ => "",
+                _ if line.starts_with("+++") || line.starts_with("---") => "line",
+                Some('+') => "line add",
+                Some('-') => "line del",
+                Some('@') => "line hunk",
+                _ => "line",
             };
-            let _ = write!(out, "<span class=\"line {class}\">{}</span>", escape(line));
+            let _ = write!(out, "<span class=\"{class}\">{}</span>", escape(line));
         }
         out.push_str("</pre>\n");
     }

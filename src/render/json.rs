@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::Ranking;
+use super::{Ranking, json_score};
 use crate::baseline::events::Predicate;
 use crate::cargo::suite::Verdict;
 use crate::code::spans::Spans;
@@ -50,11 +50,7 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
         .map(|entry| {
             let mut value = predicate(ranking, &entry.predicate);
             value["rank"] = json!(entry.rank);
-            value["score"] = json!(if entry.score.is_infinite() {
-                f64::MAX
-            } else {
-                entry.score
-            });
+            value["score"] = json!(json_score(entry.score));
             value["increase"] = json!(entry.increase);
             value["failed"] = json!(entry.counts.failed);
             value["passed"] = json!(entry.counts.passed);
@@ -71,7 +67,7 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
         .iter()
         .map(|left| {
             json!({
-                "file": ranking.baseline.sources.get(left.file).path.to_string_lossy().replace('\\', "/"),
+                "file": ranking.file(left.file),
                 "lines": left.lines,
             })
         })
@@ -83,7 +79,7 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
 fn predicate(ranking: &Ranking, predicate: &Predicate) -> Value {
     let site = ranking.site(predicate);
     json!({
-        "file": ranking.baseline.sources.get(site.location.file).path.to_string_lossy().replace('\\', "/"),
+        "file": ranking.file(site.location.file),
         "line": site.location.line,
         "kind": site.kind.name(),
         "outcome": predicate.outcome.name(),
@@ -100,7 +96,7 @@ fn tree(ranking: &Ranking, tree: &Tree<Predicate>) -> Value {
         Tree::Leaf { .. } => json!({
             "failing": failing,
             "passing": passing,
-            "predicts": if failing > passing { "fail" } else { "pass" },
+            "predicts": tree.verdict(),
         }),
         Tree::Split {
             feature,
@@ -130,11 +126,10 @@ fn entries(ranking: &Ranking, spans: &Spans) -> Vec<Value> {
 fn entry(ranking: &Ranking, spans: &Spans, s: &Suspect) -> Value {
     json!({
         "rank": s.rank,
-        "file": ranking.baseline.sources.get(s.location.file).path.to_string_lossy().replace('\\', "/"),
+        "file": ranking.file(s.location.file),
         "line": s.location.line,
         "span": ranking.span(spans, s),
-        // JSON has no infinity: DStar's unbounded score is written as f64::MAX.
-        "score": if s.score.is_infinite() { f64::MAX } else { s.score },
+        "score": json_score(s.score),
         "confidence": s.confidence,
         "failed": s.counts.failed,
         "passed": s.counts.passed,

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 
 use crate::baseline::Baseline;
 use crate::baseline::events::{EventSite, Predicate};
-use crate::code::source::Location;
+use crate::code::source::{FileId, Location};
 use crate::code::spans::{Span, Spans};
 use crate::localize::spectrum::{Metric, Suspect};
 use crate::mutation::sites::Constant;
@@ -60,6 +60,17 @@ impl Ranking<'_> {
             end_line: item.last_line,
             end_column: line(item.last_line).trim_end().chars().count() as u32 + 1,
         })
+    }
+
+    /// A file's path relative to the workspace root, with `/` (as JSON
+    /// and other programs read it).
+    pub fn file(&self, file: FileId) -> String {
+        self.baseline
+            .sources
+            .get(file)
+            .path
+            .to_string_lossy()
+            .replace('\\', "/")
     }
 
     /// `src/lib.rs:12`.
@@ -156,6 +167,12 @@ pub fn why(suspect: &Suspect) -> String {
     } else {
         marks.join(",")
     }
+}
+
+/// A score as JSON holds it: JSON has no infinity, so DStar's unbounded
+/// score is written as `f64::MAX`.
+pub fn json_score(score: f64) -> f64 {
+    if score.is_infinite() { f64::MAX } else { score }
 }
 
 /// A score as the table shows it (DStar's unbounded score is `inf`).

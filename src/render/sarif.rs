@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Ranking, format_score};
+use super::{Ranking, format_score, json_score};
 use crate::code::diff::{first_change, hunk_edits, parse_diff};
 use crate::code::spans::{Span, Spans};
 
@@ -55,8 +55,7 @@ pub fn log(ranking: &Ranking, top: Option<usize>, patch: Option<&str>, prefix: &
                 "properties": {
                     "rank": suspect.rank,
                     "metric": ranking.metric.name(),
-                    // JSON has no infinity (DStar's unbounded score).
-                    "score": if suspect.score.is_infinite() { f64::MAX } else { suspect.score },
+                    "score": json_score(suspect.score),
                     "failed": suspect.counts.failed,
                     "passed": suspect.counts.passed,
                     "in_slice": suspect.in_slice,
