@@ -553,6 +553,26 @@ fn a_nextest_project_is_validated_with_nextest() {
     let unknown = autofix(dir.path(), &["--test-tool", "bazel"]);
     assert_exit(&unknown, 2);
     assert!(error_line(&unknown).contains("unknown test tool `bazel`"));
+
+    // A test that fails only under nextest (which sets `NEXTEST`): the
+    // search runs the test executables and finds the patch, validation
+    // runs nextest and rejects it, naming the test.
+    let lib = dir.path().join("src/lib.rs");
+    let text = fs::read_to_string(&lib).unwrap();
+    let body = text.trim_end().strip_suffix('}').unwrap();
+    fs::write(
+        &lib,
+        format!("{body}\n    #[test]\n    fn not_under_nextest() {{\n        assert!(std::env::var_os(\"NEXTEST\").is_none());\n    }}\n}}\n"),
+    )
+    .unwrap();
+    let rejected = autofix(dir.path(), &["--test-tool", "nextest", "--seed", "0"]);
+    assert_exit(&rejected, 7);
+    assert!(
+        stderr(&rejected)
+            .contains("tests fail with the patch (cargo nextest): tests::not_under_nextest"),
+        "{}",
+        stderr(&rejected)
+    );
 }
 
 #[test]

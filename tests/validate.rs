@@ -100,11 +100,27 @@ fn patches_come_on_stdin_and_the_exit_code_says_what_was_found() {
         child.wait_with_output().unwrap()
     };
     let breaking = fs::read_to_string(dir.path().join("patches/breaking.patch")).unwrap();
-    let line = serde_json::json!({"name": "breaking", "patch": breaking}).to_string();
-    let none_plausible = run(&line);
+    // A patch that does not build: it fixes nothing and, running no test,
+    // breaks nothing either.
+    let unbuildable = "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -6,1 +6,1 @@\n-            return y;\n+            return q;\n";
+    let lines = [
+        ("breaking", breaking.as_str()),
+        ("unbuildable", unbuildable),
+    ]
+    .map(|(name, patch)| serde_json::json!({"name": name, "patch": patch}).to_string())
+    .join("\n");
+    let none_plausible = run(&lines);
     assert_exit(&none_plausible, 7);
     let table = stdout(&none_plausible);
     assert!(table.contains("breaks: tests::middle_1_2_3"), "{table}");
+    let row: Vec<&str> = table
+        .lines()
+        .find(|l| l.contains("unbuildable"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row[1..5], ["unbuildable", "0.0000", "0/1", "0"], "{table}");
+    assert!(row[5..].join(" ").starts_with("does not build:"), "{table}");
     assert_eq!(
         error_line(&none_plausible),
         "error: no given patch passes every test"

@@ -190,9 +190,10 @@ pub fn judge(
     let chosen = rank_plausible(&scored, baseline, &model, settings, None)?;
     let mut order: Vec<usize> = Vec::new();
     for alternative in &chosen {
+        // Two patches with the same edits are two entries, in their order.
         let (index, _) = plausible
             .iter()
-            .find(|(_, s)| s.candidate == alternative.scored.candidate)
+            .find(|(i, s)| !order.contains(i) && s.candidate == alternative.scored.candidate)
             .expect("a ranked patch is one of the plausible ones");
         judged[*index].behaviour_change = alternative.behaviour_change;
         order.push(*index);
@@ -256,18 +257,25 @@ fn judged_outcome(
             .suite
             .full_names(tests.iter().filter(|t| passed.contains(t) == pass))
     };
+    // A patch that does not build ran no test: it fixes none and breaks none.
+    let build_error = match outcome {
+        CandidateOutcome::Unviable(error) => Some(error.clone()),
+        CandidateOutcome::Tested(_) => None,
+    };
+    let ran = build_error.is_none();
     Judged {
         name: name.to_string(),
         refused: None,
-        build_error: match outcome {
-            CandidateOutcome::Unviable(error) => Some(error.clone()),
-            CandidateOutcome::Tested(_) => None,
-        },
         fitness: outcome.fitness(model),
         plausible: outcome.passes_all(model),
         fixes: names(&model.originally_failing, true),
         still_failing: names(&model.originally_failing, false),
-        breaks: names(&model.originally_passing, false),
+        breaks: if ran {
+            names(&model.originally_passing, false)
+        } else {
+            Vec::new()
+        },
+        build_error,
         behaviour_change: None,
     }
 }
