@@ -557,7 +557,10 @@ fn mutation_evidence_separates_lines_the_spectrum_ties() {
 #[test]
 fn lines_whose_edits_only_break_passing_tests_rank_last_among_those_tried() {
     let dir = fixture("shapes");
-    let json = rank_json(dir.path(), &[]);
+    // Without switching: switching one evaluation of `if self.0 == 0` at a
+    // time makes a failing test pass, and the critical line it adds to the
+    // top ten would push the line whose edits only break tests out of them.
+    let json = rank_json(dir.path(), &["--refine", "slices,mutation"]);
     let order = ["clean-fix", "noisy-fix", "no-change", "breaks-only"];
     let classes: Vec<usize> = json["ranking"]
         .as_array()
@@ -588,7 +591,7 @@ fn lines_whose_edits_only_break_passing_tests_rank_last_among_those_tried() {
         neutral["rank"].as_u64() < breaking["rank"].as_u64(),
         "{json:#}"
     );
-    let plain = rank_json(dir.path(), &["--refine", "slices,switching"]);
+    let plain = rank_json(dir.path(), &["--refine", "slices"]);
     let at = |e: &serde_json::Value| {
         entry(&plain, "src/lib.rs", e["line"].as_u64().unwrap())["rank"].clone()
     };
@@ -627,6 +630,27 @@ fn predicate_switching_finds_the_critical_condition() {
             .all(|e| e["critical"] == false)
     );
     assert_eq!(unswitched["switched_conditions"], 0);
+}
+
+#[test]
+fn switching_one_evaluation_finds_a_condition_that_forcing_cannot() {
+    // `if c == ' '` misses the comma: forced true it splits every
+    // character, forced false nothing; switched at the comma alone, the
+    // failing test passes.
+    let dir = fixture("separators");
+    let plain = rank_json(dir.path(), &["--refine", "none"]);
+    assert_eq!(plain["ranking"][0]["line"], 16, "{plain:#}");
+    let json = rank_json(dir.path(), &["--refine", "switching"]);
+    let first = &json["ranking"][0];
+    assert_eq!(
+        (&first["line"], &first["critical"]),
+        (&6.into(), &true.into()),
+        "{json:#}"
+    );
+    assert_eq!(
+        json["groups"][0]["critical"],
+        serde_json::json!(["src/lib.rs:6"])
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! run one process per test, so that a test's outcome and coverage are its
 //! own however the tests are written (threads, subprocesses, `exit`).
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -182,6 +183,30 @@ fn running_test(stdout: &str) -> Option<&str> {
     Some(name.strip_suffix(" - should panic").unwrap_or(name))
 }
 
+/// When [`TestSuite::run_together`] may stop before every test has run:
+/// once the tests it has not run yet cannot matter to the caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// Every test runs.
+    Never,
+    /// At the first test that times out (a candidate that hangs: the rest
+    /// would cost a timeout each).
+    AtTimeout,
+    /// At the first test that fails or times out.
+    AtFailure,
+}
+
+impl Stop {
+    /// Whether `verdicts` say to stop.
+    fn after(self, verdicts: &[(TestId, Verdict)]) -> bool {
+        verdicts.iter().any(|(_, verdict)| match self {
+            Stop::Never => false,
+            Stop::AtTimeout => *verdict == Verdict::TimedOut,
+            Stop::AtFailure => !verdict.passed(),
+        })
+    }
+}
+
 /// How to run tests: in parallel, with a per-test timeout.
 #[derive(Debug, Clone)]
 pub struct RunSettings {
@@ -284,11 +309,13 @@ impl TestSuite {
     /// time, the test it was running is timed out and the tests it did not
     /// get to run in a new process; when it dies another way (a test called
     /// `exit`, or aborted), the tests it did not report run again alone.
-    /// Tests of harness-free executables run alone.
+    /// Tests of harness-free executables run alone. `stop` says when the
+    /// tests not run yet are of no use: they are left out of the verdicts.
     pub fn run_together(
         &self,
         which: &[TestId],
         budget: &dyn Fn(TestId) -> Duration,
+        stop: Stop,
         env: &[(&'static str, OsString)],
     ) -> Result<GroupRun> {
         let mut run = GroupRun::default();
@@ -305,7 +332,7 @@ impl TestSuite {
                 .push(test);
         }
         for (executable, mut pending) in by_executable {
-            while !pending.is_empty() {
+            while !pending.is_empty() && !stop.after(&run.verdicts) {
                 let mut command = self.executable_command(executable);
                 command
                     .args(["--exact", "--test-threads=1"])
@@ -317,18 +344,34 @@ impl TestSuite {
                 let whole =
                     started + START_UP + pending.iter().map(|&t| budget(t)).sum::<Duration>();
                 let mut current: Option<(String, Instant)> = None;
-                let finished = process::run_watched(command, |tail| {
-                    let Some(name) = running_test(tail) else {
-                        return Some(whole);
-                    };
-                    if current.as_ref().is_none_or(|(running, _)| running != name) {
-                        current = Some((name.to_string(), Instant::now()));
-                    }
-                    let since = current.as_ref().map_or(started, |(_, since)| *since);
-                    let test = pending.iter().find(|&&t| self.get(t).name == name);
-                    let own = test.map(|&t| since + budget(t) + TICK);
-                    Some(own.map_or(whole, |own| own.min(whole)))
-                })?;
+                // A failure that stops the run ends the process at once.
+                let stopped = Cell::new(false);
+                let finished = process::run_watched(
+                    command,
+                    |line| {
+                        let failed = line
+                            .strip_prefix("test ")
+                            .is_some_and(|l| l.ends_with(" ... FAILED"));
+                        if failed && stop == Stop::AtFailure {
+                            stopped.set(true);
+                        }
+                    },
+                    |tail| {
+                        if stopped.get() {
+                            return Some(Instant::now());
+                        }
+                        let Some(name) = running_test(tail) else {
+                            return Some(whole);
+                        };
+                        if current.as_ref().is_none_or(|(running, _)| running != name) {
+                            current = Some((name.to_string(), Instant::now()));
+                        }
+                        let since = current.as_ref().map_or(started, |(_, since)| *since);
+                        let test = pending.iter().find(|&&t| self.get(t).name == name);
+                        let own = test.map(|&t| since + budget(t) + TICK);
+                        Some(own.map_or(whole, |own| own.min(whole)))
+                    },
+                )?;
                 let reported = parse_results(&finished.stdout);
                 let running = running_test(&finished.stdout);
                 let mut rest = Vec::new();
@@ -343,6 +386,8 @@ impl TestSuite {
                                 Verdict::Failed(Panic::default())
                             },
                         )),
+                        // Stopped on purpose: the rest are of no use.
+                        None if stopped.get() => {}
                         None if finished.status != Status::TimedOut => alone.push(test),
                         None if running == Some(name) || running.is_none() => {
                             run.verdicts.push((test, Verdict::TimedOut))
@@ -350,13 +395,16 @@ impl TestSuite {
                         None => rest.push(test),
                     }
                 }
-                if finished.status == Status::TimedOut {
+                if finished.status == Status::TimedOut && !stopped.get() {
                     run.timed_out += finished.elapsed;
                 }
                 pending = rest;
             }
         }
         for test in alone {
+            if stop.after(&run.verdicts) {
+                break;
+            }
             let mut command = self.command(test);
             command.envs(env.iter().map(|(k, v)| (k, v)));
             let finished = process::run(command, Some(START_UP + budget(test)))?;

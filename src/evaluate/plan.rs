@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::cargo::suite::{GroupRun, Panic, TestId, TestSuite, Verdict};
+use crate::cargo::suite::{GroupRun, Panic, Stop, TestId, TestSuite, Verdict};
 use crate::code::source::{Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
 
@@ -18,6 +18,9 @@ use crate::evaluate::fitness::FitnessModel;
 pub struct Cutoff {
     pub model: FitnessModel,
     pub threshold: f64,
+    /// Whether a candidate that breaks an originally passing test is of no
+    /// use either (its tests stop at the first that fails).
+    pub clean_only: bool,
 }
 
 /// Which tests a candidate runs, in which order, within which time.
@@ -31,11 +34,12 @@ pub struct Cutoff {
 ///
 /// Each test may take ten times its baseline duration, at least
 /// [`FLOOR`] (a mutant that hangs costs that, not seconds). A test that
-/// timed out in the baseline, and any test that times out in a candidate
-/// that would otherwise pass every test it ran, gets the generous limit
-/// (one test at a time, until one times out again):
-/// ten times the slowest passing test, at least a second (so that a busy
-/// machine cannot cost a fix).
+/// timed out in the baseline, and the one test that timed out in a
+/// candidate that would otherwise pass every test it ran, get the generous
+/// limit: ten times the slowest passing test, at least a second (so that a
+/// busy machine cannot cost a fix). A candidate in which two tests time
+/// out hangs: nothing is confirmed, and when the cutoff or [`Stop`] allow,
+/// its remaining tests do not run.
 #[derive(Debug, Clone)]
 pub struct TestPlan {
     /// The originally failing tests (not flaky).
@@ -49,6 +53,8 @@ pub struct TestPlan {
     /// Per test: the lines it executed in the baseline.
     coverage: Vec<BTreeSet<Location>>,
     cutoff: Option<Cutoff>,
+    /// When the originally passing tests may stop, cutoff aside.
+    pub stop: Stop,
 }
 
 /// The least time a test is given.
@@ -101,6 +107,7 @@ impl TestPlan {
             durations,
             coverage,
             cutoff: None,
+            stop: Stop::Never,
         }
     }
 
@@ -136,14 +143,20 @@ impl TestPlan {
     }
 
     /// Whether, with `verdicts` known and every test of `pending` passing,
-    /// the candidate would still fall below the cutoff.
-    fn below_cutoff(&self, verdicts: &[(TestId, Verdict)], pending: &[TestId]) -> bool {
+    /// the candidate would still fall below the cutoff; with `hopeful`,
+    /// tests that timed out count as passing too.
+    fn below_cutoff(
+        &self,
+        verdicts: &[(TestId, Verdict)],
+        pending: &[TestId],
+        hopeful: bool,
+    ) -> bool {
         let Some(cutoff) = &self.cutoff else {
             return false;
         };
         let mut passed: BTreeSet<TestId> = verdicts
             .iter()
-            .filter(|(_, v)| v.passed())
+            .filter(|(_, v)| v.passed() || (hopeful && *v == Verdict::TimedOut))
             .map(|(t, _)| *t)
             .collect();
         passed.extend(pending);
@@ -158,68 +171,73 @@ impl TestPlan {
         edited: Option<&BTreeSet<Location>>,
         env: &[(&'static str, OsString)],
     ) -> Result<PlanRun> {
-        let selection = self.select(edited);
+        self.run_with(self.select(edited), |tests, budget, stop| {
+            suite.run_together(tests, budget, stop, env)
+        })
+    }
+
+    /// Runs `selection` with `group`, which runs some tests with a budget
+    /// per test and a [`Stop`].
+    ///
+    /// The originally failing tests run first. The rest run unless the
+    /// cutoff says the candidate cannot survive even if every test that
+    /// timed out passes after all; they stop at the first failure when the
+    /// cutoff says a candidate that breaks one is of no use (or would be
+    /// too, as when only a timeout keeps it above the cutoff), else as
+    /// [`TestPlan::stop`] says. Then a lone timeout is confirmed.
+    fn run_with(
+        &self,
+        selection: Selection,
+        mut group: impl FnMut(&[TestId], &dyn Fn(TestId) -> Duration, Stop) -> Result<GroupRun>,
+    ) -> Result<PlanRun> {
         let budget = |test: TestId| self.budget(test);
         let mut run = PlanRun {
             verdicts: selection.kept,
             timed_out: Duration::ZERO,
         };
-        run.add(suite.run_together(&selection.first, &budget, env)?);
-        let mut rest_ran = false;
-        if !self.below_cutoff(&run.verdicts, &selection.rest) {
-            run.add(suite.run_together(&selection.rest, &budget, env)?);
-            rest_ran = true;
-        }
-        let confirmed = self.confirm_timeouts(suite, env, &mut run)?;
-        // A failing test that only timed out by the tight budget may have
-        // made the cutoff skip the rest: once confirmed, they run after all.
-        if confirmed && !rest_ran && !self.below_cutoff(&run.verdicts, &selection.rest) {
-            run.add(suite.run_together(&selection.rest, &budget, env)?);
-            self.confirm_timeouts(suite, env, &mut run)?;
+        run.add(group(&selection.first, &budget, Stop::Never)?);
+        let mut pending = selection.rest;
+        loop {
+            if self.below_cutoff(&run.verdicts, &pending, true) {
+                break;
+            }
+            if !pending.is_empty() {
+                let clean_only = self.cutoff.as_ref().is_some_and(|c| c.clean_only);
+                let stop = if clean_only || self.below_cutoff(&run.verdicts, &pending, false) {
+                    Stop::AtFailure
+                } else {
+                    self.stop
+                };
+                run.add(group(&pending, &budget, stop)?);
+                pending.retain(|t| !run.verdicts.iter().any(|(ran, _)| ran == t));
+            }
+            let Some(test) = Self::to_confirm(&run.verdicts) else {
+                break;
+            };
+            run.verdicts.retain(|(t, _)| *t != test);
+            let confirmed = group(&[test], &|_| self.generous, Stop::Never)?;
+            let passed = confirmed.verdicts.iter().all(|(_, v)| v.passed());
+            run.add(confirmed);
+            if !passed {
+                break;
+            }
         }
         run.verdicts.sort_by_key(|(test, _)| *test);
         Ok(run)
     }
 
-    /// Timeouts in a candidate that passes everything else are confirmed
-    /// with the generous limit: a busy machine must not cost a fix. One at
-    /// a time, until one times out again: then the candidate cannot pass
-    /// everything, and the rest keep their verdict (a mutant that hangs in
-    /// every test costs one generous limit, not one per test). Whether every
-    /// one passed.
-    fn confirm_timeouts(
-        &self,
-        suite: &TestSuite,
-        env: &[(&'static str, OsString)],
-        run: &mut PlanRun,
-    ) -> Result<bool> {
-        let timed_out: Vec<TestId> = run
-            .verdicts
+    /// The test whose timeout is worth confirming with the generous limit
+    /// (a busy machine must not cost a fix): the only test of a candidate
+    /// that timed out, when no test failed. Two tests that time out are a
+    /// candidate that hangs, not a slow machine: they keep their verdict
+    /// (it costs two short budgets, not a long one).
+    fn to_confirm(verdicts: &[(TestId, Verdict)]) -> Option<TestId> {
+        let mut timed_out = verdicts.iter().filter(|(_, v)| *v == Verdict::TimedOut);
+        let (test, _) = timed_out.next()?;
+        let failed = verdicts
             .iter()
-            .filter(|(_, v)| *v == Verdict::TimedOut)
-            .map(|(t, _)| *t)
-            .collect();
-        let otherwise_passing = run
-            .verdicts
-            .iter()
-            .all(|(_, v)| matches!(v, Verdict::Passed | Verdict::TimedOut));
-        if timed_out.is_empty() || !otherwise_passing {
-            return Ok(true);
-        }
-        run.verdicts.retain(|(_, v)| *v != Verdict::TimedOut);
-        let mut unconfirmed = timed_out.into_iter();
-        let mut all = true;
-        for test in unconfirmed.by_ref() {
-            let confirmed = suite.run_together(&[test], &|_| self.generous, env)?;
-            all = confirmed.verdicts.iter().all(|(_, v)| v.passed());
-            run.add(confirmed);
-            if !all {
-                break;
-            }
-        }
-        run.verdicts
-            .extend(unconfirmed.map(|test| (test, Verdict::TimedOut)));
-        Ok(all)
+            .any(|(_, v)| matches!(v, Verdict::Failed(_)));
+        (timed_out.next().is_none() && !failed).then_some(*test)
     }
 }
 
@@ -308,28 +326,148 @@ mod tests {
         };
         let still_failing = [(t(2), Verdict::Failed(Panic::default()))];
         assert!(
-            !plan.below_cutoff(&still_failing, &ids([0, 1])),
+            !plan.below_cutoff(&still_failing, &ids([0, 1]), false),
             "no cutoff set"
         );
         plan.set_cutoff(Some(Cutoff {
             model: model.clone(),
             threshold: 0.995,
+            clean_only: false,
         }));
         assert!(
-            plan.below_cutoff(&still_failing, &ids([0, 1])),
+            plan.below_cutoff(&still_failing, &ids([0, 1]), false),
             "0.99 at best"
         );
         assert!(
-            !plan.below_cutoff(&[(t(2), Verdict::Passed)], &ids([0, 1])),
+            !plan.below_cutoff(&[(t(2), Verdict::Passed)], &ids([0, 1]), false),
             "1.0 is within reach"
         );
         plan.set_cutoff(Some(Cutoff {
             model,
             threshold: 0.99,
+            clean_only: false,
         }));
         assert!(
-            !plan.below_cutoff(&still_failing, &ids([0, 1])),
+            !plan.below_cutoff(&still_failing, &ids([0, 1]), false),
             "a tie may still survive"
         );
+    }
+
+    /// Runs `selection` against verdicts by test (a slow test times out
+    /// within the tight budget and passes within the generous one),
+    /// obeying each group's [`Stop`]; the calls made, as (tests, whether
+    /// with the generous limit, stop).
+    fn simulate(
+        plan: &TestPlan,
+        selection: Selection,
+        verdicts: &[(usize, Verdict)],
+        slow: &[usize],
+    ) -> (PlanRun, Vec<(Vec<TestId>, bool, Stop)>) {
+        let mut calls = Vec::new();
+        let run = plan
+            .run_with(selection, |tests, budget, stop| {
+                let generous = tests.iter().all(|&t| budget(t) == plan.generous);
+                calls.push((tests.to_vec(), generous, stop));
+                let mut run = GroupRun::default();
+                for &test in tests {
+                    let verdict = if slow.contains(&test.index()) && generous {
+                        Verdict::Passed
+                    } else {
+                        verdicts[test.index()].1.clone()
+                    };
+                    let stops = match stop {
+                        Stop::Never => false,
+                        Stop::AtTimeout => verdict == Verdict::TimedOut,
+                        Stop::AtFailure => !verdict.passed(),
+                    };
+                    run.verdicts.push((test, verdict));
+                    if stops {
+                        break;
+                    }
+                }
+                Ok(run)
+            })
+            .unwrap();
+        (run, calls)
+    }
+
+    /// Tests 0 to 2 passed, test 3 failed, every one in 10 ms.
+    fn four_tests() -> TestPlan {
+        TestPlan::new(
+            ids([3]),
+            ids([0, 1, 2]),
+            vec![Some(Duration::from_millis(10)); 4],
+            vec![BTreeSet::from([at(1)]); 4],
+            Duration::from_secs(60),
+        )
+    }
+
+    #[test]
+    fn a_candidate_that_hangs_costs_two_short_budgets() {
+        let mut plan = four_tests();
+        let model = FitnessModel {
+            weights: Weights::DEFAULT,
+            originally_passing: BTreeSet::from([t(0), t(1), t(2)]),
+            originally_failing: BTreeSet::from([t(3)]),
+        };
+        plan.set_cutoff(Some(Cutoff {
+            threshold: model.of_passed(&model.originally_passing) + 1e-9,
+            model,
+            clean_only: true,
+        }));
+        let hangs = [
+            (0, Verdict::TimedOut),
+            (1, Verdict::TimedOut),
+            (2, Verdict::TimedOut),
+            (3, Verdict::TimedOut),
+        ];
+        let (run, calls) = simulate(&plan, plan.select(None), &hangs, &[]);
+        // The failing test, then the rest until the first timeout; nothing
+        // confirmed with the generous limit.
+        assert_eq!(
+            calls,
+            [
+                (ids([3]), false, Stop::Never),
+                (ids([0, 1, 2]), false, Stop::AtFailure),
+            ]
+        );
+        assert_eq!(
+            run.verdicts,
+            [(t(0), Verdict::TimedOut), (t(3), Verdict::TimedOut)]
+        );
+    }
+
+    #[test]
+    fn a_lone_timeout_is_confirmed_and_the_tests_it_stopped_run_after_all() {
+        let mut plan = four_tests();
+        plan.stop = Stop::AtTimeout;
+        let fixed = [
+            (0, Verdict::Passed),
+            (1, Verdict::TimedOut),
+            (2, Verdict::Passed),
+            (3, Verdict::Passed),
+        ];
+        // Test 1 is only slow: the generous limit lets it pass.
+        let (run, calls) = simulate(&plan, plan.select(None), &fixed, &[1]);
+        assert_eq!(
+            calls,
+            [
+                (ids([3]), false, Stop::Never),
+                (ids([0, 1, 2]), false, Stop::AtTimeout),
+                (ids([1]), true, Stop::Never),
+                (ids([2]), false, Stop::AtTimeout),
+            ]
+        );
+        assert!(run.verdicts.iter().all(|(_, v)| v.passed()));
+        assert_eq!(run.verdicts.len(), 4);
+        // A failure elsewhere: the timeout is not worth confirming.
+        let broken = [
+            (0, Verdict::Failed(Panic::default())),
+            (1, Verdict::TimedOut),
+            (2, Verdict::Passed),
+            (3, Verdict::Passed),
+        ];
+        let (_, calls) = simulate(&plan, plan.select(None), &broken, &[1]);
+        assert!(calls.iter().all(|(_, generous, _)| !generous));
     }
 }

@@ -181,14 +181,19 @@ pub fn localize(
         .collect();
     let (critical, switched) = if settings.switching {
         let spinner = console.spinner("Switching");
-        spinner.set_message("every condition the failing tests evaluate, both ways");
+        spinner.set_message(
+            "every condition the failing tests evaluate, both ways and one evaluation at a time",
+        );
         let found =
             critical_predicates(baseline, &groups, &settings.exclude, &settings.evaluation)?;
         drop(spinner);
         let count: usize = found.0.iter().map(BTreeSet::len).sum();
         console.status(
             "Switched",
-            format!("{} conditions both ways: {count} critical", found.1),
+            format!(
+                "{} conditions both ways and one evaluation at a time: {count} critical",
+                found.1
+            ),
         );
         found
     } else {

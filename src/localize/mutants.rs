@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::TestId;
+use crate::cargo::suite::{Stop, TestId};
 use crate::code::source::Location;
 use crate::evaluate::setup::{build_evaluator, test_plan};
 use crate::evaluate::types::infer_types;
@@ -87,11 +87,11 @@ pub fn run_mutants(
         kind: EvaluatorKind::Schema,
         ..evaluation.clone()
     };
-    let mut evaluator = build_evaluator(
-        baseline,
-        test_plan(baseline, &failing, &passing, evaluation),
-        &schema,
-    )?;
+    // An edit that hangs has shown what it does at its first timeout: the
+    // rest of its tests would each cost one.
+    let mut plan = test_plan(baseline, &failing, &passing, evaluation);
+    plan.stop = Stop::AtTimeout;
+    let mut evaluator = build_evaluator(baseline, plan, &schema)?;
     let (failing, passing): (BTreeSet<TestId>, BTreeSet<TestId>) =
         (failing.into_iter().collect(), passing.into_iter().collect());
     let mut next = 0;

@@ -1,7 +1,8 @@
 //! Predicate switching: SAT-TAR's core, found by running instead of
 //! solving. Every condition a failing test evaluates is forced to `true`
-//! and to `false` (all of them woven into one build, each selected at run
-//! time), and the failing tests that reach it run again. A condition whose
+//! and to `false`, and each of its first few evaluations in a test is
+//! switched on its own (all of them woven into one build, each selected at
+//! run time), and the failing tests that reach it run again. A condition whose
 //! forced outcome makes a failing test pass is a critical predicate: the
 //! failure depends on which way it goes.
 
@@ -38,6 +39,7 @@ pub fn critical_predicates(
         .collect();
     let space = collect_mutation_space(&baseline.sources, exclude);
     let mut switches: Vec<(Location, Candidate)> = Vec::new();
+    let mut sites = 0;
     for site in &space.sites {
         let SiteKind::Condition { range, .. } = &site.kind else {
             continue;
@@ -45,15 +47,19 @@ pub fn critical_predicates(
         if !reached.contains(&site.location()) {
             continue;
         }
-        for forced in ["true", "false"] {
+        let original = &baseline.sources.get(site.file).text[range.clone()];
+        let forced = ["true".to_string(), "false".to_string()];
+        let instances = (1..=INSTANCES).map(|k| switch_instance(original, k));
+        for text in forced.into_iter().chain(instances) {
             let edit = PatchEdit {
                 file: site.file,
-                edit: Edit::replace(range.clone(), forced),
+                edit: Edit::replace(range.clone(), text),
                 operator: Operator::Condition,
                 line: site.line,
             };
             switches.push((site.location(), Candidate::original().with(edit)));
         }
+        sites += 1;
     }
     let mut critical = vec![BTreeSet::new(); groups.len()];
     if switches.is_empty() {
@@ -79,5 +85,24 @@ pub fn critical_predicates(
             }
         }
     }
-    Ok((critical, switches.len() / 2))
+    Ok((critical, sites))
+}
+
+/// How many of a condition's first evaluations in a test are switched one
+/// at a time.
+const INSTANCES: usize = 6;
+
+/// `condition` with only its `k`-th evaluation (1-based, counted per
+/// thread: libtest runs each test on a thread of its own) switched the
+/// other way: one dynamic instance, as predicate switching proper does.
+/// Forcing every evaluation can hide the one that matters (a loop or a
+/// dispatch whose condition must hold for some inputs and not others).
+fn switch_instance(condition: &str, k: usize) -> String {
+    format!(
+        "({{ ::std::thread_local! {{ static __AUTOFIX_SEEN: ::std::cell::Cell<usize> = \
+         const {{ ::std::cell::Cell::new(0) }}; }} \
+         let __autofix_value: bool = {condition}; \
+         let __autofix_nth = __AUTOFIX_SEEN.with(|seen| {{ seen.set(seen.get() + 1); seen.get() }}); \
+         if __autofix_nth == {k} {{ !__autofix_value }} else {{ __autofix_value }} }})"
+    )
 }

@@ -313,14 +313,26 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
                 .map(|text| Edit::replace(range.clone(), text))
                 .collect()
         }
-        (SiteKind::Field { range, name }, Operator::Identifier) => cx
-            .space
-            .fields
-            .get(name)
-            .into_iter()
-            .flatten()
-            .map(|sibling| Edit::replace(range.clone(), sibling.as_str()))
-            .collect(),
+        (
+            SiteKind::Field {
+                range,
+                name,
+                expression,
+            },
+            Operator::Identifier,
+        ) => {
+            // A sibling field of the same type; or the variable in scope
+            // with the field's name (`self.year` for the `year` computed
+            // just before).
+            let siblings = cx.space.fields.get(name).into_iter().flatten();
+            let mut edits: Vec<Edit> = siblings
+                .map(|sibling| Edit::replace(range.clone(), sibling.as_str()))
+                .collect();
+            if name != "self" && site.bound.contains(name) {
+                edits.push(Edit::replace(expression.clone(), name.as_str()));
+            }
+            edits
+        }
         (SiteKind::Variable { range, name }, Operator::Identifier) => {
             let location = site.location();
             let own = cx.types.variable(location, name);
@@ -332,6 +344,11 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
                     _ => true,
                 })
                 .map(|n| Edit::replace(range.clone(), n.as_str()))
+                .chain(
+                    // And `self`'s field of that name, the other way round.
+                    (site.bound.iter().any(|n| n == "self") && cx.space.fields.contains_key(name))
+                        .then(|| Edit::replace(range.clone(), format!("self.{name}"))),
+                )
                 .collect()
         }
         (
@@ -951,6 +968,22 @@ mod tests {
             .map(|t| line(t, 3).to_string())
             .collect();
         assert_eq!(lines, BTreeSet::from(["a.end".to_string()]));
+    }
+
+    #[test]
+    fn a_field_and_a_variable_of_its_name_stand_for_each_other() {
+        let text = "struct Date { year: i32, month: i32 }\nimpl Date {\n    fn next(&self, months: i32) -> i32 {\n        let year = self.month + months;\n        self.year * 12 + year\n    }\n}\n";
+        let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 5)
+            .iter()
+            .map(|t| line(t, 5).to_string())
+            .collect();
+        assert!(lines.contains("year * 12 + year"), "{lines:?}");
+        assert!(lines.contains("self.year * 12 + self.year"), "{lines:?}");
+        assert!(lines.contains("self.month * 12 + year"), "{lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.contains("self.months")),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -67,6 +67,8 @@ pub enum SiteKind {
     Field {
         range: Range<usize>,
         name: String,
+        /// The whole field access (`self.year`).
+        expression: Range<usize>,
     },
     /// The method name of a method call (`expression`).
     Method {
@@ -308,9 +310,11 @@ impl SiteKind {
             SiteKind::Condition { range, .. }
             | SiteKind::Literal { range, .. }
             | SiteKind::Variable { range, .. }
-            | SiteKind::Field { range, .. }
             | SiteKind::Operand { range, .. }
             | SiteKind::Iterable { range, .. } => vec![range.clone()],
+            SiteKind::Field {
+                range, expression, ..
+            } => vec![range.clone(), expression.clone()],
             SiteKind::BinaryOperator {
                 range,
                 expression,
@@ -859,6 +863,7 @@ impl RunnableCode for Collector<'_> {
                         SiteKind::Field {
                             range: name.span().byte_range(),
                             name: name.to_string(),
+                            expression: field.span().byte_range(),
                         },
                     );
                 }

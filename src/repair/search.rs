@@ -227,6 +227,7 @@ pub fn search(
             run.evaluator.set_cutoff(Some(Cutoff {
                 model: model.clone(),
                 threshold,
+                clean_only: false,
             }));
         }
         run.learn(mutator, settings);

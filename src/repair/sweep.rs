@@ -63,11 +63,14 @@ pub struct Swept {
 pub const BATCH: usize = 200;
 
 /// The sweep's cutoff: an edit that fixes no failing test is of no use
-/// here, so its passing tests need not run.
+/// here, so its passing tests need not run; nor is one that breaks a
+/// passing test (neither plausible nor a partial fix), so they stop at the
+/// first that fails.
 pub fn sweep_cutoff(model: &FitnessModel) -> Cutoff {
     Cutoff {
         model: model.clone(),
         threshold: model.of_passed(&model.originally_passing) + 1e-9,
+        clean_only: true,
     }
 }
 

@@ -163,12 +163,14 @@ pub fn run_streaming(
 /// `deadline(tail)` is asked as the output grows, with the last line of
 /// stdout written so far if it has no line break yet (a test runner's
 /// "test NAME ... ": the test it is running), and the process group is
-/// killed once the deadline it gives (`None`: none) has passed.
+/// killed once the deadline it gives (`None`: none) has passed;
+/// `on_line` hears each complete line of stdout as it arrives.
 pub fn run_watched(
     command: Command,
+    on_line: impl FnMut(&str),
     deadline: impl FnMut(&str) -> Option<Instant>,
 ) -> Result<Finished> {
-    watch(command, |_| {}, deadline).map(|(finished, stdout)| Finished { stdout, ..finished })
+    watch(command, on_line, deadline).map(|(finished, stdout)| Finished { stdout, ..finished })
 }
 
 fn watch(
