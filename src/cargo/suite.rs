@@ -198,7 +198,7 @@ pub enum Stop {
 
 impl Stop {
     /// Whether `verdicts` say to stop.
-    fn after(self, verdicts: &[(TestId, Verdict)]) -> bool {
+    pub fn after(self, verdicts: &[(TestId, Verdict)]) -> bool {
         verdicts.iter().any(|(_, verdict)| match self {
             Stop::Never => false,
             Stop::AtTimeout => *verdict == Verdict::TimedOut,
@@ -349,9 +349,7 @@ impl TestSuite {
                 let finished = process::run_watched(
                     command,
                     |line| {
-                        let failed = line
-                            .strip_prefix("test ")
-                            .is_some_and(|l| l.ends_with(" ... FAILED"));
+                        let failed = parse_results(line).values().any(|&passed| !passed);
                         if failed && stop == Stop::AtFailure {
                             stopped.set(true);
                         }

@@ -375,13 +375,8 @@ mod tests {
                     } else {
                         verdicts[test.index()].1.clone()
                     };
-                    let stops = match stop {
-                        Stop::Never => false,
-                        Stop::AtTimeout => verdict == Verdict::TimedOut,
-                        Stop::AtFailure => !verdict.passed(),
-                    };
                     run.verdicts.push((test, verdict));
-                    if stops {
+                    if stop.after(&run.verdicts) {
                         break;
                     }
                 }
