@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use cargo_autofix::{
-    Counts, FileId, FixClass, LineEvidence, Location, MUTATION_LINES, Metric, RepairReport,
-    Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
+    Counts, FileId, FixClass, LineEvidence, Location, Metric, RepairReport, Spectrum, Suspect,
+    rank_refined, rank_suspects, rerank_by_evidence,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -285,9 +285,9 @@ fn refinement_ranks(
             })
             .min()
     };
-    let as_is = |_: &mut Vec<Suspect>, _: &BTreeMap<Location, LineEvidence>| {};
-    let by_classes = |suspects: &mut Vec<Suspect>, evidence: &BTreeMap<Location, LineEvidence>| {
-        rerank_by_evidence(suspects, evidence, MUTATION_LINES)
+    let as_is = |_: &mut Vec<Suspect>, _: &Evidence| {};
+    let by_classes = |suspects: &mut Vec<Suspect>, evidence: &Evidence| {
+        rerank_by_evidence(suspects, &evidence.lines, evidence.window)
     };
     let mut plain_with_evidence = refined(&spectrum, &none, &none);
     by_classes(&mut plain_with_evidence, &evidence_of(overall, files));
@@ -309,15 +309,21 @@ fn refinement_ranks(
         .collect()
 }
 
-/// Per line, what edits there did.
-type Evidence = BTreeMap<Location, LineEvidence>;
+/// Per line, what edits there did, and how many lines from the top of the
+/// ranking the mutation refinement tried (its `MUTATION_LINES` lines of
+/// code, and the constants among them).
+struct Evidence {
+    lines: BTreeMap<Location, LineEvidence>,
+    window: usize,
+}
 
 /// A change to a ranking given its evidence.
 type Reorder = dyn Fn(&mut Vec<Suspect>, &Evidence);
 
-/// The mutation evidence of a `--format json` ranking's entries.
-fn evidence_of(entries: &Value, files: &Files) -> BTreeMap<Location, LineEvidence> {
-    entries
+/// The mutation evidence of a `--format json` ranking's entries (every
+/// entry the refinement tried has its `mutation`, untried ones too).
+fn evidence_of(entries: &Value, files: &Files) -> Evidence {
+    let lines: BTreeMap<Location, LineEvidence> = entries
         .as_array()
         .into_iter()
         .flatten()
@@ -331,19 +337,17 @@ fn evidence_of(entries: &Value, files: &Files) -> BTreeMap<Location, LineEvidenc
             };
             Some((location_of(e, files), evidence))
         })
-        .collect()
+        .collect();
+    let window = lines.len();
+    Evidence { lines, window }
 }
 
-/// The first [`MUTATION_LINES`] suspects reordered by a mutation score
-/// alone (Metallaxis or MUSE), highest first, ties in the refined order and
-/// ranked worst-case; lines without edits score 0.
-fn by_score(
-    suspects: &mut [Suspect],
-    evidence: &BTreeMap<Location, LineEvidence>,
-    score: fn(&LineEvidence) -> f64,
-) {
-    let window = MUTATION_LINES.min(suspects.len());
-    let of = |s: &Suspect| evidence.get(&s.location).map_or(0.0, score);
+/// The first suspects (as many as the refinement tried) reordered by a
+/// mutation score alone (Metallaxis or MUSE), highest first, ties in the
+/// refined order and ranked worst-case; lines without edits score 0.
+fn by_score(suspects: &mut [Suspect], evidence: &Evidence, score: fn(&LineEvidence) -> f64) {
+    let window = evidence.window.min(suspects.len());
+    let of = |s: &Suspect| evidence.lines.get(&s.location).map_or(0.0, score);
     suspects[..window].sort_by(|a, b| of(b).total_cmp(&of(a)));
     for index in 0..window {
         let value = of(&suspects[index]);

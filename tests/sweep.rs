@@ -115,6 +115,9 @@ fn a_wrong_number_in_a_const_table_is_ranked_and_fixed() {
     let ranking = rank_json(dir.path(), &[]);
     let table = entry(&ranking, "src/lib.rs", 2);
     assert!(table["failed"].as_u64().unwrap() >= 1, "{table}");
+    // The line that reads the table is in the failing tests' slice, so the
+    // table is too.
+    assert_eq!(table["in_slice"], true, "{table}");
     let shown = autofix(dir.path(), &["--rank-only"]);
     assert!(stdout(&shown).contains("(lines 2-5)"), "{}", stdout(&shown));
     fixed_by(
@@ -122,6 +125,18 @@ fn a_wrong_number_in_a_const_table_is_ranked_and_fixed() {
         "value",
         "-    31, 28, 31, 31, 31, 30, //",
         "+    31, 28, 31, 30, 31, 30, //",
+    );
+}
+
+/// 720 for 270 is no number off by one: `value` offers a table's numbers
+/// the slips of the keys (two digits swapped, here).
+#[test]
+fn a_slip_of_the_keys_in_a_const_table_is_fixed() {
+    fixed_by(
+        "postage",
+        "value",
+        "-const RATES: [(u32, u32); 4] = [(20, 85), (100, 145), (250, 720), (1000, 510)];",
+        "+const RATES: [(u32, u32); 4] = [(20, 85), (100, 145), (250, 270), (1000, 510)];",
     );
 }
 

@@ -109,8 +109,9 @@ pub const TREE_DEPTH: usize = 3;
 /// The tree chooses among this many predicates from the top of the ranking.
 const TREE_CANDIDATES: usize = 500;
 
-/// The mutation refinement tries the edits at this many lines from the top
-/// of each ranking (the overall one and each group's), and reorders them.
+/// The mutation refinement tries the edits at this many lines of code from
+/// the top of each ranking (the overall one and each group's, with the
+/// `const` and `static` items among them), and reorders them.
 pub const MUTATION_LINES: usize = 10;
 
 /// The longest the mutation refinement runs; the lines it did not reach
@@ -174,10 +175,21 @@ pub fn localize(
     } else {
         BTreeMap::new()
     };
+    // A constant's value flows into every line that reads it: it is in a
+    // slice that holds one of those lines.
     let slices: BTreeMap<TestId, BTreeSet<Location>> = baseline
         .traces
         .iter()
-        .map(|(&test, trace)| (test, backward_slice(trace, &facts)))
+        .map(|(&test, trace)| {
+            let mut slice = backward_slice(trace, &facts);
+            let read: Vec<Location> = data
+                .iter()
+                .filter(|c| !c.read_at.is_disjoint(&slice))
+                .map(|c| c.location)
+                .collect();
+            slice.extend(read);
+            (test, slice)
+        })
         .collect();
     let (critical, switched) = if settings.switching {
         let spinner = console.spinner("Switching");
@@ -233,15 +245,17 @@ pub fn localize(
         &any_critical,
     );
     let mutants = if settings.mutation {
-        let mutants = mutate_top_lines(baseline, &overall, &rankings, settings, console)?;
+        let mutants = mutate_top_lines(baseline, &overall, &rankings, &data, settings, console)?;
         let passing = baseline.passing().count();
         let all_failing: BTreeSet<TestId> = baseline.failing().map(|r| r.test).collect();
         let evidence = line_evidence(&mutants.effects, &all_failing, passing);
-        rerank_by_evidence(&mut overall, &evidence, MUTATION_LINES);
+        let window = mutation_window(&overall, &data);
+        rerank_by_evidence(&mut overall, &evidence, window);
         for ranking in &mut rankings {
             let failing: BTreeSet<TestId> = ranking.group.tests.iter().copied().collect();
             let evidence = line_evidence(&mutants.effects, &failing, passing);
-            rerank_by_evidence(&mut ranking.suspects, &evidence, MUTATION_LINES);
+            let window = mutation_window(&ranking.suspects, &data);
+            rerank_by_evidence(&mut ranking.suspects, &evidence, window);
         }
         Some(mutants)
     } else {
@@ -285,20 +299,23 @@ pub fn explain_by_events(
     (ranked, Some(tree))
 }
 
-/// The single edits at the top [`MUTATION_LINES`] lines of each ranking (taken
+/// The single edits at the top [`MUTATION_LINES`] lines of code of each ranking (taken
 /// in turn: every ranking's first line, then every second line, ...).
 fn mutate_top_lines(
     baseline: &Baseline,
     overall: &[Suspect],
     groups: &[GroupRanking],
+    data: &[Constant],
     settings: &Settings,
     console: &Console,
 ) -> Result<Mutants> {
     let rankings: Vec<&[Suspect]> = std::iter::once(overall)
         .chain(groups.iter().map(|g| g.suspects.as_slice()))
+        .map(|r| &r[..mutation_window(r, data)])
         .collect();
     let mut lines: Vec<Location> = Vec::new();
-    for place in 0..MUTATION_LINES {
+    let longest = rankings.iter().map(|r| r.len()).max().unwrap_or(0);
+    for place in 0..longest {
         for suspect in rankings.iter().filter_map(|r| r.get(place)) {
             if suspect.score > 0.0 && !lines.contains(&suspect.location) {
                 lines.push(suspect.location);
@@ -338,6 +355,24 @@ fn mutate_top_lines(
         ),
     );
     Ok(mutants)
+}
+
+/// How many suspects from the top of `ranking` the mutation refinement
+/// tries: its first [`MUTATION_LINES`] lines of code, and the `const` and
+/// `static` items ranked among them (a constant joins the slice of the
+/// lines that read it, and should not push one of them out).
+fn mutation_window(ranking: &[Suspect], data: &[Constant]) -> usize {
+    let mut code = 0;
+    ranking
+        .iter()
+        .take_while(|s| {
+            let within = code < MUTATION_LINES;
+            if !data.iter().any(|c| c.location == s.location) {
+                code += 1;
+            }
+            within
+        })
+        .count()
 }
 
 /// The lines every one of the slices holds (none without slices).

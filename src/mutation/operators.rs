@@ -305,10 +305,18 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
             },
             Operator::Value,
         ) => {
-            // Data is built one edit at a time: only the neighbours.
+            // Data is built one edit at a time: only the neighbours, and
+            // the numerals one slip of a key away.
             let pool: &[Literal] = if *data { &[] } else { &cx.space.literals };
-            literal
-                .alternatives(pool)
+            let mut texts = literal.alternatives(pool);
+            if *data {
+                for slip in literal.slips(&cx.text[range.clone()]) {
+                    if !texts.contains(&slip) {
+                        texts.push(slip);
+                    }
+                }
+            }
+            texts
                 .into_iter()
                 .map(|text| Edit::replace(range.clone(), text))
                 .collect()

@@ -1137,6 +1137,79 @@ impl Literal {
         }
     }
 
+    /// The slips of one keystroke that turn some decimal numeral into
+    /// `written` (this literal as written), undone: a digit one more or
+    /// one less, two adjacent digits swapped, a digit typed twice or left
+    /// out. Data tables are typed by hand, and a wrong entry is most often
+    /// one of these (`243` typed `234`, `1.015` typed `1.15`). Likelier
+    /// slips first; none starts with a `0` that was not there, none is
+    /// `written` itself.
+    pub fn slips(&self, written: &str) -> Vec<String> {
+        let decimal = matches!(self, Literal::Int { radix: 10, .. } | Literal::Float(_));
+        // The digits before any suffix or exponent (`_` and `.` stay put).
+        let end = written
+            .find(|c: char| !(c.is_ascii_digit() || c == '_' || c == '.'))
+            .unwrap_or(written.len());
+        if !decimal || end == 0 {
+            return Vec::new();
+        }
+        let (number, rest) = written.split_at(end);
+        let digits: Vec<usize> = number
+            .char_indices()
+            .filter(|(_, c)| c.is_ascii_digit())
+            .map(|(i, _)| i)
+            .collect();
+        let with = |edit: &dyn Fn(&mut Vec<u8>)| {
+            let mut bytes = number.as_bytes().to_vec();
+            edit(&mut bytes);
+            String::from_utf8(bytes).expect("ASCII digits")
+        };
+        let mut out = Vec::new();
+        for &i in &digits {
+            let d = number.as_bytes()[i];
+            for to in [d.wrapping_add(1), d.wrapping_sub(1)] {
+                if to.is_ascii_digit() {
+                    out.push(with(&|b| b[i] = to));
+                }
+            }
+        }
+        // Adjacent digits of one part (not across `.`), swapped.
+        for pair in digits.windows(2) {
+            let (i, j) = (pair[0], pair[1]);
+            if !number[i..j].contains('.') {
+                out.push(with(&|b| b.swap(i, j)));
+            }
+        }
+        // A digit left out (put back: a `0` after it, the slip tried
+        // most), or typed twice (taken out).
+        for &i in &digits {
+            out.push(with(&|b| b.insert(i, b'0')));
+            out.push(with(&|b| b.insert(i + 1, b'0')));
+        }
+        for &i in &digits {
+            let part_len = |k: usize| {
+                let start = number[..k].rfind('.').map_or(0, |p| p + 1);
+                let stop = number[k..].find('.').map_or(number.len(), |p| k + p);
+                number[start..stop]
+                    .bytes()
+                    .filter(u8::is_ascii_digit)
+                    .count()
+            };
+            if part_len(i) > 1 {
+                out.push(with(&|b| {
+                    b.remove(i);
+                }));
+            }
+        }
+        let mut seen = BTreeSet::new();
+        out.into_iter()
+            .filter(|n| !n.starts_with('0') || number.starts_with('0'))
+            .filter(|n| !n.ends_with('.') && !n.starts_with('.'))
+            .map(|n| format!("{n}{rest}"))
+            .filter(|n| n != written && seen.insert(n.clone()))
+            .collect()
+    }
+
     fn text(&self) -> String {
         match self {
             Literal::Int { value, .. } => self.with_value(*value),
@@ -1332,6 +1405,42 @@ mod tests {
         );
         assert!(space.sites.iter().all(|s| s.line == 2));
         assert!(space.statements.iter().any(|i| i.text == "b * 2"));
+    }
+
+    #[test]
+    fn slips_of_a_key_in_decimal_data() {
+        let int = |value| Literal::Int {
+            value,
+            suffix: String::new(),
+            radix: 10,
+            upper: false,
+        };
+        let slips = int(234).slips("234");
+        for fixed in ["243", "334", "134", "244", "2034", "24", "23"] {
+            assert!(slips.contains(&fixed.to_string()), "{fixed}: {slips:?}");
+        }
+        assert!(!slips.iter().any(|s| s == "234" || s.starts_with('0')));
+        // Per digit: two neighbours, then swaps, then a 0 put back, then
+        // a digit taken out; every one distinct.
+        assert_eq!(slips.len(), 6 + 2 + 3 + 3, "{slips:?}");
+        assert!(int(80).slips("80").contains(&"90".to_string()));
+        // Underscores and suffixes stay; a swap does not cross the point.
+        let slips = int(1_000).slips("1_000u32");
+        assert!(slips.contains(&"2_000u32".into()), "{slips:?}");
+        let float = Literal::Float("1.15".into());
+        let slips = float.slips("1.15");
+        assert!(slips.contains(&"1.015".into()), "{slips:?}");
+        assert!(slips.contains(&"1.51".into()), "{slips:?}");
+        assert!(!slips.contains(&"11.5".into()) && !slips.contains(&".15".into()));
+        // Not decimal: no slips.
+        let hex = Literal::Int {
+            value: 15,
+            suffix: String::new(),
+            radix: 16,
+            upper: false,
+        };
+        assert!(hex.slips("0xf").is_empty());
+        assert!(Literal::Str("\"15\"".into()).slips("\"15\"").is_empty());
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::repair::choice::rank_plausible;
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::repair::stage::reduce;
-use crate::repair::validate_files;
+use crate::repair::{validate_files, warn_rejected};
 use crate::system::console::Console;
 
 /// A patch to evaluate: a name (its file, or the name given with it) and
@@ -296,7 +296,10 @@ fn reduce_and_validate(
     let user_files = Candidate::original().files(&originals);
     let files = reduced.files(&originals);
     let flaky: BTreeSet<String> = flaky.iter().cloned().collect();
-    let validation = validate_files(baseline, &user_files, &files, &flaky, settings, console)?;
+    let validation = warn_rejected(
+        validate_files(baseline, &user_files, &files, &flaky, settings, console)?,
+        console,
+    );
     Ok(Reduced {
         name,
         edits_before: candidate.len(),

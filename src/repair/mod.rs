@@ -111,6 +111,8 @@ pub fn repair(
     // stopped (unvalidated, with the patches of the stages before it).
     let mut halted: Option<Halt> = None;
     let mut best_of_stopped: Option<BTreeMap<PathBuf, String>> = None;
+    // The validated patch, when the repair ends with one.
+    let mut diff = None;
     loop {
         let (stage_baseline, stage_localization) = match &relocalized {
             Some((b, l)) => (b, l),
@@ -189,10 +191,34 @@ pub fn repair(
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             cut_short = Some("the time limit was reached");
-            break;
-        }
-        if stages.len() >= most_stages {
+        } else if stages.len() >= most_stages {
             cut_short = Some("as many stages ran as there were failure groups at the start");
+        }
+        if cut_short.is_some() {
+            // No time or stage left to localize the rest: the patch so far
+            // may have fixed the other groups too (one wrong entry of a
+            // table fails tests in several ways), and the validation's
+            // share of the time is enough to find out.
+            let flaky: BTreeSet<String> = flaky_groups
+                .iter()
+                .chain(stages.iter().flat_map(|s| &s.flaky))
+                .cloned()
+                .collect();
+            let checked = Instant::now();
+            let check = validate_files(baseline, &user_files, &patched, &flaky, settings, console);
+            if let Some(stage) = stages.last_mut() {
+                stage
+                    .timings
+                    .insert("validate", checked.elapsed().as_secs_f64());
+            }
+            match halts(check)? {
+                Ok(Ok(text)) => {
+                    diff = Some(text);
+                    complete = true;
+                }
+                Ok(Err(_)) => {}
+                Err(halt) => halted = Some(halt),
+            }
             break;
         }
         console.status(
@@ -227,8 +253,7 @@ pub fn repair(
     // Validate the combined patch (falling back, for a one-stage repair, to
     // the unreduced candidate).
     let mut rejected = None;
-    let mut diff = None;
-    if complete {
+    if complete && diff.is_none() {
         let validate_started = Instant::now();
         let mut tries = vec![patched.clone()];
         if let [only] = stages.as_slice()
@@ -237,14 +262,10 @@ pub fn repair(
             tries.push(only.unreduced.clone());
         }
         for files in tries {
-            match halts(validate_files(
-                baseline,
-                &user_files,
-                &files,
-                &flaky,
-                settings,
-                console,
-            ))? {
+            let validation =
+                validate_files(baseline, &user_files, &files, &flaky, settings, console)
+                    .map(|v| warn_rejected(v, console));
+            match halts(validation)? {
                 Ok(Ok(text)) => {
                     diff = Some(text);
                     break;
@@ -409,8 +430,19 @@ fn ordinal(n: usize) -> String {
 /// validating what it finds.
 const VALIDATION_SHARE: f64 = 0.15;
 
-/// Validates patched files (paths and texts, over the user's files) on a
-/// clean copy; on success, their diff against the user's files.
+/// A validation of files that passed every test of the search, warned
+/// about when it fails.
+fn warn_rejected(validation: Result<String, String>, console: &Console) -> Result<String, String> {
+    if let Err(reason) = &validation {
+        console.warn(format!(
+            "a candidate that passed every test failed validation: {reason}"
+        ));
+    }
+    validation
+}
+
+/// Runs every test on a clean copy with patched files in place: their diff
+/// against the user's files when all pass, else why not.
 fn validate_files(
     baseline: &Baseline,
     user_files: &BTreeMap<PathBuf, String>,
@@ -444,12 +476,7 @@ fn validate_files(
     drop(spinner);
     Ok(match validation {
         Validation::Passed => Ok(diff_of(user_files, files)),
-        Validation::Failed(reason) => {
-            console.warn(format!(
-                "a candidate that passed every test failed validation: {reason}"
-            ));
-            Err(reason)
-        }
+        Validation::Failed(reason) => Err(reason),
     })
 }
 
