@@ -287,7 +287,7 @@ fn refinement_ranks(
     };
     let as_is = |_: &mut Vec<Suspect>, _: &Evidence| {};
     let by_classes = |suspects: &mut Vec<Suspect>, evidence: &Evidence| {
-        rerank_by_evidence(suspects, &evidence.lines, evidence.window)
+        rerank_by_evidence(suspects, evidence, evidence.len())
     };
     let mut plain_with_evidence = refined(&spectrum, &none, &none);
     by_classes(&mut plain_with_evidence, &evidence_of(overall, files));
@@ -309,13 +309,10 @@ fn refinement_ranks(
         .collect()
 }
 
-/// Per line, what edits there did, and how many lines from the top of the
-/// ranking the mutation refinement tried (its `MUTATION_LINES` lines of
-/// code, and the constants among them).
-struct Evidence {
-    lines: BTreeMap<Location, LineEvidence>,
-    window: usize,
-}
+/// Per line the mutation refinement tried (its `MUTATION_LINES` lines of
+/// code from the top of the ranking, and the constants among them), what
+/// edits there did: as many lines from the top get evidence again.
+type Evidence = BTreeMap<Location, LineEvidence>;
 
 /// A change to a ranking given its evidence.
 type Reorder = dyn Fn(&mut Vec<Suspect>, &Evidence);
@@ -323,7 +320,7 @@ type Reorder = dyn Fn(&mut Vec<Suspect>, &Evidence);
 /// The mutation evidence of a `--format json` ranking's entries (every
 /// entry the refinement tried has its `mutation`, untried ones too).
 fn evidence_of(entries: &Value, files: &Files) -> Evidence {
-    let lines: BTreeMap<Location, LineEvidence> = entries
+    entries
         .as_array()
         .into_iter()
         .flatten()
@@ -337,17 +334,15 @@ fn evidence_of(entries: &Value, files: &Files) -> Evidence {
             };
             Some((location_of(e, files), evidence))
         })
-        .collect();
-    let window = lines.len();
-    Evidence { lines, window }
+        .collect()
 }
 
 /// The first suspects (as many as the refinement tried) reordered by a
 /// mutation score alone (Metallaxis or MUSE), highest first, ties in the
 /// refined order and ranked worst-case; lines without edits score 0.
 fn by_score(suspects: &mut [Suspect], evidence: &Evidence, score: fn(&LineEvidence) -> f64) {
-    let window = evidence.window.min(suspects.len());
-    let of = |s: &Suspect| evidence.lines.get(&s.location).map_or(0.0, score);
+    let window = evidence.len().min(suspects.len());
+    let of = |s: &Suspect| evidence.get(&s.location).map_or(0.0, score);
     suspects[..window].sort_by(|a, b| of(b).total_cmp(&of(a)));
     for index in 0..window {
         let value = of(&suspects[index]);

@@ -245,16 +245,21 @@ pub fn localize(
         &any_critical,
     );
     let mutants = if settings.mutation {
-        let mutants = mutate_top_lines(baseline, &overall, &rankings, &data, settings, console)?;
+        // The suspects tried from the top of each ranking: the overall
+        // one's, then each group's.
+        let tops: Vec<&[Suspect]> = std::iter::once(&overall)
+            .chain(rankings.iter().map(|g| &g.suspects))
+            .map(|r| &r[..mutation_window(r, &data)])
+            .collect();
+        let windows: Vec<usize> = tops.iter().map(|top| top.len()).collect();
+        let mutants = mutate_top_lines(baseline, &tops, settings, console)?;
         let passing = baseline.passing().count();
         let all_failing: BTreeSet<TestId> = baseline.failing().map(|r| r.test).collect();
         let evidence = line_evidence(&mutants.effects, &all_failing, passing);
-        let window = mutation_window(&overall, &data);
-        rerank_by_evidence(&mut overall, &evidence, window);
-        for ranking in &mut rankings {
+        rerank_by_evidence(&mut overall, &evidence, windows[0]);
+        for (ranking, &window) in rankings.iter_mut().zip(&windows[1..]) {
             let failing: BTreeSet<TestId> = ranking.group.tests.iter().copied().collect();
             let evidence = line_evidence(&mutants.effects, &failing, passing);
-            let window = mutation_window(&ranking.suspects, &data);
             rerank_by_evidence(&mut ranking.suspects, &evidence, window);
         }
         Some(mutants)
@@ -299,24 +304,18 @@ pub fn explain_by_events(
     (ranked, Some(tree))
 }
 
-/// The single edits at the top [`MUTATION_LINES`] lines of code of each ranking (taken
+/// The single edits at the lines of `tops`, the top of each ranking (taken
 /// in turn: every ranking's first line, then every second line, ...).
 fn mutate_top_lines(
     baseline: &Baseline,
-    overall: &[Suspect],
-    groups: &[GroupRanking],
-    data: &[Constant],
+    tops: &[&[Suspect]],
     settings: &Settings,
     console: &Console,
 ) -> Result<Mutants> {
-    let rankings: Vec<&[Suspect]> = std::iter::once(overall)
-        .chain(groups.iter().map(|g| g.suspects.as_slice()))
-        .map(|r| &r[..mutation_window(r, data)])
-        .collect();
     let mut lines: Vec<Location> = Vec::new();
-    let longest = rankings.iter().map(|r| r.len()).max().unwrap_or(0);
+    let longest = tops.iter().map(|r| r.len()).max().unwrap_or(0);
     for place in 0..longest {
-        for suspect in rankings.iter().filter_map(|r| r.get(place)) {
+        for suspect in tops.iter().filter_map(|r| r.get(place)) {
             if suspect.score > 0.0 && !lines.contains(&suspect.location) {
                 lines.push(suspect.location);
             }

@@ -1139,8 +1139,8 @@ impl Literal {
 
     /// The slips of one keystroke that turn some decimal numeral into
     /// `written` (this literal as written), undone: a digit one more or
-    /// one less, two adjacent digits swapped, a digit typed twice or left
-    /// out. Data tables are typed by hand, and a wrong entry is most often
+    /// one less, two adjacent digits swapped, a digit left out (a `0` put
+    /// back) or one too many (taken out). Data tables are typed by hand, and a wrong entry is most often
     /// one of these (`243` typed `234`, `1.015` typed `1.15`). Likelier
     /// slips first; none starts with a `0` that was not there, none is
     /// `written` itself.
@@ -1180,21 +1180,21 @@ impl Literal {
                 out.push(with(&|b| b.swap(i, j)));
             }
         }
-        // A digit left out (put back: a `0` after it, the slip tried
-        // most), or typed twice (taken out).
+        // A digit left out (a `0` put back before or after a digit), or
+        // one too many (taken out, unless it is its part's only digit).
         for &i in &digits {
             out.push(with(&|b| b.insert(i, b'0')));
             out.push(with(&|b| b.insert(i + 1, b'0')));
         }
+        let part_len = |k: usize| {
+            let start = number[..k].rfind('.').map_or(0, |p| p + 1);
+            let stop = number[k..].find('.').map_or(number.len(), |p| k + p);
+            number[start..stop]
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .count()
+        };
         for &i in &digits {
-            let part_len = |k: usize| {
-                let start = number[..k].rfind('.').map_or(0, |p| p + 1);
-                let stop = number[k..].find('.').map_or(number.len(), |p| k + p);
-                number[start..stop]
-                    .bytes()
-                    .filter(u8::is_ascii_digit)
-                    .count()
-            };
             if part_len(i) > 1 {
                 out.push(with(&|b| {
                     b.remove(i);

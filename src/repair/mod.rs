@@ -111,8 +111,6 @@ pub fn repair(
     // stopped (unvalidated, with the patches of the stages before it).
     let mut halted: Option<Halt> = None;
     let mut best_of_stopped: Option<BTreeMap<PathBuf, String>> = None;
-    // The validated patch, when the repair ends with one.
-    let mut diff = None;
     loop {
         let (stage_baseline, stage_localization) = match &relocalized {
             Some((b, l)) => (b, l),
@@ -195,30 +193,6 @@ pub fn repair(
             cut_short = Some("as many stages ran as there were failure groups at the start");
         }
         if cut_short.is_some() {
-            // No time or stage left to localize the rest: the patch so far
-            // may have fixed the other groups too (one wrong entry of a
-            // table fails tests in several ways), and the validation's
-            // share of the time is enough to find out.
-            let flaky: BTreeSet<String> = flaky_groups
-                .iter()
-                .chain(stages.iter().flat_map(|s| &s.flaky))
-                .cloned()
-                .collect();
-            let checked = Instant::now();
-            let check = validate_files(baseline, &user_files, &patched, &flaky, settings, console);
-            if let Some(stage) = stages.last_mut() {
-                stage
-                    .timings
-                    .insert("validate", checked.elapsed().as_secs_f64());
-            }
-            match halts(check)? {
-                Ok(Ok(text)) => {
-                    diff = Some(text);
-                    complete = true;
-                }
-                Ok(Err(_)) => {}
-                Err(halt) => halted = Some(halt),
-            }
             break;
         }
         console.status(
@@ -251,26 +225,39 @@ pub fn repair(
     flaky.extend(stages.iter().flat_map(|s| s.flaky.iter().cloned()));
 
     // Validate the combined patch (falling back, for a one-stage repair, to
-    // the unreduced candidate).
+    // the unreduced candidate). A repair cut short after a fixed group
+    // validates the patch so far: it may have fixed the other groups too
+    // (one wrong entry of a table fails tests in several ways), and the
+    // validation's share of the time is enough to find out; if it fails,
+    // the other groups' failures remain, and it is not rejected.
     let mut rejected = None;
-    if complete && diff.is_none() {
+    let mut diff = None;
+    let patch_so_far = !complete && cut_short.is_some();
+    if complete || patch_so_far {
         let validate_started = Instant::now();
         let mut tries = vec![patched.clone()];
         if let [only] = stages.as_slice()
             && only.unreduced != only.patched
+            && complete
         {
             tries.push(only.unreduced.clone());
         }
         for files in tries {
             let validation =
-                validate_files(baseline, &user_files, &files, &flaky, settings, console)
-                    .map(|v| warn_rejected(v, console));
+                validate_files(baseline, &user_files, &files, &flaky, settings, console).map(|v| {
+                    if complete {
+                        warn_rejected(v, console)
+                    } else {
+                        v
+                    }
+                });
             match halts(validation)? {
                 Ok(Ok(text)) => {
                     diff = Some(text);
+                    complete = true;
                     break;
                 }
-                Ok(Err(reason)) => rejected = Some(reason),
+                Ok(Err(reason)) => rejected = complete.then_some(reason),
                 Err(halt) => {
                     halted = Some(halt);
                     break;
