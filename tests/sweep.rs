@@ -175,3 +175,35 @@ fn the_sweep_gives_the_same_patch_with_any_seed() {
     assert_eq!(first["swept_edits"], second["swept_edits"]);
     assert_eq!(first["operators"], second["operators"]);
 }
+
+#[test]
+fn synthesis_completes_a_symmetric_relation_in_a_returned_value() {
+    fixed_by(
+        "clashes",
+        "synthesis",
+        "-        self.from < other.until",
+        "+        self.from < other.until && other.from < self.until",
+    );
+}
+
+#[test]
+fn synthesis_bounds_an_integer_nothing_else_constrains() {
+    // `count` is an `i32` only for want of a constraint: the bound makes
+    // it a `usize`, and the named constant is chosen over its value.
+    fixed_by(
+        "log_repeats",
+        "synthesis",
+        "-        if current == Some(line) {",
+        "+        if current == Some(line) && count < MAX_REPEATS {",
+    );
+}
+
+#[test]
+fn insert_puts_an_accumulator_back_as_it_started() {
+    // `total = 0;` is written nowhere in the crate: it is `let mut total =
+    // 0;` made a reset.
+    let (diff, report) = assert_repaired("group_totals", &[]);
+    assert_eq!(changed_lines(&diff), ["+            total = 0;"], "{diff}");
+    assert_eq!(report["edits"][0]["operator"], "insert");
+    assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
+}

@@ -10,7 +10,9 @@
 //! later code settles (`let mut n = 0;` returned as a `usize`) is still
 //! "integer". So those probes are asked again in a second check, as
 //! `drop(n);`: that compiles, and the lint that warns about dropping a
-//! `Copy` value runs once the types are settled, naming the type.
+//! `Copy` value runs once the types are settled, naming the type. (Unless
+//! it names `i32` or `f64`, the types of numbers nothing constrains: those
+//! stay unsettled, since an edit may constrain them.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -92,7 +94,10 @@ pub fn infer_types(
     if !unsettled.is_empty() {
         let answers = ask(&mut copy, &originals, &unsettled, Pass::Drop)?;
         for (probe, ty) in unsettled.iter().zip(answers) {
-            if let Some(ty) = ty {
+            // `i32` and `f64` may be the fallback for a number nothing
+            // constrains (`let mut run = 1;`), which an edit may settle
+            // otherwise (`run < MAX_RUN` makes it a `usize`): left open.
+            if let Some(ty) = ty.filter(|ty| ty != "i32" && ty != "f64") {
                 record(&mut types, &probe.question, &ty);
             }
         }

@@ -9,6 +9,7 @@
 
 use std::ops::Range;
 
+use quote::ToTokens;
 use rand::Rng;
 use rand::prelude::*;
 
@@ -637,10 +638,12 @@ fn combinations<'a>(choices: &[Vec<&'a str>], limit: usize) -> Vec<Vec<&'a str>>
     out
 }
 
-/// Conditions made of the variables in scope at a site, by type: integers
-/// against zero, each other and the crate's small literals; collections
-/// empty or not; options some or none; booleans. Variables the site's own
-/// line uses come first.
+/// Conditions made of the variables in scope at a site, by type, in
+/// tiers from the likeliest: the mirror images of a condition's own
+/// comparisons; integers against the file's named constants (`run <
+/// MAX_RUN`); collections empty or not, options some or none, booleans;
+/// integers against zero; against each other; against the crate's small
+/// literals. Within a tier, variables the site's own line uses come first.
 fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
     let here = site.location();
     let line = line_of(cx.text, site);
@@ -650,6 +653,11 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
         .filter(|(name, _)| *name != "self" && site.bound.iter().any(|b| b == name))
         .collect();
     variables.sort_by_key(|(name, _)| !mentions(line, name));
+    let integers: Vec<(&str, &str)> = variables
+        .iter()
+        .copied()
+        .filter(|(_, ty)| is_integer(ty))
+        .collect();
     let literals: Vec<u128> = cx
         .space
         .literals
@@ -668,44 +676,94 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
         .filter(|c| c.location.file == site.file)
         .filter_map(|c| Some((c.name.as_str(), c.ty.as_deref().filter(|t| is_integer(t))?)))
         .collect();
-    let mut out = Vec::new();
-    for (i, &(name, ty)) in variables.iter().enumerate() {
-        if is_integer(ty) {
-            out.extend([
-                format!("{name} > 0"),
-                format!("{name} != 0"),
-                format!("{name} == 0"),
-            ]);
-            for (constant, constant_ty) in &constants {
-                if compatible(ty, constant_ty) {
-                    out.extend([
-                        format!("{name} > {constant}"),
-                        format!("{name} < {constant}"),
-                    ]);
-                }
+    let mut out = match &site.kind {
+        SiteKind::Condition { range, .. } => mirrored(&cx.text[range.clone()]),
+        _ => Vec::new(),
+    };
+    for (name, ty) in &integers {
+        for (constant, constant_ty) in &constants {
+            if compatible(ty, constant_ty) {
+                out.extend([
+                    format!("{name} < {constant}"),
+                    format!("{name} > {constant}"),
+                ]);
             }
-            for (other, other_ty) in &variables[i + 1..] {
-                if compatible(ty, other_ty) {
-                    out.extend([
-                        format!("{name} < {other}"),
-                        format!("{name} > {other}"),
-                        format!("{name} <= {other}"),
-                        format!("{name} >= {other}"),
-                    ]);
-                }
-            }
-            for value in &literals {
-                out.extend([format!("{name} < {value}"), format!("{name} > {value}")]);
-            }
-        } else if has_is_empty(ty) {
+        }
+    }
+    for (name, ty) in &variables {
+        if has_is_empty(ty) {
             out.extend([format!("!{name}.is_empty()"), format!("{name}.is_empty()")]);
         } else if is_option(ty) {
             out.extend([format!("{name}.is_some()"), format!("{name}.is_none()")]);
-        } else if ty == "bool" {
-            out.extend([name.to_string(), format!("!{name}")]);
+        } else if *ty == "bool" {
+            out.extend([format!("!{name}"), name.to_string()]);
+        }
+    }
+    for (name, _) in &integers {
+        out.extend([
+            format!("{name} > 0"),
+            format!("{name} != 0"),
+            format!("{name} == 0"),
+        ]);
+    }
+    for (i, (name, ty)) in integers.iter().enumerate() {
+        for (other, other_ty) in &integers[i + 1..] {
+            if compatible(ty, other_ty) {
+                out.extend([
+                    format!("{name} < {other}"),
+                    format!("{name} > {other}"),
+                    format!("{name} <= {other}"),
+                    format!("{name} >= {other}"),
+                ]);
+            }
+        }
+    }
+    for (name, _) in &integers {
+        for value in &literals {
+            out.extend([format!("{name} < {value}"), format!("{name} > {value}")]);
         }
     }
     out.truncate(MAX_EDITS / 3);
+    out
+}
+
+/// The mirror image of each comparison of two values' different fields in
+/// `condition`: `b.x < a.y` for `a.x < b.y`, the other half of a
+/// symmetric relation (two intervals overlap when each starts before the
+/// other ends).
+fn mirrored(condition: &str) -> Vec<String> {
+    let Ok(expr) = syn::parse_str::<syn::Expr>(condition) else {
+        return Vec::new();
+    };
+    let field = |e: &syn::Expr| match e {
+        syn::Expr::Field(f) => match (&*f.base, &f.member) {
+            (syn::Expr::Path(base), syn::Member::Named(name)) => {
+                Some((base.path.get_ident()?.to_string(), name.to_string()))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut parts = vec![&expr];
+    let mut out = Vec::new();
+    while let Some(part) = parts.pop() {
+        match part {
+            syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
+                parts.extend([&*b.left, &*b.right]);
+            }
+            syn::Expr::Paren(p) => parts.push(&p.expr),
+            syn::Expr::Binary(b) => {
+                if let (Some((a, x)), Some((other, y))) = (field(&b.left), field(&b.right))
+                    && a != other
+                    && x != y
+                {
+                    let op = b.op.to_token_stream().to_string();
+                    out.push(format!("{other}.{x} {op} {a}.{y}"));
+                }
+            }
+            _ => {}
+        }
+    }
     out
 }
 
@@ -1011,6 +1069,19 @@ mod tests {
             lines.contains("if value == 0 || value > MAX {"),
             "{lines:?}"
         );
+    }
+
+    #[test]
+    fn synthesis_mirrors_a_comparison_of_two_values_fields() {
+        let text = "struct Span { start: u32, end: u32 }\nfn overlaps(a: &Span, b: &Span) -> bool {\n    a.start < b.end\n}\n";
+        let made = outcomes(text, Operator::Synthesis, 3);
+        let conjunct = "struct Span { start: u32, end: u32 }\nfn overlaps(a: &Span, b: &Span) -> bool {\n    a.start < b.end && b.start < a.end\n}\n";
+        assert!(made.contains(conjunct), "{made:?}");
+        assert_eq!(
+            mirrored("a.start < b.end || (x.f >= y.g)"),
+            ["y.f >= x.g", "b.start < a.end"]
+        );
+        assert!(mirrored("a.start < a.end").is_empty() && mirrored("a.x < b.x").is_empty());
     }
 
     #[test]

@@ -37,7 +37,8 @@ pub struct Site {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SiteKind {
     Statement(StatementSite),
-    /// An `if`/`while` condition.
+    /// An `if`/`while` condition, or a comparison or conjunction used as
+    /// a value.
     Condition {
         range: Range<usize>,
         atomic: bool,
@@ -360,6 +361,7 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
             excluded: &|function: &str| exclusions.excludes(&file.path, function),
             constants: &names,
             reads: &mut reads,
+            conditions_end: 0,
         };
         walk_runnable_code(&file.syntax, &mut collector);
         let sites = std::mem::take(&mut collector.sites);
@@ -436,6 +438,9 @@ struct Collector<'a> {
     /// The crate's constants with literals, and where runnable code names them.
     constants: &'a BTreeSet<String>,
     reads: &'a mut BTreeMap<String, BTreeSet<Location>>,
+    /// The end of the furthest condition site so far: an expression that
+    /// starts before it is part of one (the walk goes outermost first).
+    conditions_end: usize,
 }
 
 impl Collector<'_> {
@@ -486,6 +491,49 @@ impl Collector<'_> {
             unit: false,
             inert: false,
         }
+    }
+
+    /// For `let mut x = init;`, the statement `x = init;`: an accumulator
+    /// put back as it started (a buffer cleared, a count restarted), the
+    /// statement most often missing from a loop.
+    fn reset(&self, local: &syn::Local, scope: &Scope) -> Option<Ingredient> {
+        let pat = match &local.pat {
+            syn::Pat::Type(typed) => &*typed.pat,
+            pat => pat,
+        };
+        let syn::Pat::Ident(ident) = pat else {
+            return None;
+        };
+        let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
+        if ident.mutability.is_none() || ident.by_ref.is_some() || ident.subpat.is_some() {
+            return None;
+        }
+        let name = ident.ident.to_string();
+        let init_range = init.expr.span().byte_range();
+        let prefix = format!("{name} = ");
+        let mut free = free_variables(&*init.expr);
+        let uses = variable_occurrences(&*init.expr, &free)
+            .into_iter()
+            .filter(|(_, r)| init_range.start <= r.start && r.end <= init_range.end)
+            .map(|(n, r)| {
+                let at = |offset: usize| offset - init_range.start + prefix.len();
+                (n, at(r.start)..at(r.end))
+            });
+        let uses = std::iter::once((name.clone(), 0..name.len()))
+            .chain(uses)
+            .collect();
+        free.insert(name);
+        Some(Ingredient {
+            text: format!("{prefix}{};", self.text_of(&init_range)),
+            header: false,
+            closed: true,
+            free,
+            origin: Location::new(self.file, scope.location),
+            uses,
+            binds: Vec::new(),
+            unit: true,
+            inert: false,
+        })
     }
 
     /// An operand site for `expr` (not a literal: the value operator has those).
@@ -718,6 +766,11 @@ impl RunnableCode for Collector<'_> {
                 ingredient.unit = is_unit(stmt);
                 ingredient.inert = matches!(stmt, Stmt::Expr(expr, _) if is_inert(expr));
                 self.space.statements.push(ingredient);
+                if let Stmt::Local(local) = stmt
+                    && let Some(reset) = self.reset(local, scope)
+                {
+                    self.space.statements.push(reset);
+                }
             }
         }
         let site = StatementSite {
@@ -738,6 +791,7 @@ impl RunnableCode for Collector<'_> {
 
     fn condition(&mut self, cond: &Expr, scope: &Scope) {
         let range = cond.span().byte_range();
+        self.conditions_end = self.conditions_end.max(range.end);
         let atomic = is_atomic(cond);
         let own = &self.text[range.clone()];
         let negation = match cond {
@@ -787,6 +841,12 @@ impl RunnableCode for Collector<'_> {
     }
 
     fn expression(&mut self, expr: &Expr, scope: &Scope) {
+        // A comparison or a conjunction that is a value (a `bool` function's
+        // result, a closure's predicate, a match guard, a `let`) is a
+        // condition as much as an `if`'s.
+        if is_predicate(expr) && expr.span().byte_range().start >= self.conditions_end {
+            self.condition(expr, scope);
+        }
         match expr {
             Expr::Binary(binary) => {
                 let range = binary.op.span().byte_range();
@@ -928,6 +988,27 @@ impl Collector<'_> {
             let arguments = arguments.iter().map(|a| a.span().byte_range()).collect();
             self.site(scope, SiteKind::Call { arguments });
         }
+    }
+}
+
+/// A comparison, or a conjunction or disjunction (not a chain of `let`s):
+/// surely a `bool`.
+fn is_predicate(expr: &Expr) -> bool {
+    let Expr::Binary(binary) = expr else {
+        return false;
+    };
+    let logical = matches!(binary.op, syn::BinOp::And(_) | syn::BinOp::Or(_));
+    is_comparison(&binary.op) || (logical && !has_let(&binary.left) && !has_let(&binary.right))
+}
+
+/// Whether a `&&` chain holds a `let` (`if let Some(x) = a && x > 0`).
+fn has_let(expr: &Expr) -> bool {
+    match expr {
+        Expr::Let(_) => true,
+        Expr::Binary(binary) if matches!(binary.op, syn::BinOp::And(_)) => {
+            has_let(&binary.left) || has_let(&binary.right)
+        }
+        _ => false,
     }
 }
 
@@ -1264,6 +1345,56 @@ mod tests {
     }
 
     #[test]
+    fn a_mutable_variable_can_be_put_back_as_it_started() {
+        let text = "fn f(s: &str, k: usize) -> Vec<String> {\n    let mut out = Vec::new();\n    let mut word: String = s.repeat(k);\n    for c in s.chars() {\n        word.push(c);\n        out.push(word.clone());\n    }\n    out\n}\n";
+        let space = space(text);
+        let reset = space
+            .statements
+            .iter()
+            .find(|i| i.text == "word = s.repeat(k);")
+            .expect("the reset of word");
+        assert_eq!(
+            reset.free,
+            BTreeSet::from(["k".to_string(), "s".to_string(), "word".to_string()])
+        );
+        assert_eq!(
+            reset.renamed(&[("word", "w"), ("s", "t")]),
+            "w = t.repeat(k);"
+        );
+        assert!(reset.unit && !reset.inert && reset.binds.is_empty());
+        assert!(
+            space
+                .statements
+                .iter()
+                .any(|i| i.text == "out = Vec::new();")
+        );
+    }
+
+    #[test]
+    fn comparisons_used_as_values_are_conditions_once() {
+        let text = "fn f(v: &[u32], n: u32) -> bool {\n    let big = v.iter().any(|&x| x > n && x != 0);\n    if let Some(&x) = v.first() && x > 1 {\n        return x < n;\n    }\n    if big || n == 0 {\n        return true;\n    }\n    v.len() > 2\n}\n";
+        let space = space(text);
+        let conditions: Vec<(u32, &str)> = space
+            .sites
+            .iter()
+            .filter_map(|s| match &s.kind {
+                SiteKind::Condition { range, .. } => Some((s.line, &text[range.clone()])),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            conditions,
+            [
+                (2, "x > n && x != 0"),
+                (3, "x > 1"),
+                (4, "x < n"),
+                (6, "big || n == 0"),
+                (9, "v.len() > 2"),
+            ]
+        );
+    }
+
+    #[test]
     fn collects_sites_with_locations_and_scopes() {
         let text = "fn f(x: u32, y: u32) -> u32 {\n    let z = x + 1;\n    if z < y {\n        return y;\n    }\n    z\n}\n";
         let space = space(text);
@@ -1335,6 +1466,7 @@ mod tests {
             .map(|i| (i.text.as_str(), i.header))
             .collect();
         assert!(statements.contains(&("let n = a * 2;", false)));
+        assert!(!statements.contains(&("n = a * 2;", false)), "not mutable");
         assert!(statements.contains(&("if n > 3 && !s.is_empty()", true)));
         assert!(statements.contains(&("for c in s.chars()", true)));
         assert!(statements.contains(&("false", false)));

@@ -209,7 +209,8 @@ fn growth(candidate: &Candidate) -> i64 {
 /// How unusual a candidate is as a fix: by the kind of its edits (a
 /// one-token slip is the commonest bug, and so is an added or a missing
 /// `± 1`), plus a penalty for identity arithmetic (`x * 1`, `x / 1`,
-/// `x + 0`, `x - 0`), which no one writes.
+/// `x + 0`, `x - 0`), which no one writes, and one for a synthesized
+/// condition with a new bare number (see [`magic_number`]).
 pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
     candidate
         .edits()
@@ -247,9 +248,27 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
                 "0" => before.ends_with(['+', '-']),
                 _ => false,
             };
-            kind + if identity { 5 } else { 0 }
+            let synthesized = matches!(edit.operator, Operator::Synthesis | Operator::Guard);
+            let magic = synthesized && magic_number(new, replaced);
+            kind + usize::from(identity) * 5 + usize::from(magic)
         })
         .sum()
+}
+
+/// Whether `new` brings in a number other than 0 and 1 that `replaced`
+/// does not have: a name (`count < MAX_REPEATS`) reads as the intent where
+/// the bare value (`count < 3`) reads as a coincidence.
+fn magic_number(new: &str, replaced: &str) -> bool {
+    let numbers = |text: &str| -> BTreeSet<String> {
+        text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '.')
+            .filter(|t| t.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_string)
+            .collect()
+    };
+    let before = numbers(replaced);
+    numbers(new)
+        .iter()
+        .any(|n| n != "0" && n != "1" && !before.contains(n))
 }
 
 #[cfg(test)]
@@ -270,6 +289,20 @@ mod tests {
             operator,
             line: 1,
         })
+    }
+
+    #[test]
+    fn a_synthesized_bare_number_is_less_natural_than_a_name() {
+        let text = "const MAX: usize = 3;\nfn f(n: usize) -> bool {\n    n > 0\n}\n";
+        let o = originals(text);
+        let named = candidate(text, "n > 0", "n > 0 && n < MAX", Operator::Synthesis);
+        let bare = candidate(text, "n > 0", "n > 0 && n < 3", Operator::Synthesis);
+        let zero = candidate(text, "n > 0", "n > 0 && n != 0", Operator::Synthesis);
+        assert!(unnatural(&named, &o) < unnatural(&bare, &o));
+        assert_eq!(unnatural(&named, &o), unnatural(&zero, &o));
+        // A slip of a literal is no new number.
+        let slip = candidate(text, "0", "2", Operator::Value);
+        assert_eq!(unnatural(&slip, &o), 0);
     }
 
     #[test]
