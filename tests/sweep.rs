@@ -207,3 +207,26 @@ fn insert_puts_an_accumulator_back_as_it_started() {
     assert_eq!(report["edits"][0]["operator"], "insert");
     assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
 }
+
+#[test]
+fn insert_sorts_a_copy_the_compiler_says_is_never_mutated() {
+    let (diff, report) = assert_repaired("median", &[]);
+    assert_eq!(changed_lines(&diff), ["+    sorted.sort();"], "{diff}");
+    assert_eq!(report["edits"][0]["operator"], "insert");
+    assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
+}
+
+#[test]
+fn adapted_renames_a_twin_to_the_variables_the_compiler_says_are_unused() {
+    // The twin `keys.push(key.trim().to_string());` is in scope as it is:
+    // only the warnings (`value` unused, `values` needlessly `mut`) say
+    // what to rename it to.
+    let (diff, report) = assert_repaired("unzip_pairs", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        ["+        values.push(value.trim().to_string());"],
+        "{diff}"
+    );
+    assert_eq!(report["edits"][0]["operator"], "adapted");
+    assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
+}

@@ -1,4 +1,6 @@
-//! The type oracle: what the compiler says about types at sites. A copy of
+//! The type oracle: what the compiler says about types at sites (and,
+//! from one `cargo check` of the crate as it is, which variables it warns
+//! are unused or needlessly `mut`). A copy of
 //! the crate gets, before the statements at the locations asked about,
 //! `let _: () = x;` for every variable in scope and `let _: () = (e);` for
 //! every operand whose variables are in scope there, and, where each
@@ -20,13 +22,14 @@ use std::ops::Range;
 use anyhow::Result;
 
 use crate::baseline::Baseline;
+use crate::cargo::build::CompileError;
 use crate::code::crate_sources::Originals;
 use crate::code::source::{Edit, FileId, Location, splice};
 use crate::code::syntax::free_variables;
 use crate::evaluate::Settings;
 use crate::evaluate::copy::BuildCopy;
 use crate::mutation::sites::{MutationSpace, SiteKind};
-use crate::mutation::types::Types;
+use crate::mutation::types::{Types, Unused};
 
 /// What a probe asks about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +83,11 @@ pub fn infer_types(
     }
     let mut copy = BuildCopy::new(&baseline.workspace, &originals, &settings.features, "types")?;
     let mut types = Types::default();
+    for warning in copy.check()? {
+        if let Some(unused) = unused_variable(&warning, space, &originals) {
+            types.add_unused(unused);
+        }
+    }
     let answers = ask(&mut copy, &originals, &probes, Pass::Mismatch)?;
     let mut unsettled = Vec::new();
     for (probe, ty) in probes.iter().zip(&answers) {
@@ -251,6 +259,41 @@ fn probes(
         }
     }
     out
+}
+
+/// The variable `warning` is about, if it says a variable (or parameter) is
+/// unused or need not be mutable.
+fn unused_variable(
+    warning: &CompileError,
+    space: &MutationSpace,
+    originals: &Originals,
+) -> Option<Unused> {
+    let file = originals.find_by_name(warning.file.as_deref()?)?;
+    let at = Location::new(file, u32::try_from(warning.line?).ok()?);
+    let (name, never_used) = match warning.message.strip_prefix("unused variable: `") {
+        Some(rest) => (rest.strip_suffix('`')?.to_string(), true),
+        None if warning.message == "variable does not need to be mutable" => {
+            let (_, range) = warning.spans.first()?;
+            let written = originals.text(file).get(range.clone())?;
+            (written.strip_prefix("mut")?.trim().to_string(), false)
+        }
+        None => return None,
+    };
+    // The function of the first site from its line on (a parameter's line
+    // has none).
+    let function = space
+        .sites
+        .iter()
+        .filter(|s| s.file == file && s.line >= at.line)
+        .min_by_key(|s| s.line)?
+        .function
+        .clone();
+    Some(Unused {
+        at,
+        name,
+        function,
+        never_used,
+    })
 }
 
 /// The type in the lint's label: `argument has type `usize`` gives `usize`.

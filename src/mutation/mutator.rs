@@ -95,6 +95,23 @@ impl<'a> Mutator<'a> {
         self.spots.iter().map(|s| (s.location, s.base, s.weight))
     }
 
+    /// Whether a statement at `location` has a variable in scope that the
+    /// compiler warns is unused (or needlessly `mut`): a statement that
+    /// should use it may be missing there.
+    pub fn has_unused_in_scope(&self, location: Location) -> bool {
+        self.spots
+            .iter()
+            .filter(|s| s.location == location)
+            .flat_map(|s| s.sites.get(&Operator::Insert).into_iter().flatten())
+            .map(|&index| &self.space.sites[index])
+            .any(|site| {
+                self.types
+                    .unused_at(location, &site.function, &site.bound)
+                    .next()
+                    .is_some()
+            })
+    }
+
     /// A random edit at a suspicious location, or `None` if none could be
     /// made (after a few tries: some sites have no fitting ingredient).
     pub fn mutation(&self, rng: &mut impl Rng) -> Option<PatchEdit> {

@@ -134,11 +134,13 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
         (SiteKind::Statement(statement), Operator::Insert) => {
             let mut bound = site.bound.clone();
             bound.extend(statement.binds.iter().cloned());
-            closest(&cx.space.statements, site)
+            let mutations = mutations_of_unmutated(site, cx)
+                .map(|text| insert(statement, (false, true), &text, cx.text));
+            let found = closest(&cx.space.statements, site)
                 .filter(|i| i.fits(&bound) && !i.inert)
                 .filter(|i| !(i.header && (binds_new(site, statement) || statement.valued)))
-                .map(|i| insert(statement, i, &i.text, cx.text))
-                .collect()
+                .map(|i| insert(statement, (i.header, i.closed), &i.text, cx.text));
+            mutations.chain(found).collect()
         }
         (SiteKind::Statement(statement), Operator::Adapted) => adapted(site, statement, cx),
         (SiteKind::Statement(statement), Operator::Guard) => guards(site, statement, cx),
@@ -518,16 +520,17 @@ fn swap_in(statement: &StatementSite, ingredient: &Ingredient, text: &str) -> Ed
     Edit::replace(statement.range.clone(), replacement)
 }
 
-/// `ingredient` (as `ingredient_text`) inserted after the statement, or
-/// before a jump or a block's value, or, a header, around it.
+/// An ingredient (as `ingredient_text`; `header`: a compound statement's
+/// header, `closed`: ends in `;` or a block) inserted after the statement,
+/// or before a jump or a block's value, or, a header, around it.
 fn insert(
     statement: &StatementSite,
-    ingredient: &Ingredient,
+    (header, closed): (bool, bool),
     ingredient_text: &str,
     text: &str,
 ) -> Edit {
     let target = &text[statement.range.clone()];
-    if ingredient.header {
+    if header {
         Edit::replace(
             statement.range.clone(),
             format!("{ingredient_text} {{ {target} }}"),
@@ -537,7 +540,7 @@ fn insert(
             statement.range.start,
             format!(
                 "{}\n{}",
-                as_statement(ingredient_text, ingredient.closed, false),
+                as_statement(ingredient_text, closed, false),
                 statement.indent
             ),
         )
@@ -547,7 +550,7 @@ fn insert(
             format!(
                 "\n{}{}",
                 statement.indent,
-                as_statement(ingredient_text, ingredient.closed, false)
+                as_statement(ingredient_text, closed, false)
             ),
         )
     }
@@ -565,57 +568,135 @@ fn as_statement(text: &str, closed: bool, tail: bool) -> String {
     }
 }
 
+/// The statements that mutate a variable in scope that the compiler says
+/// is declared `mut` and never mutated, by its type: a collection sorted,
+/// deduplicated, reversed or cleared, a string cleared (the one-call
+/// statement a collection most often misses).
+fn mutations_of_unmutated<'a>(
+    site: &'a Site,
+    cx: &'a Context,
+) -> impl Iterator<Item = String> + 'a {
+    let here = site.location();
+    cx.types
+        .unused_at(here, &site.function, &site.bound)
+        .filter(|u| !u.never_used)
+        .flat_map(move |u| {
+            let ty = cx.types.variable(here, &u.name).unwrap_or("");
+            let owned = ty.trim_start_matches("&mut ");
+            let calls: &[&str] = if owned.starts_with("Vec<") || owned.starts_with('[') {
+                &["sort()", "dedup()", "reverse()", "clear()"]
+            } else if owned == "String" {
+                &["clear()"]
+            } else {
+                &[]
+            };
+            calls.iter().map(|call| format!("{}.{call};", u.name))
+        })
+}
+
 /// Statements from elsewhere in the crate, their variables that are not in
 /// scope here renamed to variables of the same type that are (the
 /// ingredient's types are known where it was found), inserted or swapped in.
-fn adapted(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
+/// First, those with variables renamed to same-typed ones in scope that the
+/// compiler warns are unused or needlessly `mut`: a statement that should
+/// use them is missing, and it may have a twin elsewhere (`keys.push(key)`
+/// for the missing `values.push(value)`).
+fn adapted<'a>(site: &'a Site, statement: &StatementSite, cx: &Context<'a>) -> Vec<Edit> {
     let here = site.location();
     let in_scope: Vec<(&str, &str)> = cx.types.variables_at(here).collect();
-    let mut out = Vec::new();
+    let warned: Vec<(&str, &str)> = cx
+        .types
+        .unused_at(here, &site.function, &site.bound)
+        .filter_map(|u| Some((u.name.as_str(), cx.types.variable(here, &u.name)?)))
+        .collect();
+    let bound = |name: &str| site.bound.iter().any(|b| b == name);
+    let (mut first, mut rest) = (Vec::new(), Vec::new());
     for ingredient in closest(&cx.space.statements, site) {
-        let missing: Vec<&String> = ingredient
-            .free
-            .iter()
-            .filter(|name| !site.bound.contains(name))
-            .collect();
-        if missing.is_empty() || ingredient.header {
+        if ingredient.header || first.len() + rest.len() >= 2 * MAX_EDITS {
             continue;
         }
-        // Each missing variable's candidates: same-typed variables here.
-        let mut choices: Vec<Vec<&str>> = Vec::new();
-        for name in &missing {
+        let free: Vec<&str> = ingredient.free.iter().map(String::as_str).collect();
+        // The variables of `pool` of `name`'s type, but for the ingredient's own.
+        let same_typed = |name: &str, pool: &[(&'a str, &'a str)]| -> Vec<&'a str> {
             let Some(ty) = cx.types.variable(ingredient.origin, name) else {
-                break;
+                return Vec::new();
             };
-            choices.push(
-                in_scope
-                    .iter()
-                    .filter(|(other, other_ty)| {
-                        compatible(ty, other_ty) && !ingredient.free.contains(*other)
-                    })
-                    .map(|(other, _)| *other)
-                    .collect(),
-            );
+            pool.iter()
+                .filter(|(other, other_ty)| compatible(ty, other_ty) && !free.contains(other))
+                .map(|(other, _)| *other)
+                .collect()
+        };
+        // Each variable a warned one of its type, or itself if in scope.
+        if !warned.is_empty() {
+            let choices: Vec<Vec<&str>> = free
+                .iter()
+                .map(|&name| {
+                    let mut options = same_typed(name, &warned);
+                    options.extend(bound(name).then_some(name));
+                    options
+                })
+                .collect();
+            adaptations(site, statement, ingredient, &free, &choices, cx, &mut first);
         }
-        if choices.len() < missing.len() || choices.iter().any(Vec::is_empty) {
-            continue;
-        }
-        for assignment in combinations(&choices, 4) {
-            let renames: Vec<(&str, &str)> =
-                missing.iter().map(|n| n.as_str()).zip(assignment).collect();
-            let text = ingredient.renamed(&renames);
-            if !ingredient.inert {
-                out.push(insert(statement, ingredient, &text, cx.text));
-            }
-            if can_replace(ingredient, site, statement) {
-                out.push(swap_in(statement, ingredient, &text));
-            }
-        }
-        if out.len() >= MAX_EDITS {
-            break;
+        // Each variable not in scope a same-typed one that is.
+        if free.iter().any(|name| !bound(name)) {
+            let choices: Vec<Vec<&str>> = free
+                .iter()
+                .map(|&name| {
+                    if bound(name) {
+                        vec![name]
+                    } else {
+                        same_typed(name, &in_scope)
+                    }
+                })
+                .collect();
+            adaptations(site, statement, ingredient, &free, &choices, cx, &mut rest);
         }
     }
-    out
+    first.extend(rest);
+    first
+}
+
+/// `ingredient` inserted and swapped in with its variables (`free`)
+/// renamed as `choices` allow (one list per variable; a few ways at most,
+/// the first options first), onto `out`: each way that renames some
+/// variable and gives no two the same name.
+fn adaptations(
+    site: &Site,
+    statement: &StatementSite,
+    ingredient: &Ingredient,
+    free: &[&str],
+    choices: &[Vec<&str>],
+    cx: &Context,
+    out: &mut Vec<Edit>,
+) {
+    if choices.iter().any(Vec::is_empty) {
+        return;
+    }
+    for assignment in combinations(choices, 4) {
+        let distinct: std::collections::BTreeSet<&str> = assignment.iter().copied().collect();
+        if assignment == free || distinct.len() < assignment.len() {
+            continue;
+        }
+        let renames: Vec<(&str, &str)> = free
+            .iter()
+            .copied()
+            .zip(assignment)
+            .filter(|(from, to)| from != to)
+            .collect();
+        let text = ingredient.renamed(&renames);
+        if !ingredient.inert {
+            out.push(insert(
+                statement,
+                (ingredient.header, ingredient.closed),
+                &text,
+                cx.text,
+            ));
+        }
+        if can_replace(ingredient, site, statement) {
+            out.push(swap_in(statement, ingredient, &text));
+        }
+    }
 }
 
 /// Up to `limit` ways of taking one element of each list (the first

@@ -1,7 +1,8 @@
 //! Types at sites, as the compiler prints them (`usize`, `&[&str]`,
 //! `Option<u32>`, `integer` for an integer it has not settled yet): what
 //! lets operators offer same-typed variables, integer offsets and
-//! conditions that compile. Filled by the type oracle (`evaluate::types`);
+//! conditions that compile. And the variables the compiler warns are
+//! unused or needlessly `mut`, where a statement may be missing. Filled by the type oracle (`evaluate::types`);
 //! empty, every operator falls back on what the syntax says.
 
 use std::collections::BTreeMap;
@@ -15,6 +16,21 @@ pub struct Types {
     variables: BTreeMap<Location, BTreeMap<String, String>>,
     /// The type of each probed expression, by file and byte range.
     expressions: BTreeMap<(FileId, usize, usize), String>,
+    /// The local variables the compiler warns about.
+    unused: Vec<Unused>,
+}
+
+/// A local variable the compiler warns about, where it is bound: never
+/// used, or declared `mut` and never mutated. Either way a statement that
+/// should use it may be missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unused {
+    pub at: Location,
+    pub name: String,
+    /// The function it is bound in.
+    pub function: String,
+    /// Never used (else: `mut` and never mutated).
+    pub never_used: bool,
 }
 
 impl Types {
@@ -52,6 +68,26 @@ impl Types {
     pub fn set_expression(&mut self, file: FileId, range: &Range<usize>, ty: &str) {
         self.expressions
             .insert((file, range.start, range.end), ty.to_string());
+    }
+
+    pub fn add_unused(&mut self, unused: Unused) {
+        self.unused.push(unused);
+    }
+
+    /// The variables the compiler warns about that are in scope at a place
+    /// of `function` at `at` (bound before it, in that function).
+    pub fn unused_at<'s>(
+        &'s self,
+        at: Location,
+        function: &'s str,
+        bound: &'s [String],
+    ) -> impl Iterator<Item = &'s Unused> + 's {
+        self.unused.iter().filter(move |u| {
+            u.at.file == at.file
+                && u.at.line <= at.line
+                && u.function == function
+                && bound.contains(&u.name)
+        })
     }
 
     /// How many variable types (over all locations) and expression types are known.
@@ -117,6 +153,26 @@ mod tests {
         assert!(has_is_empty("&mut Vec<u32>") && !has_is_empty("u32"));
         assert!(is_option("Option<usize>") && !is_option("Vec<Option<u8>>"));
         assert!(compatible("integer", "u8") && compatible("u8", "u8") && !compatible("u8", "i8"));
+    }
+
+    #[test]
+    fn an_unused_variable_is_in_scope_after_its_binding_in_its_function() {
+        let file = FileId::new(0);
+        let mut types = Types::default();
+        types.add_unused(Unused {
+            at: Location::new(file, 4),
+            name: "value".into(),
+            function: "unzip".into(),
+            never_used: true,
+        });
+        let bound = ["value".to_string()];
+        let at = |line| Location::new(file, line);
+        assert_eq!(types.unused_at(at(5), "unzip", &bound).count(), 1);
+        assert_eq!(types.unused_at(at(3), "unzip", &bound).count(), 0);
+        assert_eq!(types.unused_at(at(5), "other", &bound).count(), 0);
+        assert_eq!(types.unused_at(at(5), "unzip", &[]).count(), 0);
+        let elsewhere = Location::new(FileId::new(1), 5);
+        assert_eq!(types.unused_at(elsewhere, "unzip", &bound).count(), 0);
     }
 
     #[test]

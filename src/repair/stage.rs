@@ -415,15 +415,18 @@ impl Ground {
 }
 
 /// The locations the sweep visits: the group's suspects the mutator can
-/// edit, in rank order.
+/// edit, in rank order; but first those where a variable the compiler
+/// warns is unused is in scope (in rank order too).
 pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking) -> Vec<Location> {
     let weighed: BTreeSet<Location> = mutator.weights().map(|(l, _, _)| l).collect();
-    group
+    let (mut warned, rest): (Vec<Location>, Vec<Location>) = group
         .suspects
         .iter()
         .map(|s| s.location)
         .filter(|l| weighed.contains(l))
-        .collect()
+        .partition(|&l| mutator.has_unused_in_scope(l));
+    warned.extend(rest);
+    warned
 }
 
 /// Each edit of a candidate.
