@@ -612,7 +612,10 @@ fn adapted<'a>(site: &'a Site, statement: &StatementSite, cx: &Context<'a>) -> V
     let bound = |name: &str| site.bound.iter().any(|b| b == name);
     let (mut first, mut rest) = (Vec::new(), Vec::new());
     for ingredient in closest(&cx.space.statements, site) {
-        if ingredient.header || first.len() + rest.len() >= 2 * MAX_EDITS {
+        if first.len() + rest.len() >= 2 * MAX_EDITS {
+            break;
+        }
+        if ingredient.header {
             continue;
         }
         let free: Vec<&str> = ingredient.free.iter().map(String::as_str).collect();
