@@ -230,3 +230,13 @@ fn adapted_renames_a_twin_to_the_variables_the_compiler_says_are_unused() {
     assert_eq!(report["edits"][0]["operator"], "adapted");
     assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
 }
+
+#[test]
+fn arguments_swaps_a_comparison_methods_receiver_and_argument() {
+    fixed_by(
+        "ranking",
+        "arguments",
+        "-    players.sort_by(|a, b| a.score.cmp(&b.score).then(a.name.cmp(&b.name)));",
+        "+    players.sort_by(|a, b| b.score.cmp(&a.score).then(a.name.cmp(&b.name)));",
+    );
+}

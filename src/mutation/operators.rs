@@ -45,7 +45,10 @@ pub(crate) fn applies(operator: Operator, kind: &SiteKind) -> bool {
             | (O::Identifier, K::Variable { .. } | K::Field { .. })
             | (O::Method, K::Method { .. })
             | (O::Range, K::RangeLimits { .. })
-            | (O::Arguments, K::Call { .. } | K::BinaryOperator { .. })
+            | (
+                O::Arguments,
+                K::Call { .. } | K::BinaryOperator { .. } | K::Method { .. }
+            )
             | (O::Offset, K::Operand { .. } | K::BinaryOperator { .. })
             | (
                 O::Idiom,
@@ -68,6 +71,27 @@ const OPERATOR_CLASSES: &[&[&str]] = &[
 /// Operators whose operands, swapped, mean something else (comparisons
 /// are turned around by the operator mutation instead).
 const NON_COMMUTATIVE: &[&str] = &["-", "/", "%", "<<", ">>"];
+
+/// Methods of two values of one type whose receiver and argument, swapped,
+/// mean something else (`a.cmp(&b)`, the order of a sort).
+const NON_COMMUTATIVE_METHODS: &[&str] = &[
+    "cmp",
+    "partial_cmp",
+    "total_cmp",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "checked_sub",
+    "saturating_sub",
+    "wrapping_sub",
+    "checked_div",
+    "checked_rem",
+    "div_euclid",
+    "rem_euclid",
+    "atan2",
+    "copysign",
+];
 
 /// Methods that are easily confused with each other.
 const METHOD_FAMILIES: &[&[&str]] = &[
@@ -208,6 +232,30 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
             Operator::Arguments,
         ) if NON_COMMUTATIVE.contains(&operator.as_str()) => {
             vec![swapped(cx.text, left, right)]
+        }
+        (
+            SiteKind::Method {
+                name,
+                operands: Some((receiver, argument, atomic)),
+                ..
+            },
+            Operator::Arguments,
+        ) if NON_COMMUTATIVE_METHODS.contains(&name.as_str()) => {
+            // `b.cmp(&a)` for `a.cmp(&b)`: the `&` stays with the argument.
+            let written = &cx.text[argument.clone()];
+            let (borrow, value) = match written.strip_prefix('&') {
+                Some(value) if !value.starts_with("mut ") => ("&", value.trim_start()),
+                _ => ("", written),
+            };
+            vec![Edit::replace(
+                receiver.start..argument.end,
+                format!(
+                    "{}{}{borrow}{}",
+                    parenthesized(value, *atomic),
+                    &cx.text[receiver.end..argument.start],
+                    &cx.text[receiver.clone()]
+                ),
+            )]
         }
         (SiteKind::Call { arguments }, Operator::Arguments) => {
             let mut out = Vec::new();
@@ -1166,6 +1214,26 @@ mod tests {
             ["y.f >= x.g", "b.start < a.end"]
         );
         assert!(mirrored("a.start < a.end").is_empty() && mirrored("a.x < b.x").is_empty());
+    }
+
+    #[test]
+    fn a_comparison_method_swaps_its_receiver_and_argument() {
+        let text = "fn f(a: &(u8, u8), b: &(u8, u8)) -> bool {\n    b.0.cmp(&a.0).is_lt() && a.1.max(b.1) > 2 && (a.0 + 1).lt(&(b.0 * 2))\n}\n";
+        let made = outcomes(text, Operator::Arguments, 2);
+        let line = |made: &str| made.lines().nth(1).unwrap().trim().to_string();
+        let lines: BTreeSet<String> = made.iter().map(|m| line(m)).collect();
+        assert!(
+            lines.contains("a.0.cmp(&b.0).is_lt() && a.1.max(b.1) > 2 && (a.0 + 1).lt(&(b.0 * 2))"),
+            "{lines:?}"
+        );
+        assert!(
+            lines.contains("b.0.cmp(&a.0).is_lt() && a.1.max(b.1) > 2 && (b.0 * 2).lt(&(a.0 + 1))"),
+            "{lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.contains("b.1.max(a.1)")),
+            "max is commutative"
+        );
     }
 
     #[test]

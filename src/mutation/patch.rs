@@ -34,7 +34,8 @@ pub enum Operator {
     Method,
     /// Turn `a..b` into `a..=b` and back.
     Range,
-    /// Swap two arguments of a call, or the operands of `-`, `/`, `%`, `<<`, `>>`.
+    /// Swap two arguments of a call, the operands of `-`, `/`, `%`, `<<`, `>>`,
+    /// or the receiver and argument of `cmp` and the like.
     Arguments,
     /// `e` to `e + 1` or `e - 1` (an index, a range bound, an argument, a
     /// compared or returned integer), and `e ± 1` back to `e`.

@@ -77,6 +77,10 @@ pub enum SiteKind {
         name: String,
         arguments: usize,
         expression: Range<usize>,
+        /// With one argument: the receiver and the argument (`a` and `&b`
+        /// in `a.cmp(&b)`), and whether the argument, its `&` taken away,
+        /// can be a receiver without parentheses.
+        operands: Option<(Range<usize>, Range<usize>, bool)>,
     },
     /// The `..` or `..=` of a range with an end (`expression`).
     RangeLimits {
@@ -329,9 +333,15 @@ impl SiteKind {
                 right.clone(),
             ],
             SiteKind::Method {
-                range, expression, ..
-            }
-            | SiteKind::RangeLimits {
+                range,
+                expression,
+                operands,
+                ..
+            } => [range.clone(), expression.clone()]
+                .into_iter()
+                .chain(operands.iter().flat_map(|(r, a, _)| [r.clone(), a.clone()]))
+                .collect(),
+            SiteKind::RangeLimits {
                 range, expression, ..
             } => vec![range.clone(), expression.clone()],
             SiteKind::Call { arguments } => arguments.clone(),
@@ -947,6 +957,22 @@ impl RunnableCode for Collector<'_> {
                     .entry(arguments)
                     .or_default()
                     .insert(name.clone());
+                let operands = match call.args.first() {
+                    Some(argument) if arguments == 1 => {
+                        let value = match argument {
+                            Expr::Reference(reference) if reference.mutability.is_none() => {
+                                &*reference.expr
+                            }
+                            argument => argument,
+                        };
+                        Some((
+                            call.receiver.span().byte_range(),
+                            argument.span().byte_range(),
+                            is_atomic(value),
+                        ))
+                    }
+                    _ => None,
+                };
                 self.site(
                     scope,
                     SiteKind::Method {
@@ -954,6 +980,7 @@ impl RunnableCode for Collector<'_> {
                         name,
                         arguments,
                         expression: call.span().byte_range(),
+                        operands,
                     },
                 );
             }
