@@ -14,8 +14,14 @@ use common::*;
 /// Repairs `fixture` and checks that the sweep found a one-edit patch by
 /// `operator` that turns `removed` into `added`.
 fn fixed_by(fixture: &str, operator: &str, removed: &str, added: &str) -> serde_json::Value {
+    fixed_changing(fixture, operator, &[removed, added])
+}
+
+/// Repairs `fixture` and checks that the sweep found a one-edit patch by
+/// `operator` whose changed lines are `changed` (`-` and `+` lines).
+fn fixed_changing(fixture: &str, operator: &str, changed: &[&str]) -> serde_json::Value {
     let (diff, report) = assert_repaired(fixture, &[]);
-    assert_eq!(changed_lines(&diff), [removed, added], "{diff}");
+    assert_eq!(changed_lines(&diff), changed, "{diff}");
     assert_eq!(report["edits"][0]["operator"], operator, "{report:#}");
     assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
     assert!(report["swept_edits"].as_u64().unwrap() >= 1);
@@ -202,18 +208,12 @@ fn synthesis_bounds_an_integer_nothing_else_constrains() {
 fn insert_puts_an_accumulator_back_as_it_started() {
     // `total = 0;` is written nowhere in the crate: it is `let mut total =
     // 0;` made a reset.
-    let (diff, report) = assert_repaired("group_totals", &[]);
-    assert_eq!(changed_lines(&diff), ["+            total = 0;"], "{diff}");
-    assert_eq!(report["edits"][0]["operator"], "insert");
-    assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
+    fixed_changing("group_totals", "insert", &["+            total = 0;"]);
 }
 
 #[test]
 fn insert_sorts_a_copy_the_compiler_says_is_never_mutated() {
-    let (diff, report) = assert_repaired("median", &[]);
-    assert_eq!(changed_lines(&diff), ["+    sorted.sort();"], "{diff}");
-    assert_eq!(report["edits"][0]["operator"], "insert");
-    assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
+    fixed_changing("median", "insert", &["+    sorted.sort();"]);
 }
 
 #[test]
@@ -221,14 +221,11 @@ fn adapted_renames_a_twin_to_the_variables_the_compiler_says_are_unused() {
     // The twin `keys.push(key.trim().to_string());` is in scope as it is:
     // only the warnings (`value` unused, `values` needlessly `mut`) say
     // what to rename it to.
-    let (diff, report) = assert_repaired("unzip_pairs", &[]);
-    assert_eq!(
-        changed_lines(&diff),
-        ["+        values.push(value.trim().to_string());"],
-        "{diff}"
+    fixed_changing(
+        "unzip_pairs",
+        "adapted",
+        &["+        values.push(value.trim().to_string());"],
     );
-    assert_eq!(report["edits"][0]["operator"], "adapted");
-    assert_eq!(report["generations"], 0, "the sweep found it: {report:#}");
 }
 
 #[test]

@@ -14,7 +14,7 @@ use crate::code::crate_sources::Originals;
 use crate::code::source::Location;
 use crate::mutation::operators::{Context, applies, apply, edits};
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
-use crate::mutation::sites::MutationSpace;
+use crate::mutation::sites::{MutationSpace, SiteKind};
 use crate::mutation::types::Types;
 
 /// Draws edits from a mutation space.
@@ -102,8 +102,9 @@ impl<'a> Mutator<'a> {
         self.spots
             .iter()
             .filter(|s| s.location == location)
-            .flat_map(|s| s.sites.get(&Operator::Insert).into_iter().flatten())
+            .flat_map(|s| s.sites.values().flatten())
             .map(|&index| &self.space.sites[index])
+            .filter(|site| matches!(site.kind, SiteKind::Statement(_)))
             .any(|site| {
                 self.types
                     .unused_at(location, &site.function, &site.bound)

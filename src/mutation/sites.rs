@@ -518,32 +518,20 @@ impl Collector<'_> {
         if ident.mutability.is_none() || ident.by_ref.is_some() || ident.subpat.is_some() {
             return None;
         }
+        // The initializer as an ingredient, then `name = ` before it.
+        let expr = &*init.expr;
+        let range = expr.span().byte_range();
+        let mut reset = self.ingredient(expr, range, free_variables(expr), false, true, scope);
         let name = ident.ident.to_string();
-        let init_range = init.expr.span().byte_range();
         let prefix = format!("{name} = ");
-        let mut free = free_variables(&*init.expr);
-        let uses = variable_occurrences(&*init.expr, &free)
-            .into_iter()
-            .filter(|(_, r)| init_range.start <= r.start && r.end <= init_range.end)
-            .map(|(n, r)| {
-                let at = |offset: usize| offset - init_range.start + prefix.len();
-                (n, at(r.start)..at(r.end))
-            });
-        let uses = std::iter::once((name.clone(), 0..name.len()))
-            .chain(uses)
-            .collect();
-        free.insert(name);
-        Some(Ingredient {
-            text: format!("{prefix}{};", self.text_of(&init_range)),
-            header: false,
-            closed: true,
-            free,
-            origin: Location::new(self.file, scope.location),
-            uses,
-            binds: Vec::new(),
-            unit: true,
-            inert: false,
-        })
+        reset.text = format!("{prefix}{};", reset.text);
+        for (_, at) in &mut reset.uses {
+            *at = at.start + prefix.len()..at.end + prefix.len();
+        }
+        reset.uses.insert(0, (name.clone(), 0..name.len()));
+        reset.free.insert(name);
+        reset.unit = true;
+        Some(reset)
     }
 
     /// An operand site for `expr` (not a literal: the value operator has those).
@@ -1248,8 +1236,8 @@ impl Literal {
     /// The slips of one keystroke that turn some decimal numeral into
     /// `written` (this literal as written), undone: a digit one more or
     /// one less, two adjacent digits swapped, a digit left out (a `0` put
-    /// back) or one too many (taken out). Data tables are typed by hand, and a wrong entry is most often
-    /// one of these (`243` typed `234`, `1.015` typed `1.15`). Likelier
+    /// back) or one too many (taken out). Data tables are typed by hand,
+    /// and a wrong entry is most often one of these (`243` typed `234`, `1.015` typed `1.15`). Likelier
     /// slips first; none starts with a `0` that was not there, none is
     /// `written` itself.
     pub fn slips(&self, written: &str) -> Vec<String> {

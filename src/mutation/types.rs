@@ -1,9 +1,10 @@
 //! Types at sites, as the compiler prints them (`usize`, `&[&str]`,
 //! `Option<u32>`, `integer` for an integer it has not settled yet): what
 //! lets operators offer same-typed variables, integer offsets and
-//! conditions that compile. And the variables the compiler warns are
-//! unused or needlessly `mut`, where a statement may be missing. Filled by the type oracle (`evaluate::types`);
-//! empty, every operator falls back on what the syntax says.
+//! conditions that compile; and the variables the compiler warns are
+//! unused or needlessly `mut`, where a statement may be missing. Filled by
+//! the type oracle (`evaluate::types`); empty, every operator falls back on
+//! what the syntax says.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
