@@ -53,6 +53,16 @@ fn offset_takes_one_from_an_index() {
 }
 
 #[test]
+fn offset_adds_one_to_a_branch_value() {
+    fixed_by(
+        "offset_branch",
+        "offset",
+        "-        full",
+        "+        full + 1",
+    );
+}
+
+#[test]
 fn synthesis_adds_the_missing_conjunct() {
     fixed_by(
         "missing_conjunct",
@@ -225,6 +235,18 @@ fn adapted_renames_a_twin_to_the_variables_the_compiler_says_are_unused() {
         "unzip_pairs",
         "adapted",
         &["+        values.push(value.trim().to_string());"],
+    );
+}
+
+#[test]
+fn adapted_puts_an_unused_binding_in_a_twins_operand_first_in_its_block() {
+    // `if let Some(name) = target {}` never uses `name`; the twin
+    // `self.values.insert("last".to_string(), value);` has an operand of its
+    // type, and the block is empty: the statement goes first in it.
+    fixed_changing(
+        "unused_binding",
+        "adapted",
+        &["+            self.values.insert(name, value);"],
     );
 }
 

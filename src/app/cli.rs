@@ -10,18 +10,13 @@ use crate::exit::EXIT_CODES_HELP;
 
 const ABOUT: &str = "Find the lines most likely to cause failing tests, and search for a patch that makes every test pass";
 
+// One line per paragraph: clap wraps them to the terminal's width.
 const LONG_ABOUT: &str = "\
 Find the lines most likely to cause failing tests, and search for a patch that makes every test pass.
 
-cargo autofix runs the package's tests in a scratch copy with line coverage, and scores every executed
-line by how strongly it goes with the failing tests (spectrum-based fault localization; Ochiai by default).
-`--rank-only` prints that ranking. Without it, a genetic search mutates the most suspicious code, keeps
-the candidates that pass the most tests, reduces the best one to its essential edits, validates it with
-`cargo test` on a clean copy, and prints it as a unified diff for `git apply`. The user's files are never
-modified.
+cargo autofix runs the package's tests in a scratch copy with line coverage, and scores every executed line by how strongly it goes with the failing tests (spectrum-based fault localization; Ochiai by default). `--rank-only` prints that ranking. Without it, a sweep tries every single edit at the most suspicious lines, most suspicious first, and, if none makes every test pass, a genetic search combines edits. The best candidate is reduced to its essential edits, validated with `cargo test` on a clean copy, and printed as a unified diff for `git apply`. The user's files are never modified.
 
-Settings can also come from `[package.metadata.autofix]` in Cargo.toml or an `autofix.toml` beside it
-(keys as the long options, e.g. `population = 60`); the command line wins.";
+Settings can also come from `[package.metadata.autofix]` in Cargo.toml or an `autofix.toml` beside it (keys as the long options, e.g. `population = 60`); the command line wins.";
 
 #[derive(Debug, Parser)]
 #[command(name = "cargo-autofix", bin_name = "cargo autofix", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP, allow_negative_numbers = true)]

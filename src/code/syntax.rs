@@ -43,7 +43,8 @@ pub struct Scope {
     /// The innermost enclosing block statement.
     pub statement: Option<EnclosingStatement>,
     /// The location of the `if`, `else if`, loop or `match` whose branch or
-    /// body this is (what it is control dependent on).
+    /// body this is (what it is control dependent on); in a closure's body,
+    /// the statement that gives the closure.
     pub control: Option<u32>,
     /// The decisions of the last statement before it, in its blocks, that
     /// could have left early instead (`return`, `?`, `break`, `continue`;
@@ -78,6 +79,12 @@ impl Scope {
 
     pub fn binds(&self, name: &str) -> bool {
         self.frames.iter().flatten().any(|n| n == name)
+    }
+
+    /// The names the innermost frame binds: a closure's parameters or a
+    /// match arm's bindings, in an expression body.
+    pub fn innermost(&self) -> &[String] {
+        self.frames.last().map_or(&[], Vec::as_slice)
     }
 
     fn push(&mut self, names: Vec<String>) {
@@ -543,6 +550,36 @@ pub fn early_exits(stmt: &syn::Stmt, line: u32) -> BTreeSet<u32> {
     finder.exits
 }
 
+/// The expressions that give `value` its value: `value` itself, or, for an
+/// `if`, `match` or block, the values of its branches (their last
+/// expressions, arm bodies), nested. A branch that ends in a statement
+/// gives none.
+pub fn branch_values(value: &Expr) -> Vec<&Expr> {
+    fn tail<'e>(block: &'e syn::Block, values: &mut Vec<&'e Expr>) {
+        if let Some(syn::Stmt::Expr(expr, None)) = block.stmts.last() {
+            collect(expr, values);
+        }
+    }
+    fn collect<'e>(value: &'e Expr, values: &mut Vec<&'e Expr>) {
+        match value {
+            Expr::If(e) => {
+                tail(&e.then_branch, values);
+                if let Some((_, other)) = &e.else_branch {
+                    collect(other, values);
+                }
+            }
+            Expr::Block(e) => tail(&e.block, values),
+            Expr::Unsafe(e) => tail(&e.block, values),
+            Expr::Match(e) => e.arms.iter().for_each(|arm| collect(&arm.body, values)),
+            Expr::Paren(e) => collect(&e.expr, values),
+            _ => values.push(value),
+        }
+    }
+    let mut values = Vec::new();
+    collect(value, &mut values);
+    values
+}
+
 /// The names the `let`s of a condition bind (`if let Some(x) = ... && let ...`).
 pub fn let_bindings(cond: &Expr) -> Vec<String> {
     let mut names = Vec::new();
@@ -817,6 +854,16 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         let returns = self.scope.returns.take();
         let return_type = self.scope.return_type.take();
         let loops = std::mem::take(&mut self.scope.loops);
+        // The body runs when the code it is given to calls it: under the
+        // statement that gives it (where that is on another line).
+        let outer_control = self.scope.control;
+        let body_line = match closure.body.as_ref() {
+            Expr::Block(body) => body.block.stmts.first().and_then(start_line),
+            body => start_line(body),
+        };
+        if body_line.is_some_and(|line| line != self.scope.location) {
+            self.scope.control = Some(self.scope.location);
+        }
         self.in_frame(parameters, |this| {
             if this.runnable && !matches!(closure.body.as_ref(), Expr::Block(_)) {
                 this.hooks.expression_body(&closure.body, &this.scope);
@@ -830,6 +877,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         self.scope.returns = returns;
         self.scope.return_type = return_type;
         self.scope.loops = loops;
+        self.scope.control = outer_control;
     }
 }
 

@@ -2,7 +2,8 @@
 //! from one `cargo check` of the crate as it is, which variables it warns
 //! are unused or needlessly `mut`). A copy of
 //! the crate gets, before the statements at the locations asked about,
-//! `let _: () = x;` for every variable in scope and `let _: () = (e);` for
+//! `let _: () = x;` for every variable in scope (and first in a block, for
+//! the names its `if let` or `for` binds) and `let _: () = (e);` for
 //! every operand whose variables are in scope there, and, where each
 //! ingredient was found, the same for its variables. One `cargo check`
 //! answers all of them: each probe fails with "expected `()`, found `T`",
@@ -210,6 +211,16 @@ fn probes(
         for &(start, bound) in statements.get(&at).into_iter().flatten() {
             for name in bound {
                 variable(&mut out, at, start, name);
+            }
+        }
+    }
+    // The names a block's header binds, first thing in the block.
+    for site in &space.sites {
+        if let SiteKind::BlockStart { at, names, .. } = &site.kind
+            && locations.contains(&site.location())
+        {
+            for name in names {
+                variable(&mut out, site.location(), *at, name);
             }
         }
     }

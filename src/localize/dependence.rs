@@ -11,13 +11,15 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use syn::visit::{self, Visit};
 use syn::{Expr, Stmt};
 
 use crate::code::crate_sources::CrateSources;
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
-    Code, RunnableCode, Scope, closure_parameters, is_compound_assignment, let_bindings, may_call,
-    pattern_bindings, self_field, start_line, variables_used, walk_runnable_code,
+    Code, RunnableCode, Scope, branch_values, closure_parameters, is_compound_assignment,
+    let_bindings, macro_arguments, may_call, pattern_bindings, self_field, start_line,
+    variables_used, walk_runnable_code,
 };
 
 /// What one location does with variables.
@@ -43,6 +45,9 @@ pub struct Facts {
     /// `if`, `while`, `for`, `loop` or `match` for a location that decides
     /// what runs under it.
     pub decides: Option<&'static str>,
+    /// For a location that decides: the variables the code under it
+    /// writes (what a branch not taken would have written).
+    pub branch_defines: BTreeSet<String>,
 }
 
 /// The facts of every location of the crate.
@@ -53,8 +58,27 @@ pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
             file: id,
             facts: &mut facts,
             entered: BTreeSet::new(),
+            branch_values: HashMap::new(),
+            aliases: HashMap::new(),
         };
         walk_runnable_code(&file.syntax, &mut collector);
+    }
+    // Each write counts for every decision above it.
+    let writes: Vec<(Location, BTreeSet<String>)> = facts
+        .iter()
+        .filter(|(_, f)| !f.defines.is_empty())
+        .map(|(l, f)| (*l, f.defines.clone()))
+        .collect();
+    for (location, defines) in writes {
+        let mut seen = BTreeSet::from([location]);
+        let mut above = facts[&location].control;
+        while let Some(decision) = above.filter(|d| seen.insert(*d)) {
+            let Some(facts) = facts.get_mut(&decision) else {
+                break;
+            };
+            facts.branch_defines.extend(defines.iter().cloned());
+            above = facts.control;
+        }
     }
     facts
 }
@@ -64,6 +88,13 @@ struct Collector<'a> {
     facts: &'a mut BTreeMap<Location, Facts>,
     /// Functions (by their `fn` line) whose first statement was recorded.
     entered: BTreeSet<u32>,
+    /// The lines of branch values (`let x = if c { a } else { b };`: the
+    /// lines of `a` and `b`) with the variables they define: the branch
+    /// that ran gave the value, after the `let` began.
+    branch_values: HashMap<u32, BTreeSet<String>>,
+    /// Names (by their function's `fn` line) bound to a mutable borrow of
+    /// a variable: writing through them writes it.
+    aliases: HashMap<(u32, String), String>,
 }
 
 impl Collector<'_> {
@@ -78,6 +109,16 @@ impl Collector<'_> {
     ) {
         // A closure's parameters are bound where it is written.
         defines.extend(closure_parameters(code));
+        defines.extend(written_through(code));
+        let aliased: Vec<String> = defines
+            .iter()
+            .filter_map(|d| {
+                self.aliases
+                    .get(&(scope.function_line, base(d).to_string()))
+            })
+            .cloned()
+            .collect();
+        defines.extend(aliased);
         let location = Location::new(self.file, line);
         // Only local variables (and fields of `self`): paths such as `None`
         // or constants are not variables.
@@ -109,11 +150,177 @@ impl Collector<'_> {
             ..Facts::default()
         });
         entry.defines.extend(defines);
+        entry
+            .defines
+            .extend(self.branch_values.get(&line).into_iter().flatten().cloned());
         entry.uses.extend(uses);
         entry.parameters.extend(parameters);
         entry.decides = entry.decides.or(decides);
         entry.may_call |= may_call(code);
     }
+
+    /// A value chosen by branches is defined where the branch that ran
+    /// gives it: notes the lines of `stmt`'s branch values, if it has any.
+    fn note_branch_values(&mut self, stmt: &Stmt, scope: &Scope) {
+        let (value, target) = match stmt {
+            Stmt::Local(local) => (
+                local.init.as_ref().map(|init| &*init.expr),
+                pattern_bindings(&local.pat),
+            ),
+            Stmt::Expr(Expr::Assign(assign), _) => (
+                Some(&*assign.right),
+                written(&assign.left).into_iter().collect(),
+            ),
+            _ => (None, Vec::new()),
+        };
+        if let Some(value) = value {
+            let lines = branch_values(value).into_iter().filter_map(start_line);
+            for line in lines.filter(|&l| l != scope.location) {
+                self.branch_values
+                    .entry(line)
+                    .or_default()
+                    .extend(target.iter().cloned());
+            }
+        }
+    }
+
+    /// Names bound to a mutable borrow of a variable write it when written
+    /// through (`if let Some(last) = merged.last_mut()`): notes them.
+    fn note_aliases(&mut self, stmt: &Stmt, scope: &Scope) {
+        let (names, borrowed) = match stmt {
+            Stmt::Local(local) => (
+                pattern_bindings(&local.pat),
+                local
+                    .init
+                    .as_ref()
+                    .and_then(|init| mutably_borrowed(&init.expr)),
+            ),
+            Stmt::Expr(Expr::Match(e), _) => (
+                e.arms
+                    .iter()
+                    .flat_map(|arm| pattern_bindings(&arm.pat))
+                    .collect(),
+                mutably_borrowed(&e.expr),
+            ),
+            Stmt::Expr(Expr::If(e), _) => (let_bindings(&e.cond), mutably_borrowed(&e.cond)),
+            Stmt::Expr(Expr::While(e), _) => (let_bindings(&e.cond), mutably_borrowed(&e.cond)),
+            Stmt::Expr(Expr::ForLoop(e), _) => {
+                (pattern_bindings(&e.pat), mutably_borrowed(&e.expr))
+            }
+            _ => (Vec::new(), None),
+        };
+        if let Some(borrowed) = borrowed {
+            for name in names {
+                self.aliases
+                    .insert((scope.function_line, name), borrowed.clone());
+            }
+        }
+    }
+}
+
+/// What an expression statement (or an expression body) writes and
+/// reads, and what it decides.
+fn expression_facts(expr: &Expr) -> (BTreeSet<String>, BTreeSet<String>, Option<&'static str>) {
+    let mut defines = BTreeSet::new();
+    let (uses, decides) = match expr {
+        Expr::If(e) => {
+            defines.extend(let_bindings(&e.cond));
+            (variables_used(&e.cond), Some("if"))
+        }
+        Expr::While(e) => {
+            defines.extend(let_bindings(&e.cond));
+            (variables_used(&e.cond), Some("while"))
+        }
+        Expr::Loop(_) => (BTreeSet::new(), Some("loop")),
+        Expr::Match(e) => {
+            defines.extend(e.arms.iter().flat_map(|arm| pattern_bindings(&arm.pat)));
+            (variables_used(&e.expr), Some("match"))
+        }
+        Expr::ForLoop(e) => {
+            defines.extend(pattern_bindings(&e.pat));
+            (variables_used(&e.expr), Some("for"))
+        }
+        Expr::Block(_) | Expr::Unsafe(_) => (BTreeSet::new(), None),
+        Expr::Assign(assign) => {
+            defines.extend(written(&assign.left));
+            let mut uses = variables_used(&assign.right);
+            if !matches!(assign.left.as_ref(), Expr::Path(_)) || written(&assign.left).is_none() {
+                uses.extend(variables_used(&assign.left));
+            }
+            (uses, None)
+        }
+        Expr::Binary(binary) if is_compound_assignment(&binary.op) => {
+            defines.extend(written(&binary.left));
+            (variables_used(expr), None)
+        }
+        // `v.push(x)`: a method called on a variable may change it.
+        Expr::MethodCall(call) => {
+            defines.extend(written(&call.receiver));
+            (variables_used(expr), None)
+        }
+        other => (variables_used(other), None),
+    };
+    (defines, uses, decides)
+}
+
+/// The variable `value` borrows mutably, if it does: `&mut v`, or a chain
+/// through a `_mut` method or `entry` (`v.last_mut()`, `map.entry(k)`,
+/// `v.iter_mut().enumerate()`), in an `if let` or `while let` too.
+fn mutably_borrowed(value: &Expr) -> Option<String> {
+    match value {
+        Expr::Reference(reference) if reference.mutability.is_some() => written(&reference.expr),
+        Expr::MethodCall(call) => {
+            let name = call.method.to_string();
+            if name.ends_with("_mut") || name == "entry" {
+                written(&call.receiver)
+            } else {
+                mutably_borrowed(&call.receiver)
+            }
+        }
+        Expr::Let(binding) => mutably_borrowed(&binding.expr),
+        Expr::Binary(binary) => {
+            mutably_borrowed(&binary.left).or_else(|| mutably_borrowed(&binary.right))
+        }
+        Expr::Paren(paren) => mutably_borrowed(&paren.expr),
+        _ => None,
+    }
+}
+
+/// The variables `code` lends mutably (`&mut x`, `&mut self.items`) or
+/// formats into (`write!(out, ..)`, `writeln!`): what it may change
+/// through a reference. Not in blocks or closures inside it (their
+/// statements are locations of their own).
+fn written_through(code: Code) -> BTreeSet<String> {
+    struct Finder(BTreeSet<String>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_reference(&mut self, expr: &'ast syn::ExprReference) {
+            if expr.mutability.is_some() {
+                self.0.extend(written(&expr.expr));
+            }
+            visit::visit_expr_reference(self, expr);
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            let name = mac.path.segments.last().map(|s| s.ident.to_string());
+            if matches!(name.as_deref(), Some("write" | "writeln"))
+                && let Some(target) = macro_arguments(mac).first()
+            {
+                let target = match target {
+                    Expr::Reference(reference) => &reference.expr,
+                    target => target,
+                };
+                self.0.extend(written(target));
+            }
+        }
+        fn visit_block(&mut self, _: &'ast syn::Block) {}
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(BTreeSet::new());
+    match code {
+        Code::Stmt(stmt) => finder.visit_stmt(stmt),
+        Code::Expr(expr) => finder.visit_expr(expr),
+    }
+    finder.0
 }
 
 /// The variable `self.field` or `x` is a field of.
@@ -136,60 +343,19 @@ fn written(target: &Expr) -> Option<String> {
 
 impl RunnableCode for Collector<'_> {
     fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
-        let mut defines = BTreeSet::new();
-        let (uses, decides) = match stmt {
-            Stmt::Local(local) => {
-                defines.extend(pattern_bindings(&local.pat));
-                (
-                    local
-                        .init
-                        .as_ref()
-                        .map(|init| variables_used(&init.expr))
-                        .unwrap_or_default(),
-                    None,
-                )
-            }
-            Stmt::Expr(expr, _) => match expr {
-                Expr::If(e) => {
-                    defines.extend(let_bindings(&e.cond));
-                    (variables_used(&e.cond), Some("if"))
-                }
-                Expr::While(e) => {
-                    defines.extend(let_bindings(&e.cond));
-                    (variables_used(&e.cond), Some("while"))
-                }
-                Expr::Loop(_) => (BTreeSet::new(), Some("loop")),
-                Expr::Match(e) => {
-                    defines.extend(e.arms.iter().flat_map(|arm| pattern_bindings(&arm.pat)));
-                    (variables_used(&e.expr), Some("match"))
-                }
-                Expr::ForLoop(e) => {
-                    defines.extend(pattern_bindings(&e.pat));
-                    (variables_used(&e.expr), Some("for"))
-                }
-                Expr::Block(_) | Expr::Unsafe(_) => (BTreeSet::new(), None),
-                Expr::Assign(assign) => {
-                    defines.extend(written(&assign.left));
-                    let mut uses = variables_used(&assign.right);
-                    if !matches!(assign.left.as_ref(), Expr::Path(_))
-                        || written(&assign.left).is_none()
-                    {
-                        uses.extend(variables_used(&assign.left));
-                    }
-                    (uses, None)
-                }
-                Expr::Binary(binary) if is_compound_assignment(&binary.op) => {
-                    defines.extend(written(&binary.left));
-                    (variables_used(expr), None)
-                }
-                // `v.push(x)`: a method called on a variable may change it.
-                Expr::MethodCall(call) => {
-                    defines.extend(written(&call.receiver));
-                    (variables_used(expr), None)
-                }
-                other => (variables_used(other), None),
-            },
-            Stmt::Macro(mac) => (variables_used(&mac.mac), None),
+        self.note_branch_values(stmt, scope);
+        let (defines, uses, decides) = match stmt {
+            Stmt::Local(local) => (
+                pattern_bindings(&local.pat).into_iter().collect(),
+                local
+                    .init
+                    .as_ref()
+                    .map(|init| variables_used(&init.expr))
+                    .unwrap_or_default(),
+                None,
+            ),
+            Stmt::Expr(expr, _) => expression_facts(expr),
+            Stmt::Macro(mac) => (BTreeSet::new(), variables_used(&mac.mac), None),
             Stmt::Item(_) => return,
         };
         self.record(
@@ -200,6 +366,7 @@ impl RunnableCode for Collector<'_> {
             uses,
             decides,
         );
+        self.note_aliases(stmt, scope);
     }
 
     fn else_if(&mut self, else_branch: &Expr, scope: &Scope) {
@@ -218,14 +385,11 @@ impl RunnableCode for Collector<'_> {
 
     fn expression_body(&mut self, body: &Expr, scope: &Scope) {
         if let Some(line) = start_line(body) {
-            self.record(
-                line,
-                scope,
-                Code::Expr(body),
-                BTreeSet::new(),
-                variables_used(body),
-                None,
-            );
+            // A closure's parameters (an arm's bindings) get their values
+            // when it runs: in an iterator chain, from the stage before.
+            let (mut defines, uses, decides) = expression_facts(body);
+            defines.extend(scope.innermost().iter().cloned());
+            self.record(line, scope, Code::Expr(body), defines, uses, decides);
         }
     }
 }
@@ -242,6 +406,10 @@ pub enum Dependency {
     /// It ran because the condition at `from` (an `if`, loop...) decided
     /// so, or because the statement at `from` did not leave early (`?`).
     Control { kind: &'static str, from: Location },
+    /// It read `variable`, which the code the decision at `from` did not
+    /// run would have written (a potential dependence, as in relevant
+    /// slicing: the value may be wrong because a branch was not taken).
+    Potential { variable: String, from: Location },
 }
 
 impl Dependency {
@@ -250,7 +418,8 @@ impl Dependency {
             Dependency::Data { from, .. }
             | Dependency::Argument { from }
             | Dependency::Return { from }
-            | Dependency::Control { from, .. } => from,
+            | Dependency::Control { from, .. }
+            | Dependency::Potential { from, .. } => from,
         }
     }
 }
@@ -322,6 +491,22 @@ impl<'a> Run<'a> {
             };
             frames[frame].positions.push(p);
         }
+        // A field of `self` outlives the call: its last write may be in an
+        // earlier call or in a callee (another method on the same value,
+        // most likely).
+        let mut field_writes: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (p, location) in trace.iter().enumerate() {
+            for variable in facts.get(location).into_iter().flat_map(|f| &f.defines) {
+                if variable.starts_with("self.") {
+                    field_writes.entry(variable).or_default().push(p);
+                }
+            }
+        }
+        let field_write_before = |variable: &str, p: usize| {
+            let writes = field_writes.get(variable)?;
+            let before = writes.partition_point(|&q| q < p);
+            before.checked_sub(1).map(|i| writes[i])
+        };
         // Dependencies, frame by frame, in order: the last write of each
         // variable read, the parameters' call, the condition it ran under,
         // and what the functions it called returned.
@@ -329,14 +514,28 @@ impl<'a> Run<'a> {
         for frame in &frames {
             let mut last_write: HashMap<&str, usize> = HashMap::new();
             let mut last_run: HashMap<&Location, usize> = HashMap::new();
+            // Per variable, the decisions since its last write whose code
+            // writes it (the last run of each).
+            let mut deciding: HashMap<&str, BTreeMap<&Location, usize>> = HashMap::new();
             for &p in &frame.positions {
                 let location = &trace[p];
                 if let Some(own) = facts.get(location) {
                     let found = &mut dependencies[p];
                     let mut from_caller = false;
                     for variable in &own.uses {
-                        match last_write.get(variable.as_str()) {
-                            Some(&q) => found.push((
+                        let write = if variable.starts_with("self.") {
+                            field_write_before(variable, p)
+                        } else {
+                            last_write.get(variable.as_str()).copied()
+                        };
+                        // Not the decision this runs under: it took the branch.
+                        let decisions = deciding.get(variable.as_str()).into_iter().flatten();
+                        for (&&from, &d) in decisions.filter(|(l, _)| Some(***l) != own.control) {
+                            let variable = variable.clone();
+                            found.push((Dependency::Potential { variable, from }, d));
+                        }
+                        match write {
+                            Some(q) => found.push((
                                 Dependency::Data {
                                     variable: variable.clone(),
                                     from: trace[q],
@@ -367,6 +566,10 @@ impl<'a> Run<'a> {
                     }
                     for variable in &own.defines {
                         last_write.insert(variable, p);
+                        deciding.remove(variable.as_str());
+                    }
+                    for variable in &own.branch_defines {
+                        deciding.entry(variable).or_default().insert(location, p);
                     }
                 }
                 last_run.insert(location, p);
@@ -513,6 +716,89 @@ mod tests {
     }
 
     #[test]
+    fn a_field_written_in_an_earlier_call_reaches_a_later_one() {
+        let text = "struct S { x: i32, log: i32 }\nimpl S {\n    fn set(&mut self, v: i32) {\n        self.log += 1;\n        self.x = v;\n    }\n    fn get(&self) -> i32 {\n        self.x + 1\n    }\n}\n";
+        let facts = facts_of(text);
+        // A test calls s.set(1), then s.get(): 4, 5, then 8.
+        let trace = [at(4), at(5), at(8)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(
+            run.dependencies_of(&at(8)),
+            [Dependency::Data {
+                variable: "self.x".into(),
+                from: at(5)
+            }]
+        );
+        assert_eq!(lines(&run.slice()), [5, 8], "`self.log` is left out");
+    }
+
+    #[test]
+    fn a_closure_body_runs_under_the_statement_that_gives_it() {
+        let text = "pub fn f(v: Option<i32>, y: i32) -> i32 {\n    if y > 0 {\n        let w = v.ok_or_else(|| {\n            y + 1\n        });\n        return w.unwrap_or(0);\n    }\n    v.map(|x| x * 2).unwrap_or(y)\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(4)].control, Some(at(3)));
+        assert_eq!(facts[&at(3)].control, Some(at(2)));
+        assert_eq!(facts[&at(8)].control, None, "a body on the same line");
+    }
+
+    #[test]
+    fn what_is_lent_mutably_or_written_into_is_defined() {
+        let text = "use std::fmt::Write;\nfn fill(v: &mut Vec<i32>) {\n    v.push(1);\n}\npub fn f(n: i32) -> String {\n    let mut out = String::new();\n    let mut v = Vec::new();\n    fill(&mut v);\n    writeln!(out, \"{n}\").unwrap();\n    write!(&mut out, \"{}\", v.len()).unwrap();\n    out\n}\n";
+        let facts = facts_of(text);
+        assert!(facts[&at(8)].defines.contains("v"));
+        assert!(facts[&at(9)].defines.contains("out"));
+        assert!(facts[&at(10)].defines.contains("out"));
+        // f(1) runs 6, 7, 8 (calling fill: 3), 9, 10, 11.
+        let trace = [at(6), at(7), at(8), at(3), at(9), at(10), at(11)];
+        assert_eq!(
+            lines(&backward_slice(&trace, &facts)),
+            [3, 6, 7, 8, 9, 10, 11]
+        );
+    }
+
+    #[test]
+    fn writes_through_a_mutable_borrow_and_in_arm_bodies_count() {
+        let text = "pub fn merge(sorted: Vec<(i32, i32)>) -> Vec<(i32, i32)> {\n    let mut merged: Vec<(i32, i32)> = Vec::new();\n    for pair in sorted {\n        match merged.last_mut() {\n            Some(last) if last.1 >= pair.0 => last.1 = pair.1,\n            _ => merged.push(pair),\n        }\n    }\n    merged\n}\n";
+        let facts = facts_of(text);
+        assert!(
+            facts[&at(5)].defines.contains("merged"),
+            "{:?}",
+            facts[&at(5)]
+        );
+        assert!(facts[&at(6)].defines.contains("merged"));
+        assert!(
+            !facts[&at(4)].defines.contains("merged"),
+            "the borrow itself"
+        );
+        // merge([(0, 2), (1, 3)]) runs 2, 3, 4, 6, 3, 4, 5, 9.
+        let trace = [at(2), at(3), at(4), at(6), at(3), at(4), at(5), at(9)];
+        let run = Run::new(&trace, &facts);
+        assert!(run.dependencies_of(&at(9)).contains(&Dependency::Data {
+            variable: "merged".into(),
+            from: at(5)
+        }));
+        assert_eq!(lines(&run.slice()), [2, 3, 4, 5, 6, 9]);
+    }
+
+    #[test]
+    fn a_stage_of_an_iterator_chain_reads_the_stage_before() {
+        let text = "pub fn words(text: &str, skip: usize) -> Vec<String> {\n    let n = skip * 2;\n    text.split(' ')\n        .map(|w| w.trim())\n        .filter(|w| !w.is_empty())\n        .map(|w| w.to_string())\n        .collect()\n}\n";
+        let facts = facts_of(text);
+        assert!(facts[&at(4)].defines.contains("w"));
+        // One word: 2, 3, then the stages 4, 5, 6.
+        let trace = [at(2), at(3), at(4), at(5), at(6)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(
+            run.dependencies_of(&at(6))[0],
+            Dependency::Data {
+                variable: "w".into(),
+                from: at(5)
+            }
+        );
+        assert_eq!(lines(&run.slice()), [3, 4, 5, 6], "`n` is left out");
+    }
+
+    #[test]
     fn values_flow_through_calls_and_returns() {
         let text = "fn helper(a: i32) -> i32 {\n    let b = a + 1;\n    b\n}\npub fn f(x: i32) -> i32 {\n    let unused = x * 3;\n    let y = helper(x);\n    y * 2\n}\n";
         let facts = facts_of(text);
@@ -577,6 +863,25 @@ mod tests {
             [Dependency::Argument { from: at(3) }]
         );
         assert_eq!(lines(&run.slice()), [2, 3, 5]);
+    }
+
+    #[test]
+    fn a_value_chosen_by_branches_comes_from_the_branch_that_ran() {
+        let text = "pub fn f(p: u8, right: bool) -> u8 {\n    let next = if right {\n        p\n    } else {\n        p + 1\n    };\n    let m = match next {\n        0 => 1,\n        n => {\n            n * 2\n        }\n    };\n    m\n}\n";
+        let facts = facts_of(text);
+        assert!(facts[&at(5)].defines.contains("next"));
+        assert!(facts[&at(3)].defines.contains("next"));
+        assert!(facts[&at(10)].defines.contains("m"));
+        assert!(facts[&at(8)].defines.contains("m"));
+        // f(1, false) runs 2, 5, 7, 10, 13: the else branch's value reaches
+        // the result, through the match arm that ran.
+        let trace = [at(2), at(5), at(7), at(10), at(13)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(lines(&run.slice()), [2, 5, 7, 10, 13]);
+        assert!(run.dependencies_of(&at(7)).contains(&Dependency::Data {
+            variable: "next".into(),
+            from: at(5)
+        }));
     }
 
     #[test]

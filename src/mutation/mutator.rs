@@ -104,7 +104,12 @@ impl<'a> Mutator<'a> {
             .filter(|s| s.location == location)
             .flat_map(|s| s.sites.values().flatten())
             .map(|&index| &self.space.sites[index])
-            .filter(|site| matches!(site.kind, SiteKind::Statement(_)))
+            .filter(|site| {
+                matches!(
+                    site.kind,
+                    SiteKind::Statement(_) | SiteKind::BlockStart { .. }
+                )
+            })
             .any(|site| {
                 self.types
                     .unused_at(location, &site.function, &site.bound)

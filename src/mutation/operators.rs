@@ -39,7 +39,8 @@ pub(crate) fn applies(operator: Operator, kind: &SiteKind) -> bool {
         (
             O::Delete | O::Swap | O::Insert | O::Guard | O::Adapted,
             K::Statement(_)
-        ) | (O::Condition | O::Synthesis, K::Condition { .. })
+        ) | (O::Insert | O::Adapted, K::BlockStart { .. })
+            | (O::Condition | O::Synthesis, K::Condition { .. })
             | (O::Binary, K::BinaryOperator { .. })
             | (O::Value, K::Literal { .. })
             | (O::Identifier, K::Variable { .. } | K::Field { .. })
@@ -166,7 +167,30 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
                 .map(|i| insert(statement, (i.header, i.closed), &i.text, cx.text));
             mutations.chain(found).collect()
         }
-        (SiteKind::Statement(statement), Operator::Adapted) => adapted(site, statement, cx),
+        (SiteKind::Statement(statement), Operator::Adapted) => {
+            adapted(site, Place::Statement(statement), false, cx)
+        }
+        (SiteKind::BlockStart { at, indent, .. }, Operator::Adapted) => {
+            let place = Place::BlockStart { at: *at, indent };
+            adapted(site, place, true, cx)
+        }
+        (
+            SiteKind::BlockStart {
+                at,
+                indent,
+                names,
+                empty,
+            },
+            Operator::Insert,
+        ) => {
+            // First in a block that has statements, only what needs the
+            // header's names: anything else can go before the block.
+            closest(&cx.space.statements, site)
+                .filter(|i| i.fits(&site.bound) && !i.inert && !i.header)
+                .filter(|i| *empty || names.iter().any(|n| i.free.contains(n)))
+                .map(|i| insert_first(*at, indent, &i.text, i.closed))
+                .collect()
+        }
         (SiteKind::Statement(statement), Operator::Guard) => guards(site, statement, cx),
         (
             SiteKind::Condition {
@@ -642,22 +666,72 @@ fn mutations_of_unmutated<'a>(
         })
 }
 
+/// Where an adapted ingredient goes: inserted at or swapped in for a
+/// statement, or inserted first in a block.
+#[derive(Clone, Copy)]
+enum Place<'s> {
+    Statement(&'s StatementSite),
+    BlockStart { at: usize, indent: &'s str },
+}
+
+impl Place<'_> {
+    /// The edits that put `text` (`ingredient`, adapted) here.
+    fn edits(self, site: &Site, ingredient: &Ingredient, text: &str, cx: &Context) -> Vec<Edit> {
+        let mut out = Vec::new();
+        match self {
+            Place::Statement(statement) => {
+                if !ingredient.inert {
+                    let shape = (ingredient.header, ingredient.closed);
+                    out.push(insert(statement, shape, text, cx.text));
+                }
+                if can_replace(ingredient, site, statement) {
+                    out.push(swap_in(statement, ingredient, text));
+                }
+            }
+            Place::BlockStart { at, indent } => {
+                if !ingredient.inert && !ingredient.header {
+                    out.push(insert_first(at, indent, text, ingredient.closed));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `text` as the first statement of a block (`at`: just after its `{`).
+fn insert_first(at: usize, indent: &str, text: &str, closed: bool) -> Edit {
+    Edit::insert(
+        at,
+        format!("\n{indent}{}", as_statement(text, closed, false)),
+    )
+}
+
 /// Statements from elsewhere in the crate, their variables that are not in
 /// scope here renamed to variables of the same type that are (the
 /// ingredient's types are known where it was found), inserted or swapped in.
-/// First, those with variables renamed to same-typed ones in scope that the
-/// compiler warns are unused or needlessly `mut`: a statement that should
-/// use them is missing, and it may have a twin elsewhere (`keys.push(key)`
-/// for the missing `values.push(value)`).
-fn adapted<'a>(site: &'a Site, statement: &StatementSite, cx: &Context<'a>) -> Vec<Edit> {
+/// First, those adapted to variables in scope that the compiler warns are
+/// unused or needlessly `mut`: a statement that should use them is
+/// missing, and it may have a twin elsewhere (`keys.push(key)` for the
+/// missing `values.push(value)`), with a variable of the warned one's type
+/// renamed to it, or an operand of its type replaced by it
+/// (`self.vars.insert(name, value)` from `self.vars.insert("ans".to_string(),
+/// value)`). First in a block, only those (`only_warned`).
+fn adapted<'a>(site: &'a Site, place: Place, only_warned: bool, cx: &Context<'a>) -> Vec<Edit> {
     let here = site.location();
-    let in_scope: Vec<(&str, &str)> = cx.types.variables_at(here).collect();
+    let bound = |name: &str| site.bound.iter().any(|b| b == name);
+    let in_scope: Vec<(&str, &str)> = cx
+        .types
+        .variables_at(here)
+        .filter(|(name, _)| bound(name))
+        .collect();
     let warned: Vec<(&str, &str)> = cx
         .types
         .unused_at(here, &site.function, &site.bound)
         .filter_map(|u| Some((u.name.as_str(), cx.types.variable(here, &u.name)?)))
         .collect();
-    let bound = |name: &str| site.bound.iter().any(|b| b == name);
+    if only_warned && warned.is_empty() {
+        return Vec::new();
+    }
     let (mut first, mut rest) = (Vec::new(), Vec::new());
     for ingredient in closest(&cx.space.statements, site) {
         if first.len() + rest.len() >= 2 * MAX_EDITS {
@@ -677,6 +751,11 @@ fn adapted<'a>(site: &'a Site, statement: &StatementSite, cx: &Context<'a>) -> V
                 .map(|(other, _)| *other)
                 .collect()
         };
+        let place_all = |texts: Vec<String>, out: &mut Vec<Edit>| {
+            for text in texts {
+                out.extend(place.edits(site, ingredient, &text, cx));
+            }
+        };
         // Each variable a warned one of its type, or itself if in scope.
         if !warned.is_empty() {
             let choices: Vec<Vec<&str>> = free
@@ -687,10 +766,11 @@ fn adapted<'a>(site: &'a Site, statement: &StatementSite, cx: &Context<'a>) -> V
                     options
                 })
                 .collect();
-            adaptations(site, statement, ingredient, &free, &choices, cx, &mut first);
+            place_all(renamings(ingredient, &free, &choices), &mut first);
+            place_all(substitutions(ingredient, &warned, &bound, cx), &mut first);
         }
         // Each variable not in scope a same-typed one that is.
-        if free.iter().any(|name| !bound(name)) {
+        if !only_warned && free.iter().any(|name| !bound(name)) {
             let choices: Vec<Vec<&str>> = free
                 .iter()
                 .map(|&name| {
@@ -701,29 +781,22 @@ fn adapted<'a>(site: &'a Site, statement: &StatementSite, cx: &Context<'a>) -> V
                     }
                 })
                 .collect();
-            adaptations(site, statement, ingredient, &free, &choices, cx, &mut rest);
+            place_all(renamings(ingredient, &free, &choices), &mut rest);
         }
     }
     first.extend(rest);
     first
 }
 
-/// `ingredient` inserted and swapped in with its variables (`free`)
-/// renamed as `choices` allow (one list per variable; a few ways at most,
-/// the first options first), onto `out`: each way that renames some
-/// variable and gives no two the same name.
-fn adaptations(
-    site: &Site,
-    statement: &StatementSite,
-    ingredient: &Ingredient,
-    free: &[&str],
-    choices: &[Vec<&str>],
-    cx: &Context,
-    out: &mut Vec<Edit>,
-) {
+/// `ingredient`'s text with its variables (`free`) renamed as `choices`
+/// allow (one list per variable; a few ways at most, the first options
+/// first): each way that renames some variable and gives no two the same
+/// name.
+fn renamings(ingredient: &Ingredient, free: &[&str], choices: &[Vec<&str>]) -> Vec<String> {
     if choices.iter().any(Vec::is_empty) {
-        return;
+        return Vec::new();
     }
+    let mut out = Vec::new();
     for assignment in combinations(choices, 4) {
         let distinct: std::collections::BTreeSet<&str> = assignment.iter().copied().collect();
         if assignment == free || distinct.len() < assignment.len() {
@@ -735,19 +808,54 @@ fn adaptations(
             .zip(assignment)
             .filter(|(from, to)| from != to)
             .collect();
-        let text = ingredient.renamed(&renames);
-        if !ingredient.inert {
-            out.push(insert(
-                statement,
-                (ingredient.header, ingredient.closed),
-                &text,
-                cx.text,
-            ));
+        out.push(ingredient.renamed(&renames));
+    }
+    out
+}
+
+/// `ingredient`'s text with one of its operands (a call's argument, a
+/// compared or assigned value) replaced by a `warned` variable of the
+/// operand's type, where its other variables are all in scope.
+fn substitutions(
+    ingredient: &Ingredient,
+    warned: &[(&str, &str)],
+    bound: &dyn Fn(&str) -> bool,
+    cx: &Context,
+) -> Vec<String> {
+    let end = ingredient.start + ingredient.text.len();
+    let mut out = Vec::new();
+    let operands = cx.space.sites.iter().filter_map(|s| match &s.kind {
+        SiteKind::Operand { range, .. }
+            if s.file == ingredient.origin.file
+                && ingredient.start <= range.start
+                && range.end <= end =>
+        {
+            Some(range)
         }
-        if can_replace(ingredient, site, statement) {
-            out.push(swap_in(statement, ingredient, &text));
+        _ => None,
+    });
+    for range in operands {
+        let Some(ty) = cx.types.expression(ingredient.origin.file, range) else {
+            continue;
+        };
+        let within = range.start - ingredient.start..range.end - ingredient.start;
+        let others_bound = ingredient
+            .uses
+            .iter()
+            .filter(|(_, at)| !(within.start <= at.start && at.end <= within.end))
+            .all(|(name, _)| bound(name));
+        if !others_bound {
+            continue;
+        }
+        for (name, _) in warned.iter().filter(|(_, wty)| compatible(ty, wty)) {
+            if ingredient.text[within.clone()] != **name {
+                let mut text = ingredient.text.clone();
+                text.replace_range(within.clone(), name);
+                out.push(text);
+            }
         }
     }
+    out
 }
 
 /// Up to `limit` ways of taking one element of each list (the first

@@ -38,7 +38,8 @@ pub enum Operator {
     /// or the receiver and argument of `cmp` and the like.
     Arguments,
     /// `e` to `e + 1` or `e - 1` (an index, a range bound, an argument, a
-    /// compared or returned integer), and `e ± 1` back to `e`.
+    /// compared or returned integer, a value given to a `let` or an
+    /// assignment), and `e ± 1` back to `e`.
     Offset,
     /// Add a conjunct or disjunct to a condition, or replace it, with one
     /// built from the variables in scope (`n > 0`, `!v.is_empty()`).

@@ -15,8 +15,8 @@ use syn::{Expr, Stmt};
 use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
-    EnclosingStatement, RunnableCode, Scope, free_variables, is_compound_assignment,
-    pattern_bindings, variable_occurrences, walk_runnable_code, without_spaces,
+    EnclosingStatement, RunnableCode, Scope, branch_values, free_variables, is_compound_assignment,
+    let_bindings, pattern_bindings, variable_occurrences, walk_runnable_code, without_spaces,
 };
 
 /// A place in the crate where some operator can apply.
@@ -93,7 +93,8 @@ pub enum SiteKind {
         arguments: Vec<Range<usize>>,
     },
     /// An expression that is likely an integer: an index, a range bound, a
-    /// call argument, a side of a comparison, a returned value (not a
+    /// call argument, a side of a comparison, a value given to a `let`, an
+    /// assignment or a function's result, or a branch's value there (not a
     /// literal). `integer`: the syntax says so (an index, a range bound, a
     /// `len()`).
     Operand {
@@ -111,6 +112,18 @@ pub enum SiteKind {
     Iterable {
         range: Range<usize>,
         atomic: bool,
+    },
+    /// The start of the first block of an `if`, `while`, `for` or `loop`
+    /// (just after its `{`), where a statement can go first: the site's
+    /// `bound` has the names the header binds (`names`), such as `name` in
+    /// `if let Some(name) = target {`.
+    BlockStart {
+        at: usize,
+        /// The indentation of the block's statements.
+        indent: String,
+        names: Vec<String>,
+        /// Whether the block has no statement.
+        empty: bool,
     },
 }
 
@@ -180,6 +193,9 @@ pub struct Ingredient {
     pub free: BTreeSet<String>,
     /// Where it was found (its variables' types are known there).
     pub origin: Location,
+    /// The byte of `origin`'s file that `text` starts at: a byte `b` of
+    /// the file inside it is `b - start` of `text`.
+    pub start: usize,
     /// Where in `text` each free variable occurs (for renaming).
     pub uses: Vec<(String, Range<usize>)>,
     /// Names a `let` statement binds.
@@ -317,6 +333,10 @@ impl SiteKind {
             | SiteKind::Variable { range, .. }
             | SiteKind::Operand { range, .. }
             | SiteKind::Iterable { range, .. } => vec![range.clone()],
+            SiteKind::BlockStart { at, .. } => vec![Range {
+                start: *at,
+                end: *at,
+            }],
             SiteKind::Field {
                 range, expression, ..
             } => vec![range.clone(), expression.clone()],
@@ -372,6 +392,7 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
             constants: &names,
             reads: &mut reads,
             conditions_end: 0,
+            values: BTreeSet::new(),
         };
         walk_runnable_code(&file.syntax, &mut collector);
         let sites = std::mem::take(&mut collector.sites);
@@ -451,10 +472,27 @@ struct Collector<'a> {
     /// The end of the furthest condition site so far: an expression that
     /// starts before it is part of one (the walk goes outermost first).
     conditions_end: usize,
+    /// Expressions (by their bytes) that give a `let`, an assignment or a
+    /// function its value (see `branch_values`): operands, once the walk
+    /// reaches them.
+    values: BTreeSet<(usize, usize)>,
 }
 
 impl Collector<'_> {
+    /// Marks the expressions that give `value` its value as operands.
+    fn value(&mut self, value: &Expr) {
+        for leaf in branch_values(value) {
+            let range = leaf.span().byte_range();
+            self.values.insert((range.start, range.end));
+        }
+    }
+
     fn site(&mut self, scope: &Scope, kind: SiteKind) {
+        self.site_binding(scope, kind, &[]);
+    }
+
+    /// A site where `names` are in scope too.
+    fn site_binding(&mut self, scope: &Scope, kind: SiteKind, names: &[String]) {
         if (self.excluded)(&scope.function) {
             return;
         }
@@ -464,10 +502,18 @@ impl Collector<'_> {
         {
             return;
         }
+        let mut bound = scope.bound();
+        bound.extend(
+            names
+                .iter()
+                .filter(|n| !bound.contains(n))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
         self.sites.push(Site {
             file: self.file,
             line: scope.location,
-            bound: scope.bound(),
+            bound,
             statement: scope.statement.clone(),
             function: scope.function.clone(),
             kind,
@@ -491,6 +537,7 @@ impl Collector<'_> {
             .map(|(name, r)| (name, r.start - range.start..r.end - range.start))
             .collect();
         Ingredient {
+            start: range.start,
             text: self.text[range].to_string(),
             header,
             closed,
@@ -525,6 +572,7 @@ impl Collector<'_> {
         let name = ident.ident.to_string();
         let prefix = format!("{name} = ");
         reset.text = format!("{prefix}{};", reset.text);
+        reset.start -= prefix.len();
         for (_, at) in &mut reset.uses {
             *at = at.start + prefix.len()..at.end + prefix.len();
         }
@@ -617,6 +665,18 @@ fn compound_parts(expr: &Expr) -> Option<CompoundParts> {
         Expr::Match(_) => (None, Vec::new()),
         _ => return None,
     })
+}
+
+/// The first block of an `if`, `while`, `for` or `loop`, and the names its
+/// header binds there.
+fn first_block(expr: &Expr) -> Option<(&syn::Block, Vec<String>)> {
+    match expr {
+        Expr::If(e) => Some((&e.then_branch, let_bindings(&e.cond))),
+        Expr::While(e) => Some((&e.body, let_bindings(&e.cond))),
+        Expr::ForLoop(e) => Some((&e.body, pattern_bindings(&e.pat))),
+        Expr::Loop(e) => Some((&e.body, Vec::new())),
+        _ => None,
+    }
 }
 
 /// Whether an expression does nothing but produce a value.
@@ -731,6 +791,11 @@ impl RunnableCode for Collector<'_> {
             Stmt::Local(local) => (false, false, None, pattern_bindings(&local.pat)),
             _ => (false, false, None, Vec::new()),
         };
+        match stmt {
+            Stmt::Local(local) => local.init.iter().for_each(|init| self.value(&init.expr)),
+            Stmt::Expr(Expr::Assign(assign), _) => self.value(&assign.right),
+            _ => {}
+        }
         // As an ingredient: a simple statement whole, a compound one by its header.
         match &compound {
             Some((Some(header), _)) => {
@@ -771,9 +836,10 @@ impl RunnableCode for Collector<'_> {
                 }
             }
         }
+        let indent = self.indent_at(range.start);
         let site = StatementSite {
             whole_lines: self.whole_lines(&range),
-            indent: self.indent_at(range.start),
+            indent: indent.clone(),
             branches: compound.map(|(_, branches)| branches).unwrap_or_default(),
             range,
             tail,
@@ -785,6 +851,17 @@ impl RunnableCode for Collector<'_> {
                 && matches!(stmt, Stmt::Expr(expr, None) if is_valued(expr, scope.returns.as_deref())),
         };
         self.site(scope, SiteKind::Statement(site));
+        if let Stmt::Expr(expr, _) = stmt
+            && let Some((block, names)) = first_block(expr)
+        {
+            let kind = SiteKind::BlockStart {
+                at: block.brace_token.span.open().byte_range().end,
+                indent: format!("{indent}    "),
+                names: names.clone(),
+                empty: block.stmts.is_empty(),
+            };
+            self.site_binding(scope, kind, &names);
+        }
     }
 
     fn condition(&mut self, cond: &Expr, scope: &Scope) {
@@ -828,6 +905,10 @@ impl RunnableCode for Collector<'_> {
         }
     }
 
+    fn returned(&mut self, value: &Expr, _scope: &Scope) {
+        self.value(value);
+    }
+
     fn iterable(&mut self, iterable: &Expr, scope: &Scope) {
         self.site(
             scope,
@@ -844,6 +925,10 @@ impl RunnableCode for Collector<'_> {
         // condition as much as an `if`'s.
         if is_predicate(expr) && expr.span().byte_range().start >= self.conditions_end {
             self.condition(expr, scope);
+        }
+        let range = expr.span().byte_range();
+        if self.values.remove(&(range.start, range.end)) {
+            self.operand(expr, false, scope);
         }
         match expr {
             Expr::Binary(binary) => {
@@ -868,7 +953,7 @@ impl RunnableCode for Collector<'_> {
             Expr::Index(index) => self.operand(&index.index, true, scope),
             Expr::Return(ret) => {
                 if let Some(value) = &ret.expr {
-                    self.operand(value, false, scope);
+                    self.value(value);
                 }
             }
             Expr::Lit(lit) => {
@@ -1430,6 +1515,7 @@ mod tests {
                     SiteKind::Operand { .. } => "operand",
                     SiteKind::Unwrap { .. } => "unwrap",
                     SiteKind::Iterable { .. } => "iterable",
+                    SiteKind::BlockStart { .. } => "block",
                 };
                 (s.line, kind)
             })
@@ -1438,10 +1524,12 @@ mod tests {
             kinds,
             [
                 (2, "statement"),
+                (2, "operand"),
                 (2, "operator"),
                 (2, "variable"),
                 (2, "literal"),
                 (3, "statement"),
+                (3, "block"),
                 (3, "condition"),
                 (3, "operator"),
                 (3, "operand"),
@@ -1452,10 +1540,11 @@ mod tests {
                 (4, "operand"),
                 (4, "variable"),
                 (6, "statement"),
+                (6, "operand"),
                 (6, "variable"),
             ]
         );
-        let return_site = &space.sites[11];
+        let return_site = &space.sites[13];
         assert_eq!(return_site.bound, ["x", "y", "z"]);
         let SiteKind::Statement(statement) = &return_site.kind else {
             panic!()
@@ -1465,7 +1554,7 @@ mod tests {
             &text[statement.whole_lines.clone().unwrap()],
             "        return y;\n"
         );
-        let SiteKind::Statement(tail) = &space.sites[14].kind else {
+        let SiteKind::Statement(tail) = &space.sites[16].kind else {
             panic!()
         };
         assert!(tail.tail);

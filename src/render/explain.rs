@@ -171,6 +171,9 @@ fn describe(
             Dependency::Argument { .. } => data.push(format!("arguments ({from})")),
             Dependency::Return { .. } => data.push(format!("returned ({from})")),
             Dependency::Control { kind, .. } => control.push(format!("{kind} ({from})")),
+            Dependency::Potential { variable, .. } => {
+                control.push(format!("not writing {variable} ({from})"))
+            }
         }
     }
     let mut parts = Vec::new();
@@ -227,6 +230,9 @@ pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
                     Dependency::Argument { .. } => "label=\"arguments\"".to_string(),
                     Dependency::Return { .. } => "label=\"returned\"".to_string(),
                     Dependency::Control { kind, .. } => format!("style=dashed, label=\"{kind}\""),
+                    Dependency::Potential { variable, .. } => {
+                        format!("style=dotted, label=\"not writing {}\"", escape(variable))
+                    }
                 };
                 if slice.contains(from) {
                     let (from, to) = (ranking.place(*from), ranking.place(*location));
