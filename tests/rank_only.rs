@@ -555,6 +555,26 @@ fn mutation_evidence_separates_lines_the_spectrum_ties() {
 }
 
 #[test]
+fn a_line_binding_a_variable_the_compiler_warns_is_unused_is_mutated_too() {
+    let dir = fixture("unused_binding");
+    // `if let Some(name) = target {}` never uses `name`. A helper only the
+    // failing tests run outscores it, and the slice cannot see what is
+    // missing: without the mutation refinement it is out of the top ten.
+    let json = rank_json(dir.path(), &["--refine", "slices,switching"]);
+    assert!(
+        entry(&json, "src/lib.rs", 17)["rank"].as_u64().unwrap() > 10,
+        "{json:#}"
+    );
+    // The experiment tries it for the warning, and the twin statement with
+    // `name` in place of its key fixes every failing test.
+    let json = rank_json(dir.path(), &[]);
+    let first = &json["ranking"][0];
+    assert_eq!(first["line"], 17, "{json:#}");
+    assert_eq!(first["rank"], 1);
+    assert_eq!(first["mutation"]["class"], "clean-fix");
+}
+
+#[test]
 fn lines_whose_edits_only_break_passing_tests_rank_last_among_those_tried() {
     let dir = fixture("shapes");
     // Without switching: switching one evaluation of `if self.0 == 0` at a

@@ -4,7 +4,8 @@
 //! the crate gets, before the statements at the locations asked about,
 //! `let _: () = x;` for every variable in scope (and first in a block, for
 //! the names its `if let` or `for` binds) and `let _: () = (e);` for
-//! every operand whose variables are in scope there, and, where each
+//! every operand whose variables are in scope there (the lines of a
+//! function with a warned variable are asked about too), and, where each
 //! ingredient was found, the same for its variables. One `cargo check`
 //! answers all of them: each probe fails with "expected `()`, found `T`",
 //! and `T` is the type. (A probe that does not fail is of type `()`.)
@@ -78,8 +79,7 @@ pub fn infer_types(
     settings: &Settings,
 ) -> Result<Types> {
     let originals = baseline.sources.originals();
-    let probes = probes(space, locations, &originals);
-    if probes.is_empty() {
+    if locations.is_empty() {
         return Ok(Types::default());
     }
     let mut copy = BuildCopy::new(&baseline.workspace, &originals, &settings.features, "types")?;
@@ -88,6 +88,21 @@ pub fn infer_types(
         if let Some(unused) = unused_variable(&warning, space, &originals) {
             types.add_unused(unused);
         }
+    }
+    // The lines of a function with a warned variable are asked about too:
+    // a statement that should use it may be missing there, and its twin,
+    // whose operands may take the variable's place, is most likely near.
+    let mut asked = locations.clone();
+    for unused in types.unused() {
+        let near = space
+            .sites
+            .iter()
+            .filter(|s| s.file == unused.at.file && s.function == unused.function);
+        asked.extend(near.map(|s| s.location()));
+    }
+    let probes = probes(space, &asked, &originals);
+    if probes.is_empty() {
+        return Ok(types);
     }
     let answers = ask(&mut copy, &originals, &probes, Pass::Mismatch)?;
     let mut unsettled = Vec::new();

@@ -238,17 +238,22 @@ pub fn localize(
         .iter()
         .flat_map(|g| g.critical.iter().copied())
         .collect();
-    let mut overall = rank_refined(
-        &spectrum_of(baseline, None, &data),
-        settings.metric,
-        &any_slice,
-        &any_critical,
-    );
+    let spectrum = spectrum_of(baseline, None, &data);
+    let mut overall = rank_refined(&spectrum, settings.metric, &any_slice, &any_critical);
     let mutants = if settings.mutation {
         // The suspects tried from the top of each ranking: the overall
-        // one's, then each group's.
+        // one's, then each group's, then the plain spectrum's (a slice or
+        // a critical predicate can push the faulty line down; the evidence
+        // of a clean fix brings it back wherever it ranks).
+        let plain = rank_refined(
+            &spectrum,
+            settings.metric,
+            &BTreeSet::new(),
+            &BTreeSet::new(),
+        );
         let tops: Vec<&[Suspect]> = std::iter::once(&overall)
             .chain(rankings.iter().map(|g| &g.suspects))
+            .chain(std::iter::once(&plain))
             .map(|r| &r[..mutation_window(r, &data)])
             .collect();
         let windows: Vec<usize> = tops.iter().map(|top| top.len()).collect();

@@ -3,7 +3,8 @@
 //! the same way; at most eight per operator and line), woven into shared
 //! builds and run against every test that reaches the edited line, with no
 //! cutoff (a passing test an edit breaks is evidence too), line by line in
-//! rank order until a time budget ends.
+//! rank order, then at the lines a failing test ran that bind a variable
+//! the compiler warns is unused, until a time budget ends.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -70,7 +71,7 @@ pub fn run_mutants(
     };
     let originals = baseline.sources.originals();
     let space = collect_mutation_space(&baseline.sources, exclude);
-    let chosen: BTreeSet<Location> = locations.iter().copied().collect();
+    let mut chosen: BTreeSet<Location> = locations.iter().copied().collect();
     let types = process::with_deadline(Some(deadline), || {
         infer_types(baseline, &space, &chosen, evaluation)
     });
@@ -78,6 +79,16 @@ pub fn run_mutants(
         Ok(types) => types,
         Err(error) => return stopped(error, mutants, started),
     };
+    // Then the lines a failing test ran that bind a variable the compiler
+    // warns is unused: a statement that should use it may be missing there.
+    let mut locations = locations.to_vec();
+    for unused in types.unused() {
+        let ran = baseline.failing().any(|r| r.lines.contains(&unused.at));
+        if ran && chosen.insert(unused.at) {
+            locations.push(unused.at);
+        }
+    }
+    mutants.chosen = locations.len();
     let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |location| {
         f64::from(u8::from(chosen.contains(&location)))
     });
@@ -96,7 +107,7 @@ pub fn run_mutants(
         (failing.into_iter().collect(), passing.into_iter().collect());
     let mut next = 0;
     while next < locations.len() && Instant::now() < deadline {
-        let batch = mutator.batch_at(locations, &mut next, BATCH, PER_OPERATOR);
+        let batch = mutator.batch_at(&locations, &mut next, BATCH, PER_OPERATOR);
         let candidates: Vec<Candidate> = batch
             .iter()
             .map(|edit| Candidate::original().with(edit.clone()))

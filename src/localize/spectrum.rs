@@ -8,7 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::code::source::Location;
-use crate::localize::evidence::LineEvidence;
+use crate::localize::evidence::{FixClass, LineEvidence};
 
 /// How many failing and passing tests executed a line (or, as totals, ran).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -239,15 +239,22 @@ pub fn rank_refined(
 /// where an edit fixes one but breaks another, then lines where edits
 /// change nothing, then lines where edits only break passing tests. Within
 /// a class the refined order stands, and its ties are broken by the
-/// Metallaxis score. The lines after the window keep their places.
+/// Metallaxis score. The lines after the window keep their places, but for
+/// those where an edit was tried (for another ranking, or as a line the
+/// compiler warns about) and fixes a failing test without breaking a
+/// passing one: that evidence is as strong wherever the line ranked.
 pub fn rerank_by_evidence(
     suspects: &mut [Suspect],
     evidence: &BTreeMap<Location, LineEvidence>,
     window: usize,
 ) {
-    for suspect in suspects.iter_mut().take(window) {
+    for (place, suspect) in suspects.iter_mut().enumerate() {
         let found = evidence.get(&suspect.location).copied();
-        suspect.mutation = Some(found.unwrap_or(LineEvidence::UNTRIED));
+        if place < window {
+            suspect.mutation = Some(found.unwrap_or(LineEvidence::UNTRIED));
+        } else if let Some(found) = found.filter(|e| e.class == FixClass::Clean) {
+            suspect.mutation = Some(found);
+        }
     }
     order(suspects);
 }
@@ -467,6 +474,24 @@ mod tests {
         rerank_by_evidence(&mut ranked, &found, 4);
         let order: Vec<(u32, usize)> = ranked.iter().map(|s| (s.location.line, s.rank)).collect();
         assert_eq!(order, [(4, 1), (3, 2), (2, 3), (1, 4)]);
+        // A clean fix outside the window counts where it is; other evidence
+        // there does not.
+        let mut ranked = rank_suspects(&spectrum, Metric::Ochiai);
+        let found = BTreeMap::from([
+            (at(4), evidence(FixClass::None, 0.0)),
+            (at(3), evidence(FixClass::Clean, 0.5)),
+        ]);
+        rerank_by_evidence(&mut ranked, &found, 2);
+        let order: Vec<(u32, usize)> = ranked.iter().map(|s| (s.location.line, s.rank)).collect();
+        assert_eq!(order, [(3, 1), (4, 2), (1, 3), (2, 4)]);
+        let mut ranked = rank_suspects(&spectrum, Metric::Ochiai);
+        let found = BTreeMap::from([(at(3), evidence(FixClass::None, 0.5))]);
+        rerank_by_evidence(&mut ranked, &found, 2);
+        assert!(
+            ranked
+                .iter()
+                .all(|s| s.location != at(3) || s.mutation.is_none())
+        );
     }
 
     #[test]

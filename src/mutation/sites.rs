@@ -837,20 +837,8 @@ impl RunnableCode for Collector<'_> {
             }
         }
         let indent = self.indent_at(range.start);
-        let site = StatementSite {
-            whole_lines: self.whole_lines(&range),
-            indent: indent.clone(),
-            branches: compound.map(|(_, branches)| branches).unwrap_or_default(),
-            range,
-            tail,
-            jumps,
-            binds,
-            returns: scope.returns.clone(),
-            in_loop: scope.loops > 0,
-            valued: tail
-                && matches!(stmt, Stmt::Expr(expr, None) if is_valued(expr, scope.returns.as_deref())),
-        };
-        self.site(scope, SiteKind::Statement(site));
+        // First in a block before the statement: its edits are the more
+        // pointed (a cap per operator keeps the first ones).
         if let Stmt::Expr(expr, _) = stmt
             && let Some((block, names)) = first_block(expr)
         {
@@ -862,6 +850,20 @@ impl RunnableCode for Collector<'_> {
             };
             self.site_binding(scope, kind, &names);
         }
+        let site = StatementSite {
+            whole_lines: self.whole_lines(&range),
+            indent,
+            branches: compound.map(|(_, branches)| branches).unwrap_or_default(),
+            range,
+            tail,
+            jumps,
+            binds,
+            returns: scope.returns.clone(),
+            in_loop: scope.loops > 0,
+            valued: tail
+                && matches!(stmt, Stmt::Expr(expr, None) if is_valued(expr, scope.returns.as_deref())),
+        };
+        self.site(scope, SiteKind::Statement(site));
     }
 
     fn condition(&mut self, cond: &Expr, scope: &Scope) {
@@ -1528,8 +1530,8 @@ mod tests {
                 (2, "operator"),
                 (2, "variable"),
                 (2, "literal"),
-                (3, "statement"),
                 (3, "block"),
+                (3, "statement"),
                 (3, "condition"),
                 (3, "operator"),
                 (3, "operand"),

@@ -75,6 +75,11 @@ impl Types {
         self.unused.push(unused);
     }
 
+    /// Every variable the compiler warns about.
+    pub fn unused(&self) -> &[Unused] {
+        &self.unused
+    }
+
     /// The variables the compiler warns about that are in scope at a place
     /// of `function` at `at` (bound before it, in that function).
     pub fn unused_at<'s>(

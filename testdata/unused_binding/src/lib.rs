@@ -10,7 +10,7 @@ pub struct Memory {
 impl Memory {
     pub fn remember(&mut self, line: &str) -> i64 {
         let (target, text) = match line.split_once('=') {
-            Some((name, text)) => (Some(name.trim().to_string()), text),
+            Some((name, text)) => (Some(normalize(name)), text),
             None => (None, line),
         };
         let value: i64 = text.trim().parse().unwrap_or(0);
@@ -23,6 +23,25 @@ impl Memory {
     pub fn get(&self, name: &str) -> Option<i64> {
         self.values.get(name).copied()
     }
+}
+
+/// A name as kept: trimmed, in lower case, each run of inner spaces one `_`.
+fn normalize(name: &str) -> String {
+    let trimmed = name.trim();
+    let lower = trimmed.to_lowercase();
+    let mut out = String::with_capacity(lower.len());
+    let mut last_was_space = false;
+    for c in lower.chars() {
+        let space = c.is_whitespace();
+        if space && !last_was_space {
+            out.push('_');
+        }
+        if !space {
+            out.push(c);
+        }
+        last_was_space = space;
+    }
+    out
 }
 
 #[cfg(test)]
