@@ -528,9 +528,14 @@ impl<'a> Run<'a> {
                         } else {
                             last_write.get(variable.as_str()).copied()
                         };
-                        // Not the decision this runs under: it took the branch.
+                        // Since the write read (a field's may be in another
+                        // call), and not the decision this runs under: it
+                        // took the branch.
                         let decisions = deciding.get(variable.as_str()).into_iter().flatten();
-                        for (&&from, &d) in decisions.filter(|(l, _)| Some(***l) != own.control) {
+                        let after_write = |d: usize| write.is_none_or(|w| d > w);
+                        for (&&from, &d) in
+                            decisions.filter(|&(l, &d)| Some(**l) != own.control && after_write(d))
+                        {
                             let variable = variable.clone();
                             found.push((Dependency::Potential { variable, from }, d));
                         }

@@ -27,7 +27,9 @@ use crate::localize::evidence::line_evidence;
 use crate::localize::groups::{FailureGroup, failure_groups};
 use crate::localize::mutants::{Mutants, run_mutants};
 use crate::localize::predicates::{RankedPredicate, rank_predicates};
-use crate::localize::spectrum::{Metric, Spectrum, Suspect, rank_refined, rerank_by_evidence};
+use crate::localize::spectrum::{
+    Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
+};
 use crate::localize::switching::critical_predicates;
 use crate::localize::tree::{Tree, learn};
 use crate::mutation::sites::{Constant, Exclusions, constants};
@@ -245,12 +247,7 @@ pub fn localize(
         // one's, then each group's, then the plain spectrum's (a slice or
         // a critical predicate can push the faulty line down; the evidence
         // of a clean fix brings it back wherever it ranks).
-        let plain = rank_refined(
-            &spectrum,
-            settings.metric,
-            &BTreeSet::new(),
-            &BTreeSet::new(),
-        );
+        let plain = rank_suspects(&spectrum, settings.metric);
         let tops: Vec<&[Suspect]> = std::iter::once(&overall)
             .chain(rankings.iter().map(|g| &g.suspects))
             .chain(std::iter::once(&plain))

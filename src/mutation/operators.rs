@@ -13,7 +13,7 @@ use quote::ToTokens;
 use rand::Rng;
 use rand::prelude::*;
 
-use crate::code::source::Edit;
+use crate::code::source::{Edit, FileId};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Ingredient, Literal, MutationSpace, Site, SiteKind, StatementSite};
 use crate::mutation::types::{Types, compatible, has_is_empty, is_integer, is_option};
@@ -185,10 +185,11 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
         ) => {
             // First in a block that has statements, only what needs the
             // header's names: anything else can go before the block.
+            let place = Place::BlockStart { at: *at, indent };
             closest(&cx.space.statements, site)
-                .filter(|i| i.fits(&site.bound) && !i.inert && !i.header)
+                .filter(|i| i.fits(&site.bound))
                 .filter(|i| *empty || names.iter().any(|n| i.free.contains(n)))
-                .map(|i| insert_first(*at, indent, &i.text, i.closed))
+                .flat_map(|i| place.edits(site, i, &i.text, cx))
                 .collect()
         }
         (SiteKind::Statement(statement), Operator::Guard) => guards(site, statement, cx),
@@ -689,21 +690,15 @@ impl Place<'_> {
                 }
             }
             Place::BlockStart { at, indent } => {
+                // A statement, not a header: it goes on a line of its own.
                 if !ingredient.inert && !ingredient.header {
-                    out.push(insert_first(at, indent, text, ingredient.closed));
+                    let statement = as_statement(text, ingredient.closed, false);
+                    out.push(Edit::insert(at, format!("\n{indent}{statement}")));
                 }
             }
         }
         out
     }
-}
-
-/// `text` as the first statement of a block (`at`: just after its `{`).
-fn insert_first(at: usize, indent: &str, text: &str, closed: bool) -> Edit {
-    Edit::insert(
-        at,
-        format!("\n{indent}{}", as_statement(text, closed, false)),
-    )
 }
 
 /// Statements from elsewhere in the crate, their variables that are not in
@@ -732,6 +727,19 @@ fn adapted<'a>(site: &'a Site, place: Place, only_warned: bool, cx: &Context<'a>
     if only_warned && warned.is_empty() {
         return Vec::new();
     }
+    // The operands a warned variable may take the place of, in an ingredient.
+    let operands: Vec<(FileId, &Range<usize>)> = if warned.is_empty() {
+        Vec::new()
+    } else {
+        cx.space
+            .sites
+            .iter()
+            .filter_map(|s| match &s.kind {
+                SiteKind::Operand { range, .. } => Some((s.file, range)),
+                _ => None,
+            })
+            .collect()
+    };
     let (mut first, mut rest) = (Vec::new(), Vec::new());
     for ingredient in closest(&cx.space.statements, site) {
         if first.len() + rest.len() >= 2 * MAX_EDITS {
@@ -767,7 +775,8 @@ fn adapted<'a>(site: &'a Site, place: Place, only_warned: bool, cx: &Context<'a>
                 })
                 .collect();
             place_all(renamings(ingredient, &free, &choices), &mut first);
-            place_all(substitutions(ingredient, &warned, &bound, cx), &mut first);
+            let substituted = substitutions(ingredient, &operands, &warned, &bound, cx);
+            place_all(substituted, &mut first);
         }
         // Each variable not in scope a same-typed one that is.
         if !only_warned && free.iter().any(|name| !bound(name)) {
@@ -818,23 +827,17 @@ fn renamings(ingredient: &Ingredient, free: &[&str], choices: &[Vec<&str>]) -> V
 /// operand's type, where its other variables are all in scope.
 fn substitutions(
     ingredient: &Ingredient,
+    operands: &[(FileId, &Range<usize>)],
     warned: &[(&str, &str)],
     bound: &dyn Fn(&str) -> bool,
     cx: &Context,
 ) -> Vec<String> {
     let end = ingredient.start + ingredient.text.len();
     let mut out = Vec::new();
-    let operands = cx.space.sites.iter().filter_map(|s| match &s.kind {
-        SiteKind::Operand { range, .. }
-            if s.file == ingredient.origin.file
-                && ingredient.start <= range.start
-                && range.end <= end =>
-        {
-            Some(range)
-        }
-        _ => None,
+    let inside = operands.iter().filter(|(file, range)| {
+        *file == ingredient.origin.file && ingredient.start <= range.start && range.end <= end
     });
-    for range in operands {
+    for &(_, range) in inside {
         let Some(ty) = cx.types.expression(ingredient.origin.file, range) else {
             continue;
         };

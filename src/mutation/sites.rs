@@ -1324,9 +1324,9 @@ impl Literal {
     /// `written` (this literal as written), undone: a digit one more or
     /// one less, two adjacent digits swapped, a digit left out (a `0` put
     /// back) or one too many (taken out). Data tables are typed by hand,
-    /// and a wrong entry is most often one of these (`243` typed `234`, `1.015` typed `1.15`). Likelier
-    /// slips first; none starts with a `0` that was not there, none is
-    /// `written` itself.
+    /// and a wrong entry is most often one of these (`243` typed `234`,
+    /// `1.015` typed `1.15`). Likelier slips first; none starts with a `0`
+    /// that was not there, none is `written` itself.
     pub fn slips(&self, written: &str) -> Vec<String> {
         let decimal = matches!(self, Literal::Int { radix: 10, .. } | Literal::Float(_));
         // The digits before any suffix or exponent (`_` and `.` stay put).
