@@ -9,7 +9,10 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use cargo_autofix::{CandidateOutcome, EvaluatorKind, Session, TestId, Verdict, parse_args};
+use cargo_autofix::{
+    Candidate, CandidateOutcome, EvaluatorKind, EvaluatorStats, Session, TestId, Verdict,
+    parse_args,
+};
 use common::fixture;
 
 /// Whether a test of the outcome ran out of time.
@@ -18,14 +21,24 @@ fn timed_out(outcome: &CandidateOutcome) -> bool {
 }
 
 fn outcomes_agree(name: &str, count: usize) {
+    agree_on(name, &|session| session.sample_candidates(7, count));
+}
+
+/// The candidates compared (those `pick` chooses), and the schema
+/// evaluator's figures.
+fn agree_on(
+    name: &str,
+    pick: &dyn Fn(&Session) -> Vec<Candidate>,
+) -> (Vec<Candidate>, EvaluatorStats) {
     let dir = fixture(name);
     let args = parse_args(["cargo-autofix", "-q"].map(Into::into)).unwrap();
     let session = Session::open(args, dir.path()).unwrap();
     // Candidates whose edits differ but whose texts are the same are one
     // candidate to an evaluator: keep one of each.
     let mut texts = BTreeSet::new();
-    let candidates: Vec<_> = session
-        .sample_candidates(7, count)
+    let picked = pick(&session);
+    let count = picked.len();
+    let candidates: Vec<_> = picked
         .into_iter()
         .filter(|c| texts.insert(session.files_with(c)))
         .collect();
@@ -94,6 +107,7 @@ fn outcomes_agree(name: &str, count: usize) {
             .contains_key("a build error in no variant"),
         "{name}: {stats:?}"
     );
+    (candidates, schema.1.clone())
 }
 
 #[test]
@@ -134,4 +148,21 @@ fn integration_tests() {
 #[test]
 fn methods_in_a_macro_body() {
     outcomes_agree("macro_body", 25);
+}
+
+/// A table in a `const` read by an index: a woven build makes it a lazily
+/// built `static` whose value the switch chooses, so its edits share the
+/// batch's build too (the sweep's edits at the table and at the function).
+#[test]
+fn values_in_a_const_table() {
+    let (candidates, stats) = agree_on("const_table", &|session| {
+        session.sweep_candidates(40).unwrap()
+    });
+    // The table is lines 1 to 5 (its doc comment first).
+    let data = candidates
+        .iter()
+        .filter(|c| c.edits().iter().all(|e| e.line <= 5))
+        .count();
+    assert!(data >= 10, "{data} candidates edit the table");
+    assert_eq!(stats.separate, 0, "{stats:?}");
 }

@@ -115,7 +115,7 @@ impl Session {
     fn space_and_suspects(&self) -> (MutationSpace, Vec<Suspect>) {
         let space = collect_mutation_space(&self.baseline.sources, &self.options.repair.exclude);
         let suspects = rank_suspects(
-            &spectrum_of(&self.baseline, None, &[]),
+            &spectrum_of(&self.baseline, None, &space.constants),
             self.options.localize.metric,
         );
         (space, suspects)

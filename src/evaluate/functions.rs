@@ -17,9 +17,19 @@
 //! runtime through `$crate`. Such a function is not copied when its name is
 //! a `$fragment` (copies need a name of their own) or it is a trait method
 //! (each expansion would declare the helper trait again).
+//!
+//! Module-level `const` and `static` items (data) are here too, as
+//! `Shape::Data` with their value as the body: a woven build makes such an
+//! item a `static` built lazily by the variant the switch selects (see
+//! `weave`). Its type changes, so it is woven only where every read of it
+//! sees through that: a method call, an index or a field on it, in code
+//! that runs (not in a `const` context), and nowhere outside the crate
+//! (not `pub`).
 
 use std::ops::Range;
 
+use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
@@ -27,7 +37,7 @@ use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::macro_body::{PLACEHOLDER, macro_rules};
 use crate::code::source::FileId;
 
-/// A function of the crate.
+/// A function of the crate (or a data item: see `Shape::Data`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Function {
     pub file: FileId,
@@ -79,6 +89,10 @@ pub enum Shape {
         implementation: String,
         arguments: String,
     },
+    /// A module-level `const` or `static` item, of type `ty`; `body` is its
+    /// value, and a woven build replaces the text from `keyword` (`const`
+    /// or `static`) to the item's end.
+    Data { ty: String, keyword: usize },
 }
 
 /// A parameter other than `self`.
@@ -110,14 +124,28 @@ impl Functions {
             };
             collector.visit_file(&source.syntax);
         }
+        for function in &mut functions {
+            if matches!(function.shape, Shape::Data { .. })
+                && function.not_copyable.is_none()
+                && !read_through_autoderef(sources, function)
+            {
+                function.not_copyable =
+                    Some("data read as a value (a woven item has another type)");
+            }
+        }
         Functions { functions }
     }
 
-    /// The outermost function whose body holds `range` of `file`.
+    /// The outermost function whose body holds `range` of `file` (or the
+    /// data item whose value does).
     pub fn around(&self, file: FileId, range: &Range<usize>) -> Option<usize> {
-        self.functions
-            .iter()
-            .position(|f| f.file == file && f.body.start < range.start && range.end <= f.body.end)
+        self.functions.iter().position(|f| {
+            let inside = match f.shape {
+                Shape::Data { .. } => f.body.start <= range.start,
+                _ => f.body.start < range.start,
+            };
+            f.file == file && inside && range.end <= f.body.end
+        })
     }
 
     pub fn get(&self, index: usize) -> &Function {
@@ -339,6 +367,51 @@ impl Collector<'_> {
         });
     }
 
+    /// A module-level `const` or `static` item.
+    #[allow(clippy::too_many_arguments)]
+    fn data(
+        &mut self,
+        vis: &syn::Visibility,
+        keyword: Range<usize>,
+        name: &syn::Ident,
+        ty: &syn::Type,
+        value: &syn::Expr,
+        item: Range<usize>,
+        mutable: bool,
+    ) {
+        if self.in_macro || !matches!(self.container, Container::Items) {
+            return;
+        }
+        let not_copyable = if matches!(vis, syn::Visibility::Public(_)) {
+            Some("public data (other crates may read it)")
+        } else if mutable {
+            Some("a `static mut`")
+        } else {
+            None
+        };
+        self.functions.push(Function {
+            file: self.file,
+            insert_at: item.end,
+            item,
+            body: Self::range(value),
+            name: name.to_string(),
+            name_range: Self::range(name),
+            dropped: Vec::new(),
+            shape: Shape::Data {
+                ty: self.text(Self::range(ty)).to_string(),
+                keyword: keyword.start,
+            },
+            receiver: false,
+            params: Vec::new(),
+            turbofish: String::new(),
+            is_async: false,
+            is_unsafe: false,
+            declaration: String::new(),
+            not_copyable,
+            in_macro: false,
+        });
+    }
+
     /// Visits the items of a container.
     fn within(&mut self, container: Container, walk: impl FnOnce(&mut Self)) {
         let outer = std::mem::replace(&mut self.container, container);
@@ -365,6 +438,109 @@ fn kept_attribute(attr: &syn::Attribute) -> bool {
     KEPT.iter().any(|name| attr.path().is_ident(name))
 }
 
+/// Whether every read of data item `data` in the crate would read a lazily
+/// built `static` of its type as well: each names it in code that runs (a
+/// function body, not a `const` context) right before `.` (a method or a
+/// field, which see through `Deref`) or `[` (an index, which does too), and
+/// no format string names it.
+fn read_through_autoderef(sources: &CrateSources, data: &Function) -> bool {
+    sources.iter().all(|(file, source)| {
+        let mut regions = Regions::default();
+        regions.visit_file(&source.syntax);
+        let own = (file == data.file).then(|| data.name_range.clone());
+        reads_see_through(
+            source.syntax.to_token_stream(),
+            &data.name,
+            own.as_ref(),
+            &regions,
+        )
+    })
+}
+
+/// Where code runs in a file, and where it is evaluated at compile time.
+#[derive(Default)]
+struct Regions {
+    bodies: Vec<Range<usize>>,
+    constant: Vec<Range<usize>>,
+}
+
+impl Regions {
+    fn function(&mut self, sig: &syn::Signature, block: &syn::Block) {
+        let body = Collector::range(block);
+        match sig.constness {
+            Some(_) => self.constant.push(body),
+            None => self.bodies.push(body),
+        }
+    }
+
+    fn runs(&self, range: &Range<usize>) -> bool {
+        let within = |r: &Range<usize>| r.start <= range.start && range.end <= r.end;
+        self.bodies.iter().any(within) && !self.constant.iter().any(within)
+    }
+}
+
+impl<'ast> Visit<'ast> for Regions {
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        self.function(&f.sig, &f.block);
+        visit::visit_item_fn(self, f);
+    }
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        self.function(&f.sig, &f.block);
+        visit::visit_impl_item_fn(self, f);
+    }
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        if let Some(block) = &f.default {
+            self.function(&f.sig, block);
+        }
+        visit::visit_trait_item_fn(self, f);
+    }
+    fn visit_item_const(&mut self, c: &'ast syn::ItemConst) {
+        self.constant.push(Collector::range(c));
+    }
+    fn visit_item_static(&mut self, s: &'ast syn::ItemStatic) {
+        self.constant.push(Collector::range(s));
+    }
+    fn visit_impl_item_const(&mut self, c: &'ast syn::ImplItemConst) {
+        self.constant.push(Collector::range(c));
+    }
+    fn visit_expr_const(&mut self, c: &'ast syn::ExprConst) {
+        self.constant.push(Collector::range(c));
+    }
+    fn visit_expr_repeat(&mut self, r: &'ast syn::ExprRepeat) {
+        self.constant.push(Collector::range(&r.len));
+        visit::visit_expr_repeat(self, r);
+    }
+    fn visit_type(&mut self, t: &'ast syn::Type) {
+        self.constant.push(Collector::range(t));
+    }
+}
+
+fn reads_see_through(
+    tokens: TokenStream,
+    name: &str,
+    own: Option<&Range<usize>>,
+    regions: &Regions,
+) -> bool {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    tokens.iter().enumerate().all(|(i, token)| match token {
+        TokenTree::Group(group) => reads_see_through(group.stream(), name, own, regions),
+        TokenTree::Ident(ident) if ident == name => {
+            let range = ident.span().byte_range();
+            let through = match tokens.get(i + 1) {
+                Some(TokenTree::Punct(p)) => p.as_char() == '.' && p.spacing() == Spacing::Alone,
+                Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Bracket,
+                _ => false,
+            };
+            own == Some(&range) || (through && regions.runs(&range))
+        }
+        TokenTree::Literal(literal) => {
+            let text = literal.to_string();
+            !(text.contains(&format!("{{{name}}}")) || text.contains(&format!("{{{name}:")))
+        }
+        _ => true,
+    })
+}
+
 fn returns_impl_trait(ty: &syn::Type) -> bool {
     struct Finder(bool);
     impl<'ast> Visit<'ast> for Finder {
@@ -385,6 +561,19 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             syn::Item::Mod(i) => &i.attrs,
             syn::Item::Trait(i) => &i.attrs,
             syn::Item::Macro(i) => &i.attrs,
+            syn::Item::Const(i) if !is_test_code(&i.attrs) => {
+                let keyword = i.const_token.span.byte_range();
+                let item = Self::range(i);
+                self.data(&i.vis, keyword, &i.ident, &i.ty, &i.expr, item, false);
+                return;
+            }
+            syn::Item::Static(i) if !is_test_code(&i.attrs) => {
+                let keyword = i.static_token.span.byte_range();
+                let mutable = matches!(i.mutability, syn::StaticMutability::Mut(_));
+                let item = Self::range(i);
+                self.data(&i.vis, keyword, &i.ident, &i.ty, &i.expr, item, mutable);
+                return;
+            }
             _ => return,
         };
         if !is_test_code(attrs) {
@@ -557,6 +746,55 @@ mod tests {
         );
         assert_eq!(all[3].not_copyable, Some("returning `impl Trait`"));
         assert_eq!(all[4].not_copyable, Some("a const fn"));
+    }
+
+    #[test]
+    fn data_is_woven_only_where_every_read_sees_through_a_lazy_static() {
+        let text = "const TABLE: [u8; 3] = [1, 2, 3];\nstatic NAMES: &[&str] = &[\"a\"];\nconst MAX: u8 = 9;\npub const OPEN: [u8; 1] = [0];\nconst HALF: [u8; 1] = [1];\nconst LEN: usize = HALF.len();\nconst SIZED: [u8; 2] = [0, 0];\nstatic mut COUNT: u8 = 0;\nconst SHOWN: [u8; 1] = [4];\nfn f(i: usize) -> u8 {\n    let n = NAMES.len() as u8 + TABLE[i] + SIZED.iter().sum::<u8>();\n    let _ = [0u8; SIZED.len()];\n    println!(\"{SHOWN:?}\");\n    if n > MAX { MAX } else { TABLE.iter().copied().max().unwrap_or(0) + OPEN[0] }\n}\nimpl S { const K: u8 = 1; }\n";
+        let functions = functions(text);
+        let data: Vec<(&str, Option<&str>)> = functions
+            .iter()
+            .filter(|f| matches!(f.shape, Shape::Data { .. }))
+            .map(|f| (f.name.as_str(), f.not_copyable))
+            .collect();
+        let value = Some("data read as a value (a woven item has another type)");
+        assert_eq!(
+            data,
+            [
+                // Methods and indexes only, in a function body.
+                ("TABLE", None),
+                ("NAMES", None),
+                // Compared and returned as a value.
+                ("MAX", value),
+                ("OPEN", Some("public data (other crates may read it)")),
+                // Read by another `const`.
+                ("HALF", value),
+                ("LEN", None),
+                // An array length is a `const` context.
+                ("SIZED", value),
+                ("COUNT", Some("a `static mut`")),
+                // Named by a format string.
+                ("SHOWN", value),
+            ]
+        );
+        let table = &functions[0];
+        assert_eq!(&text[table.body.clone()], "[1, 2, 3]");
+        assert_eq!(
+            table.shape,
+            Shape::Data {
+                ty: "[u8; 3]".to_string(),
+                keyword: 0
+            }
+        );
+        // Its value's first token is inside it.
+        let one = text.find('1').unwrap();
+        assert_eq!(
+            Functions {
+                functions: functions.clone()
+            }
+            .around(FileId::new(0), &(one..one + 1)),
+            Some(0)
+        );
     }
 
     #[test]

@@ -162,6 +162,18 @@ pub fn weave(
             text: variant_bodies[v - 1].clone(),
         };
         let file_pieces = pieces.entry(function.file).or_default();
+        if let Shape::Data { ty, keyword } = &function.shape {
+            file_pieces.push(data(
+                function,
+                text,
+                index,
+                ty,
+                *keyword,
+                variant_bodies,
+                &key,
+            ));
+            continue;
+        }
         file_pieces.extend(pattern_parameters(function));
         file_pieces.push(dispatch(function, text, index, variant_bodies.len(), &key));
         let mut bodies = variant_bodies.clone();
@@ -233,6 +245,46 @@ impl Piece {
     }
 }
 
+/// A data item woven (data has no code to dispatch from): a `static` of
+/// the item's type built lazily, on its first read, by the variant the
+/// switch selects. Everything but the variants' values is the control's
+/// (the item's unedited value), so that an error there stops the item's
+/// weaving, not its candidates.
+fn data(
+    function: &Function,
+    text: &str,
+    region: usize,
+    ty: &str,
+    keyword: usize,
+    bodies: &[String],
+    key: &dyn Fn(usize) -> VariantKey,
+) -> Piece {
+    let original = &text[function.body.clone()];
+    let control = VariantKey {
+        function: region,
+        text: original.to_string(),
+    };
+    let lazy = "crate::__autofix_schema::Lazy";
+    let mut texts = vec![(
+        format!(
+            "static {}: {lazy}<{ty}> = {lazy}::new(|| match crate::__autofix_schema::variant({region}) {{",
+            function.name
+        ),
+        Some(control.clone()),
+    )];
+    for (variant, body) in bodies.iter().enumerate() {
+        texts.push((
+            format!(" {} => {{ {body} }}", variant + 1),
+            Some(key(variant + 1)),
+        ));
+    }
+    texts.push((format!(" _ => {{ {original} }} }});"), Some(control)));
+    Piece {
+        range: keyword..function.item.end,
+        texts,
+    }
+}
+
 /// The name of copy `variant` of the function of region `region`.
 fn copy_name(function: &Function, region: usize, variant: usize) -> String {
     format!("{}__autofix_{region}_{variant}", function.name)
@@ -287,7 +339,8 @@ fn dispatch(
         let name = copy_name(function, region, variant);
         let turbofish = &function.turbofish;
         let callee = match &function.shape {
-            Shape::Free => format!("{name}{turbofish}"),
+            // (Data is never dispatched to: see `data`.)
+            Shape::Free | Shape::Data { .. } => format!("{name}{turbofish}"),
             Shape::Inherent { .. } => format!("Self::{name}{turbofish}"),
             Shape::Helper { arguments, .. } => {
                 format!(
@@ -348,7 +401,7 @@ fn copies(
     };
     let variants = 1..=bodies.len();
     let texts = match &function.shape {
-        Shape::Free => variants.map(|v| (copy(v), Some(key(v)))).collect(),
+        Shape::Free | Shape::Data { .. } => variants.map(|v| (copy(v), Some(key(v)))).collect(),
         Shape::Inherent { block } => {
             let (open, close) = block.split_once("{}").expect("a block with a hole");
             let mut texts = vec![(open.to_string(), None)];
@@ -574,6 +627,37 @@ mod tests {
         );
         assert_eq!(again.switches, [None]);
         assert!(again.files.is_empty());
+    }
+
+    #[test]
+    fn data_becomes_a_lazy_static_whose_value_the_switch_chooses() {
+        let text = "const DAYS: [u32; 3] = [31, 28, 31];\nfn days(month: usize) -> u32 {\n    DAYS[month - 1]\n}\n";
+        let (originals, functions) = setup(text);
+        let feb = edit(text, "28", "29");
+        let schema = weave(
+            &originals,
+            &[(FileId::new(0), false)],
+            &functions,
+            std::slice::from_ref(&feb),
+            &BTreeSet::new(),
+            true,
+        );
+        assert_eq!(schema.switches, [Some("0:1".to_string())]);
+        let woven = &schema.files[&FileId::new(0)];
+        assert!(
+            woven.starts_with("static DAYS: crate::__autofix_schema::Lazy<[u32; 3]> = crate::__autofix_schema::Lazy::new(|| match crate::__autofix_schema::variant(0) { 1 => { [31, 29, 31] } _ => { [31, 28, 31] } });\nfn days(month: usize) -> u32 {\n    DAYS[month - 1]\n}\n"),
+            "{woven}"
+        );
+        // The variant's value is its own; the rest is the control's.
+        let at = |needle: &str| {
+            let start = woven.find(needle).unwrap();
+            schema.variant_at(FileId::new(0), &(start..start + needle.len()))
+        };
+        assert_eq!(
+            at("[31, 29, 31]").map(|k| k.text.as_str()),
+            Some("[31, 29, 31]")
+        );
+        assert_eq!(at("Lazy<").map(|k| k.text.as_str()), Some("[31, 28, 31]"));
     }
 
     #[test]

@@ -206,7 +206,8 @@ impl<'a> Mutator<'a> {
     }
 
     /// The edits at whole locations from `locations[*next]` on (each
-    /// operator's first `per_operator` at each), until there are at least
+    /// operator's first `per_operator` at each, or at each value of a data
+    /// item), until there are at least
     /// `size` (or the locations run out); `next` moves past them.
     pub fn batch_at(
         &self,
@@ -217,10 +218,14 @@ impl<'a> Mutator<'a> {
     ) -> Vec<PatchEdit> {
         let mut batch = Vec::new();
         while *next < locations.len() && batch.len() < size {
-            let mut taken: BTreeMap<Operator, usize> = BTreeMap::new();
-            let edits = self.every_edit_at(locations[*next]);
+            // Data is one location with many values: each value gets its own.
+            let location = locations[*next];
+            let data = self.space.constants.iter().any(|c| c.location == location);
+            let mut taken: BTreeMap<(Operator, usize), usize> = BTreeMap::new();
+            let edits = self.every_edit_at(location);
             batch.extend(edits.into_iter().filter(|edit| {
-                let count = taken.entry(edit.operator).or_default();
+                let value = if data { edit.edit.range.start } else { 0 };
+                let count = taken.entry((edit.operator, value)).or_default();
                 *count += 1;
                 *count <= per_operator
             }));

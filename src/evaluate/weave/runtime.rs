@@ -14,8 +14,11 @@
 pub mod __autofix_schema {
     // extern crate std;
     use std::env;
-    use std::sync::OnceLock;
+    use std::sync::{LazyLock, OnceLock};
     use std::vec::Vec;
+
+    /// What a woven data item becomes: built by its variant on first read.
+    pub type Lazy<T> = LazyLock<T>;
 
     const REGIONS: usize = 1;
 
