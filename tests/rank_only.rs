@@ -575,6 +575,30 @@ fn a_line_binding_a_variable_the_compiler_warns_is_unused_is_mutated_too() {
 }
 
 #[test]
+fn the_mutation_refinement_goes_further_down_until_an_edit_fixes_the_failing_tests() {
+    let dir = fixture("far_fault");
+    // Every test runs every line of `summarize`: the spectrum ties them, and
+    // the swapped arguments are the twelfth line in file order.
+    let json = rank_json(dir.path(), &["--refine", "slices,switching"]);
+    assert!(
+        entry(&json, "src/lib.rs", 34)["rank"].as_u64().unwrap() > 10,
+        "{json:#}"
+    );
+    // No edit in the top ten fixes both failing tests without breaking a
+    // passing one, so the experiment goes on past them, to the swap that does.
+    let json = rank_json(dir.path(), &[]);
+    let mutation = &json["mutation"];
+    assert!(
+        mutation["lines_tried"].as_u64() > mutation["lines"].as_u64(),
+        "{mutation:#}"
+    );
+    let first = &json["ranking"][0];
+    assert_eq!(first["line"], 34, "{json:#}");
+    assert_eq!(first["rank"], 1);
+    assert_eq!(first["mutation"]["class"], "clean-fix");
+}
+
+#[test]
 fn lines_whose_edits_only_break_passing_tests_rank_last_among_those_tried() {
     let dir = fixture("shapes");
     // Without switching: switching one evaluation of `if self.0 == 0` at a

@@ -116,6 +116,11 @@ const TREE_CANDIDATES: usize = 500;
 /// `const` and `static` items among them), and reorders them.
 pub const MUTATION_LINES: usize = 10;
 
+/// When no edit in the windows fixes every failing test of a group, the
+/// mutation refinement goes on down each ranking, at most this many lines
+/// further (a line where one does is the strongest evidence there is).
+pub const MUTATION_FURTHER: usize = 20;
+
 /// The longest the mutation refinement runs; the lines it did not reach
 /// keep their places.
 pub const MUTATION_BUDGET: Duration = Duration::from_secs(30);
@@ -248,13 +253,23 @@ pub fn localize(
         // a critical predicate can push the faulty line down; the evidence
         // of a clean fix brings it back wherever it ranks).
         let plain = rank_suspects(&spectrum, settings.metric);
-        let tops: Vec<&[Suspect]> = std::iter::once(&overall)
+        let all: Vec<&[Suspect]> = std::iter::once(&overall)
             .chain(rankings.iter().map(|g| &g.suspects))
             .chain(std::iter::once(&plain))
-            .map(|r| &r[..mutation_window(r, &data)])
+            .map(|r| r.as_slice())
             .collect();
-        let windows: Vec<usize> = tops.iter().map(|top| top.len()).collect();
-        let mutants = mutate_top_lines(baseline, &tops, settings, console)?;
+        let windows: Vec<usize> = all.iter().map(|r| mutation_window(r, &data)).collect();
+        let tops: Vec<&[Suspect]> = all.iter().zip(&windows).map(|(r, &w)| &r[..w]).collect();
+        let below: Vec<&[Suspect]> = all
+            .iter()
+            .zip(&windows)
+            .map(|(r, &w)| &r[w..r.len().min(w + MUTATION_FURTHER)])
+            .collect();
+        let groups: Vec<BTreeSet<TestId>> = rankings
+            .iter()
+            .map(|g| g.group.tests.iter().copied().collect())
+            .collect();
+        let mutants = mutate_top_lines(baseline, &tops, &below, &groups, settings, console)?;
         let passing = baseline.passing().count();
         let all_failing: BTreeSet<TestId> = baseline.failing().map(|r| r.test).collect();
         let evidence = line_evidence(&mutants.effects, &all_failing, passing);
@@ -306,40 +321,48 @@ pub fn explain_by_events(
     (ranked, Some(tree))
 }
 
-/// The single edits at the lines of `tops`, the top of each ranking (taken
-/// in turn: every ranking's first line, then every second line, ...).
+/// The single edits at the lines of `tops`, the top of each ranking, then
+/// at those of `below`, the lines after them, until one fixes a whole
+/// group of `groups`.
 fn mutate_top_lines(
     baseline: &Baseline,
     tops: &[&[Suspect]],
+    below: &[&[Suspect]],
+    groups: &[BTreeSet<TestId>],
     settings: &Settings,
     console: &Console,
 ) -> Result<Mutants> {
-    let mut lines: Vec<Location> = Vec::new();
-    let longest = tops.iter().map(|r| r.len()).max().unwrap_or(0);
-    for place in 0..longest {
-        for suspect in tops.iter().filter_map(|r| r.get(place)) {
-            if suspect.score > 0.0 && !lines.contains(&suspect.location) {
-                lines.push(suspect.location);
-            }
-        }
-    }
+    let lines = interleaved(tops);
+    let further = interleaved(below);
     let spinner = console.spinner("Mutating");
     spinner.set_message(format!("the single edits at the top {} lines", lines.len()));
     let mutants = run_mutants(
         baseline,
         &lines,
+        &further,
+        groups,
         &settings.exclude,
         &settings.evaluation,
         MUTATION_BUDGET,
         &|tried, edits| {
-            spinner.set_message(format!(
-                "{edits} single edits at {tried} of {} lines",
-                lines.len()
-            ))
+            let top = lines.len();
+            spinner.set_message(if tried <= top {
+                format!("{edits} single edits at {tried} of {top} lines")
+            } else {
+                format!(
+                    "{edits} single edits at {top} lines and {} further down",
+                    tried - top
+                )
+            })
         },
     )?;
     drop(spinner);
-    let budget_note = if mutants.complete() {
+    let budget_note = if mutants.lines > mutants.chosen {
+        format!(
+            " ({} of them further down, where no edit at the top fixed a whole group)",
+            mutants.lines - mutants.chosen
+        )
+    } else if mutants.complete() {
         String::new()
     } else {
         format!(
@@ -356,6 +379,21 @@ fn mutate_top_lines(
         ),
     );
     Ok(mutants)
+}
+
+/// The lines with a score of `rankings`, taken in turn (every ranking's
+/// first line, then every second line, ...), each once.
+fn interleaved(rankings: &[&[Suspect]]) -> Vec<Location> {
+    let mut lines: Vec<Location> = Vec::new();
+    let longest = rankings.iter().map(|r| r.len()).max().unwrap_or(0);
+    for place in 0..longest {
+        for suspect in rankings.iter().filter_map(|r| r.get(place)) {
+            if suspect.score > 0.0 && !lines.contains(&suspect.location) {
+                lines.push(suspect.location);
+            }
+        }
+    }
+    lines
 }
 
 /// How many suspects from the top of `ranking` the mutation refinement

@@ -4,7 +4,10 @@
 //! builds and run against every test that reaches the edited line, with no
 //! cutoff (a passing test an edit breaks is evidence too), line by line in
 //! rank order, then at the lines a failing test ran that bind a variable
-//! the compiler warns is unused, until a time budget ends.
+//! the compiler warns is unused, then further down the rankings until some
+//! edit fixes every failing test of a group without breaking a passing one
+//! (the strongest evidence there is: a plausible patch), until a time
+//! budget ends.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -36,7 +39,8 @@ const PER_OPERATOR: usize = 8;
 pub struct Mutants {
     /// Per line, the effect of each of its edits that compiled.
     pub effects: BTreeMap<Location, Vec<EditEffect>>,
-    /// Lines whose every edit was evaluated, of the lines chosen.
+    /// Lines whose every edit was evaluated, of the lines chosen (those
+    /// further down count too, past `chosen`).
     pub lines: usize,
     pub chosen: usize,
     /// Edits evaluated, and how many of them compiled.
@@ -48,16 +52,29 @@ pub struct Mutants {
 impl Mutants {
     /// Whether every chosen line was tried before the budget ran out.
     pub fn complete(&self) -> bool {
-        self.lines == self.chosen
+        self.lines >= self.chosen
+    }
+
+    /// Whether an edit fixes every test of one of `groups` and breaks no
+    /// passing test.
+    fn fixes_a_group(&self, groups: &[BTreeSet<TestId>]) -> bool {
+        self.effects.values().flatten().any(|effect| {
+            effect.broke == 0 && groups.iter().any(|group| group.is_subset(&effect.fixed))
+        })
     }
 }
 
-/// Evaluates every edit at `locations`, in the order given, until `budget`
-/// has passed (the batch running then is cut short, keeping what it
-/// decided); `on_batch` hears the lines tried and edits evaluated so far.
+/// Evaluates every edit at `locations`, in the order given, then at
+/// `further` until an edit fixes every failing test of one of `groups`
+/// without breaking a passing one, until `budget` has passed (the batch
+/// running then is cut short, keeping what it decided); `on_batch` hears
+/// the lines tried and edits evaluated so far.
+#[allow(clippy::too_many_arguments)]
 pub fn run_mutants(
     baseline: &Baseline,
     locations: &[Location],
+    further: &[Location],
+    groups: &[BTreeSet<TestId>],
     exclude: &Exclusions,
     evaluation: &evaluate::Settings,
     budget: Duration,
@@ -71,7 +88,7 @@ pub fn run_mutants(
     };
     let originals = baseline.sources.originals();
     let space = collect_mutation_space(&baseline.sources, exclude);
-    let mut chosen: BTreeSet<Location> = locations.iter().copied().collect();
+    let mut chosen: BTreeSet<Location> = locations.iter().chain(further).copied().collect();
     let types = process::with_deadline(Some(deadline), || {
         infer_types(baseline, &space, &chosen, evaluation)
     });
@@ -84,11 +101,17 @@ pub fn run_mutants(
     let mut locations = locations.to_vec();
     for unused in types.unused() {
         let ran = baseline.failing().any(|r| r.lines.contains(&unused.at));
-        if ran && chosen.insert(unused.at) {
+        if ran && !locations.contains(&unused.at) {
+            chosen.insert(unused.at);
             locations.push(unused.at);
         }
     }
     mutants.chosen = locations.len();
+    for location in further {
+        if !locations.contains(location) {
+            locations.push(*location);
+        }
+    }
     let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |location| {
         f64::from(u8::from(chosen.contains(&location)))
     });
@@ -107,6 +130,9 @@ pub fn run_mutants(
         (failing.into_iter().collect(), passing.into_iter().collect());
     let mut next = 0;
     while next < locations.len() && Instant::now() < deadline {
+        if next >= mutants.chosen && mutants.fixes_a_group(groups) {
+            break;
+        }
         let batch = mutator.batch_at(&locations, &mut next, BATCH, PER_OPERATOR);
         let candidates: Vec<Candidate> = batch
             .iter()
