@@ -129,8 +129,7 @@ impl Functions {
                 && function.not_copyable.is_none()
                 && !read_through_autoderef(sources, function)
             {
-                function.not_copyable =
-                    Some("data read as a value (a woven item has another type)");
+                function.not_copyable = Some("read as a value (a woven item has another type)");
             }
         }
         Functions { functions }
@@ -383,9 +382,9 @@ impl Collector<'_> {
             return;
         }
         let not_copyable = if matches!(vis, syn::Visibility::Public(_)) {
-            Some("public data (other crates may read it)")
+            Some("that is public (other crates may read it)")
         } else if mutable {
-            Some("a `static mut`")
+            Some("that is a `static mut`")
         } else {
             None
         };
@@ -757,7 +756,7 @@ mod tests {
             .filter(|f| matches!(f.shape, Shape::Data { .. }))
             .map(|f| (f.name.as_str(), f.not_copyable))
             .collect();
-        let value = Some("data read as a value (a woven item has another type)");
+        let value = Some("read as a value (a woven item has another type)");
         assert_eq!(
             data,
             [
@@ -766,13 +765,13 @@ mod tests {
                 ("NAMES", None),
                 // Compared and returned as a value.
                 ("MAX", value),
-                ("OPEN", Some("public data (other crates may read it)")),
+                ("OPEN", Some("that is public (other crates may read it)")),
                 // Read by another `const`.
                 ("HALF", value),
                 ("LEN", None),
                 // An array length is a `const` context.
                 ("SIZED", value),
-                ("COUNT", Some("a `static mut`")),
+                ("COUNT", Some("that is a `static mut`")),
                 // Named by a format string.
                 ("SHOWN", value),
             ]

@@ -20,7 +20,7 @@ use crate::cargo::suite::TestSuite;
 use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location};
 use crate::evaluate::copy::BuildCopy;
-use crate::evaluate::functions::Functions;
+use crate::evaluate::functions::{Functions, Shape};
 use crate::evaluate::plan::{Cutoff, TestPlan};
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::weave::{SCHEMA_ENV, Schema, Unweavable, VariantKey, variants, weave};
@@ -173,6 +173,22 @@ impl SchemaEvaluator {
         culprits
     }
 
+    /// Marks the data items `schema` wove as not to weave again; whether
+    /// there were any.
+    fn stop_weaving_data(&mut self, schema: &Schema) -> bool {
+        let data: BTreeSet<usize> = schema
+            .spans
+            .iter()
+            .map(|(_, _, key)| key.function)
+            .filter(|&f| matches!(self.functions.get(f).shape, Shape::Data { .. }))
+            .collect();
+        for &function in &data {
+            self.functions
+                .set_not_copyable(function, "read where its woven type does not fit");
+        }
+        !data.is_empty()
+    }
+
     /// Whether `key` is a function's control copy (its unedited body).
     fn is_control(&self, key: &VariantKey) -> bool {
         let function = self.functions.get(key.function);
@@ -233,18 +249,36 @@ impl SchemaEvaluator {
                 Err(errors) => {
                     let culprits = self.culprits(&errors, &schema);
                     if culprits.is_empty() {
-                        break;
+                        // An error in no variant: a woven data item read
+                        // where its new type does not fit, if there is one
+                        // (else the rest go one by one).
+                        if !self.stop_weaving_data(&schema) {
+                            break;
+                        }
+                        continue;
                     }
-                    for (key, error) in culprits {
-                        if self.is_control(&key) {
-                            // The function itself does not survive copying:
-                            // its candidates go the separate way from now on.
+                    // A control that does not compile is the weaving's
+                    // fault, not its candidates': the function does not
+                    // survive copying, or a woven data item's reads do not
+                    // fit its new type (in every copy that reads it). The
+                    // data goes first, if there is any; then the function.
+                    // Either way its candidates' errors are not theirs.
+                    let failed: BTreeSet<usize> = culprits
+                        .keys()
+                        .filter(|key| self.is_control(key))
+                        .map(|key| key.function)
+                        .collect();
+                    if !failed.is_empty() && !self.stop_weaving_data(&schema) {
+                        for &function in &failed {
                             self.functions
-                                .set_not_copyable(key.function, "one the weaver cannot copy");
-                        } else {
-                            broken.insert(key, error);
+                                .set_not_copyable(function, "one the weaver cannot copy");
                         }
                     }
+                    broken.extend(
+                        culprits
+                            .into_iter()
+                            .filter(|(key, _)| !failed.contains(&key.function)),
+                    );
                     // A candidate with a broken variant does not compile.
                     pending.retain(|&index| {
                         let Ok(mine) = variants(&self.originals, &self.functions, &batch[index])
@@ -279,6 +313,7 @@ impl SchemaEvaluator {
             let reason = match variants(&self.originals, &self.functions, &batch[index]) {
                 Err(Unweavable::OutsideFunctions) => "an edit outside every function".to_string(),
                 Err(Unweavable::NotCopyable(why)) => format!("an edit in a function that is {why}"),
+                Err(Unweavable::Data(why)) => format!("an edit of a `const` or `static` {why}"),
                 Ok(_) => "a build error in no variant".to_string(),
             };
             *self.stats.separate_reasons.entry(reason).or_default() += 1;

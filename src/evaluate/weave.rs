@@ -67,6 +67,9 @@ pub enum Unweavable {
     OutsideFunctions,
     /// An edit in a function that cannot be copied (it is what this says).
     NotCopyable(&'static str),
+    /// An edit of a `const` or `static` item that cannot be woven (for the
+    /// reason this says).
+    Data(&'static str),
 }
 
 /// Each candidate's variants (function index -> variant text), or why it
@@ -81,8 +84,12 @@ pub fn variants(
         let index = functions
             .around(edit.file, &edit.edit.range)
             .ok_or(Unweavable::OutsideFunctions)?;
-        if let Some(reason) = functions.get(index).not_copyable {
-            return Err(Unweavable::NotCopyable(reason));
+        let function = functions.get(index);
+        if let Some(reason) = function.not_copyable {
+            return Err(match function.shape {
+                Shape::Data { .. } => Unweavable::Data(reason),
+                _ => Unweavable::NotCopyable(reason),
+            });
         }
         edits.entry(index).or_default().push(edit.edit.clone());
     }

@@ -207,8 +207,8 @@ impl<'a> Mutator<'a> {
 
     /// The edits at whole locations from `locations[*next]` on (each
     /// operator's first `per_operator` at each, or at each value of a data
-    /// item), until there are at least
-    /// `size` (or the locations run out); `next` moves past them.
+    /// item), until there are at least `size` (or the locations run out);
+    /// `next` moves past them.
     pub fn batch_at(
         &self,
         locations: &[Location],
