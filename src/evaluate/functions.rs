@@ -26,6 +26,7 @@
 //! that runs (not in a `const` context), and nowhere outside the crate
 //! (not `pub`).
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
@@ -124,12 +125,19 @@ impl Functions {
             };
             collector.visit_file(&source.syntax);
         }
-        for function in &mut functions {
-            if matches!(function.shape, Shape::Data { .. })
-                && function.not_copyable.is_none()
-                && !read_through_autoderef(sources, function)
-            {
-                function.not_copyable = Some("read as a value (a woven item has another type)");
+        let data: Vec<&Function> = functions
+            .iter()
+            .filter(|f| matches!(f.shape, Shape::Data { .. }) && f.not_copyable.is_none())
+            .collect();
+        if !data.is_empty() {
+            let misread = misread_data(sources, &data);
+            for function in &mut functions {
+                if matches!(function.shape, Shape::Data { .. }) && misread.contains(&function.name)
+                {
+                    function
+                        .not_copyable
+                        .get_or_insert("read as a value (a woven item has another type)");
+                }
             }
         }
         Functions { functions }
@@ -437,23 +445,78 @@ fn kept_attribute(attr: &syn::Attribute) -> bool {
     KEPT.iter().any(|name| attr.path().is_ident(name))
 }
 
-/// Whether every read of data item `data` in the crate would read a lazily
-/// built `static` of its type as well: each names it in code that runs (a
-/// function body, not a `const` context) right before `.` (a method or a
-/// field, which see through `Deref`) or `[` (an index, which does too), and
-/// no format string names it.
-fn read_through_autoderef(sources: &CrateSources, data: &Function) -> bool {
-    sources.iter().all(|(file, source)| {
+/// The names of the `data` items some read of which would not read a
+/// lazily built `static` of their type as well. A read that would names the
+/// item in code that runs (a function body, not a `const` context) right
+/// before `.` (a method or a field, which see through `Deref`) or `[` (an
+/// index, which does too); a format string that names it would not.
+fn misread_data(sources: &CrateSources, data: &[&Function]) -> BTreeSet<String> {
+    let names: BTreeSet<&str> = data.iter().map(|f| f.name.as_str()).collect();
+    let defined: BTreeSet<(FileId, usize)> =
+        data.iter().map(|f| (f.file, f.name_range.start)).collect();
+    let mut misread = BTreeSet::new();
+    for (file, source) in sources.iter() {
         let mut regions = Regions::default();
         regions.visit_file(&source.syntax);
-        let own = (file == data.file).then(|| data.name_range.clone());
-        reads_see_through(
-            source.syntax.to_token_stream(),
-            &data.name,
-            own.as_ref(),
-            &regions,
-        )
-    })
+        let reads = Reads {
+            file,
+            names: &names,
+            defined: &defined,
+            regions: &regions,
+        };
+        reads.check(source.syntax.to_token_stream(), &mut misread);
+    }
+    misread
+}
+
+/// The reads of data items in one file's tokens.
+struct Reads<'a> {
+    file: FileId,
+    names: &'a BTreeSet<&'a str>,
+    /// Where the items are defined: a file and the name's first byte.
+    defined: &'a BTreeSet<(FileId, usize)>,
+    regions: &'a Regions,
+}
+
+impl Reads<'_> {
+    fn check(&self, tokens: TokenStream, misread: &mut BTreeSet<String>) {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        for (i, token) in tokens.iter().enumerate() {
+            match token {
+                TokenTree::Group(group) => self.check(group.stream(), misread),
+                TokenTree::Ident(ident) => {
+                    let name = ident.to_string();
+                    if !self.names.contains(name.as_str()) {
+                        continue;
+                    }
+                    let range = ident.span().byte_range();
+                    let through = match tokens.get(i + 1) {
+                        Some(TokenTree::Punct(p)) => {
+                            p.as_char() == '.' && p.spacing() == Spacing::Alone
+                        }
+                        Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Bracket,
+                        _ => false,
+                    };
+                    let definition = self.defined.contains(&(self.file, range.start));
+                    let seen_through = through && self.regions.runs(&range);
+                    if !(definition || seen_through) {
+                        misread.insert(name);
+                    }
+                }
+                TokenTree::Literal(literal) => {
+                    let text = literal.to_string();
+                    for name in self.names.iter() {
+                        if text.contains(&format!("{{{name}}}"))
+                            || text.contains(&format!("{{{name}:"))
+                        {
+                            misread.insert(name.to_string());
+                        }
+                    }
+                }
+                TokenTree::Punct(_) => {}
+            }
+        }
+    }
 }
 
 /// Where code runs in a file, and where it is evaluated at compile time.
@@ -512,32 +575,6 @@ impl<'ast> Visit<'ast> for Regions {
     fn visit_type(&mut self, t: &'ast syn::Type) {
         self.constant.push(Collector::range(t));
     }
-}
-
-fn reads_see_through(
-    tokens: TokenStream,
-    name: &str,
-    own: Option<&Range<usize>>,
-    regions: &Regions,
-) -> bool {
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-    tokens.iter().enumerate().all(|(i, token)| match token {
-        TokenTree::Group(group) => reads_see_through(group.stream(), name, own, regions),
-        TokenTree::Ident(ident) if ident == name => {
-            let range = ident.span().byte_range();
-            let through = match tokens.get(i + 1) {
-                Some(TokenTree::Punct(p)) => p.as_char() == '.' && p.spacing() == Spacing::Alone,
-                Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Bracket,
-                _ => false,
-            };
-            own == Some(&range) || (through && regions.runs(&range))
-        }
-        TokenTree::Literal(literal) => {
-            let text = literal.to_string();
-            !(text.contains(&format!("{{{name}}}")) || text.contains(&format!("{{{name}:")))
-        }
-        _ => true,
-    })
 }
 
 fn returns_impl_trait(ty: &syn::Type) -> bool {
