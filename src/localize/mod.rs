@@ -345,15 +345,10 @@ fn mutate_top_lines(
         &settings.evaluation,
         MUTATION_BUDGET,
         &|tried, edits| {
-            let top = lines.len();
-            spinner.set_message(if tried <= top {
-                format!("{edits} single edits at {tried} of {top} lines")
-            } else {
-                format!(
-                    "{edits} single edits at {top} lines and {} further down",
-                    tried - top
-                )
-            })
+            spinner.set_message(format!(
+                "{edits} single edits at {tried} lines (the top {} first)",
+                lines.len()
+            ))
         },
     )?;
     drop(spinner);
