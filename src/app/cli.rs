@@ -90,9 +90,10 @@ pub struct Args {
 
     /// What sharpens the ranking, comma separated: slices (prefer lines in the dynamic slice of
     /// every failing test of a group), switching (prefer conditions whose flip makes a failing test
-    /// pass), mutation (try the repair's single edits at the top 10 lines of each ranking and at
-    /// lines binding a variable the compiler warns is unused, and put lines where an edit fixes a
-    /// failing test without breaking a passing one first; --rank-only and
+    /// pass), mutation (try the repair's single edits at the top 10 lines of each ranking, at
+    /// lines binding a variable the compiler warns is unused, and further down while no edit fixes
+    /// a whole failure group, and put lines where an edit fixes a failing test without breaking a
+    /// passing one first; --rank-only and
     /// --explain only), feedback (the repair learns where edits help), predicates (record conditions'
     /// outcomes and values' signs per test, rank them and learn a decision tree; --rank-only and
     /// --explain only); all or none [default: all]

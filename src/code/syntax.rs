@@ -580,6 +580,58 @@ pub fn branch_values(value: &Expr) -> Vec<&Expr> {
     values
 }
 
+/// The head of a compound expression that decides what runs under it.
+pub struct Header<'e> {
+    /// `if`, `while`, `loop`, `match` or `for`.
+    pub kind: &'static str,
+    /// The expression the header evaluates (a condition, a scrutinee, an
+    /// iterable; none for `loop`).
+    pub head: Option<&'e Expr>,
+    /// The names it binds for the code under it (an `if let`'s, a `for`'s
+    /// pattern, every arm's).
+    pub binds: Vec<String>,
+    /// The first block under it (none for `match`).
+    pub block: Option<&'e syn::Block>,
+}
+
+/// The header of `expr`, if it is an `if`, `while`, `loop`, `match` or `for`.
+pub fn header(expr: &Expr) -> Option<Header<'_>> {
+    let header = |kind, head, binds, block| {
+        Some(Header {
+            kind,
+            head,
+            binds,
+            block,
+        })
+    };
+    match expr {
+        Expr::If(e) => header(
+            "if",
+            Some(&*e.cond),
+            let_bindings(&e.cond),
+            Some(&e.then_branch),
+        ),
+        Expr::While(e) => header(
+            "while",
+            Some(&*e.cond),
+            let_bindings(&e.cond),
+            Some(&e.body),
+        ),
+        Expr::Loop(e) => header("loop", None, Vec::new(), Some(&e.body)),
+        Expr::Match(e) => {
+            let binds = e.arms.iter().flat_map(|arm| pattern_bindings(&arm.pat));
+            header("match", Some(&*e.expr), binds.collect(), None)
+        }
+        Expr::ForLoop(e) => header(
+            "for",
+            Some(&*e.expr),
+            pattern_bindings(&e.pat),
+            Some(&e.body),
+        ),
+        _ => None,
+    }
+}
+
 /// The names the `let`s of a condition bind (`if let Some(x) = ... && let ...`).
 pub fn let_bindings(cond: &Expr) -> Vec<String> {
     let mut names = Vec::new();

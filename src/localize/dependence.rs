@@ -17,7 +17,7 @@ use syn::{Expr, Stmt};
 use crate::code::crate_sources::CrateSources;
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
-    Code, RunnableCode, Scope, branch_values, closure_parameters, is_compound_assignment,
+    Code, RunnableCode, Scope, branch_values, closure_parameters, header, is_compound_assignment,
     let_bindings, macro_arguments, may_call, pattern_bindings, self_field, start_line,
     variables_used, walk_runnable_code,
 };
@@ -195,18 +195,10 @@ impl Collector<'_> {
                     .as_ref()
                     .and_then(|init| mutably_borrowed(&init.expr)),
             ),
-            Stmt::Expr(Expr::Match(e), _) => (
-                e.arms
-                    .iter()
-                    .flat_map(|arm| pattern_bindings(&arm.pat))
-                    .collect(),
-                mutably_borrowed(&e.expr),
-            ),
-            Stmt::Expr(Expr::If(e), _) => (let_bindings(&e.cond), mutably_borrowed(&e.cond)),
-            Stmt::Expr(Expr::While(e), _) => (let_bindings(&e.cond), mutably_borrowed(&e.cond)),
-            Stmt::Expr(Expr::ForLoop(e), _) => {
-                (pattern_bindings(&e.pat), mutably_borrowed(&e.expr))
-            }
+            Stmt::Expr(expr, _) => match header(expr) {
+                Some(header) => (header.binds, header.head.and_then(mutably_borrowed)),
+                None => (Vec::new(), None),
+            },
             _ => (Vec::new(), None),
         };
         if let Some(borrowed) = borrowed {
@@ -221,25 +213,12 @@ impl Collector<'_> {
 /// What an expression statement (or an expression body) writes and
 /// reads, and what it decides.
 fn expression_facts(expr: &Expr) -> (BTreeSet<String>, BTreeSet<String>, Option<&'static str>) {
+    if let Some(header) = header(expr) {
+        let uses = header.head.map(variables_used).unwrap_or_default();
+        return (header.binds.into_iter().collect(), uses, Some(header.kind));
+    }
     let mut defines = BTreeSet::new();
     let (uses, decides) = match expr {
-        Expr::If(e) => {
-            defines.extend(let_bindings(&e.cond));
-            (variables_used(&e.cond), Some("if"))
-        }
-        Expr::While(e) => {
-            defines.extend(let_bindings(&e.cond));
-            (variables_used(&e.cond), Some("while"))
-        }
-        Expr::Loop(_) => (BTreeSet::new(), Some("loop")),
-        Expr::Match(e) => {
-            defines.extend(e.arms.iter().flat_map(|arm| pattern_bindings(&arm.pat)));
-            (variables_used(&e.expr), Some("match"))
-        }
-        Expr::ForLoop(e) => {
-            defines.extend(pattern_bindings(&e.pat));
-            (variables_used(&e.expr), Some("for"))
-        }
         Expr::Block(_) | Expr::Unsafe(_) => (BTreeSet::new(), None),
         Expr::Assign(assign) => {
             defines.extend(written(&assign.left));

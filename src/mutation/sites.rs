@@ -15,8 +15,9 @@ use syn::{Expr, Stmt};
 use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
-    EnclosingStatement, RunnableCode, Scope, branch_values, free_variables, is_compound_assignment,
-    let_bindings, pattern_bindings, variable_occurrences, walk_runnable_code, without_spaces,
+    EnclosingStatement, RunnableCode, Scope, branch_values, free_variables, header,
+    is_compound_assignment, pattern_bindings, variable_occurrences, walk_runnable_code,
+    without_spaces,
 };
 
 /// A place in the crate where some operator can apply.
@@ -503,13 +504,11 @@ impl Collector<'_> {
             return;
         }
         let mut bound = scope.bound();
-        bound.extend(
-            names
-                .iter()
-                .filter(|n| !bound.contains(n))
-                .cloned()
-                .collect::<Vec<_>>(),
-        );
+        for name in names {
+            if !bound.contains(name) {
+                bound.push(name.clone());
+            }
+        }
         self.sites.push(Site {
             file: self.file,
             line: scope.location,
@@ -665,18 +664,6 @@ fn compound_parts(expr: &Expr) -> Option<CompoundParts> {
         Expr::Match(_) => (None, Vec::new()),
         _ => return None,
     })
-}
-
-/// The first block of an `if`, `while`, `for` or `loop`, and the names its
-/// header binds there.
-fn first_block(expr: &Expr) -> Option<(&syn::Block, Vec<String>)> {
-    match expr {
-        Expr::If(e) => Some((&e.then_branch, let_bindings(&e.cond))),
-        Expr::While(e) => Some((&e.body, let_bindings(&e.cond))),
-        Expr::ForLoop(e) => Some((&e.body, pattern_bindings(&e.pat))),
-        Expr::Loop(e) => Some((&e.body, Vec::new())),
-        _ => None,
-    }
 }
 
 /// Whether an expression does nothing but produce a value.
@@ -840,15 +827,16 @@ impl RunnableCode for Collector<'_> {
         // First in a block before the statement: its edits are the more
         // pointed (a cap per operator keeps the first ones).
         if let Stmt::Expr(expr, _) = stmt
-            && let Some((block, names)) = first_block(expr)
+            && let Some(header) = header(expr)
+            && let Some(block) = header.block
         {
             let kind = SiteKind::BlockStart {
                 at: block.brace_token.span.open().byte_range().end,
                 indent: format!("{indent}    "),
-                names: names.clone(),
+                names: header.binds.clone(),
                 empty: block.stmts.is_empty(),
             };
-            self.site_binding(scope, kind, &names);
+            self.site_binding(scope, kind, &header.binds);
         }
         let site = StatementSite {
             whole_lines: self.whole_lines(&range),
