@@ -23,6 +23,7 @@ use crate::evaluate::{EvaluatorKind, PreparedEvaluator};
 use crate::exit::{Exit, Failure};
 use crate::localize::spectrum::{Suspect, rank_suspects, suspicious_locations};
 use crate::localize::spectrum_of;
+use crate::mutation::mutator::course;
 use crate::mutation::patch::Candidate;
 use crate::mutation::sites::{MutationSpace, collect_mutation_space};
 use crate::mutation::types::Types;
@@ -158,7 +159,7 @@ impl Session {
         );
         let locations: Vec<Location> = suspects.iter().map(|s| s.location).collect();
         Ok(mutator
-            .batch_at(&locations, &mut 0, count, usize::MAX)
+            .batch_at(&course(&locations), &mut 0, count, usize::MAX)
             .into_iter()
             .map(|edit| Candidate::original().with(edit))
             .collect())

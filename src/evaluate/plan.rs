@@ -39,7 +39,10 @@ pub struct Cutoff {
 /// limit: ten times the slowest passing test, at least a second (so that a
 /// busy machine cannot cost a fix). A candidate in which two tests time
 /// out hangs: nothing is confirmed, and when the cutoff or [`Stop`] allow,
-/// its remaining tests do not run.
+/// its remaining tests do not run; unless they are originally failing
+/// tests and another originally failing test passes (a failing test's
+/// baseline duration says little about how long it runs once fixed):
+/// then each is confirmed.
 #[derive(Debug, Clone)]
 pub struct TestPlan {
     /// The originally failing tests (not flaky).
@@ -211,7 +214,7 @@ impl TestPlan {
                 run.add(group(&pending, &budget, stop)?);
                 pending.retain(|t| !run.verdicts.iter().any(|(ran, _)| ran == t));
             }
-            let Some(test) = Self::to_confirm(&run.verdicts) else {
+            let Some(test) = self.to_confirm(&run.verdicts) else {
                 break;
             };
             run.verdicts.retain(|(t, _)| *t != test);
@@ -227,17 +230,34 @@ impl TestPlan {
     }
 
     /// The test whose timeout is worth confirming with the generous limit
-    /// (a busy machine must not cost a fix): the only test of a candidate
-    /// that timed out, when no test failed. Two tests that time out are a
-    /// candidate that hangs, not a slow machine: they keep their verdict
-    /// (it costs two short budgets, not a long one).
-    fn to_confirm(verdicts: &[(TestId, Verdict)]) -> Option<TestId> {
-        let mut timed_out = verdicts.iter().filter(|(_, v)| *v == Verdict::TimedOut);
-        let (test, _) = timed_out.next()?;
-        let failed = verdicts
+    /// (a busy machine must not cost a fix), when no test failed: the only
+    /// test of a candidate that timed out; or, when some originally failing
+    /// test passes, an originally failing test that timed out, so long as
+    /// only such tests did. Two tests that time out are otherwise a
+    /// candidate that hangs, not a slow machine: they keep their verdict (it
+    /// costs two short budgets, not a long one). But an originally failing
+    /// test's baseline duration is that of a failure, often cut short at
+    /// its first assertion; fixed, it runs to its end, and may take many
+    /// times as long.
+    fn to_confirm(&self, verdicts: &[(TestId, Verdict)]) -> Option<TestId> {
+        if verdicts
             .iter()
-            .any(|(_, v)| matches!(v, Verdict::Failed(_)));
-        (timed_out.next().is_none() && !failed).then_some(*test)
+            .any(|(_, v)| matches!(v, Verdict::Failed(_)))
+        {
+            return None;
+        }
+        let timed_out: Vec<TestId> = verdicts
+            .iter()
+            .filter(|(_, v)| *v == Verdict::TimedOut)
+            .map(|(t, _)| *t)
+            .collect();
+        let failing = |t: &TestId| self.first.contains(t);
+        let some_fixed = verdicts.iter().any(|(t, v)| failing(t) && v.passed());
+        match timed_out[..] {
+            [test] => Some(test),
+            [test, ..] if some_fixed && timed_out.iter().all(failing) => Some(test),
+            _ => None,
+        }
     }
 }
 
@@ -463,6 +483,66 @@ mod tests {
             (3, Verdict::Passed),
         ];
         let (_, calls) = simulate(&plan, plan.select(None), &broken, &[1]);
+        assert!(calls.iter().all(|(_, generous, _)| !generous));
+    }
+
+    #[test]
+    fn failing_tests_that_time_out_once_fixed_are_confirmed_one_by_one() {
+        // Tests 0 and 1 passed, 2 to 4 failed at once (1 ms each): fixed,
+        // tests 3 and 4 run to their end, longer than ten times that.
+        let plan = TestPlan::new(
+            ids([2, 3, 4]),
+            ids([0, 1]),
+            vec![Some(Duration::from_millis(1)); 5],
+            vec![BTreeSet::from([at(1)]); 5],
+            Duration::from_secs(60),
+        );
+        let fixed = [
+            (0, Verdict::Passed),
+            (1, Verdict::Passed),
+            (2, Verdict::Passed),
+            (3, Verdict::TimedOut),
+            (4, Verdict::TimedOut),
+        ];
+        let (run, calls) = simulate(&plan, plan.select(None), &fixed, &[3, 4]);
+        assert_eq!(
+            calls,
+            [
+                (ids([2, 3, 4]), false, Stop::Never),
+                (ids([0, 1]), false, Stop::Never),
+                (ids([3]), true, Stop::Never),
+                (ids([4]), true, Stop::Never),
+            ]
+        );
+        assert!(run.verdicts.iter().all(|(_, v)| v.passed()), "{run:?}");
+        // No failing test fixed: two timeouts are a candidate that hangs.
+        let hangs = [
+            (0, Verdict::Passed),
+            (1, Verdict::Passed),
+            (2, Verdict::Failed(Panic::default())),
+            (3, Verdict::TimedOut),
+            (4, Verdict::TimedOut),
+        ];
+        let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[3, 4]);
+        assert!(calls.iter().all(|(_, generous, _)| !generous));
+        let hangs = [
+            (0, Verdict::Passed),
+            (1, Verdict::Passed),
+            (2, Verdict::TimedOut),
+            (3, Verdict::TimedOut),
+            (4, Verdict::TimedOut),
+        ];
+        let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[3, 4]);
+        assert!(calls.iter().all(|(_, generous, _)| !generous));
+        // A passing test that times out too: the candidate hangs.
+        let hangs = [
+            (0, Verdict::TimedOut),
+            (1, Verdict::Passed),
+            (2, Verdict::Passed),
+            (3, Verdict::TimedOut),
+            (4, Verdict::Passed),
+        ];
+        let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[0, 3]);
         assert!(calls.iter().all(|(_, generous, _)| !generous));
     }
 }

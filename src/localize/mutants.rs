@@ -22,7 +22,7 @@ use crate::evaluate::types::infer_types;
 use crate::evaluate::{self, EvaluatorKind, evaluate_until_halt};
 use crate::exit::Halt;
 use crate::localize::evidence::EditEffect;
-use crate::mutation::mutator::Mutator;
+use crate::mutation::mutator::{Mutator, whole};
 use crate::mutation::patch::{Candidate, Operator};
 use crate::mutation::sites::{Exclusions, collect_mutation_space};
 use crate::system::process;
@@ -128,12 +128,13 @@ pub fn run_mutants(
     let mut evaluator = build_evaluator(baseline, plan, &schema)?;
     let (failing, passing): (BTreeSet<TestId>, BTreeSet<TestId>) =
         (failing.into_iter().collect(), passing.into_iter().collect());
+    let legs = whole(&locations);
     let mut next = 0;
-    while next < locations.len() && Instant::now() < deadline {
+    while next < legs.len() && Instant::now() < deadline {
         if next >= mutants.chosen && mutants.fixes_a_group(groups) {
             break;
         }
-        let batch = mutator.batch_at(&locations, &mut next, BATCH, PER_OPERATOR);
+        let batch = mutator.batch_at(&legs, &mut next, BATCH, PER_OPERATOR);
         let candidates: Vec<Candidate> = batch
             .iter()
             .map(|edit| Candidate::original().with(edit.clone()))

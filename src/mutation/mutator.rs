@@ -17,6 +17,65 @@ use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::mutation::sites::{MutationSpace, SiteKind};
 use crate::mutation::types::Types;
 
+/// A stretch of the sweep: some of one location's edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leg {
+    pub location: Location,
+    pub part: Part,
+}
+
+/// Which of a location's edits a [`Leg`] makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    All,
+    /// Those of operators that change an expression or delete a statement.
+    Expressions,
+    /// Those of operators that write new statements.
+    Statements,
+}
+
+impl Part {
+    fn has(self, operator: Operator) -> bool {
+        match self {
+            Part::All => true,
+            Part::Expressions => !operator.writes_statements(),
+            Part::Statements => operator.writes_statements(),
+        }
+    }
+}
+
+/// How many ranks further down a location's new statements are swept than
+/// its other edits: they are several times as many (every statement of
+/// the crate that fits, adapted or not) and rarely the fix, so the
+/// expressions of the next few locations go first.
+pub const STATEMENTS_LATER: usize = 4;
+
+/// The sweep's course over `locations` (in rank order): each location's
+/// expression edits at its rank, its statement edits as if it ranked
+/// [`STATEMENTS_LATER`] times lower.
+pub fn course(locations: &[Location]) -> Vec<Leg> {
+    let mut legs: Vec<((usize, bool), Leg)> = Vec::new();
+    for (rank, &location) in locations.iter().enumerate() {
+        let leg = |part| Leg { location, part };
+        legs.push(((rank, false), leg(Part::Expressions)));
+        let later = (rank + 1) * STATEMENTS_LATER - 1;
+        legs.push(((later, true), leg(Part::Statements)));
+    }
+    legs.sort_by_key(|(key, _)| *key);
+    legs.into_iter().map(|(_, leg)| leg).collect()
+}
+
+/// Every edit at each location, for those who visit whole locations.
+pub fn whole(locations: &[Location]) -> Vec<Leg> {
+    locations
+        .iter()
+        .map(|&location| Leg {
+            location,
+            part: Part::All,
+        })
+        .collect()
+}
+
 /// Draws edits from a mutation space.
 #[derive(Debug)]
 pub struct Mutator<'a> {
@@ -205,25 +264,28 @@ impl<'a> Mutator<'a> {
         out
     }
 
-    /// The edits at whole locations from `locations[*next]` on (each
-    /// operator's first `per_operator` at each, or at each value of a data
-    /// item), until there are at least `size` (or the locations run out);
-    /// `next` moves past them.
+    /// The edits of whole legs from `legs[*next]` on (each operator's
+    /// first `per_operator` at each location, or at each value of a data
+    /// item), until there are at least `size` (or the legs run out); `next`
+    /// moves past them.
     pub fn batch_at(
         &self,
-        locations: &[Location],
+        legs: &[Leg],
         next: &mut usize,
         size: usize,
         per_operator: usize,
     ) -> Vec<PatchEdit> {
         let mut batch = Vec::new();
-        while *next < locations.len() && batch.len() < size {
+        while *next < legs.len() && batch.len() < size {
             // Data is one location with many values: each value gets its own.
-            let location = locations[*next];
+            let Leg { location, part } = legs[*next];
             let data = self.space.constants.iter().any(|c| c.location == location);
             let mut taken: BTreeMap<(Operator, usize), usize> = BTreeMap::new();
             let edits = self.every_edit_at(location);
             batch.extend(edits.into_iter().filter(|edit| {
+                if !part.has(edit.operator) {
+                    return false;
+                }
                 let value = if data { edit.edit.range.start } else { 0 };
                 let count = taken.entry((edit.operator, value)).or_default();
                 *count += 1;
@@ -301,7 +363,7 @@ mod tests {
         // A batch of this one location with one edit per operator: the
         // first of each operator, in the same order.
         let location = [Location::new(FileId::new(0), 5)];
-        let capped = mutator.batch_at(&location, &mut 0, 1000, 1);
+        let capped = mutator.batch_at(&whole(&location), &mut 0, 1000, 1);
         let mut firsts = edits.clone();
         let mut seen = std::collections::BTreeSet::new();
         firsts.retain(|e| seen.insert(e.operator));
@@ -334,5 +396,45 @@ mod tests {
                 .every_edit_at(Location::new(FileId::new(0), 2))
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn the_course_sweeps_new_statements_a_few_ranks_later() {
+        let at = |line| Location::new(FileId::new(0), line);
+        let locations: Vec<Location> = (1..=6).map(at).collect();
+        let legs: Vec<(u32, bool)> = course(&locations)
+            .iter()
+            .map(|leg| (leg.location.line, leg.part == Part::Statements))
+            .collect();
+        assert_eq!(STATEMENTS_LATER, 4);
+        assert_eq!(
+            legs,
+            [
+                (1, false),
+                (2, false),
+                (3, false),
+                (4, false),
+                (1, true),
+                (5, false),
+                (6, false),
+                (2, true),
+                (3, true),
+                (4, true),
+                (5, true),
+                (6, true),
+            ]
+        );
+        // Both parts make every edit of the location once, in its order.
+        let sources = CrateSources::of_one_file(MIDDLE);
+        let space = collect_mutation_space(&sources, &Default::default());
+        let originals = sources.originals();
+        let types = Types::default();
+        let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |_| 1.0);
+        let here = [at(4)];
+        let every = mutator.every_edit_at(here[0]);
+        let split = mutator.batch_at(&course(&here), &mut 0, usize::MAX, usize::MAX);
+        assert_eq!(split, every);
+        assert!(every.iter().any(|e| e.operator.writes_statements()));
+        assert!(every.iter().any(|e| !e.operator.writes_statements()));
     }
 }

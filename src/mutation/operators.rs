@@ -43,7 +43,10 @@ pub(crate) fn applies(operator: Operator, kind: &SiteKind) -> bool {
             | (O::Condition | O::Synthesis, K::Condition { .. })
             | (O::Binary, K::BinaryOperator { .. })
             | (O::Value, K::Literal { .. })
-            | (O::Identifier, K::Variable { .. } | K::Field { .. })
+            | (
+                O::Identifier,
+                K::Variable { .. } | K::Field { .. } | K::Item { .. }
+            )
             | (O::Method, K::Method { .. })
             | (O::Range, K::RangeLimits { .. })
             | (
@@ -58,15 +61,40 @@ pub(crate) fn applies(operator: Operator, kind: &SiteKind) -> bool {
     )
 }
 
-const OPERATOR_CLASSES: &[&[&str]] = &[
-    &["<", "<=", ">", ">=", "==", "!="],
-    &["+", "-", "*", "/", "%"],
-    &["&&", "||"],
-    &["+=", "-=", "*=", "/=", "%="],
-    &["&", "|", "^"],
-    &["<<", ">>"],
-    &["&=", "|=", "^="],
-    &["<<=", ">>="],
+/// Per operator, the others of its class, the likeliest slip first: a
+/// comparison's negation or its boundary (`!=` for `==`, `<=` for `<`),
+/// then its mirror image; arithmetic's inverse operation. (When several
+/// patches pass every test and change the passing tests' behaviour alike,
+/// the first made wins: `!= 0` for `== 0`, not `> 0`.)
+const REPLACEMENTS: &[(&str, &[&str])] = &[
+    ("==", &["!=", "<=", ">=", "<", ">"]),
+    ("!=", &["==", "<", ">", "<=", ">="]),
+    ("<", &["<=", ">", "!=", ">=", "=="]),
+    ("<=", &["<", ">=", "==", ">", "!="]),
+    (">", &[">=", "<", "!=", "<=", "=="]),
+    (">=", &[">", "<=", "==", "<", "!="]),
+    ("+", &["-", "*", "/", "%"]),
+    ("-", &["+", "*", "/", "%"]),
+    ("*", &["/", "+", "-", "%"]),
+    ("/", &["*", "%", "-", "+"]),
+    ("%", &["/", "*", "-", "+"]),
+    ("&&", &["||"]),
+    ("||", &["&&"]),
+    ("+=", &["-=", "*=", "/=", "%="]),
+    ("-=", &["+=", "*=", "/=", "%="]),
+    ("*=", &["/=", "+=", "-=", "%="]),
+    ("/=", &["*=", "%=", "-=", "+="]),
+    ("%=", &["/=", "*=", "-=", "+="]),
+    ("&", &["|", "^"]),
+    ("|", &["&", "^"]),
+    ("^", &["|", "&"]),
+    ("<<", &[">>"]),
+    (">>", &["<<"]),
+    ("&=", &["|=", "^="]),
+    ("|=", &["&=", "^="]),
+    ("^=", &["|=", "&="]),
+    ("<<=", &[">>="]),
+    (">>=", &["<<="]),
 ];
 
 /// Operators whose operands, swapped, mean something else (comparisons
@@ -240,11 +268,10 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
                 range, operator, ..
             },
             Operator::Binary,
-        ) => OPERATOR_CLASSES
+        ) => REPLACEMENTS
             .iter()
-            .filter(|class| class.contains(&operator.as_str()))
-            .flat_map(|class| class.iter())
-            .filter(|o| **o != operator)
+            .filter(|(own, _)| own == operator)
+            .flat_map(|(_, others)| others.iter())
             .map(|o| Edit::replace(range.clone(), *o))
             .collect(),
         (
@@ -417,6 +444,11 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
             }
             edits
         }
+        (SiteKind::Item { range, name }, Operator::Identifier) => cx
+            .space
+            .sibling_items(site.file, name)
+            .map(|other| Edit::replace(range.clone(), other))
+            .collect(),
         (SiteKind::Variable { range, name }, Operator::Identifier) => {
             let location = site.location();
             let own = cx.types.variable(location, name);
@@ -440,11 +472,13 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
                 range,
                 name,
                 arguments,
+                receiver,
                 ..
             },
             Operator::Method,
         ) => {
-            // Siblings first: they are the likelier mistake.
+            // Siblings first: they are the likelier mistake. A function
+            // called by path (`cmp::max`) has only its siblings.
             let siblings = METHOD_FAMILIES
                 .iter()
                 .filter(|family| family.contains(&name.as_str()))
@@ -453,6 +487,7 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
                 .space
                 .methods
                 .get(arguments)
+                .filter(|_| *receiver)
                 .into_iter()
                 .flatten()
                 .cloned();
@@ -883,10 +918,11 @@ fn combinations<'a>(choices: &[Vec<&'a str>], limit: usize) -> Vec<Vec<&'a str>>
 
 /// Conditions made of the variables in scope at a site, by type, in
 /// tiers from the likeliest: the mirror images of a condition's own
-/// comparisons; integers against the file's named constants (`run <
-/// MAX_RUN`); collections empty or not, options some or none, booleans;
-/// integers against zero; against each other; against the crate's small
-/// literals. Within a tier, variables the site's own line uses come first.
+/// comparisons; the line's integers against the file's named constants
+/// (`run < MAX_RUN`); collections empty or not, options some or none,
+/// booleans; integers against zero; against each other; against the
+/// crate's small literals; the other integers against the constants.
+/// Within a tier, variables the site's own line uses come first.
 fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
     let here = site.location();
     let line = line_of(cx.text, site);
@@ -916,23 +952,31 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
         .space
         .constants
         .iter()
-        .filter(|c| c.location.file == site.file)
+        .filter(|c| c.location.file == site.file && c.file_level)
         .filter_map(|c| Some((c.name.as_str(), c.ty.as_deref().filter(|t| is_integer(t))?)))
         .collect();
+    let bounded = |named: bool| {
+        let mut out = Vec::new();
+        for (name, ty) in integers.iter().filter(|(n, _)| mentions(line, n) == named) {
+            for (constant, constant_ty) in &constants {
+                if compatible(ty, constant_ty) {
+                    out.extend([
+                        format!("{name} < {constant}"),
+                        format!("{name} > {constant}"),
+                    ]);
+                }
+            }
+        }
+        out
+    };
     let mut out = match &site.kind {
         SiteKind::Condition { range, .. } => mirrored(&cx.text[range.clone()]),
         _ => Vec::new(),
     };
-    for (name, ty) in &integers {
-        for (constant, constant_ty) in &constants {
-            if compatible(ty, constant_ty) {
-                out.extend([
-                    format!("{name} < {constant}"),
-                    format!("{name} > {constant}"),
-                ]);
-            }
-        }
-    }
+    // The line's own integers against the constants; the others' only
+    // after every other tier (one constant and a dozen variables in scope
+    // would fill the list).
+    out.extend(bounded(true));
     for (name, ty) in &variables {
         if has_is_empty(ty) {
             out.extend([format!("!{name}.is_empty()"), format!("{name}.is_empty()")]);
@@ -966,6 +1010,7 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
             out.extend([format!("{name} < {value}"), format!("{name} > {value}")]);
         }
     }
+    out.extend(bounded(false));
     out.truncate(MAX_EDITS / 3);
     out
 }
@@ -1166,6 +1211,41 @@ mod tests {
             "if x != y {",
         ];
         assert_eq!(lines, expected.iter().map(|s| s.to_string()).collect());
+        // Every operator has its class, and the likeliest slip comes first.
+        for class in [
+            &["<", "<=", ">", ">=", "==", "!="][..],
+            &["+", "-", "*", "/", "%"],
+            &["+=", "-=", "*=", "/=", "%="],
+        ] {
+            for own in class {
+                let (_, others) = REPLACEMENTS.iter().find(|(o, _)| o == own).unwrap();
+                let mut all: Vec<&str> = others.iter().chain([own]).copied().collect();
+                all.sort();
+                let mut expected = class.to_vec();
+                expected.sort();
+                assert_eq!(all, expected, "{own}");
+            }
+        }
+        let first = |text: &str, at: usize| {
+            let sources = sources(text);
+            let space = collect_mutation_space(&sources, &Default::default());
+            let cx = Context {
+                space: &space,
+                text,
+                types: &Types::default(),
+            };
+            let site = space
+                .sites
+                .iter()
+                .find(|s| matches!(&s.kind, SiteKind::BinaryOperator { range, .. } if range.start == at))
+                .unwrap();
+            edits(Operator::Binary, site, &cx)[0].text.clone()
+        };
+        assert_eq!(
+            first("fn f(n: u8) -> bool {\n    n % 2 == 0\n}\n", 32),
+            "!="
+        );
+        assert_eq!(first("fn f(n: u8) -> bool {\n    n % 2 < 1\n}\n", 32), "<=");
     }
 
     #[test]
@@ -1311,6 +1391,71 @@ mod tests {
         assert!(
             lines.contains("if value == 0 || value > MAX {"),
             "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn synthesis_offers_only_constants_in_scope_and_never_lets_them_crowd_out_the_rest() {
+        // `SECONDS` is `max::SECONDS` here: not offered bare. `LIMIT` is,
+        // for the line's own `day`, but the other variables' comparisons
+        // with it come after everything else, `day == 0` included.
+        let text = "mod max {\n    pub const SECONDS: u64 = 99;\n}\nconst LIMIT: u64 = 31;\nfn f(day: u64, a: u64, b: u64, c: u64, d: u64, e: u64, g: u64, h: u64) -> bool {\n    if day > 28 {\n        return false;\n    }\n    true\n}\n";
+        let mut types = Types::default();
+        let here = crate::code::source::Location::new(crate::code::source::FileId::new(0), 6);
+        for name in ["day", "a", "b", "c", "d", "e", "g", "h"] {
+            types.set_variable(here, name, "u64");
+        }
+        let lines: BTreeSet<String> = outcomes_typed(text, Operator::Synthesis, 6, &types)
+            .iter()
+            .map(|t| line(t, 6).to_string())
+            .collect();
+        assert!(!lines.iter().any(|l| l.contains("SECONDS")), "{lines:?}");
+        assert!(lines.contains("if day > 28 || day < LIMIT {"), "{lines:?}");
+        assert!(lines.contains("if day > 28 || day == 0 {"), "{lines:?}");
+        assert!(!lines.contains("if day > 28 || h < LIMIT {"), "{lines:?}");
+    }
+
+    #[test]
+    fn an_item_becomes_a_sibling_item_of_its_type() {
+        let text = "const LOWER: &[u8; 2] = b\"ab\";\nconst UPPER: &[u8; 2] = b\"AB\";\nconst N: usize = 2;\nfn f(i: usize) -> u8 {\n    UPPER[i % N]\n}\n";
+        let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 5)
+            .iter()
+            .map(|t| line(t, 5).to_string())
+            .collect();
+        // `N` has no sibling of its type; `i` none in scope.
+        assert_eq!(lines, BTreeSet::from(["LOWER[i % N]".to_string()]));
+    }
+
+    #[test]
+    fn a_function_called_by_path_becomes_its_sibling() {
+        let text = "use std::cmp;\nfn f(a: usize, b: usize) -> usize {\n    cmp::max(a, b) + g(a, b)\n}\nfn g(a: usize, b: usize) -> usize {\n    a.pow(b as u32)\n}\n";
+        let lines: BTreeSet<String> = outcomes(text, Operator::Method, 3)
+            .iter()
+            .map(|t| line(t, 3).to_string())
+            .collect();
+        // No method of the crate takes a function's place (`pow`).
+        assert_eq!(
+            lines,
+            BTreeSet::from(["cmp::min(a, b) + g(a, b)".to_string()])
+        );
+    }
+
+    #[test]
+    fn a_compound_assignments_value_is_offset() {
+        let text = "fn f(days: &[u32]) -> u32 {\n    let mut total = 0;\n    for day in days {\n        total += day;\n    }\n    total\n}\n";
+        let mut types = Types::default();
+        let here = crate::code::source::Location::new(crate::code::source::FileId::new(0), 4);
+        types.set_variable(here, "day", "&u32");
+        let operand = 90..93;
+        assert_eq!(&text[operand.clone()], "day");
+        types.set_expression(crate::code::source::FileId::new(0), &operand, "u32");
+        let lines: BTreeSet<String> = outcomes_typed(text, Operator::Offset, 4, &types)
+            .iter()
+            .map(|t| line(t, 4).to_string())
+            .collect();
+        assert_eq!(
+            lines,
+            BTreeSet::from(["total += day - 1;".to_string(), "total += day + 1;".into()])
         );
     }
 

@@ -97,6 +97,15 @@ impl Operator {
         Operator::Adapted,
     ];
 
+    /// Whether it writes new statements (from the crate's statements or
+    /// synthesized): many edits at each site, and rarely the fix.
+    pub fn writes_statements(self) -> bool {
+        matches!(
+            self,
+            Operator::Guard | Operator::Swap | Operator::Insert | Operator::Adapted
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Operator::Delete => "delete",

@@ -65,6 +65,12 @@ pub enum SiteKind {
         range: Range<usize>,
         name: String,
     },
+    /// A use of a module-level `const` or `static` of the site's file that
+    /// has siblings of its type (`HEX_CHARS_UPPER` for `HEX_CHARS_LOWER`).
+    Item {
+        range: Range<usize>,
+        name: String,
+    },
     /// The name of a field access (`x.name`).
     Field {
         range: Range<usize>,
@@ -72,11 +78,13 @@ pub enum SiteKind {
         /// The whole field access (`self.year`).
         expression: Range<usize>,
     },
-    /// The method name of a method call (`expression`).
+    /// The method name of a method call (`expression`), or the function
+    /// name of a call by path (`cmp::max(a, b)`: no receiver).
     Method {
         range: Range<usize>,
         name: String,
         arguments: usize,
+        receiver: bool,
         expression: Range<usize>,
         /// With one argument: the receiver and the argument (`a` and `&b`
         /// in `a.cmp(&b)`), and whether the argument, its `&` taken away,
@@ -95,7 +103,7 @@ pub enum SiteKind {
     },
     /// An expression that is likely an integer: an index, a range bound, a
     /// call argument, a side of a comparison, a value given to a `let`, an
-    /// assignment or a function's result, or a branch's value there (not a
+    /// assignment (`=`, `+=` and the like) or a function's result, or a branch's value there (not a
     /// literal). `integer`: the syntax says so (an index, a range bound, a
     /// `len()`).
     Operand {
@@ -239,6 +247,10 @@ pub struct Constant {
     /// Its type without spaces, for a module-level item (an associated
     /// `const` is named through its type: `None`).
     pub ty: Option<String>,
+    /// Declared at the top of its file's module, so that the file's
+    /// functions name it without a path (not in an inline `mod` or a
+    /// function).
+    pub file_level: bool,
     /// The locations of runnable code that name it.
     pub read_at: BTreeSet<Location>,
 }
@@ -257,6 +269,22 @@ pub struct MutationSpace {
     /// Per field name, the other fields of the same type in the structs
     /// that declare it.
     pub fields: BTreeMap<String, BTreeSet<String>>,
+    /// Per file, the `const` and `static` items at the top of its module
+    /// (the names its functions use bare), with their types.
+    pub items: BTreeMap<FileId, BTreeMap<String, String>>,
+}
+
+impl MutationSpace {
+    /// The other items of `file` with the type of its item `name`.
+    pub fn sibling_items<'s>(&'s self, file: FileId, name: &str) -> impl Iterator<Item = &'s str> {
+        let items = self.items.get(&file);
+        let ty = items.and_then(|items| items.get(name));
+        items
+            .into_iter()
+            .flatten()
+            .filter(move |(other, other_ty)| *other != name && Some(*other_ty) == ty)
+            .map(|(other, _)| other.as_str())
+    }
 }
 
 /// Code never to mutate (`--exclude`): files by path relative to the
@@ -332,6 +360,7 @@ impl SiteKind {
             SiteKind::Condition { range, .. }
             | SiteKind::Literal { range, .. }
             | SiteKind::Variable { range, .. }
+            | SiteKind::Item { range, .. }
             | SiteKind::Operand { range, .. }
             | SiteKind::Iterable { range, .. } => vec![range.clone()],
             SiteKind::BlockStart { at, .. } => vec![Range {
@@ -781,6 +810,9 @@ impl RunnableCode for Collector<'_> {
         match stmt {
             Stmt::Local(local) => local.init.iter().for_each(|init| self.value(&init.expr)),
             Stmt::Expr(Expr::Assign(assign), _) => self.value(&assign.right),
+            Stmt::Expr(Expr::Binary(binary), _) if is_compound_assignment(&binary.op) => {
+                self.value(&binary.right)
+            }
             _ => {}
         }
         // As an ingredient: a simple statement whole, a compound one by its header.
@@ -963,6 +995,22 @@ impl RunnableCode for Collector<'_> {
                 let range = call.func.span().byte_range();
                 self.callees.insert((range.start, range.end));
                 self.arguments(call.args.iter(), scope);
+                if let Expr::Path(path) = &*call.func
+                    && let Some(last) = path.path.segments.last()
+                    && last.arguments.is_none()
+                {
+                    self.site(
+                        scope,
+                        SiteKind::Method {
+                            range: last.ident.span().byte_range(),
+                            name: last.ident.to_string(),
+                            arguments: call.args.len(),
+                            receiver: false,
+                            expression: call.span().byte_range(),
+                            operands: None,
+                        },
+                    );
+                }
             }
             Expr::Path(path) => {
                 if let Some(last) = path.path.segments.last()
@@ -983,6 +1031,23 @@ impl RunnableCode for Collector<'_> {
                     self.site(
                         scope,
                         SiteKind::Variable {
+                            range,
+                            name: ident.to_string(),
+                        },
+                    );
+                } else if let Some(ident) = path.path.get_ident()
+                    && path.qself.is_none()
+                    && !scope.binds(&ident.to_string())
+                    && !self.callees.contains(&(range.start, range.end))
+                    && self
+                        .space
+                        .sibling_items(self.file, &ident.to_string())
+                        .next()
+                        .is_some()
+                {
+                    self.site(
+                        scope,
+                        SiteKind::Item {
                             range,
                             name: ident.to_string(),
                         },
@@ -1042,6 +1107,7 @@ impl RunnableCode for Collector<'_> {
                         range: call.method.span().byte_range(),
                         name,
                         arguments,
+                        receiver: true,
                         expression: call.span().byte_range(),
                         operands,
                     },
@@ -1141,8 +1207,17 @@ fn collect_constants(
         file: FileId,
         space: &'a mut MutationSpace,
         excluded: &'a dyn Fn(&str) -> bool,
+        /// Inline modules and functions around the item.
+        depth: usize,
     }
     impl Finder<'_> {
+        fn item(&mut self, attrs: &[syn::Attribute], name: &syn::Ident, ty: &syn::Type) {
+            if self.depth == 0 && !is_test_code(attrs) {
+                let items = self.space.items.entry(self.file).or_default();
+                items.insert(name.to_string(), without_spaces(ty));
+            }
+        }
+
         fn constant(
             &mut self,
             item: &impl quote::ToTokens,
@@ -1186,6 +1261,7 @@ fn collect_constants(
                     location: Location::new(self.file, line),
                     last_line: value.span().end().line as u32,
                     ty: ty.map(without_spaces),
+                    file_level: self.depth == 0 && ty.is_some(),
                     read_at: BTreeSet::new(),
                 });
             }
@@ -1204,9 +1280,11 @@ fn collect_constants(
     }
     impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
         fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {
+            self.item(&item.attrs, &item.ident, &item.ty);
             self.constant(item, &item.attrs, &item.ident, Some(&item.ty), &item.expr);
         }
         fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
+            self.item(&item.attrs, &item.ident, &item.ty);
             self.constant(item, &item.attrs, &item.ident, Some(&item.ty), &item.expr);
         }
         fn visit_impl_item_const(&mut self, item: &'ast syn::ImplItemConst) {
@@ -1235,19 +1313,29 @@ fn collect_constants(
         }
         fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
             if !is_test_code(&item.attrs) {
+                self.depth += 1;
                 syn::visit::visit_item_mod(self, item);
+                self.depth -= 1;
             }
         }
         fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
             if !is_test_code(&item.attrs) {
+                self.depth += 1;
                 syn::visit::visit_item_fn(self, item);
+                self.depth -= 1;
             }
+        }
+        fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+            self.depth += 1;
+            syn::visit::visit_impl_item_fn(self, item);
+            self.depth -= 1;
         }
     }
     let mut finder = Finder {
         file,
         space,
         excluded,
+        depth: 0,
     };
     syn::visit::Visit::visit_file(&mut finder, syntax);
 }
@@ -1498,6 +1586,7 @@ mod tests {
                     SiteKind::BinaryOperator { .. } => "operator",
                     SiteKind::Literal { .. } => "literal",
                     SiteKind::Variable { .. } => "variable",
+                    SiteKind::Item { .. } => "item",
                     SiteKind::Field { .. } => "field",
                     SiteKind::Method { .. } => "method",
                     SiteKind::RangeLimits { .. } => "range",

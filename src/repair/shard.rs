@@ -27,7 +27,7 @@ use crate::evaluate::{
     evaluate_until_halt,
 };
 use crate::exit::{Exit, Failure, Halt};
-use crate::mutation::mutator::Mutator;
+use crate::mutation::mutator::{Mutator, course};
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::repair::sweep::{BATCH, sweep_cutoff};
 
@@ -104,10 +104,11 @@ const VERSION: u32 = 1;
 
 /// Every single edit of the sweep at `locations`, in its order and batches.
 pub fn enumerate(mutator: &Mutator, locations: &[Location]) -> Vec<PatchEdit> {
+    let legs = course(locations);
     let mut edits = Vec::new();
     let mut next = 0;
-    while next < locations.len() {
-        edits.extend(mutator.batch_at(locations, &mut next, BATCH, usize::MAX));
+    while next < legs.len() {
+        edits.extend(mutator.batch_at(&legs, &mut next, BATCH, usize::MAX));
     }
     edits
 }

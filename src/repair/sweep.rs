@@ -8,7 +8,7 @@
 //!
 //! No randomness: the same crate gives the same sweep with any seed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -20,7 +20,7 @@ use crate::evaluate::plan::Cutoff;
 use crate::evaluate::{CandidateOutcome, Evaluator, evaluate_until_halt};
 use crate::exit::Halt;
 use crate::localize::evidence::{EditEffect, FixClass};
-use crate::mutation::mutator::Mutator;
+use crate::mutation::mutator::{Mutator, course};
 use crate::mutation::patch::{Candidate, Operator};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
 
@@ -98,13 +98,16 @@ pub fn sweep(
     };
     let original = model.of_passed(&model.originally_passing);
     evaluator.set_cutoff(Some(sweep_cutoff(model)));
+    let legs = course(locations);
+    let mut visited = BTreeSet::new();
     let mut next = 0;
-    while next < locations.len() {
+    while next < legs.len() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             swept.stop = SweepStop::TimeLimit;
             break;
         }
-        let batch = mutator.batch_at(locations, &mut next, BATCH, usize::MAX);
+        let first = next;
+        let batch = mutator.batch_at(&legs, &mut next, BATCH, usize::MAX);
         let candidates: Vec<Candidate> = batch
             .iter()
             .map(|edit| Candidate::original().with(edit.clone()))
@@ -116,7 +119,8 @@ pub fn sweep(
             Some(Halt::Signal(_)) => swept.stop = SweepStop::Interrupted,
             None => {}
         }
-        swept.locations = next;
+        visited.extend(legs[first..next].iter().map(|leg| leg.location));
+        swept.locations = visited.len();
         swept.edits += outcomes.len();
         for (index, outcome) in outcomes {
             let (candidate, edit) = (candidates[index].clone(), &batch[index]);
@@ -289,25 +293,23 @@ mod tests {
         assert_eq!(swept.stop, SweepStop::Found);
         assert_eq!(swept.locations, 3, "one batch holds them all");
         assert_eq!(swept.edits, seen.len());
-        // Every edit at the rank-1 location comes before any other.
-        let lines: Vec<u32> = seen.iter().map(|c| c.edits()[0].line).collect();
-        let first_other = lines.iter().position(|&l| l != 6).unwrap();
-        assert!(
-            first_other > 0 && lines[first_other..].iter().all(|&l| l != 6),
-            "{lines:?}"
-        );
-        // Its operators in the sweep's order: one-token slips before statements.
-        let order: Vec<usize> = seen[..first_other]
+        // With three locations, every expression edit comes before any new
+        // statement; each part in rank order, and at a location its
+        // operators in the sweep's order: one-token slips first.
+        let keys: Vec<(bool, usize, usize)> = seen
             .iter()
             .map(|c| {
-                let operator = c.edits()[0].operator;
-                Operator::SWEEP_ORDER
+                let edit = &c.edits()[0];
+                let rank = [6, 4, 2].iter().position(|&l| l == edit.line).unwrap();
+                let operator = Operator::SWEEP_ORDER
                     .iter()
-                    .position(|&o| o == operator)
-                    .unwrap()
+                    .position(|&o| o == edit.operator)
+                    .unwrap();
+                (edit.operator.writes_statements(), rank, operator)
             })
             .collect();
-        assert!(order.is_sorted(), "{order:?}");
+        assert!(keys.is_sorted(), "{keys:?}");
+        assert!(keys.iter().any(|k| k.0) && keys.iter().any(|k| !k.0));
         assert_eq!(seen[0].edits()[0].operator, Operator::Identifier);
         assert_eq!(swept.plausible.len(), 1);
         assert_eq!(swept.plausible[0].candidate.edits()[0].edit.text, "x");
