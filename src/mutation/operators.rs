@@ -947,13 +947,16 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
         })
         .take(3)
         .collect();
-    // Integer constants of the file, by name (a bound such as `MAX`).
+    // Integer items of the file that its functions name bare (a bound
+    // such as `MAX`; not one in an inline `mod`).
     let constants: Vec<(&str, &str)> = cx
         .space
-        .constants
-        .iter()
-        .filter(|c| c.location.file == site.file && c.file_level)
-        .filter_map(|c| Some((c.name.as_str(), c.ty.as_deref().filter(|t| is_integer(t))?)))
+        .items
+        .get(&site.file)
+        .into_iter()
+        .flatten()
+        .filter(|(_, ty)| is_integer(ty))
+        .map(|(name, ty)| (name.as_str(), ty.as_str()))
         .collect();
     let bounded = |named: bool| {
         let mut out = Vec::new();

@@ -103,9 +103,9 @@ pub enum SiteKind {
     },
     /// An expression that is likely an integer: an index, a range bound, a
     /// call argument, a side of a comparison, a value given to a `let`, an
-    /// assignment (`=`, `+=` and the like) or a function's result, or a branch's value there (not a
-    /// literal). `integer`: the syntax says so (an index, a range bound, a
-    /// `len()`).
+    /// assignment (`=`, `+=` and the like) or a function's result, or a
+    /// branch's value there (not a literal). `integer`: the syntax says so
+    /// (an index, a range bound, a `len()`).
     Operand {
         range: Range<usize>,
         atomic: bool,
@@ -247,10 +247,6 @@ pub struct Constant {
     /// Its type without spaces, for a module-level item (an associated
     /// `const` is named through its type: `None`).
     pub ty: Option<String>,
-    /// Declared at the top of its file's module, so that the file's
-    /// functions name it without a path (not in an inline `mod` or a
-    /// function).
-    pub file_level: bool,
     /// The locations of runnable code that name it.
     pub read_at: BTreeSet<Location>,
 }
@@ -1261,7 +1257,6 @@ fn collect_constants(
                     location: Location::new(self.file, line),
                     last_line: value.span().end().line as u32,
                     ty: ty.map(without_spaces),
-                    file_level: self.depth == 0 && ty.is_some(),
                     read_at: BTreeSet::new(),
                 });
             }
