@@ -918,11 +918,11 @@ fn combinations<'a>(choices: &[Vec<&'a str>], limit: usize) -> Vec<Vec<&'a str>>
 
 /// Conditions made of the variables in scope at a site, by type, in
 /// tiers from the likeliest: the mirror images of a condition's own
-/// comparisons; the line's integers against the file's named constants
-/// (`run < MAX_RUN`); collections empty or not, options some or none,
-/// booleans; integers against zero; against each other; against the
-/// crate's small literals; the other integers against the constants.
-/// Within a tier, variables the site's own line uses come first.
+/// comparisons; integers against the file's named constants (`run <
+/// MAX_RUN`; those its functions name bare); collections empty or not,
+/// options some or none, booleans; integers against zero; against each
+/// other; against the crate's small literals. Within a tier, variables the
+/// site's own line uses come first.
 fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
     let here = site.location();
     let line = line_of(cx.text, site);
@@ -958,28 +958,20 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
         .filter(|(_, ty)| is_integer(ty))
         .map(|(name, ty)| (name.as_str(), ty.as_str()))
         .collect();
-    let bounded = |named: bool| {
-        let mut out = Vec::new();
-        for (name, ty) in integers.iter().filter(|(n, _)| mentions(line, n) == named) {
-            for (constant, constant_ty) in &constants {
-                if compatible(ty, constant_ty) {
-                    out.extend([
-                        format!("{name} < {constant}"),
-                        format!("{name} > {constant}"),
-                    ]);
-                }
-            }
-        }
-        out
-    };
     let mut out = match &site.kind {
         SiteKind::Condition { range, .. } => mirrored(&cx.text[range.clone()]),
         _ => Vec::new(),
     };
-    // The line's own integers against the constants; the others' only
-    // after every other tier (one constant and a dozen variables in scope
-    // would fill the list).
-    out.extend(bounded(true));
+    for (name, ty) in &integers {
+        for (constant, constant_ty) in &constants {
+            if compatible(ty, constant_ty) {
+                out.extend([
+                    format!("{name} < {constant}"),
+                    format!("{name} > {constant}"),
+                ]);
+            }
+        }
+    }
     for (name, ty) in &variables {
         if has_is_empty(ty) {
             out.extend([format!("!{name}.is_empty()"), format!("{name}.is_empty()")]);
@@ -1013,7 +1005,6 @@ fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
             out.extend([format!("{name} < {value}"), format!("{name} > {value}")]);
         }
     }
-    out.extend(bounded(false));
     out.truncate(MAX_EDITS / 3);
     out
 }
@@ -1398,14 +1389,12 @@ mod tests {
     }
 
     #[test]
-    fn synthesis_offers_only_constants_in_scope_and_never_lets_them_crowd_out_the_rest() {
-        // `SECONDS` is `max::SECONDS` here: not offered bare. `LIMIT` is,
-        // for the line's own `day`, but the other variables' comparisons
-        // with it come after everything else, `day == 0` included.
-        let text = "mod max {\n    pub const SECONDS: u64 = 99;\n}\nconst LIMIT: u64 = 31;\nfn f(day: u64, a: u64, b: u64, c: u64, d: u64, e: u64, g: u64, h: u64) -> bool {\n    if day > 28 {\n        return false;\n    }\n    true\n}\n";
+    fn synthesis_offers_only_constants_in_scope() {
+        // `SECONDS` is `max::SECONDS` here: not offered bare; `LIMIT` is.
+        let text = "mod max {\n    pub const SECONDS: u64 = 99;\n}\nconst LIMIT: u64 = 31;\nfn f(day: u64, a: u64) -> bool {\n    if day > 28 {\n        return false;\n    }\n    true\n}\n";
         let mut types = Types::default();
         let here = crate::code::source::Location::new(crate::code::source::FileId::new(0), 6);
-        for name in ["day", "a", "b", "c", "d", "e", "g", "h"] {
+        for name in ["day", "a"] {
             types.set_variable(here, name, "u64");
         }
         let lines: BTreeSet<String> = outcomes_typed(text, Operator::Synthesis, 6, &types)
@@ -1415,7 +1404,7 @@ mod tests {
         assert!(!lines.iter().any(|l| l.contains("SECONDS")), "{lines:?}");
         assert!(lines.contains("if day > 28 || day < LIMIT {"), "{lines:?}");
         assert!(lines.contains("if day > 28 || day == 0 {"), "{lines:?}");
-        assert!(!lines.contains("if day > 28 || h < LIMIT {"), "{lines:?}");
+        assert!(lines.contains("if day > 28 || a < LIMIT {"), "{lines:?}");
     }
 
     #[test]
