@@ -515,34 +515,18 @@ mod tests {
             ]
         );
         assert!(run.verdicts.iter().all(|(_, v)| v.passed()), "{run:?}");
-        // No failing test fixed: two timeouts are a candidate that hangs.
-        let hangs = [
-            (0, Verdict::Passed),
-            (1, Verdict::Passed),
-            (2, Verdict::Failed(Panic::default())),
-            (3, Verdict::TimedOut),
-            (4, Verdict::TimedOut),
-        ];
-        let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[3, 4]);
-        assert!(calls.iter().all(|(_, generous, _)| !generous));
-        let hangs = [
-            (0, Verdict::Passed),
-            (1, Verdict::Passed),
-            (2, Verdict::TimedOut),
-            (3, Verdict::TimedOut),
-            (4, Verdict::TimedOut),
-        ];
-        let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[3, 4]);
-        assert!(calls.iter().all(|(_, generous, _)| !generous));
-        // A passing test that times out too: the candidate hangs.
-        let hangs = [
-            (0, Verdict::TimedOut),
-            (1, Verdict::Passed),
-            (2, Verdict::Passed),
-            (3, Verdict::TimedOut),
-            (4, Verdict::Passed),
-        ];
-        let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[0, 3]);
-        assert!(calls.iter().all(|(_, generous, _)| !generous));
+        // No failing test fixed, or a passing test timed out too: the
+        // candidate hangs, and nothing is confirmed.
+        let failed = || Verdict::Failed(Panic::default());
+        let (passed, timed_out) = (Verdict::Passed, Verdict::TimedOut);
+        for hangs in [
+            [&passed, &passed, &failed(), &timed_out, &timed_out],
+            [&passed, &passed, &timed_out, &timed_out, &timed_out],
+            [&timed_out, &passed, &passed, &timed_out, &passed],
+        ] {
+            let hangs: Vec<(usize, Verdict)> = hangs.into_iter().cloned().enumerate().collect();
+            let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[0, 3, 4]);
+            assert!(calls.iter().all(|(_, generous, _)| !generous), "{hangs:?}");
+        }
     }
 }

@@ -15,7 +15,9 @@ use rand::prelude::*;
 
 use crate::code::source::{Edit, FileId};
 use crate::mutation::patch::Operator;
-use crate::mutation::sites::{Ingredient, Literal, MutationSpace, Site, SiteKind, StatementSite};
+use crate::mutation::sites::{
+    Ingredient, Literal, METHOD_FAMILIES, MutationSpace, Site, SiteKind, StatementSite,
+};
 use crate::mutation::types::{Types, compatible, has_is_empty, is_integer, is_option};
 
 /// Edits one operator makes at one site, at most.
@@ -120,47 +122,6 @@ const NON_COMMUTATIVE_METHODS: &[&str] = &[
     "rem_euclid",
     "atan2",
     "copysign",
-];
-
-/// Methods that are easily confused with each other.
-const METHOD_FAMILIES: &[&[&str]] = &[
-    &["min", "max"],
-    &["min_by", "max_by"],
-    &["min_by_key", "max_by_key"],
-    &["to_lowercase", "to_uppercase"],
-    &["to_ascii_lowercase", "to_ascii_uppercase"],
-    &["is_lowercase", "is_uppercase"],
-    &["is_ascii_lowercase", "is_ascii_uppercase"],
-    &["first", "last"],
-    &["starts_with", "ends_with"],
-    &["strip_prefix", "strip_suffix"],
-    &["trim", "trim_start", "trim_end"],
-    &["find", "rfind"],
-    &["position", "rposition"],
-    &["split_once", "rsplit_once"],
-    &["any", "all"],
-    &["is_some", "is_none"],
-    &["is_ok", "is_err"],
-    &["take", "skip"],
-    &["take_while", "skip_while"],
-    &["floor", "ceil", "round", "trunc"],
-    &["saturating_sub", "wrapping_sub", "checked_sub"],
-    &["saturating_add", "wrapping_add", "checked_add"],
-    &["lt", "le", "gt", "ge"],
-    &["eq", "ne"],
-    &[
-        "is_alphabetic",
-        "is_numeric",
-        "is_alphanumeric",
-        "is_whitespace",
-    ],
-    &[
-        "is_ascii_alphabetic",
-        "is_ascii_digit",
-        "is_ascii_alphanumeric",
-        "is_ascii_whitespace",
-        "is_ascii_punctuation",
-    ],
 ];
 
 /// A random edit of `operator` at `site`.
@@ -1420,15 +1381,19 @@ mod tests {
 
     #[test]
     fn a_function_called_by_path_becomes_its_sibling() {
-        let text = "use std::cmp;\nfn f(a: usize, b: usize) -> usize {\n    cmp::max(a, b) + g(a, b)\n}\nfn g(a: usize, b: usize) -> usize {\n    a.pow(b as u32)\n}\n";
+        let text = "use std::cmp;\nfn f(a: usize, b: usize) -> usize {\n    cmp::max(a, b) + g(a) + cmp::max(b.pow(2), 1)\n}\nfn g(a: usize) -> usize {\n    vec![a].insert(0, a);\n    a\n}\n";
         let lines: BTreeSet<String> = outcomes(text, Operator::Method, 3)
             .iter()
             .map(|t| line(t, 3).to_string())
             .collect();
-        // No method of the crate takes a function's place (`pow`).
+        // No method of the crate takes a function's place (`insert`, with
+        // two arguments like `cmp::max`), and `g` has no sibling.
         assert_eq!(
             lines,
-            BTreeSet::from(["cmp::min(a, b) + g(a, b)".to_string()])
+            BTreeSet::from([
+                "cmp::min(a, b) + g(a) + cmp::max(b.pow(2), 1)".to_string(),
+                "cmp::max(a, b) + g(a) + cmp::min(b.pow(2), 1)".to_string(),
+            ])
         );
     }
 

@@ -79,7 +79,8 @@ pub enum SiteKind {
         expression: Range<usize>,
     },
     /// The method name of a method call (`expression`), or the function
-    /// name of a call by path (`cmp::max(a, b)`: no receiver).
+    /// name of a call by path that has siblings in [`METHOD_FAMILIES`]
+    /// (`cmp::max(a, b)`: no receiver).
     Method {
         range: Range<usize>,
         name: String,
@@ -250,6 +251,48 @@ pub struct Constant {
     /// The locations of runnable code that name it.
     pub read_at: BTreeSet<Location>,
 }
+
+/// Methods (and functions: `cmp::min`, `cmp::max`) that are easily
+/// confused with each other.
+pub const METHOD_FAMILIES: &[&[&str]] = &[
+    &["min", "max"],
+    &["min_by", "max_by"],
+    &["min_by_key", "max_by_key"],
+    &["to_lowercase", "to_uppercase"],
+    &["to_ascii_lowercase", "to_ascii_uppercase"],
+    &["is_lowercase", "is_uppercase"],
+    &["is_ascii_lowercase", "is_ascii_uppercase"],
+    &["first", "last"],
+    &["starts_with", "ends_with"],
+    &["strip_prefix", "strip_suffix"],
+    &["trim", "trim_start", "trim_end"],
+    &["find", "rfind"],
+    &["position", "rposition"],
+    &["split_once", "rsplit_once"],
+    &["any", "all"],
+    &["is_some", "is_none"],
+    &["is_ok", "is_err"],
+    &["take", "skip"],
+    &["take_while", "skip_while"],
+    &["floor", "ceil", "round", "trunc"],
+    &["saturating_sub", "wrapping_sub", "checked_sub"],
+    &["saturating_add", "wrapping_add", "checked_add"],
+    &["lt", "le", "gt", "ge"],
+    &["eq", "ne"],
+    &[
+        "is_alphabetic",
+        "is_numeric",
+        "is_alphanumeric",
+        "is_whitespace",
+    ],
+    &[
+        "is_ascii_alphabetic",
+        "is_ascii_digit",
+        "is_ascii_alphanumeric",
+        "is_ascii_whitespace",
+        "is_ascii_punctuation",
+    ],
+];
 
 /// Everything the search can change, and what it can change it with.
 #[derive(Debug, Clone, Default)]
@@ -991,9 +1034,13 @@ impl RunnableCode for Collector<'_> {
                 let range = call.func.span().byte_range();
                 self.callees.insert((range.start, range.end));
                 self.arguments(call.args.iter(), scope);
+                // A function called by path, where it has siblings.
                 if let Expr::Path(path) = &*call.func
                     && let Some(last) = path.path.segments.last()
                     && last.arguments.is_none()
+                    && METHOD_FAMILIES
+                        .iter()
+                        .any(|family| family.iter().any(|m| last.ident == m))
                 {
                     self.site(
                         scope,
