@@ -9,7 +9,7 @@
 
 #![allow(dead_code)] // each includer uses a different part
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -163,6 +163,37 @@ pub struct Bug {
 impl Bug {
     pub fn removes_a_line(&self) -> bool {
         self.buggy.is_empty()
+    }
+
+    /// The lines that stand for the bug in the buggy file `text`, of the
+    /// `executed` ones: the faulty line's (the nearest executed line at or
+    /// above it, for a line inside a longer statement); for a removed line (a
+    /// fault of omission, found at either side of the gap, as Pearson et al.
+    /// count them), the nearest executed line above the gap and the statement
+    /// right below it (the first line that is not blank or a comment, if it
+    /// was executed).
+    pub fn fault_lines(&self, executed: &BTreeSet<u32>, text: &str) -> Vec<u32> {
+        let limit = if self.removes_a_line() {
+            self.line as u32 - 1
+        } else {
+            self.line as u32
+        };
+        let mut lines: Vec<u32> = executed
+            .range(..=limit)
+            .next_back()
+            .copied()
+            .into_iter()
+            .collect();
+        if self.removes_a_line() {
+            let below = text
+                .lines()
+                .enumerate()
+                .skip(self.line - 1)
+                .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
+                .map(|(index, _)| index as u32 + 1);
+            lines.extend(below.filter(|line| executed.contains(line)));
+        }
+        lines
     }
 
     /// The lines of `original`.
@@ -607,6 +638,21 @@ mod tests {
             original
         );
         assert!(bug_version(&bug(2, "x", "B"), original, false, Version::Buggy).is_err());
+    }
+
+    #[test]
+    fn a_removed_line_is_found_at_either_side_of_the_gap() {
+        // The buggy file lacks `    n += 1;`, which was its line 3.
+        let text = "fn f() {\n    let mut n = 0;\n\n    // then\n    g(n);\n}\n";
+        let executed = BTreeSet::from([2, 5]);
+        let removed = bug(3, "    n += 1;", "");
+        assert_eq!(removed.fault_lines(&executed, text), [2, 5]);
+        // Below the gap only a closing brace: the line above alone.
+        let last = "fn f() {\n    let mut n = 0;\n}\n";
+        assert_eq!(removed.fault_lines(&executed, last), [2]);
+        // A replaced line is its own (or the statement it is inside).
+        let replaced = bug(4, "    n += 1;", "    n += 2;");
+        assert_eq!(replaced.fault_lines(&BTreeSet::from([2, 3, 5]), text), [3]);
     }
 
     #[test]

@@ -303,7 +303,8 @@ pub fn markdown(
     }
     md.push_str(
         "\nRanks are worst-case ranks (ties count against us) of the faulty line's location (for a case with several \
-         faults, the best-ranked one); EXAM is rank / executed lines (1.0 when the line was never executed).\n",
+         faults, the best-ranked one; for a removed line, the better of the executed location above the gap and the \
+         statement right below it); EXAM is rank / executed lines (1.0 when the line was never executed).\n",
     );
     if !settings.rank_only {
         md.push_str(

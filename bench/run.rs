@@ -181,11 +181,11 @@ pub fn run_case(
     let files = Files::of(&localization);
     let spectrum = spectrum_of(&localization["ranking"], &localization["tests"], &files);
     record.executed_lines = spectrum.lines.len();
-    let faults: Vec<Location> = case
-        .bugs
-        .iter()
-        .filter_map(|bug| fault_location(&spectrum, bug, &files))
-        .collect();
+    let mut faults: Vec<Location> = Vec::new();
+    for bug in &case.bugs {
+        let text = fs::read_to_string(buggy.path().join(&bug.file))?;
+        faults.extend(fault_locations(&spectrum, bug, &files, &text));
+    }
     for metric in Metric::ALL {
         record.ranks.insert(
             metric.name().to_string(),
@@ -519,23 +519,21 @@ fn spectrum_of(entries: &Value, tests: &Value, files: &Files) -> Spectrum {
     Spectrum { totals, lines }
 }
 
-/// The ranked location that stands for the bug, in the buggy file: the
-/// location of the faulty line (the nearest executed location at or above
-/// it, for a line inside a longer statement); for a removed line, the
-/// nearest executed location above the gap.
-fn fault_location(spectrum: &Spectrum, bug: &Bug, files: &Files) -> Option<Location> {
-    let limit = if bug.removes_a_line() {
-        bug.line as u32 - 1
-    } else {
-        bug.line as u32
+/// The ranked locations that stand for the bug (see [`Bug::fault_lines`]).
+fn fault_locations(spectrum: &Spectrum, bug: &Bug, files: &Files, text: &str) -> Vec<Location> {
+    let Some(file) = files.id(&bug.file.to_string_lossy()) else {
+        return Vec::new();
     };
-    let file = files.id(&bug.file.to_string_lossy())?;
-    spectrum
+    let executed: BTreeSet<u32> = spectrum
         .lines
         .keys()
-        .filter(|l| l.file == file && l.line <= limit)
-        .max_by_key(|l| l.line)
-        .copied()
+        .filter(|l| l.file == file)
+        .map(|l| l.line)
+        .collect();
+    bug.fault_lines(&executed, text)
+        .into_iter()
+        .map(|line| Location::new(file, line))
+        .collect()
 }
 
 /// Applies the patch to a fresh buggy copy: does it apply, pass `cargo

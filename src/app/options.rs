@@ -299,6 +299,10 @@ impl Options {
                 metric,
                 slices: refine.slices,
                 switching: refine.switching,
+                // A repair leaves most of its time to the sweep and the
+                // search; the ranking the user reads waits for every condition.
+                switching_budget: (!args.rank_only && !args.explain && !time_limit.is_zero())
+                    .then(|| time_limit / localize::SWITCHING_SHARE),
                 // A repair's sweep makes the same edits (with a cutoff): the
                 // refinement is for the ranking the user reads.
                 mutation: refine.mutation && (args.rank_only || args.explain),

@@ -30,7 +30,7 @@ use crate::localize::predicates::{RankedPredicate, rank_predicates};
 use crate::localize::spectrum::{
     Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
 };
-use crate::localize::switching::critical_predicates;
+use crate::localize::switching::{Switched, critical_predicates};
 use crate::localize::tree::{Tree, learn};
 use crate::mutation::sites::{Constant, Exclusions, constants};
 use crate::system::console::Console;
@@ -45,6 +45,9 @@ pub struct Settings {
     /// Flip each condition the failing tests evaluate; prefer those whose
     /// flip makes a failing test pass (critical predicates).
     pub switching: bool,
+    /// The longest switching runs (`None`: until every condition is
+    /// switched); the most suspicious conditions are switched first.
+    pub switching_budget: Option<Duration>,
     /// Try the single edits at the top lines of each ranking and reorder
     /// them by what the edits do (ProFL's classes).
     pub mutation: bool,
@@ -120,6 +123,10 @@ pub const MUTATION_LINES: usize = 10;
 /// mutation refinement goes on down each ranking, at most this many lines
 /// further (a line where one does is the strongest evidence there is).
 pub const MUTATION_FURTHER: usize = 20;
+
+/// A repair's predicate switching runs at most this share of its time
+/// limit (one sixth: 15 s of 90).
+pub const SWITCHING_SHARE: u32 = 6;
 
 /// The longest the mutation refinement runs; the lines it did not reach
 /// keep their places.
@@ -198,29 +205,49 @@ pub fn localize(
             (test, slice)
         })
         .collect();
-    let (critical, switched) = if settings.switching {
+    let spectrum = spectrum_of(baseline, None, &data);
+    let plain = rank_suspects(&spectrum, settings.metric);
+    let switching = if settings.switching {
         let spinner = console.spinner("Switching");
         spinner.set_message(
             "every condition the failing tests evaluate, both ways and one evaluation at a time",
         );
-        let found =
-            critical_predicates(baseline, &groups, &settings.exclude, &settings.evaluation)?;
+        let order: Vec<Location> = plain.iter().map(|s| s.location).collect();
+        let found = critical_predicates(
+            baseline,
+            &groups,
+            &order,
+            &settings.exclude,
+            &settings.evaluation,
+            settings.switching_budget,
+        )?;
         drop(spinner);
-        let count: usize = found.0.iter().map(BTreeSet::len).sum();
+        let count: usize = found.critical.iter().map(BTreeSet::len).sum();
+        let cut = if found.switched < found.conditions {
+            format!(
+                " (the budget ran out: {} of {} conditions were switched, the most suspicious first)",
+                found.switched, found.conditions
+            )
+        } else {
+            String::new()
+        };
         console.status(
             "Switched",
             format!(
-                "{} conditions both ways and one evaluation at a time: {count} critical",
-                found.1
+                "{} conditions both ways and one evaluation at a time: {count} critical{cut}",
+                found.switched
             ),
         );
         found
     } else {
-        (vec![BTreeSet::new(); groups.len()], 0)
+        Switched {
+            critical: vec![BTreeSet::new(); groups.len()],
+            ..Switched::default()
+        }
     };
     let mut rankings: Vec<GroupRanking> = groups
         .into_iter()
-        .zip(critical)
+        .zip(switching.critical)
         .map(|(group, critical)| {
             let slice = common_slice(group.tests.iter().filter_map(|t| slices.get(t)));
             let suspects = rank_refined(
@@ -245,14 +272,12 @@ pub fn localize(
         .iter()
         .flat_map(|g| g.critical.iter().copied())
         .collect();
-    let spectrum = spectrum_of(baseline, None, &data);
     let mut overall = rank_refined(&spectrum, settings.metric, &any_slice, &any_critical);
     let mutants = if settings.mutation {
         // The suspects tried from the top of each ranking: the overall
         // one's, then each group's, then the plain spectrum's (a slice or
         // a critical predicate can push the faulty line down; the evidence
         // of a clean fix brings it back wherever it ranks).
-        let plain = rank_suspects(&spectrum, settings.metric);
         let all: Vec<&[Suspect]> = std::iter::once(&overall)
             .chain(rankings.iter().map(|g| &g.suspects))
             .chain(std::iter::once(&plain))
@@ -289,7 +314,7 @@ pub fn localize(
         overall,
         groups: rankings,
         facts,
-        switched,
+        switched: switching.switched,
         data,
         mutants,
         predicates,

@@ -22,7 +22,7 @@ use crate::evaluate::types::infer_types;
 use crate::evaluate::{self, EvaluatorKind, evaluate_until_halt};
 use crate::exit::Halt;
 use crate::localize::evidence::EditEffect;
-use crate::mutation::mutator::{Mutator, whole};
+use crate::mutation::mutator::{Mutator, course, whole};
 use crate::mutation::patch::{Candidate, Operator};
 use crate::mutation::sites::{Exclusions, collect_mutation_space};
 use crate::system::process;
@@ -65,7 +65,8 @@ impl Mutants {
 }
 
 /// Evaluates every edit at `locations`, in the order given, then at
-/// `further` until an edit fixes every failing test of one of `groups`
+/// `further` (in the sweep's course: each line's new statements later)
+/// until an edit fixes every failing test of one of `groups`
 /// without breaking a passing one, until `budget` has passed (the batch
 /// running then is cut short, keeping what it decided); `on_batch` hears
 /// the lines tried and edits evaluated so far.
@@ -128,7 +129,11 @@ pub fn run_mutants(
     let mut evaluator = build_evaluator(baseline, plan, &schema)?;
     let (failing, passing): (BTreeSet<TestId>, BTreeSet<TestId>) =
         (failing.into_iter().collect(), passing.into_iter().collect());
-    let legs = whole(&locations);
+    // The chosen lines' edits all count as evidence; further down, an edit
+    // that fixes a group is sought, as the sweep seeks one.
+    let (chosen_lines, further_lines) = locations.split_at(mutants.chosen);
+    let mut legs = whole(chosen_lines);
+    legs.extend(course(further_lines));
     let mut next = 0;
     while next < legs.len() && Instant::now() < deadline {
         if next >= mutants.chosen && mutants.fixes_a_group(groups) {
@@ -144,7 +149,7 @@ pub fn run_mutants(
         })?;
         let cut_short = halt.is_some();
         if let Some(halt) = halt
-            && !is_budget(halt)
+            && !process::budget_ended(halt)
         {
             return Err(halt.into_error());
         }
@@ -159,22 +164,20 @@ pub fn run_mutants(
         if cut_short {
             break;
         }
-        mutants.lines = next;
+        mutants.lines = legs[..next]
+            .iter()
+            .map(|leg| leg.location)
+            .collect::<BTreeSet<_>>()
+            .len();
         on_batch(mutants.lines, mutants.edits);
     }
     mutants.seconds = started.elapsed().as_secs_f64();
     Ok(mutants)
 }
 
-/// Whether a halt is the end of the budget (not a signal, and not the end
-/// of the run's own time limit, which whoever set it handles).
-fn is_budget(halt: Halt) -> bool {
-    halt == Halt::TimeLimit && !process::out_of_time()
-}
-
 /// What was found when the budget ran out before the first batch.
 fn stopped(error: anyhow::Error, mut mutants: Mutants, started: Instant) -> Result<Mutants> {
-    if Halt::of(&error).is_none_or(|halt| !is_budget(halt)) {
+    if Halt::of(&error).is_none_or(|halt| !process::budget_ended(halt)) {
         return Err(error);
     }
     mutants.seconds = started.elapsed().as_secs_f64();

@@ -7,26 +7,46 @@
 //! failure depends on which way it goes.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::TestId;
+use crate::cargo::suite::{Stop, TestId};
 use crate::code::source::{Edit, Location};
 use crate::evaluate::setup::{build_evaluator, test_plan};
-use crate::evaluate::{self, EvaluatorKind};
+use crate::evaluate::{self, EvaluatorKind, evaluate_until_halt};
 use crate::localize::groups::FailureGroup;
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::mutation::sites::{Exclusions, SiteKind, collect_mutation_space};
+use crate::system::process;
 
-/// Per failure group (by index), the conditions whose forced outcome makes
-/// one of its failing tests pass; and how many conditions were switched.
+/// What switching found.
+#[derive(Debug, Clone, Default)]
+pub struct Switched {
+    /// Per failure group (by index), the conditions whose forced outcome
+    /// makes one of its failing tests pass.
+    pub critical: Vec<BTreeSet<Location>>,
+    /// Conditions the failing tests evaluate.
+    pub conditions: usize,
+    /// Of those, the ones switched every way before the budget ran out.
+    pub switched: usize,
+}
+
+/// Switches every condition the failing tests of `groups` evaluate, those
+/// at the lines of `order` first (most suspicious first; the others in file
+/// order), until `budget` has passed (the conditions not reached are not
+/// critical). A switch that makes a failing test hang stops at that test:
+/// each of the others would cost a timeout too.
 pub fn critical_predicates(
     baseline: &Baseline,
     groups: &[FailureGroup],
+    order: &[Location],
     exclude: &Exclusions,
     evaluation: &evaluate::Settings,
-) -> Result<(Vec<BTreeSet<Location>>, usize)> {
+    budget: Option<Duration>,
+) -> Result<Switched> {
+    let deadline = budget.map(|budget| Instant::now() + budget);
     let failing: Vec<TestId> = groups
         .iter()
         .flat_map(|g| g.tests.iter().copied())
@@ -38,15 +58,20 @@ pub fn critical_predicates(
         .flat_map(|r| r.lines.iter())
         .collect();
     let space = collect_mutation_space(&baseline.sources, exclude);
-    let mut switches: Vec<(Location, Candidate)> = Vec::new();
-    let mut sites = 0;
-    for site in &space.sites {
+    let mut conditions: Vec<_> = space
+        .sites
+        .iter()
+        .filter(|site| matches!(site.kind, SiteKind::Condition { .. }))
+        .filter(|site| reached.contains(&site.location()))
+        .collect();
+    let place = |location: Location| order.iter().position(|&l| l == location);
+    conditions.sort_by_key(|site| place(site.location()).unwrap_or(usize::MAX));
+    // Per switch, its condition (an index of `conditions`) and its candidate.
+    let mut switches: Vec<(usize, Candidate)> = Vec::new();
+    for (index, site) in conditions.iter().enumerate() {
         let SiteKind::Condition { range, .. } = &site.kind else {
             continue;
         };
-        if !reached.contains(&site.location()) {
-            continue;
-        }
         let original = &baseline.sources.get(site.file).text[range.clone()];
         let forced = ["true".to_string(), "false".to_string()];
         let instances = (1..=INSTANCES).map(|k| switch_instance(original, k));
@@ -57,35 +82,50 @@ pub fn critical_predicates(
                 operator: Operator::Condition,
                 line: site.line,
             };
-            switches.push((site.location(), Candidate::original().with(edit)));
+            switches.push((index, Candidate::original().with(edit)));
         }
-        sites += 1;
     }
-    let mut critical = vec![BTreeSet::new(); groups.len()];
+    let mut found = Switched {
+        critical: vec![BTreeSet::new(); groups.len()],
+        conditions: conditions.len(),
+        switched: 0,
+    };
     if switches.is_empty() {
-        return Ok((critical, 0));
+        return Ok(found);
     }
-    let plan = test_plan(baseline, &failing, &[], evaluation);
+    let mut plan = test_plan(baseline, &failing, &[], evaluation);
+    plan.stop = Stop::AtTimeout;
     let schema = evaluate::Settings {
         kind: EvaluatorKind::Schema,
         ..evaluation.clone()
     };
     let mut evaluator = build_evaluator(baseline, plan, &schema)?;
     let candidates: Vec<Candidate> = switches.iter().map(|(_, c)| c.clone()).collect();
-    let outcomes = evaluator.evaluate(&candidates, &|_, _| {})?;
+    let (outcomes, halt) = process::with_deadline(deadline, || {
+        evaluate_until_halt(&mut *evaluator, &candidates)
+    })?;
+    if let Some(halt) = halt
+        && !process::budget_ended(halt)
+    {
+        return Err(halt.into_error());
+    }
     let group_of: BTreeMap<TestId, usize> = groups
         .iter()
         .enumerate()
         .flat_map(|(g, group)| group.tests.iter().map(move |&t| (t, g)))
         .collect();
-    for ((location, _), outcome) in switches.iter().zip(&outcomes) {
+    let mut decided = vec![0; conditions.len()];
+    for (switch, outcome) in outcomes {
+        let condition = switches[switch].0;
+        decided[condition] += 1;
         for test in outcome.passed() {
             if let Some(&group) = group_of.get(&test) {
-                critical[group].insert(*location);
+                found.critical[group].insert(conditions[condition].location());
             }
         }
     }
-    Ok((critical, sites))
+    found.switched = decided.iter().filter(|&&n| n == 2 + INSTANCES).count();
+    Ok(found)
 }
 
 /// How many of a condition's first evaluations in a test are switched one

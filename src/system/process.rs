@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use crate::exit::{Exit, Failure, TimeUp};
+use crate::exit::{Exit, Failure, Halt, TimeUp};
 
 /// The signal that stopped the run (0: none yet).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -101,6 +101,13 @@ pub fn time_left() -> Option<Duration> {
 /// Whether the deadline has passed.
 pub fn out_of_time() -> bool {
     time_left().is_some_and(|left| left.is_zero())
+}
+
+/// Whether a halt is only the end of a step's own budget (the sooner
+/// deadline of [`with_deadline`], once put back): not a signal, and not
+/// the end of the run's time limit, which whoever set it handles.
+pub fn budget_ended(halt: Halt) -> bool {
+    halt == Halt::TimeLimit && !out_of_time()
 }
 
 /// A signal, or the end of the time limit, as the error that says which.
