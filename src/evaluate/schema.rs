@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -209,6 +210,8 @@ impl SchemaEvaluator {
         let mut pending: Vec<usize> = fresh.to_vec();
         // The variants the woven builds proved broken, with their first error.
         let mut broken: BTreeMap<VariantKey, String> = BTreeMap::new();
+        // Whether a woven build failed with errors in no variant.
+        let mut unattributed = false;
         if !pending.is_empty() {
             self.stats.batches += 1;
         }
@@ -253,6 +256,7 @@ impl SchemaEvaluator {
                         // where its new type does not fit, if there is one
                         // (else the rest go one by one).
                         if !self.stop_weaving_data(&schema) {
+                            unattributed = true;
                             break;
                         }
                         continue;
@@ -314,17 +318,21 @@ impl SchemaEvaluator {
                 Err(Unweavable::OutsideFunctions) => "an edit outside every function".to_string(),
                 Err(Unweavable::NotCopyable(why)) => format!("an edit in a function that is {why}"),
                 Err(Unweavable::Data(why)) => format!("an edit of a `const` or `static` {why}"),
-                Ok(_) => "a build error in no variant".to_string(),
+                Ok(_) if unattributed => "a build error in no variant".to_string(),
+                Ok(_) => format!("variants still broken after {MAX_BUILDS_PER_BATCH} woven builds"),
             };
             *self.stats.separate_reasons.entry(reason).or_default() += 1;
         }
         if !separate.is_empty() {
             let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
-            let outcomes = self
-                .fallback
-                .evaluate_batch(&candidates, &|i, outcome| on_done(separate[i], outcome))?;
-            self.stats.separate += separate.len();
-            decided.extend(separate.into_iter().zip(outcomes));
+            // Counted as they are decided: a halt in the middle keeps them.
+            let done = AtomicUsize::new(0);
+            let outcomes = self.fallback.evaluate_batch(&candidates, &|i, outcome| {
+                done.fetch_add(1, Ordering::Relaxed);
+                on_done(separate[i], outcome)
+            });
+            self.stats.separate += done.into_inner();
+            decided.extend(separate.into_iter().zip(outcomes?));
         }
         Ok(decided)
     }
