@@ -517,14 +517,14 @@ mod tests {
         assert!(run.verdicts.iter().all(|(_, v)| v.passed()), "{run:?}");
         // No failing test fixed, or a passing test timed out too: the
         // candidate hangs, and nothing is confirmed.
+        use Verdict::{Passed, TimedOut};
         let failed = || Verdict::Failed(Panic::default());
-        let (passed, timed_out) = (Verdict::Passed, Verdict::TimedOut);
         for hangs in [
-            [&passed, &passed, &failed(), &timed_out, &timed_out],
-            [&passed, &passed, &timed_out, &timed_out, &timed_out],
-            [&timed_out, &passed, &passed, &timed_out, &passed],
+            [Passed, Passed, failed(), TimedOut, TimedOut],
+            [Passed, Passed, TimedOut, TimedOut, TimedOut],
+            [TimedOut, Passed, Passed, TimedOut, Passed],
         ] {
-            let hangs: Vec<(usize, Verdict)> = hangs.into_iter().cloned().enumerate().collect();
+            let hangs: Vec<(usize, Verdict)> = hangs.into_iter().enumerate().collect();
             let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[0, 3, 4]);
             assert!(calls.iter().all(|(_, generous, _)| !generous), "{hangs:?}");
         }

@@ -39,8 +39,8 @@ const PER_OPERATOR: usize = 8;
 pub struct Mutants {
     /// Per line, the effect of each of its edits that compiled.
     pub effects: BTreeMap<Location, Vec<EditEffect>>,
-    /// Lines whose every edit was evaluated, of the lines chosen (those
-    /// further down count too, past `chosen`).
+    /// Lines tried: every edit of each chosen one, in order; further down
+    /// (counted past `chosen`), some of its edits at least.
     pub lines: usize,
     pub chosen: usize,
     /// Edits evaluated, and how many of them compiled.

@@ -58,20 +58,21 @@ pub fn critical_predicates(
         .flat_map(|r| r.lines.iter())
         .collect();
     let space = collect_mutation_space(&baseline.sources, exclude);
+    // The reached conditions, with their ranges.
     let mut conditions: Vec<_> = space
         .sites
         .iter()
-        .filter(|site| matches!(site.kind, SiteKind::Condition { .. }))
         .filter(|site| reached.contains(&site.location()))
+        .filter_map(|site| match &site.kind {
+            SiteKind::Condition { range, .. } => Some((site, range)),
+            _ => None,
+        })
         .collect();
     let place = |location: Location| order.iter().position(|&l| l == location);
-    conditions.sort_by_key(|site| place(site.location()).unwrap_or(usize::MAX));
+    conditions.sort_by_key(|(site, _)| place(site.location()).unwrap_or(usize::MAX));
     // Per switch, its condition (an index of `conditions`) and its candidate.
     let mut switches: Vec<(usize, Candidate)> = Vec::new();
-    for (index, site) in conditions.iter().enumerate() {
-        let SiteKind::Condition { range, .. } = &site.kind else {
-            continue;
-        };
+    for (index, &(site, range)) in conditions.iter().enumerate() {
         let original = &baseline.sources.get(site.file).text[range.clone()];
         let forced = ["true".to_string(), "false".to_string()];
         let instances = (1..=INSTANCES).map(|k| switch_instance(original, k));
@@ -120,7 +121,7 @@ pub fn critical_predicates(
         decided[condition] += 1;
         for test in outcome.passed() {
             if let Some(&group) = group_of.get(&test) {
-                found.critical[group].insert(conditions[condition].location());
+                found.critical[group].insert(conditions[condition].0.location());
             }
         }
     }

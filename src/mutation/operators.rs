@@ -16,7 +16,7 @@ use rand::prelude::*;
 use crate::code::source::{Edit, FileId};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{
-    Ingredient, Literal, METHOD_FAMILIES, MutationSpace, Site, SiteKind, StatementSite,
+    Ingredient, Literal, MutationSpace, Site, SiteKind, StatementSite, method_siblings,
 };
 use crate::mutation::types::{Types, compatible, has_is_empty, is_integer, is_option};
 
@@ -440,10 +440,7 @@ pub fn edits(operator: Operator, site: &Site, cx: &Context) -> Vec<Edit> {
         ) => {
             // Siblings first: they are the likelier mistake. A function
             // called by path (`cmp::max`) has only its siblings.
-            let siblings = METHOD_FAMILIES
-                .iter()
-                .filter(|family| family.contains(&name.as_str()))
-                .flat_map(|family| family.iter().map(|m| m.to_string()));
+            let siblings = method_siblings(name).map(str::to_string);
             let from_crate = cx
                 .space
                 .methods
@@ -1370,12 +1367,13 @@ mod tests {
 
     #[test]
     fn an_item_becomes_a_sibling_item_of_its_type() {
-        let text = "const LOWER: &[u8; 2] = b\"ab\";\nconst UPPER: &[u8; 2] = b\"AB\";\nconst N: usize = 2;\nfn f(i: usize) -> u8 {\n    UPPER[i % N]\n}\n";
-        let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 5)
+        let text = "const LOWER: &[u8; 2] = b\"ab\";\nconst UPPER: &[u8; 2] = b\"AB\";\nstatic mut MIXED: &[u8; 2] = b\"aB\";\nconst N: usize = 2;\nfn f(i: usize) -> u8 {\n    UPPER[i % N]\n}\n";
+        let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 6)
             .iter()
-            .map(|t| line(t, 5).to_string())
+            .map(|t| line(t, 6).to_string())
             .collect();
-        // `N` has no sibling of its type; `i` none in scope.
+        // `N` has no sibling of its type; `i` none in scope; a `static mut`
+        // would need `unsafe`.
         assert_eq!(lines, BTreeSet::from(["LOWER[i % N]".to_string()]));
     }
 

@@ -79,7 +79,7 @@ pub enum SiteKind {
         expression: Range<usize>,
     },
     /// The method name of a method call (`expression`), or the function
-    /// name of a call by path that has siblings in [`METHOD_FAMILIES`]
+    /// name of a call by path that has siblings ([`method_siblings`])
     /// (`cmp::max(a, b)`: no receiver).
     Method {
         range: Range<usize>,
@@ -254,7 +254,7 @@ pub struct Constant {
 
 /// Methods (and functions: `cmp::min`, `cmp::max`) that are easily
 /// confused with each other.
-pub const METHOD_FAMILIES: &[&[&str]] = &[
+const METHOD_FAMILIES: &[&[&str]] = &[
     &["min", "max"],
     &["min_by", "max_by"],
     &["min_by_key", "max_by_key"],
@@ -294,6 +294,14 @@ pub const METHOD_FAMILIES: &[&[&str]] = &[
     ],
 ];
 
+/// The names in a family of [`METHOD_FAMILIES`] with `name`, itself too.
+pub fn method_siblings(name: &str) -> impl Iterator<Item = &'static str> + '_ {
+    METHOD_FAMILIES
+        .iter()
+        .filter(move |family| family.contains(&name))
+        .flat_map(|family| family.iter().copied())
+}
+
 /// Everything the search can change, and what it can change it with.
 #[derive(Debug, Clone, Default)]
 pub struct MutationSpace {
@@ -309,7 +317,8 @@ pub struct MutationSpace {
     /// that declare it.
     pub fields: BTreeMap<String, BTreeSet<String>>,
     /// Per file, the `const` and `static` items at the top of its module
-    /// (the names its functions use bare), with their types.
+    /// (the names its functions use bare; not a `static mut`), with their
+    /// types.
     pub items: BTreeMap<FileId, BTreeMap<String, String>>,
 }
 
@@ -1038,9 +1047,7 @@ impl RunnableCode for Collector<'_> {
                 if let Expr::Path(path) = &*call.func
                     && let Some(last) = path.path.segments.last()
                     && last.arguments.is_none()
-                    && METHOD_FAMILIES
-                        .iter()
-                        .any(|family| family.iter().any(|m| last.ident == m))
+                    && method_siblings(&last.ident.to_string()).next().is_some()
                 {
                     self.site(
                         scope,
@@ -1326,7 +1333,10 @@ fn collect_constants(
             self.constant(item, &item.attrs, &item.ident, Some(&item.ty), &item.expr);
         }
         fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
-            self.item(&item.attrs, &item.ident, &item.ty);
+            // A `static mut` is named only in `unsafe` code: no stand-in.
+            if matches!(item.mutability, syn::StaticMutability::None) {
+                self.item(&item.attrs, &item.ident, &item.ty);
+            }
             self.constant(item, &item.attrs, &item.ident, Some(&item.ty), &item.expr);
         }
         fn visit_impl_item_const(&mut self, item: &'ast syn::ImplItemConst) {
