@@ -16,7 +16,16 @@ use crate::system::process;
 /// A held lock on a file.
 #[derive(Debug)]
 pub struct Lock {
-    _file: File,
+    file: File,
+}
+
+impl Drop for Lock {
+    /// Unlocks at once: closing the file alone would leave the lock held
+    /// while a child forked meanwhile (by another thread, before its
+    /// `exec`) still shares the open file.
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
 }
 
 impl Lock {
@@ -25,7 +34,7 @@ impl Lock {
     pub fn try_acquire(path: &Path) -> Result<Option<Lock>> {
         let file = open(path)?;
         match file.try_lock() {
-            Ok(()) => Ok(Some(Lock { _file: file })),
+            Ok(()) => Ok(Some(Lock { file })),
             Err(TryLockError::WouldBlock) => Ok(None),
             Err(TryLockError::Error(error)) => {
                 Err(error).with_context(|| format!("cannot lock {}", path.display()))
