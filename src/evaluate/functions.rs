@@ -37,6 +37,7 @@ use syn::visit::{self, Visit};
 use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::macro_body::{PLACEHOLDER, macro_rules};
 use crate::code::source::FileId;
+use crate::evaluate::in_place::{self, Site};
 
 /// A function of the crate (or a data item: see `Shape::Data`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +69,10 @@ pub struct Function {
     pub declaration: String,
     /// Why it cannot be copied, if it cannot.
     pub not_copyable: Option<&'static str>,
+    /// Where its edits can be woven in place, if it cannot be copied (see
+    /// `in_place`): none for data, a `const fn` or a function in a macro
+    /// body.
+    pub sites: Vec<Site>,
     /// Written in a `macro_rules!` transcriber.
     pub in_macro: bool,
 }
@@ -159,9 +164,24 @@ impl Functions {
         &self.functions[index]
     }
 
-    /// Marks function `index` as one not to copy (a copy of it did not compile).
+    /// Marks function `index` as one not to copy (a copy of it did not
+    /// compile): it is woven in place, if it can be.
     pub fn set_not_copyable(&mut self, index: usize, why: &'static str) {
         self.functions[index].not_copyable = Some(why);
+    }
+
+    /// Marks function `index` as one not to weave at all (woven in place,
+    /// it did not compile).
+    pub fn set_unweavable(&mut self, index: usize, why: &'static str) {
+        let function = &mut self.functions[index];
+        function.not_copyable = Some(why);
+        function.sites.clear();
+    }
+
+    /// Stops weaving in place at the site of function `index` at `range`
+    /// (its original code did not compile as a `match` arm).
+    pub fn drop_site(&mut self, index: usize, range: &Range<usize>) {
+        self.functions[index].sites.retain(|s| s.range != *range);
     }
 
     pub fn len(&self) -> usize {
@@ -354,6 +374,11 @@ impl Collector<'_> {
                 *end,
             ),
         };
+        let sites = if sig.constness.is_some() || self.in_macro {
+            Vec::new()
+        } else {
+            in_place::sites(block)
+        };
         self.functions.push(Function {
             file: self.file,
             item,
@@ -370,6 +395,7 @@ impl Collector<'_> {
             is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
             declaration,
             not_copyable,
+            sites,
             in_macro: self.in_macro,
         });
     }
@@ -415,6 +441,7 @@ impl Collector<'_> {
             is_unsafe: false,
             declaration: String::new(),
             not_copyable,
+            sites: Vec::new(),
             in_macro: false,
         });
     }

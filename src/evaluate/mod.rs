@@ -13,6 +13,7 @@
 pub mod copy;
 pub mod fitness;
 pub mod functions;
+pub mod in_place;
 pub mod plan;
 pub mod rebuild;
 pub mod schema;

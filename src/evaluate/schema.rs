@@ -3,12 +3,15 @@
 //! its variants at run time. Every variant is a function body of its own, so
 //! one build reports every variant that does not compile: they are dropped
 //! and the rest built again (a third build only for errors that appear once
-//! everything else compiles, such as post-monomorphization ones).
+//! everything else compiles, such as post-monomorphization ones). A function
+//! that cannot be copied is woven in place (see `in_place`), where an error
+//! can hide another, so more builds may be needed.
 //! Candidates that cannot be woven, and those whose variants broke the
 //! build, are evaluated separately by the rebuild path.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
+use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -24,7 +27,7 @@ use crate::evaluate::copy::BuildCopy;
 use crate::evaluate::functions::{Functions, Shape};
 use crate::evaluate::plan::{Cutoff, TestPlan};
 use crate::evaluate::rebuild::RebuildEvaluator;
-use crate::evaluate::weave::{SCHEMA_ENV, Schema, Unweavable, VariantKey, variants, weave};
+use crate::evaluate::weave::{Part, SCHEMA_ENV, Schema, Unweavable, VariantKey, variants, weave};
 use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     Settings, Texts, edited_locations, new_texts,
@@ -34,8 +37,42 @@ use crate::system::process;
 use crate::system::scratch::MAIN_TARGET;
 
 /// Builds after which a batch's remaining candidates go to the rebuild
-/// path: each build drops the variants the previous one reported.
-const MAX_BUILDS_PER_BATCH: usize = 3;
+/// path: each build drops the variants the previous one reported. Copies
+/// need two, or three for errors that appear once everything else
+/// compiles; variants woven in place share their function's body, where
+/// rustc reports some errors only once others are gone (one mismatched arm
+/// of a `match` at a time, an ambiguous type last), and a failed build,
+/// which stops at the first errors, costs no more than one candidate
+/// built alone while it drops at least one variant.
+const MAX_BUILDS_PER_BATCH: usize = 16;
+
+/// What the errors of a woven build are blamed on.
+#[derive(Debug, Default)]
+struct Blame {
+    /// Variants an error lies in (their copy, or their alternative at a
+    /// site woven in place), with the first such error.
+    variants: BTreeMap<VariantKey, String>,
+    /// Functions whose control copy (the unedited body) did not compile.
+    controls: BTreeSet<usize>,
+    /// Variants whose alternative at a site woven in place has another
+    /// type than the original code: they are built one by one.
+    mistyped: BTreeSet<VariantKey>,
+    /// Sites woven in place (function, range) whose original code did not
+    /// compile as an arm of their `match`.
+    sites: Vec<(usize, Range<usize>)>,
+    /// Functions woven in place with an error outside their sites' arms.
+    in_place: BTreeSet<usize>,
+}
+
+impl Blame {
+    fn is_empty(&self) -> bool {
+        self.variants.is_empty()
+            && self.controls.is_empty()
+            && self.mistyped.is_empty()
+            && self.sites.is_empty()
+            && self.in_place.is_empty()
+    }
+}
 
 /// Evaluates a batch with one build.
 #[derive(Debug)]
@@ -156,22 +193,73 @@ impl SchemaEvaluator {
         outcomes
     }
 
-    /// The variant each build error is about: the first of its spans (the
+    /// What each build error is about: the first of its spans (the
     /// primary one, through the macro calls it expands from, then the
     /// others, then its notes') that lies in a variant's copy, declaration
-    /// or dispatch arm. Errors in no variant are left unattributed.
-    fn culprits(&self, errors: &[CompileError], schema: &Schema) -> BTreeMap<VariantKey, String> {
-        let mut culprits = BTreeMap::new();
+    /// or dispatch arm, or in an arm of a site woven in place; else the
+    /// function woven in place it lies in. Errors in none are left out.
+    fn blame(&self, errors: &[CompileError], schema: &Schema) -> Blame {
+        let mut blame = Blame::default();
+        let mut alternatives = Vec::new();
         for error in errors {
-            let key = error.spans.iter().find_map(|(name, range)| {
-                let file = self.originals.find_by_name(name)?;
-                schema.variant_at(file, range).cloned()
-            });
-            if let Some(key) = key {
-                culprits.entry(key).or_insert_with(|| error.to_string());
+            let parts: Vec<&Part> = error
+                .spans
+                .iter()
+                .filter_map(|(name, range)| {
+                    schema.part_at(self.originals.find_by_name(name)?, range)
+                })
+                .collect();
+            let part = parts
+                .iter()
+                .find(|p| !matches!(p, Part::InPlace(_)))
+                .or(parts.first());
+            match part {
+                None => {}
+                Some(Part::Variant(key)) if self.is_control(key) => {
+                    blame.controls.insert(key.function);
+                }
+                Some(Part::Variant(key)) => {
+                    blame
+                        .variants
+                        .entry(key.clone())
+                        .or_insert_with(|| error.to_string());
+                }
+                Some(Part::Alternative {
+                    function,
+                    site,
+                    keys,
+                }) => {
+                    // Its type is not the original's: alone, in place of
+                    // the original, it may compile.
+                    let mistyped = error.message.contains("arms have incompatible types");
+                    for key in keys {
+                        alternatives.push((*function, site.clone(), key, mistyped, error));
+                    }
+                }
+                Some(Part::Original { function, site }) => {
+                    blame.sites.push((*function, site.clone()));
+                }
+                Some(Part::InPlace(function)) => {
+                    blame.in_place.insert(*function);
+                }
             }
         }
-        culprits
+        // An alternative's error is the weaving's where the site's original
+        // code, or the function around it, did not compile either.
+        for (function, site, key, mistyped, error) in alternatives {
+            if blame.in_place.contains(&function) || blame.sites.contains(&(function, site)) {
+                continue;
+            }
+            if mistyped {
+                blame.mistyped.insert(key.clone());
+            } else {
+                blame
+                    .variants
+                    .entry(key.clone())
+                    .or_insert_with(|| error.to_string());
+            }
+        }
+        blame
     }
 
     /// Marks the data items `schema` wove as not to weave again; whether
@@ -180,7 +268,7 @@ impl SchemaEvaluator {
         let data: BTreeSet<usize> = schema
             .spans
             .iter()
-            .map(|(_, _, key)| key.function)
+            .map(|(_, _, part)| part.function())
             .filter(|&f| matches!(self.functions.get(f).shape, Shape::Data { .. }))
             .collect();
         for &function in &data {
@@ -210,6 +298,8 @@ impl SchemaEvaluator {
         let mut pending: Vec<usize> = fresh.to_vec();
         // The variants the woven builds proved broken, with their first error.
         let mut broken: BTreeMap<VariantKey, String> = BTreeMap::new();
+        // Variants woven in place whose type was not the original's.
+        let mut mistyped: BTreeSet<VariantKey> = BTreeSet::new();
         // Whether a woven build failed with errors in no variant.
         let mut unattributed = false;
         if !pending.is_empty() {
@@ -217,7 +307,7 @@ impl SchemaEvaluator {
         }
         for _ in 0..MAX_BUILDS_PER_BATCH {
             let candidates: Vec<Candidate> = pending.iter().map(|&i| batch[i].clone()).collect();
-            let dropped: BTreeSet<VariantKey> = broken.keys().cloned().collect();
+            let dropped: BTreeSet<VariantKey> = broken.keys().chain(&mistyped).cloned().collect();
             let schema = weave(
                 &self.originals,
                 &self.roots,
@@ -250,8 +340,8 @@ impl SchemaEvaluator {
                     break;
                 }
                 Err(errors) => {
-                    let culprits = self.culprits(&errors, &schema);
-                    if culprits.is_empty() {
+                    let blame = self.blame(&errors, &schema);
+                    if blame.is_empty() {
                         // An error in no variant: a woven data item read
                         // where its new type does not fit, if there is one
                         // (else the rest go one by one).
@@ -263,25 +353,33 @@ impl SchemaEvaluator {
                     }
                     // A control that does not compile is the weaving's
                     // fault, not its candidates': the function does not
-                    // survive copying, or a woven data item's reads do not
-                    // fit its new type (in every copy that reads it). The
-                    // data goes first, if there is any; then the function.
-                    // Either way its candidates' errors are not theirs.
-                    let failed: BTreeSet<usize> = culprits
-                        .keys()
-                        .filter(|key| self.is_control(key))
-                        .map(|key| key.function)
-                        .collect();
-                    if !failed.is_empty() && !self.stop_weaving_data(&schema) {
-                        for &function in &failed {
+                    // survive copying (it is woven in place next), or a
+                    // woven data item's reads do not fit its new type (in
+                    // every copy that reads it). The data goes first, if
+                    // there is any; then the function. Either way its
+                    // candidates' errors are not theirs. So for a site woven
+                    // in place whose original code does not compile there,
+                    // and a function woven in place with an error outside
+                    // its sites.
+                    if !blame.controls.is_empty() && !self.stop_weaving_data(&schema) {
+                        for &function in &blame.controls {
                             self.functions
                                 .set_not_copyable(function, "one the weaver cannot copy");
                         }
                     }
+                    for (function, site) in &blame.sites {
+                        self.functions.drop_site(*function, site);
+                    }
+                    for &function in &blame.in_place {
+                        self.functions
+                            .set_unweavable(function, "one the weaver cannot weave in place");
+                    }
+                    mistyped.extend(blame.mistyped);
                     broken.extend(
-                        culprits
+                        blame
+                            .variants
                             .into_iter()
-                            .filter(|(key, _)| !failed.contains(&key.function)),
+                            .filter(|(key, _)| !blame.controls.contains(&key.function)),
                     );
                     // A candidate with a broken variant does not compile.
                     pending.retain(|&index| {
@@ -289,8 +387,13 @@ impl SchemaEvaluator {
                         else {
                             return false;
                         };
-                        let error = mine.into_iter().find_map(|(function, text)| {
-                            broken.get(&VariantKey { function, text }).cloned()
+                        let error = mine.into_iter().find_map(|(function, variant)| {
+                            broken
+                                .get(&VariantKey {
+                                    function,
+                                    text: variant.text,
+                                })
+                                .cloned()
                         });
                         match error {
                             Some(error) => {
@@ -318,6 +421,20 @@ impl SchemaEvaluator {
                 Err(Unweavable::OutsideFunctions) => "an edit outside every function".to_string(),
                 Err(Unweavable::NotCopyable(why)) => format!("an edit in a function that is {why}"),
                 Err(Unweavable::Data(why)) => format!("an edit of a `const` or `static` {why}"),
+                Err(Unweavable::NoSite) => {
+                    "an edit that fits no expression or statement of a function woven in place"
+                        .to_string()
+                }
+                Ok(mine)
+                    if mine.iter().any(|(&function, variant)| {
+                        mistyped.contains(&VariantKey {
+                            function,
+                            text: variant.text.clone(),
+                        })
+                    }) =>
+                {
+                    "an edit woven in place whose type is not the original code's".to_string()
+                }
                 Ok(_) if unattributed => "a build error in no variant".to_string(),
                 Ok(_) => format!("variants still broken after {MAX_BUILDS_PER_BATCH} woven builds"),
             };

@@ -20,6 +20,7 @@ use crate::baseline::instrument::runtime_for_root;
 use crate::code::crate_sources::Originals;
 use crate::code::source::{Edit, FileId, splice};
 use crate::evaluate::functions::{Function, Functions, Param, Shape};
+use crate::evaluate::in_place::{self, Role};
 use crate::mutation::patch::Candidate;
 
 /// The environment variable that selects a candidate's variants.
@@ -44,19 +45,49 @@ pub struct Schema {
     /// Per candidate of the batch, the switches that select it, or `None`
     /// if it could not be woven (it is evaluated on its own).
     pub switches: Vec<Option<String>>,
-    /// Where each variant's text (its copy, its declaration in a helper
-    /// trait, its arm of the dispatch) lies in the woven files.
-    pub spans: Vec<(FileId, Range<usize>, VariantKey)>,
+    /// Where each part of the woven code lies in the woven files.
+    pub spans: Vec<(FileId, Range<usize>, Part)>,
+}
+
+/// A part of the woven code, for blaming a build error on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    /// A variant's copy, declaration or dispatch arm (or a function's
+    /// control copy: its key's text is the unedited body).
+    Variant(VariantKey),
+    /// The edited text of a site woven in place, which these variants
+    /// (of function `function`) run.
+    Alternative {
+        function: usize,
+        site: Range<usize>,
+        keys: Vec<VariantKey>,
+    },
+    /// The original code of a site woven in place.
+    Original { function: usize, site: Range<usize> },
+    /// A function woven in place, outside its sites' arms.
+    InPlace(usize),
+}
+
+impl Part {
+    /// The function (or data item) the part belongs to.
+    pub fn function(&self) -> usize {
+        match self {
+            Part::Variant(key) => key.function,
+            Part::Alternative { function, .. }
+            | Part::Original { function, .. }
+            | Part::InPlace(function) => *function,
+        }
+    }
 }
 
 impl Schema {
-    /// The variant whose woven text holds `file`'s bytes `range`.
-    pub fn variant_at(&self, file: FileId, range: &Range<usize>) -> Option<&VariantKey> {
+    /// The smallest part whose woven text holds `file`'s bytes `range`.
+    pub fn part_at(&self, file: FileId, range: &Range<usize>) -> Option<&Part> {
         self.spans
             .iter()
             .filter(|(f, span, _)| *f == file && span.start <= range.start && range.end <= span.end)
             .min_by_key(|(_, span, _)| span.len())
-            .map(|(_, _, key)| key)
+            .map(|(_, _, part)| part)
     }
 }
 
@@ -65,27 +96,41 @@ impl Schema {
 pub enum Unweavable {
     /// An edit outside every function body (a `const` item, say).
     OutsideFunctions,
-    /// An edit in a function that cannot be copied (it is what this says).
+    /// An edit in a function that cannot be copied (it is what this says)
+    /// nor woven in place.
     NotCopyable(&'static str),
     /// An edit of a `const` or `static` item that cannot be woven (for the
     /// reason this says).
     Data(&'static str),
+    /// An edit of a function woven in place that fits no site.
+    NoSite,
 }
 
-/// Each candidate's variants (function index -> variant text), or why it
+/// A candidate's variant of one function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variant {
+    /// The function's body with the candidate's edits.
+    pub text: String,
+    /// For a function woven in place, where the edits go (see `in_place::place`).
+    pub placed: Vec<(usize, String)>,
+}
+
+/// Each candidate's variants (function index -> variant), or why it
 /// cannot be woven.
 pub fn variants(
     originals: &Originals,
     functions: &Functions,
     candidate: &Candidate,
-) -> Result<BTreeMap<usize, String>, Unweavable> {
+) -> Result<BTreeMap<usize, Variant>, Unweavable> {
     let mut edits: BTreeMap<usize, Vec<Edit>> = BTreeMap::new();
     for edit in candidate.edits() {
         let index = functions
             .around(edit.file, &edit.edit.range)
             .ok_or(Unweavable::OutsideFunctions)?;
         let function = functions.get(index);
-        if let Some(reason) = function.not_copyable {
+        if let Some(reason) = function.not_copyable
+            && function.sites.is_empty()
+        {
             return Err(match function.shape {
                 Shape::Data { .. } => Unweavable::Data(reason),
                 _ => Unweavable::NotCopyable(reason),
@@ -93,11 +138,16 @@ pub fn variants(
         }
         edits.entry(index).or_default().push(edit.edit.clone());
     }
-    Ok(edits
+    edits
         .into_iter()
         .map(|(index, edits)| {
             let function = functions.get(index);
             let text = originals.text(function.file);
+            let placed = if function.not_copyable.is_some() {
+                in_place::place(text, &function.sites, &edits).ok_or(Unweavable::NoSite)?
+            } else {
+                Vec::new()
+            };
             let body = &text[function.body.clone()];
             let shifted: Vec<Edit> = edits
                 .iter()
@@ -107,9 +157,9 @@ pub fn variants(
                 })
                 .collect();
             let body = splice(body, &shifted).expect("a candidate's edits never overlap");
-            (index, body)
+            Ok((index, Variant { text: body, placed }))
         })
-        .collect())
+        .collect()
 }
 
 /// Weaves `batch` into the `originals`. `roots` are the crate roots (and
@@ -126,30 +176,30 @@ pub fn weave(
     dropped: &BTreeSet<VariantKey>,
     controls: bool,
 ) -> Schema {
-    // Each function's distinct variant bodies, numbered from 1, and each
+    // Each function's distinct variants, numbered from 1, and each
     // candidate's switches.
-    let mut bodies: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut bodies: BTreeMap<usize, Vec<Variant>> = BTreeMap::new();
     let mut switches: Vec<Option<String>> = Vec::with_capacity(batch.len());
     for candidate in batch {
         let Ok(variants) = variants(originals, functions, candidate) else {
             switches.push(None);
             continue;
         };
-        let keys = variants.iter().map(|(&function, text)| VariantKey {
+        let keys = variants.iter().map(|(&function, variant)| VariantKey {
             function,
-            text: text.clone(),
+            text: variant.text.clone(),
         });
         if keys.clone().any(|key| dropped.contains(&key)) || variants.is_empty() {
             switches.push(variants.is_empty().then(String::new));
             continue;
         }
         let mut chosen = Vec::new();
-        for (function, body) in variants {
+        for (function, variant) in variants {
             let list = bodies.entry(function).or_default();
-            let number = match list.iter().position(|b| *b == body) {
+            let number = match list.iter().position(|v| v.text == variant.text) {
                 Some(position) => position + 1,
                 None => {
-                    list.push(body);
+                    list.push(variant);
                     list.len()
                 }
             };
@@ -158,32 +208,29 @@ pub fn weave(
         switches.push(Some(chosen.join(",")));
     }
 
-    // The insertions and replacements of each file, with the variant each
-    // piece belongs to (for attributing compiler errors).
+    // The insertions and replacements of each file, with the part each
+    // piece is (for blaming compiler errors).
     let mut pieces: BTreeMap<FileId, Vec<Piece>> = BTreeMap::new();
-    for (&index, variant_bodies) in &bodies {
+    for (&index, variants) in &bodies {
         let function = functions.get(index);
         let text = originals.text(function.file);
         let key = |v: usize| VariantKey {
             function: index,
-            text: variant_bodies[v - 1].clone(),
+            text: variants[v - 1].text.clone(),
         };
         let file_pieces = pieces.entry(function.file).or_default();
         if let Shape::Data { ty, keyword } = &function.shape {
-            file_pieces.push(data(
-                function,
-                text,
-                index,
-                ty,
-                *keyword,
-                variant_bodies,
-                &key,
-            ));
+            let texts: Vec<String> = variants.iter().map(|v| v.text.clone()).collect();
+            file_pieces.push(data(function, text, index, ty, *keyword, &texts, &key));
+            continue;
+        }
+        if function.not_copyable.is_some() {
+            file_pieces.push(woven_in_place(function, text, index, variants, &key));
             continue;
         }
         file_pieces.extend(pattern_parameters(function));
-        file_pieces.push(dispatch(function, text, index, variant_bodies.len(), &key));
-        let mut bodies = variant_bodies.clone();
+        file_pieces.push(dispatch(function, text, index, variants.len(), &key));
+        let mut bodies: Vec<String> = variants.iter().map(|v| v.text.clone()).collect();
         if controls {
             // The control: the unedited body, as the last variant, never dispatched to.
             bodies.push(text[function.body.clone()].to_string());
@@ -221,12 +268,18 @@ pub fn weave(
         let mut cursor = 0;
         for piece in file_pieces {
             out.push_str(&original[cursor..piece.range.start]);
-            for (text, key) in piece.texts {
+            let start = out.len();
+            for (text, part) in piece.texts {
                 let start = out.len();
                 out.push_str(&text);
-                if let Some(key) = key {
-                    schema.spans.push((file, start..out.len(), key));
+                if let Some(part) = part {
+                    schema.spans.push((file, start..out.len(), part));
                 }
+            }
+            for (range, part) in piece.parts {
+                schema
+                    .spans
+                    .push((file, start + range.start..start + range.end, part));
             }
             cursor = piece.range.end;
         }
@@ -236,19 +289,68 @@ pub fn weave(
     schema
 }
 
-/// A replacement of the original text: texts, each perhaps a variant's.
+/// A replacement of the original text: texts, each perhaps a part, and
+/// parts within them (ranges of their concatenation).
 #[derive(Debug)]
 struct Piece {
     range: Range<usize>,
-    texts: Vec<(String, Option<VariantKey>)>,
+    texts: Vec<(String, Option<Part>)>,
+    parts: Vec<(Range<usize>, Part)>,
 }
 
 impl Piece {
     fn insert(at: usize, texts: Vec<(String, Option<VariantKey>)>) -> Piece {
+        Piece::replace(at..at, texts)
+    }
+
+    fn replace(range: Range<usize>, texts: Vec<(String, Option<VariantKey>)>) -> Piece {
         Piece {
-            range: at..at,
-            texts,
+            range,
+            texts: texts
+                .into_iter()
+                .map(|(text, key)| (text, key.map(Part::Variant)))
+                .collect(),
+            parts: Vec::new(),
         }
+    }
+}
+
+/// A function woven in place: its body, each edited site a `match` on its
+/// switch (see `in_place`).
+fn woven_in_place(
+    function: &Function,
+    text: &str,
+    region: usize,
+    variants: &[Variant],
+    key: &dyn Fn(usize) -> VariantKey,
+) -> Piece {
+    let placed: Vec<Vec<(usize, String)>> = variants.iter().map(|v| v.placed.clone()).collect();
+    let switch = format!("crate::__autofix_schema::variant({region})");
+    let (body, roles) =
+        in_place::weave_body(text, &function.body, &function.sites, &placed, &switch);
+    let site = |index: usize| function.sites[index].range.clone();
+    let mut parts = vec![(0..body.len(), Part::InPlace(region))];
+    parts.extend(roles.into_iter().map(|(range, role)| {
+        let part = match role {
+            Role::Original { site: index } => Part::Original {
+                function: region,
+                site: site(index),
+            },
+            Role::Alternative {
+                site: index,
+                variants,
+            } => Part::Alternative {
+                function: region,
+                site: site(index),
+                keys: variants.into_iter().map(key).collect(),
+            },
+        };
+        (range, part)
+    }));
+    Piece {
+        range: function.body.clone(),
+        texts: vec![(body, None)],
+        parts,
     }
 }
 
@@ -286,10 +388,7 @@ fn data(
         ));
     }
     texts.push((format!(" _ => {{ {original} }} }});"), Some(control)));
-    Piece {
-        range: keyword..function.item.end,
-        texts,
-    }
+    Piece::replace(keyword..function.item.end, texts)
 }
 
 /// The name of copy `variant` of the function of region `region`.
@@ -309,10 +408,10 @@ fn pattern_parameters(function: &Function) -> Vec<Piece> {
         .iter()
         .enumerate()
         .filter_map(|(i, param)| match param {
-            Param::Pattern { pattern } => Some(Piece {
-                range: pattern.clone(),
-                texts: vec![(format!("__autofix_p{i}"), None)],
-            }),
+            Param::Pattern { pattern } => Some(Piece::replace(
+                pattern.clone(),
+                vec![(format!("__autofix_p{i}"), None)],
+            )),
             Param::Name(_) => None,
         })
         .collect()
@@ -460,6 +559,14 @@ mod tests {
 
     const TEXT: &str = "fn f(a: u8, b: u8) -> u8 {\n    let c = a + b;\n    c * 2\n}\n";
 
+    /// The variant whose part of the woven file holds `range`.
+    fn key_at<'a>(schema: &'a Schema, range: &Range<usize>) -> Option<&'a VariantKey> {
+        match schema.part_at(FileId::new(0), range)? {
+            Part::Variant(key) => Some(key),
+            _ => None,
+        }
+    }
+
     fn setup(text: &str) -> (Originals, Functions) {
         let sources = CrateSources::of_one_file(text);
         (sources.originals(), Functions::of(&sources))
@@ -542,15 +649,10 @@ mod tests {
         );
         let woven = &schema.files[&FileId::new(0)];
         let copy = woven.find("fn f__autofix_0_2").unwrap();
-        let key = schema
-            .variant_at(FileId::new(0), &(copy + 3..copy + 4))
-            .unwrap();
+        let key = key_at(&schema, &(copy + 3..copy + 4)).unwrap();
         assert!(key.text.contains("a * b"), "{key:?}");
         let arm = woven.find("2 => return").unwrap();
-        assert_eq!(
-            schema.variant_at(FileId::new(0), &(arm..arm + 1)),
-            Some(key)
-        );
+        assert_eq!(key_at(&schema, &(arm..arm + 1)), Some(key));
     }
 
     #[test]
@@ -573,9 +675,7 @@ mod tests {
         );
         assert!(!woven.contains("2 => return"), "{woven}");
         let control = woven.find("fn f__autofix_0_2").unwrap();
-        let key = schema
-            .variant_at(FileId::new(0), &(control..control + 2))
-            .unwrap();
+        let key = key_at(&schema, &(control..control + 2)).unwrap();
         assert_eq!(key.text, TEXT[TEXT.find('{').unwrap()..TEXT.len() - 1]);
     }
 
@@ -620,10 +720,7 @@ mod tests {
         let copy = woven
             .find("fn next__autofix_1_1(&mut self) -> Option<Self::Item> {")
             .unwrap();
-        let key = schema
-            .variant_at(FileId::new(0), &(copy..copy + 2))
-            .unwrap()
-            .clone();
+        let key = key_at(&schema, &(copy..copy + 2)).unwrap().clone();
         let again = weave(
             &originals,
             &[],
@@ -658,7 +755,7 @@ mod tests {
         // The variant's value is its own; the rest is the control's.
         let at = |needle: &str| {
             let start = woven.find(needle).unwrap();
-            schema.variant_at(FileId::new(0), &(start..start + needle.len()))
+            key_at(&schema, &(start..start + needle.len()))
         };
         assert_eq!(
             at("[31, 29, 31]").map(|k| k.text.as_str()),
@@ -668,27 +765,47 @@ mod tests {
     }
 
     #[test]
-    fn edits_outside_functions_or_in_uncopyable_ones_are_not_woven() {
-        let text = "const K: u8 = 1;\nfn it() -> impl Iterator<Item = u8> {\n    0..K\n}\n";
+    fn uncopyable_functions_are_woven_in_place_and_const_ones_not_at_all() {
+        let text = "const K: u8 = 1;\nfn it() -> impl Iterator<Item = u8> {\n    0..K\n}\nconst fn c() -> u8 {\n    1\n}\n";
         let (originals, functions) = setup(text);
         let constant = edit(text, "= 1", "= 2");
         let opaque = edit(text, "0..K", "1..K");
+        let in_const_fn = edit(text, "    1\n", "    2\n");
         assert_eq!(
             variants(&originals, &functions, &constant),
             Err(Unweavable::OutsideFunctions)
         );
         assert_eq!(
-            variants(&originals, &functions, &opaque),
-            Err(Unweavable::NotCopyable("returning `impl Trait`"))
+            variants(&originals, &functions, &in_const_fn),
+            Err(Unweavable::NotCopyable("a const fn"))
         );
         let schema = weave(
             &originals,
             &[],
             &functions,
-            &[constant, opaque],
+            &[constant, opaque, in_const_fn],
             &BTreeSet::new(),
             true,
         );
-        assert_eq!(schema.switches, [None, None]);
+        assert_eq!(schema.switches, [None, Some("1:1".to_string()), None]);
+        let woven = &schema.files[&FileId::new(0)];
+        assert!(
+            woven.contains("fn it() -> impl Iterator<Item = u8> {\n    match crate::__autofix_schema::variant(1) { 0 | 2..=u32::MAX => 0..K, 1 => 1..K, }\n}\n"),
+            "{woven}"
+        );
+        // The edited text is the variant's; the original arm and the
+        // `match` around them are the weaving's.
+        let at = |needle: &str| {
+            let start = woven.find(needle).unwrap();
+            schema.part_at(FileId::new(0), &(start..start + needle.len()))
+        };
+        assert!(
+            matches!(at("1..K"), Some(Part::Alternative { keys, .. }) if keys[0].text.contains("1..K"))
+        );
+        assert!(matches!(
+            at("0..K"),
+            Some(Part::Original { function: 1, .. })
+        ));
+        assert_eq!(at("match"), Some(&Part::InPlace(1)));
     }
 }

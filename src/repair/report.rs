@@ -91,6 +91,9 @@ pub struct EvaluationReport {
     /// Candidates evaluated in a woven build, and separately.
     pub woven: usize,
     pub separate: usize,
+    /// Why candidates were built separately, and how many.
+    #[serde(default)]
+    pub separate_reasons: BTreeMap<String, usize>,
     pub build_seconds: f64,
     pub test_seconds: f64,
 }
@@ -186,6 +189,9 @@ impl RepairReport {
             evaluation.builds += stage.evaluation.builds;
             evaluation.woven += stage.evaluation.woven;
             evaluation.separate += stage.evaluation.separate;
+            for (why, count) in &stage.evaluation.separate_reasons {
+                *evaluation.separate_reasons.entry(why.clone()).or_default() += count;
+            }
             evaluation.build_seconds += stage.evaluation.build_seconds;
             evaluation.test_seconds += stage.evaluation.test_seconds;
         }
