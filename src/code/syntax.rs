@@ -955,6 +955,23 @@ fn item_attrs(item: &syn::Item) -> Option<&[syn::Attribute]> {
     })
 }
 
+/// Whether a `&&` chain holds a `let` (`if let Some(x) = a && x > 0`).
+pub fn has_let(expr: &Expr) -> bool {
+    match expr {
+        Expr::Let(_) => true,
+        Expr::Binary(binary) if matches!(binary.op, syn::BinOp::And(_)) => {
+            has_let(&binary.left) || has_let(&binary.right)
+        }
+        _ => false,
+    }
+}
+
+/// `<`, `<=`, `>`, `>=`, `==` and `!=`.
+pub fn is_comparison(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(op, Lt(_) | Le(_) | Gt(_) | Ge(_) | Eq(_) | Ne(_))
+}
+
 /// `+=`, `-=` and the other compound assignments.
 pub fn is_compound_assignment(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;

@@ -29,9 +29,10 @@ use std::ops::Range;
 
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
-use syn::{BinOp, Expr, Stmt, UnOp};
+use syn::{Expr, Stmt, UnOp};
 
 use crate::code::source::{Edit, splice};
+use crate::code::syntax::{has_let, is_comparison, is_compound_assignment};
 
 /// Where edits can be woven in place.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,14 +92,7 @@ impl Collector {
 
 /// Whether an expression has a value (a `let` condition has none).
 fn has_value(expr: &Expr) -> bool {
-    fn binds(expr: &Expr) -> bool {
-        match expr {
-            Expr::Let(_) => true,
-            Expr::Binary(b) if matches!(b.op, BinOp::And(_)) => binds(&b.left) || binds(&b.right),
-            _ => false,
-        }
-    }
-    !binds(expr) && !matches!(expr, Expr::Verbatim(_))
+    !has_let(expr) && !matches!(expr, Expr::Verbatim(_))
 }
 
 impl<'ast> Visit<'ast> for Collector {
@@ -194,23 +188,8 @@ impl<'ast> Visit<'ast> for Collector {
     }
 
     fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
-        let compares = matches!(
-            binary.op,
-            BinOp::Eq(_) | BinOp::Ne(_) | BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_)
-        );
-        let assigns = matches!(
-            binary.op,
-            BinOp::AddAssign(_)
-                | BinOp::SubAssign(_)
-                | BinOp::MulAssign(_)
-                | BinOp::DivAssign(_)
-                | BinOp::RemAssign(_)
-                | BinOp::BitXorAssign(_)
-                | BinOp::BitAndAssign(_)
-                | BinOp::BitOrAssign(_)
-                | BinOp::ShlAssign(_)
-                | BinOp::ShrAssign(_)
-        );
+        let compares = is_comparison(&binary.op);
+        let assigns = is_compound_assignment(&binary.op);
         if compares || assigns {
             self.place(&binary.left);
         } else {
@@ -331,9 +310,8 @@ fn smallest(sites: &[Site], range: &Range<usize>, except: Option<usize>) -> Opti
     sites
         .iter()
         .enumerate()
-        .filter(|(i, s)| {
-            Some(*i) != except
-                && s.range.start <= range.start
+        .filter(|(_, s)| {
+            s.range.start <= range.start
                 && range.end <= s.range.end
                 && except.is_none_or(|e| s.range != sites[e].range)
         })

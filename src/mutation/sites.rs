@@ -15,9 +15,9 @@ use syn::{Expr, Stmt};
 use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
-    EnclosingStatement, RunnableCode, Scope, branch_values, free_variables, header,
-    is_compound_assignment, pattern_bindings, variable_occurrences, walk_runnable_code,
-    without_spaces,
+    EnclosingStatement, RunnableCode, Scope, branch_values, free_variables, has_let, header,
+    is_comparison, is_compound_assignment, pattern_bindings, variable_occurrences,
+    walk_runnable_code, without_spaces,
 };
 
 /// A place in the crate where some operator can apply.
@@ -1205,22 +1205,6 @@ fn is_predicate(expr: &Expr) -> bool {
     };
     let logical = matches!(binary.op, syn::BinOp::And(_) | syn::BinOp::Or(_));
     is_comparison(&binary.op) || (logical && !has_let(&binary.left) && !has_let(&binary.right))
-}
-
-/// Whether a `&&` chain holds a `let` (`if let Some(x) = a && x > 0`).
-fn has_let(expr: &Expr) -> bool {
-    match expr {
-        Expr::Let(_) => true,
-        Expr::Binary(binary) if matches!(binary.op, syn::BinOp::And(_)) => {
-            has_let(&binary.left) || has_let(&binary.right)
-        }
-        _ => false,
-    }
-}
-
-fn is_comparison(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(op, Lt(_) | Le(_) | Gt(_) | Ge(_) | Eq(_) | Ne(_))
 }
 
 /// `x.len()` or `x.count()`: an integer.
