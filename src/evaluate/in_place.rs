@@ -118,12 +118,10 @@ impl<'ast> Visit<'ast> for Collector {
             Stmt::Local(local) => {
                 let Some(init) = &local.init else { return };
                 // A plain binding moves the value; a pattern may borrow it.
+                let plain = |pat: &syn::Pat| matches!(pat, syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none());
                 let moved = match &local.pat {
-                    syn::Pat::Ident(p) => p.by_ref.is_none() && p.subpat.is_none(),
-                    syn::Pat::Type(t) => {
-                        matches!(&*t.pat, syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none())
-                    }
-                    _ => false,
+                    syn::Pat::Type(typed) => plain(&typed.pat),
+                    pat => plain(pat),
                 };
                 if moved {
                     self.visit_expr(&init.expr);
@@ -270,7 +268,7 @@ pub fn place(text: &str, sites: &[Site], edits: &[Edit]) -> Option<Vec<(usize, S
             .filter(|&i| {
                 !chosen
                     .iter()
-                    .any(|&j| j != i && inside(&sites[i], &sites[j]))
+                    .any(|&j| j != i && holds(&sites[j].range, &sites[i].range))
             })
             .collect();
         let mut placed = Vec::new();
@@ -279,7 +277,7 @@ pub fn place(text: &str, sites: &[Site], edits: &[Edit]) -> Option<Vec<(usize, S
             let site = &sites[index];
             let mine: Vec<Edit> = edits
                 .iter()
-                .filter(|e| site.range.start <= e.range.start && e.range.end <= site.range.end)
+                .filter(|e| holds(&site.range, &e.range))
                 .map(|e| {
                     let start = site.range.start;
                     Edit::replace(e.range.start - start..e.range.end - start, e.text.clone())
@@ -310,17 +308,14 @@ fn smallest(sites: &[Site], range: &Range<usize>, except: Option<usize>) -> Opti
     sites
         .iter()
         .enumerate()
-        .filter(|(_, s)| {
-            s.range.start <= range.start
-                && range.end <= s.range.end
-                && except.is_none_or(|e| s.range != sites[e].range)
-        })
+        .filter(|(_, s)| holds(&s.range, range) && except.is_none_or(|e| s.range != sites[e].range))
         .min_by_key(|(_, s)| s.range.len())
         .map(|(i, _)| i)
 }
 
-fn inside(site: &Site, outer: &Site) -> bool {
-    outer.range.start <= site.range.start && site.range.end <= outer.range.end
+/// Whether `outer` holds `inner`.
+fn holds(outer: &Range<usize>, inner: &Range<usize>) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
 }
 
 /// Whether `text` is code of a site of `kind`.

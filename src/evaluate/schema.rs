@@ -387,14 +387,10 @@ impl SchemaEvaluator {
                         else {
                             return false;
                         };
-                        let error = mine.into_iter().find_map(|(function, variant)| {
-                            broken
-                                .get(&VariantKey {
-                                    function,
-                                    text: variant.text,
-                                })
-                                .cloned()
-                        });
+                        let error = mine
+                            .iter()
+                            .find_map(|(&function, variant)| broken.get(&variant.key(function)))
+                            .cloned();
                         match error {
                             Some(error) => {
                                 let outcome = CandidateOutcome::Unviable(error);
@@ -426,12 +422,9 @@ impl SchemaEvaluator {
                         .to_string()
                 }
                 Ok(mine)
-                    if mine.iter().any(|(&function, variant)| {
-                        mistyped.contains(&VariantKey {
-                            function,
-                            text: variant.text.clone(),
-                        })
-                    }) =>
+                    if mine
+                        .iter()
+                        .any(|(&function, variant)| mistyped.contains(&variant.key(function))) =>
                 {
                     "an edit woven in place whose type is not the original code's".to_string()
                 }

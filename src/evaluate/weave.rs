@@ -115,6 +115,16 @@ pub struct Variant {
     pub placed: Vec<(usize, String)>,
 }
 
+impl Variant {
+    /// Its key, as the variant of function `function`.
+    pub fn key(&self, function: usize) -> VariantKey {
+        VariantKey {
+            function,
+            text: self.text.clone(),
+        }
+    }
+}
+
 /// Each candidate's variants (function index -> variant), or why it
 /// cannot be woven.
 pub fn variants(
@@ -185,10 +195,9 @@ pub fn weave(
             switches.push(None);
             continue;
         };
-        let keys = variants.iter().map(|(&function, variant)| VariantKey {
-            function,
-            text: variant.text.clone(),
-        });
+        let keys = variants
+            .iter()
+            .map(|(&function, variant)| variant.key(function));
         if keys.clone().any(|key| dropped.contains(&key)) || variants.is_empty() {
             switches.push(variants.is_empty().then(String::new));
             continue;
