@@ -204,6 +204,36 @@ fn data_whose_reads_do_not_fit_a_woven_item() {
     assert_eq!(stats.woven + data, candidates.len(), "{stats:?}");
 }
 
+/// Constants read as values (compared, added, passed on; through a module
+/// path; in `assert_eq!` and a closure): a woven build reads each through
+/// its lazily built `static` (`(*NAME)`), so their edits share the batch's
+/// build. Not `LIMIT_GRAMS`, which a format string names, nor `TIERS`,
+/// which sizes another item's type (a `const` context): their edits are
+/// built one by one.
+#[test]
+fn constants_read_as_values() {
+    let (candidates, stats) = agree_on("postage_rates", 2, &|session| {
+        session.sweep_candidates(120).unwrap()
+    });
+    let line = |c: &Candidate| c.edits().iter().map(|e| e.line).max().unwrap_or(0);
+    // The constants are lines 6 to 18; LIMIT_GRAMS is line 14, TIERS 16.
+    let data = candidates.iter().filter(|c| line(c) <= 18).count();
+    let unreached = candidates
+        .iter()
+        .filter(|c| [14, 16].contains(&line(c)))
+        .count();
+    assert!(
+        data >= unreached + 10,
+        "{data} candidates edit the constants"
+    );
+    assert!(unreached >= 1, "no candidate edits LIMIT_GRAMS");
+    let why = stats.separate_reasons.get(
+        "an edit of a `const` or `static` read where no rewrite reaches (a `const` context, a pattern, a format string)",
+    );
+    assert_eq!(why, Some(&unreached), "{stats:?}");
+    assert_eq!(stats.separate, unreached, "{stats:?}");
+}
+
 /// Functions returning `impl Iterator`, one a closure that keeps state: no
 /// copy of them compiles, so each edited expression or statement is woven
 /// in place, the original code first. The sweep's edits there share the

@@ -192,6 +192,9 @@ pub enum Stop {
     /// At the first test that times out (a candidate that hangs: the rest
     /// would cost a timeout each).
     AtTimeout,
+    /// At the second test that times out (one may be a busy machine; two
+    /// are a candidate that hangs).
+    AtSecondTimeout,
     /// At the first test that fails or times out.
     AtFailure,
 }
@@ -199,11 +202,13 @@ pub enum Stop {
 impl Stop {
     /// Whether `verdicts` say to stop.
     pub fn after(self, verdicts: &[(TestId, Verdict)]) -> bool {
-        verdicts.iter().any(|(_, verdict)| match self {
+        let timed_out = || verdicts.iter().filter(|(_, v)| *v == Verdict::TimedOut);
+        match self {
             Stop::Never => false,
-            Stop::AtTimeout => *verdict == Verdict::TimedOut,
-            Stop::AtFailure => !verdict.passed(),
-        })
+            Stop::AtTimeout => timed_out().next().is_some(),
+            Stop::AtSecondTimeout => timed_out().nth(1).is_some(),
+            Stop::AtFailure => verdicts.iter().any(|(_, verdict)| !verdict.passed()),
+        }
     }
 }
 

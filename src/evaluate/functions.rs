@@ -21,22 +21,22 @@
 //! Module-level `const` and `static` items (data) are here too, as
 //! `Shape::Data` with their value as the body: a woven build makes such an
 //! item a `static` built lazily by the variant the switch selects (see
-//! `weave`). Its type changes, so it is woven only where every read of it
-//! sees through that: a method call, an index or a field on it, in code
-//! that runs (not in a `const` context), and nowhere outside the crate
-//! (not `pub`).
+//! `weave`). Its type changes, so the woven build rewrites its reads to
+//! read through the static (`data_reads`); it is woven only where a
+//! rewrite reaches every read (code that runs, not a `const` context, a
+//! pattern or a format string) and nothing outside the crate reads it (not
+//! `pub`).
 
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
-use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
 use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::macro_body::{PLACEHOLDER, macro_rules};
 use crate::code::source::FileId;
+use crate::evaluate::data_reads;
 use crate::evaluate::in_place::{self, Site};
 
 /// A function of the crate (or a data item: see `Shape::Data`).
@@ -141,7 +141,7 @@ impl Functions {
                 {
                     function
                         .not_copyable
-                        .get_or_insert("read as a value (a woven item has another type)");
+                        .get_or_insert("read where no rewrite reaches (a `const` context, a pattern, a format string)");
                 }
             }
         }
@@ -472,136 +472,14 @@ fn kept_attribute(attr: &syn::Attribute) -> bool {
     KEPT.iter().any(|name| attr.path().is_ident(name))
 }
 
-/// The names of the `data` items some read of which would not read a
-/// lazily built `static` of their type as well. A read that would names the
-/// item in code that runs (a function body, not a `const` context) right
-/// before `.` (a method or a field, which see through `Deref`) or `[` (an
-/// index, which does too); a format string that names it would not.
+/// The names of the `data` items some read of which no rewrite reaches
+/// (see `data_reads`).
 fn misread_data(sources: &CrateSources, data: &[&Function]) -> BTreeSet<String> {
     let names: BTreeSet<&str> = data.iter().map(|f| f.name.as_str()).collect();
-    let defined: BTreeSet<(FileId, usize)> =
-        data.iter().map(|f| (f.file, f.name_range.start)).collect();
-    let mut misread = BTreeSet::new();
-    for (file, source) in sources.iter() {
-        let mut regions = Regions::default();
-        regions.visit_file(&source.syntax);
-        let reads = Reads {
-            file,
-            names: &names,
-            defined: &defined,
-            regions: &regions,
-        };
-        reads.check(source.syntax.to_token_stream(), &mut misread);
-    }
-    misread
-}
-
-/// The reads of data items in one file's tokens.
-struct Reads<'a> {
-    file: FileId,
-    names: &'a BTreeSet<&'a str>,
-    /// Where the items are defined: a file and the name's first byte.
-    defined: &'a BTreeSet<(FileId, usize)>,
-    regions: &'a Regions,
-}
-
-impl Reads<'_> {
-    fn check(&self, tokens: TokenStream, misread: &mut BTreeSet<String>) {
-        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-        for (i, token) in tokens.iter().enumerate() {
-            match token {
-                TokenTree::Group(group) => self.check(group.stream(), misread),
-                TokenTree::Ident(ident) => {
-                    let name = ident.to_string();
-                    if !self.names.contains(name.as_str()) {
-                        continue;
-                    }
-                    let range = ident.span().byte_range();
-                    let through = match tokens.get(i + 1) {
-                        Some(TokenTree::Punct(p)) => {
-                            p.as_char() == '.' && p.spacing() == Spacing::Alone
-                        }
-                        Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Bracket,
-                        _ => false,
-                    };
-                    let definition = self.defined.contains(&(self.file, range.start));
-                    let seen_through = through && self.regions.runs(&range);
-                    if !(definition || seen_through) {
-                        misread.insert(name);
-                    }
-                }
-                TokenTree::Literal(literal) => {
-                    let text = literal.to_string();
-                    for name in self.names.iter() {
-                        if text.contains(&format!("{{{name}}}"))
-                            || text.contains(&format!("{{{name}:"))
-                        {
-                            misread.insert(name.to_string());
-                        }
-                    }
-                }
-                TokenTree::Punct(_) => {}
-            }
-        }
-    }
-}
-
-/// Where code runs in a file, and where it is evaluated at compile time.
-#[derive(Default)]
-struct Regions {
-    bodies: Vec<Range<usize>>,
-    constant: Vec<Range<usize>>,
-}
-
-impl Regions {
-    fn function(&mut self, sig: &syn::Signature, block: &syn::Block) {
-        let body = Collector::range(block);
-        match sig.constness {
-            Some(_) => self.constant.push(body),
-            None => self.bodies.push(body),
-        }
-    }
-
-    fn runs(&self, range: &Range<usize>) -> bool {
-        let within = |r: &Range<usize>| r.start <= range.start && range.end <= r.end;
-        self.bodies.iter().any(within) && !self.constant.iter().any(within)
-    }
-}
-
-impl<'ast> Visit<'ast> for Regions {
-    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.function(&f.sig, &f.block);
-        visit::visit_item_fn(self, f);
-    }
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.function(&f.sig, &f.block);
-        visit::visit_impl_item_fn(self, f);
-    }
-    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-        if let Some(block) = &f.default {
-            self.function(&f.sig, block);
-        }
-        visit::visit_trait_item_fn(self, f);
-    }
-    fn visit_item_const(&mut self, c: &'ast syn::ItemConst) {
-        self.constant.push(Collector::range(c));
-    }
-    fn visit_item_static(&mut self, s: &'ast syn::ItemStatic) {
-        self.constant.push(Collector::range(s));
-    }
-    fn visit_impl_item_const(&mut self, c: &'ast syn::ImplItemConst) {
-        self.constant.push(Collector::range(c));
-    }
-    fn visit_expr_const(&mut self, c: &'ast syn::ExprConst) {
-        self.constant.push(Collector::range(c));
-    }
-    fn visit_expr_repeat(&mut self, r: &'ast syn::ExprRepeat) {
-        self.constant.push(Collector::range(&r.len));
-        visit::visit_expr_repeat(self, r);
-    }
-    fn visit_type(&mut self, t: &'ast syn::Type) {
-        self.constant.push(Collector::range(t));
-    }
+    sources
+        .iter()
+        .flat_map(|(_, source)| data_reads::unreached(&source.syntax, &names))
+        .collect()
 }
 
 fn returns_impl_trait(ty: &syn::Type) -> bool {
@@ -812,7 +690,7 @@ mod tests {
     }
 
     #[test]
-    fn data_is_woven_only_where_every_read_sees_through_a_lazy_static() {
+    fn data_is_woven_only_where_a_rewrite_reaches_every_read() {
         let text = "const TABLE: [u8; 3] = [1, 2, 3];\nstatic NAMES: &[&str] = &[\"a\"];\nconst MAX: u8 = 9;\npub const OPEN: [u8; 1] = [0];\nconst HALF: [u8; 1] = [1];\nconst LEN: usize = HALF.len();\nconst SIZED: [u8; 2] = [0, 0];\nstatic mut COUNT: u8 = 0;\nconst SHOWN: [u8; 1] = [4];\nfn f(i: usize) -> u8 {\n    let n = NAMES.len() as u8 + TABLE[i] + SIZED.iter().sum::<u8>();\n    let _ = [0u8; SIZED.len()];\n    println!(\"{SHOWN:?}\");\n    if n > MAX { MAX } else { TABLE.iter().copied().max().unwrap_or(0) + OPEN[0] }\n}\nimpl S { const K: u8 = 1; }\n";
         let functions = functions(text);
         let data: Vec<(&str, Option<&str>)> = functions
@@ -820,15 +698,16 @@ mod tests {
             .filter(|f| matches!(f.shape, Shape::Data { .. }))
             .map(|f| (f.name.as_str(), f.not_copyable))
             .collect();
-        let value = Some("read as a value (a woven item has another type)");
+        let value =
+            Some("read where no rewrite reaches (a `const` context, a pattern, a format string)");
         assert_eq!(
             data,
             [
                 // Methods and indexes only, in a function body.
                 ("TABLE", None),
                 ("NAMES", None),
-                // Compared and returned as a value.
-                ("MAX", value),
+                // Compared and returned as a value: rewritten as `(*MAX)`.
+                ("MAX", None),
                 ("OPEN", Some("that is public (other crates may read it)")),
                 // Read by another `const`.
                 ("HALF", value),

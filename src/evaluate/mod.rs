@@ -11,6 +11,7 @@
 //! [`setup`] builds them for a baseline.
 
 pub mod copy;
+pub mod data_reads;
 pub mod fitness;
 pub mod functions;
 pub mod in_place;

@@ -38,11 +38,11 @@ pub struct Cutoff {
 /// candidate that would otherwise pass every test it ran, get the generous
 /// limit: ten times the slowest passing test, at least a second (so that a
 /// busy machine cannot cost a fix). A candidate in which two tests time
-/// out hangs: nothing is confirmed, and when the cutoff or [`Stop`] allow,
-/// its remaining tests do not run; unless they are originally failing
-/// tests and another originally failing test passes (a failing test's
-/// baseline duration says little about how long it runs once fixed):
-/// then each is confirmed.
+/// out hangs: nothing is confirmed, and its remaining originally passing
+/// tests do not run (by default, [`Stop::AtSecondTimeout`]); unless the
+/// two are originally failing tests and another originally failing test
+/// passes (a failing test's baseline duration says little about how long
+/// it runs once fixed): then each is confirmed.
 #[derive(Debug, Clone)]
 pub struct TestPlan {
     /// The originally failing tests (not flaky).
@@ -56,7 +56,8 @@ pub struct TestPlan {
     /// Per test: the lines it executed in the baseline.
     coverage: Vec<BTreeSet<Location>>,
     cutoff: Option<Cutoff>,
-    /// When the originally passing tests may stop, cutoff aside.
+    /// When the originally passing tests may stop, cutoff aside: by
+    /// default at the candidate's second timeout.
     pub stop: Stop,
 }
 
@@ -110,7 +111,7 @@ impl TestPlan {
             durations,
             coverage,
             cutoff: None,
-            stop: Stop::Never,
+            stop: Stop::AtSecondTimeout,
         }
     }
 
@@ -206,8 +207,12 @@ impl TestPlan {
             }
             if !pending.is_empty() {
                 let clean_only = self.cutoff.as_ref().is_some_and(|c| c.clean_only);
+                let timed_out = run.verdicts.iter().any(|(_, v)| *v == Verdict::TimedOut);
                 let stop = if clean_only || self.below_cutoff(&run.verdicts, &pending, false) {
                     Stop::AtFailure
+                } else if self.stop == Stop::AtSecondTimeout && timed_out {
+                    // The second timeout is the candidate's next.
+                    Stop::AtTimeout
                 } else {
                     self.stop
                 };
@@ -453,6 +458,45 @@ mod tests {
     }
 
     #[test]
+    fn without_a_cutoff_a_candidate_stops_at_its_second_timeout() {
+        let plan = four_tests();
+        let hangs = [
+            (0, Verdict::TimedOut),
+            (1, Verdict::TimedOut),
+            (2, Verdict::TimedOut),
+            (3, Verdict::Failed(Panic::default())),
+        ];
+        let (run, calls) = simulate(&plan, plan.select(None), &hangs, &[]);
+        assert_eq!(
+            calls,
+            [
+                (ids([3]), false, Stop::Never),
+                (ids([0, 1, 2]), false, Stop::AtSecondTimeout),
+            ]
+        );
+        // Test 2 does not run: it would cost a third budget.
+        assert_eq!(
+            run.verdicts,
+            [
+                (t(0), Verdict::TimedOut),
+                (t(1), Verdict::TimedOut),
+                (t(3), Verdict::Failed(Panic::default()))
+            ]
+        );
+        // One timeout among passes is a busy machine, maybe: the rest run,
+        // and it is confirmed.
+        let slow = [
+            (0, Verdict::TimedOut),
+            (1, Verdict::Passed),
+            (2, Verdict::Passed),
+            (3, Verdict::Passed),
+        ];
+        let (run, calls) = simulate(&plan, plan.select(None), &slow, &[0]);
+        assert_eq!(calls.last(), Some(&(ids([0]), true, Stop::Never)));
+        assert!(run.verdicts.iter().all(|(_, v)| v.passed()), "{run:?}");
+    }
+
+    #[test]
     fn a_lone_timeout_is_confirmed_and_the_tests_it_stopped_run_after_all() {
         let mut plan = four_tests();
         plan.stop = Stop::AtTimeout;
@@ -509,7 +553,8 @@ mod tests {
             calls,
             [
                 (ids([2, 3, 4]), false, Stop::Never),
-                (ids([0, 1]), false, Stop::Never),
+                // A timeout of a passing test would be the second.
+                (ids([0, 1]), false, Stop::AtTimeout),
                 (ids([3]), true, Stop::Never),
                 (ids([4]), true, Stop::Never),
             ]

@@ -18,7 +18,8 @@ use std::ops::Range;
 
 use crate::baseline::instrument::runtime_for_root;
 use crate::code::crate_sources::Originals;
-use crate::code::source::{Edit, FileId, splice};
+use crate::code::source::{Edit, FileId, parse_file, splice};
+use crate::evaluate::data_reads;
 use crate::evaluate::functions::{Function, Functions, Param, Shape};
 use crate::evaluate::in_place::{self, Role};
 use crate::mutation::patch::Candidate;
@@ -255,10 +256,22 @@ pub fn weave(
         ..Schema::default()
     };
     let root_files: BTreeSet<FileId> = roots.iter().map(|(file, _)| *file).collect();
+    // The data items woven: every file that reads one changes.
+    let data: BTreeSet<&str> = bodies
+        .keys()
+        .map(|&index| functions.get(index))
+        .filter(|f| matches!(f.shape, Shape::Data { .. }))
+        .map(|f| f.name.as_str())
+        .collect();
+    let reading = originals
+        .iter()
+        .filter(|(_, _, text)| data.iter().any(|name| text.contains(name)))
+        .map(|(file, _, _)| file);
     for file in pieces
         .keys()
         .copied()
         .chain(root_files)
+        .chain(reading)
         .collect::<BTreeSet<_>>()
     {
         let original = originals.text(file);
@@ -275,6 +288,7 @@ pub fn weave(
         file_pieces.sort_by_key(|p| (p.range.start, p.range.end));
         let mut out = String::with_capacity(original.len() * 2);
         let mut cursor = 0;
+        let spans_before = schema.spans.len();
         for piece in file_pieces {
             out.push_str(&original[cursor..piece.range.start]);
             let start = out.len();
@@ -293,9 +307,56 @@ pub fn weave(
             cursor = piece.range.end;
         }
         out.push_str(&original[cursor..]);
-        schema.files.insert(file, out);
+        let out = read_through(out, &data, &mut schema.spans[spans_before..]);
+        if out != original {
+            schema.files.insert(file, out);
+        }
     }
     schema
+}
+
+/// `text` with every read of the woven data items `data` rewritten to read
+/// through their lazy statics (`NAME` to `(*NAME)`, see `data_reads`), and
+/// `spans` of it moved to match.
+fn read_through(
+    text: String,
+    data: &BTreeSet<&str>,
+    spans: &mut [(FileId, Range<usize>, Part)],
+) -> String {
+    if !data.iter().any(|name| text.contains(name)) {
+        return text;
+    }
+    let Ok(syntax) = parse_file(&text) else {
+        return text;
+    };
+    let mut reads = data_reads::reads(&syntax, data).wrap;
+    if reads.is_empty() {
+        return text;
+    }
+    reads.sort_by_key(|r| r.start);
+    let mut out = String::with_capacity(text.len() + 3 * reads.len());
+    let mut cursor = 0;
+    for read in &reads {
+        out.push_str(&text[cursor..read.start]);
+        out.push_str("(*");
+        out.push_str(&text[read.clone()]);
+        out.push(')');
+        cursor = read.end;
+    }
+    out.push_str(&text[cursor..]);
+    // An offset moves by what was inserted before it: `(*` of a read
+    // starting before it, `)` of a read ending at or before it.
+    let moved = |offset: usize| {
+        offset
+            + reads
+                .iter()
+                .map(|r| 2 * usize::from(r.start < offset) + usize::from(r.end <= offset))
+                .sum::<usize>()
+    };
+    for (_, range, _) in spans {
+        *range = moved(range.start)..moved(range.end);
+    }
+    out
 }
 
 /// A replacement of the original text: texts, each perhaps a part, and
@@ -744,23 +805,34 @@ mod tests {
 
     #[test]
     fn data_becomes_a_lazy_static_whose_value_the_switch_chooses() {
-        let text = "const DAYS: [u32; 3] = [31, 28, 31];\nfn days(month: usize) -> u32 {\n    DAYS[month - 1]\n}\n";
+        let text = "const DAYS: [u32; 3] = [31, 28, 31];\nfn days(month: usize) -> u32 {\n    DAYS[month - 1]\n}\nfn first() -> u32 {\n    let d = DAYS;\n    d[0] + d[1]\n}\n";
         let (originals, functions) = setup(text);
         let feb = edit(text, "28", "29");
+        let minus = edit(text, "d[0] + d[1]", "d[0] - d[1]");
         let schema = weave(
             &originals,
             &[(FileId::new(0), false)],
             &functions,
-            std::slice::from_ref(&feb),
+            &[feb, minus],
             &BTreeSet::new(),
             true,
         );
-        assert_eq!(schema.switches, [Some("0:1".to_string())]);
+        assert_eq!(
+            schema.switches,
+            [Some("0:1".to_string()), Some("2:1".to_string())]
+        );
         let woven = &schema.files[&FileId::new(0)];
+        // Every read goes through the lazy static: in the original
+        // functions and in the copies.
         assert!(
-            woven.starts_with("static DAYS: crate::__autofix_schema::Lazy<[u32; 3]> = crate::__autofix_schema::Lazy::new(|| match crate::__autofix_schema::variant(0) { 1 => { [31, 29, 31] } _ => { [31, 28, 31] } });\nfn days(month: usize) -> u32 {\n    DAYS[month - 1]\n}\n"),
+            woven.starts_with("static DAYS: crate::__autofix_schema::Lazy<[u32; 3]> = crate::__autofix_schema::Lazy::new(|| match crate::__autofix_schema::variant(0) { 1 => { [31, 29, 31] } _ => { [31, 28, 31] } });\nfn days(month: usize) -> u32 {\n    (*DAYS)[month - 1]\n}\n"),
             "{woven}"
         );
+        assert!(
+            !woven.contains(" DAYS;") && !woven.contains(" DAYS["),
+            "{woven}"
+        );
+        assert_eq!(woven.matches("let d = (*DAYS);").count(), 3, "{woven}");
         // The variant's value is its own; the rest is the control's.
         let at = |needle: &str| {
             let start = woven.find(needle).unwrap();
@@ -771,6 +843,12 @@ mod tests {
             Some("[31, 29, 31]")
         );
         assert_eq!(at("Lazy<").map(|k| k.text.as_str()), Some("[31, 28, 31]"));
+        // The spans after a rewritten read moved with it.
+        let edited = at("d[0] - d[1]").expect("the copy's span");
+        assert_eq!(edited.text, "{\n    let d = DAYS;\n    d[0] - d[1]\n}");
+        let copy = woven.find("let d = (*DAYS);\n    d[0] - d[1]").unwrap();
+        // Its body, `{` to `}`, with the `(*` and `)` inside the span.
+        assert_eq!(at(&woven[copy - 6..copy + 34]), Some(edited));
     }
 
     #[test]
