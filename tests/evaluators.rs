@@ -207,31 +207,50 @@ fn data_whose_reads_do_not_fit_a_woven_item() {
 /// Constants read as values (compared, added, passed on; through a module
 /// path; in `assert_eq!` and a closure): a woven build reads each through
 /// its lazily built `static` (`(*NAME)`), so their edits share the batch's
-/// build. Not `LIMIT_GRAMS`, which a format string names, nor `TIERS`,
-/// which sizes another item's type (a `const` context): their edits are
-/// built one by one.
+/// build, public ones too (`rates::BASE_GRAMS`, `rates::PER_STEP`) when
+/// only the crate's code names them. Not `LIMIT_GRAMS`, which a format
+/// string names, nor `TIERS`, which sizes another item's type (a `const`
+/// context), nor the public `BASE_PRICE`, which an integration test names:
+/// their edits are built one by one.
 #[test]
 fn constants_read_as_values() {
     let (candidates, stats) = agree_on("postage_rates", 2, &|session| {
         session.sweep_candidates(120).unwrap()
     });
     let line = |c: &Candidate| c.edits().iter().map(|e| e.line).max().unwrap_or(0);
-    // The constants are lines 6 to 18; LIMIT_GRAMS is line 14, TIERS 16.
+    let count = |lines: &[u32]| {
+        candidates
+            .iter()
+            .filter(|c| lines.contains(&line(c)))
+            .count()
+    };
+    // The constants are lines 6 to 18: BASE_GRAMS 6, PER_STEP 8,
+    // BASE_PRICE 12, LIMIT_GRAMS 14, TIERS 16.
     let data = candidates.iter().filter(|c| line(c) <= 18).count();
-    let unreached = candidates
-        .iter()
-        .filter(|c| [14, 16].contains(&line(c)))
-        .count();
+    let (public, unreached, named_outside) = (count(&[6, 8]), count(&[14, 16]), count(&[12]));
     assert!(
-        data >= unreached + 10,
+        data >= unreached + named_outside + 10,
         "{data} candidates edit the constants"
     );
+    assert!(public >= 1, "no candidate edits the public rates");
     assert!(unreached >= 1, "no candidate edits LIMIT_GRAMS");
-    let why = stats.separate_reasons.get(
-        "an edit of a `const` or `static` read where no rewrite reaches (a `const` context, a pattern, a format string)",
+    assert!(named_outside >= 1, "no candidate edits BASE_PRICE");
+    let why = |reason: &str| stats.separate_reasons.get(reason).copied();
+    assert_eq!(
+        why(
+            "an edit of a `const` or `static` read where no rewrite reaches (a `const` context, a pattern, a format string)"
+        ),
+        Some(unreached),
+        "{stats:?}"
     );
-    assert_eq!(why, Some(&unreached), "{stats:?}");
-    assert_eq!(stats.separate, unreached, "{stats:?}");
+    assert_eq!(
+        why(
+            "an edit of a `const` or `static` that is public and named outside the crate's code (by a test, an example)"
+        ),
+        Some(named_outside),
+        "{stats:?}"
+    );
+    assert_eq!(stats.separate, unreached + named_outside, "{stats:?}");
 }
 
 /// Functions returning `impl Iterator`, one a closure that keeps state: no

@@ -214,6 +214,51 @@ pub fn read_crate_sources(
 
 /// The same sources with the files sorted by path (roots renumbered), so
 /// that file ids, and locations, order as paths do.
+/// Every word (a run of letters, digits and `_`) of the Rust files under
+/// `package_dir` (in the workspace at `workspace_root`) that are not among
+/// `sources`: the package's tests, examples, benches, build script and
+/// test modules, which may name the crate's public items. Comments and
+/// strings count too, and target and hidden directories are skipped.
+pub fn words_outside(
+    package_dir: &Path,
+    workspace_root: &Path,
+    sources: &CrateSources,
+) -> BTreeSet<String> {
+    let inside: BTreeSet<PathBuf> = sources
+        .files
+        .iter()
+        .map(|f| workspace_root.join(&f.path))
+        .collect();
+    let walker = walkdir::WalkDir::new(package_dir)
+        .into_iter()
+        .filter_entry(|entry| {
+            let name = entry.file_name().to_string_lossy();
+            entry.depth() == 0
+                || !(name.starts_with('.')
+                    || (entry.file_type().is_dir()
+                        && (name == "target" || entry.path().join("CACHEDIR.TAG").is_file())))
+        });
+    let mut words = BTreeSet::new();
+    for entry in walker.flatten() {
+        let path = entry.path();
+        if !entry.file_type().is_file()
+            || path.extension().is_none_or(|e| e != "rs")
+            || inside.contains(path)
+        {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(path) else {
+            continue;
+        };
+        words.extend(
+            text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_string),
+        );
+    }
+    words
+}
+
 fn in_path_order(sources: CrateSources, roots: &[usize]) -> CrateSources {
     let CrateSources {
         files, unparsable, ..
@@ -489,5 +534,36 @@ mod tests {
                 PathBuf::from("elsewhere.rs")
             ]
         );
+    }
+
+    #[test]
+    fn words_outside_come_from_the_other_targets_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (path, text) in [
+            ("src/lib.rs", "pub const INSIDE: u8 = 1;\n"),
+            ("src/tests.rs", "use super::TESTED;\n"),
+            (
+                "tests/it.rs",
+                "use c::{MAX, r#Raw};\n// NOTED in a comment\n",
+            ),
+            ("examples/e.rs", "fn main() { c::SHOWN; }\n"),
+            ("target/debug/build/x/out.rs", "BUILT\n"),
+            (".git/hook.rs", "HIDDEN\n"),
+            ("tests/data.txt", "TEXT\n"),
+        ] {
+            let path = root.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        let mut sources = CrateSources::of_one_file("pub const INSIDE: u8 = 1;\n");
+        sources.files[0].path = PathBuf::from("src/lib.rs");
+        let words = words_outside(root, root, &sources);
+        for word in ["TESTED", "MAX", "r", "Raw", "NOTED", "SHOWN", "main"] {
+            assert!(words.contains(word), "{word} missing from {words:?}");
+        }
+        for word in ["INSIDE", "BUILT", "HIDDEN", "TEXT"] {
+            assert!(!words.contains(word), "{word} in {words:?}");
+        }
     }
 }

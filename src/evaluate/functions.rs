@@ -118,11 +118,15 @@ pub struct Functions {
 }
 
 impl Functions {
-    pub fn of(sources: &CrateSources) -> Functions {
+    /// The functions and data items of `sources`; `named_outside` holds
+    /// the words of the package's other code (its tests, examples): a
+    /// public data item named there is not woven.
+    pub fn of(sources: &CrateSources, named_outside: &BTreeSet<String>) -> Functions {
         let mut functions = Vec::new();
         for (file, source) in sources.iter() {
             let mut collector = Collector {
                 file,
+                named_outside,
                 text: &source.text,
                 container: Container::Items,
                 functions: &mut functions,
@@ -208,6 +212,8 @@ enum Container {
 
 struct Collector<'a> {
     file: FileId,
+    /// The words of the package's code outside `sources`.
+    named_outside: &'a BTreeSet<String>,
     text: &'a str,
     container: Container,
     functions: &'a mut Vec<Function>,
@@ -415,8 +421,12 @@ impl Collector<'_> {
         if self.in_macro || !matches!(self.container, Container::Items) {
             return;
         }
-        let not_copyable = if matches!(vis, syn::Visibility::Public(_)) {
-            Some("that is public (other crates may read it)")
+        // Only the package's own targets are built: a public item that
+        // none of the others names is read in `sources` alone.
+        let not_copyable = if matches!(vis, syn::Visibility::Public(_))
+            && self.named_outside.contains(&name.to_string())
+        {
+            Some("that is public and named outside the crate's code (by a test, an example)")
         } else if mutable {
             Some("that is a `static mut`")
         } else {
@@ -624,7 +634,8 @@ mod tests {
     use super::*;
 
     fn functions(text: &str) -> Vec<Function> {
-        Functions::of(&CrateSources::of_one_file(text)).functions
+        let outside = BTreeSet::from(["OPEN".to_string()]);
+        Functions::of(&CrateSources::of_one_file(text), &outside).functions
     }
 
     #[test]
@@ -691,7 +702,7 @@ mod tests {
 
     #[test]
     fn data_is_woven_only_where_a_rewrite_reaches_every_read() {
-        let text = "const TABLE: [u8; 3] = [1, 2, 3];\nstatic NAMES: &[&str] = &[\"a\"];\nconst MAX: u8 = 9;\npub const OPEN: [u8; 1] = [0];\nconst HALF: [u8; 1] = [1];\nconst LEN: usize = HALF.len();\nconst SIZED: [u8; 2] = [0, 0];\nstatic mut COUNT: u8 = 0;\nconst SHOWN: [u8; 1] = [4];\nfn f(i: usize) -> u8 {\n    let n = NAMES.len() as u8 + TABLE[i] + SIZED.iter().sum::<u8>();\n    let _ = [0u8; SIZED.len()];\n    println!(\"{SHOWN:?}\");\n    if n > MAX { MAX } else { TABLE.iter().copied().max().unwrap_or(0) + OPEN[0] }\n}\nimpl S { const K: u8 = 1; }\n";
+        let text = "const TABLE: [u8; 3] = [1, 2, 3];\nstatic NAMES: &[&str] = &[\"a\"];\nconst MAX: u8 = 9;\npub const OPEN: [u8; 1] = [0];\npub const CAP: u8 = 7;\nconst HALF: [u8; 1] = [1];\nconst LEN: usize = HALF.len();\nconst SIZED: [u8; 2] = [0, 0];\nstatic mut COUNT: u8 = 0;\nconst SHOWN: [u8; 1] = [4];\nfn f(i: usize) -> u8 {\n    let n = NAMES.len() as u8 + TABLE[i] + SIZED.iter().sum::<u8>();\n    let _ = [0u8; SIZED.len()];\n    println!(\"{SHOWN:?}\");\n    if n > MAX { MAX } else { TABLE.iter().copied().max().unwrap_or(0) + OPEN[0] + CAP }\n}\nimpl S { const K: u8 = 1; }\n";
         let functions = functions(text);
         let data: Vec<(&str, Option<&str>)> = functions
             .iter()
@@ -708,7 +719,15 @@ mod tests {
                 ("NAMES", None),
                 // Compared and returned as a value: rewritten as `(*MAX)`.
                 ("MAX", None),
-                ("OPEN", Some("that is public (other crates may read it)")),
+                // Public, and named by another target.
+                (
+                    "OPEN",
+                    Some(
+                        "that is public and named outside the crate's code (by a test, an example)"
+                    )
+                ),
+                // Public, named in the crate's code alone.
+                ("CAP", None),
                 // Read by another `const`.
                 ("HALF", value),
                 ("LEN", None),
@@ -742,7 +761,7 @@ mod tests {
     #[test]
     fn nested_functions_belong_to_the_outermost() {
         let text = "fn outer() -> u8 {\n    fn inner() -> u8 { 1 }\n    inner()\n}\n";
-        let table = Functions::of(&CrateSources::of_one_file(text));
+        let table = Functions::of(&CrateSources::of_one_file(text), &BTreeSet::new());
         assert_eq!(table.functions.len(), 1);
         let one = text.find("1 }").unwrap();
         assert_eq!(table.around(FileId::new(0), &(one..one + 1)), Some(0));

@@ -9,6 +9,7 @@ use anyhow::Result;
 use crate::baseline::Baseline;
 use crate::baseline::instrument::is_no_std;
 use crate::cargo::suite::{TestId, TestSuite, Verdict};
+use crate::code::crate_sources::words_outside;
 use crate::evaluate::fitness::{FitnessModel, Weights};
 use crate::evaluate::functions::Functions;
 use crate::evaluate::plan::TestPlan;
@@ -90,7 +91,14 @@ pub fn build_evaluator(
                 rebuild,
                 originals,
                 roots,
-                Functions::of(sources),
+                Functions::of(
+                    sources,
+                    &words_outside(
+                        baseline.workspace.package.dir(),
+                        &baseline.workspace.root,
+                        sources,
+                    ),
+                ),
                 baseline.suite.clone(),
                 settings,
             )?)

@@ -639,7 +639,10 @@ mod tests {
 
     fn setup(text: &str) -> (Originals, Functions) {
         let sources = CrateSources::of_one_file(text);
-        (sources.originals(), Functions::of(&sources))
+        (
+            sources.originals(),
+            Functions::of(&sources, &BTreeSet::new()),
+        )
     }
 
     fn edit(text: &str, needle: &str, replacement: &str) -> Candidate {

@@ -3,13 +3,13 @@
 
 mod rates {
     /// Grams the base price covers.
-    pub(super) const BASE_GRAMS: u32 = 500;
+    pub const BASE_GRAMS: u32 = 500;
     /// Cents per started 100 g beyond the base.
-    pub(super) const PER_STEP: u32 = 40;
+    pub const PER_STEP: u32 = 40;
 }
 
 /// The base price, in cents.
-const BASE_PRICE: u32 = 450;
+pub const BASE_PRICE: u32 = 450;
 /// Parcels heavier than this are refused.
 const LIMIT_GRAMS: u32 = 20_000;
 /// How many discount tiers there are.
