@@ -253,6 +253,35 @@ fn constants_read_as_values() {
     assert_eq!(stats.separate, unreached + named_outside, "{stats:?}");
 }
 
+/// A caller on a budget (the mutation refinement) leaves the candidates
+/// that need a build of their own for last: the schema evaluator says
+/// which they are before it evaluates them, and says it right.
+#[test]
+fn the_schema_evaluator_tells_the_candidates_it_builds_alone() {
+    let dir = fixture("postage_rates");
+    let args = parse_args(["cargo-autofix", "-q"].map(Into::into)).unwrap();
+    let session = Session::open(args, dir.path()).unwrap();
+    let mut texts = BTreeSet::new();
+    let candidates: Vec<Candidate> = session
+        .sweep_candidates(120)
+        .unwrap()
+        .into_iter()
+        .filter(|c| texts.insert(session.files_with(c)))
+        .collect();
+    let (mut evaluator, _) = session.evaluator(EvaluatorKind::Schema).unwrap();
+    let alone = candidates
+        .iter()
+        .filter(|c| evaluator.builds_alone(c))
+        .count();
+    evaluator.evaluate(&candidates, &|_, _| {}).unwrap();
+    let stats = evaluator.stats();
+    assert!(alone > 0 && stats.woven > 0, "{stats:?}");
+    assert_eq!(alone, stats.separate, "{stats:?}");
+    // The rebuild evaluator builds every candidate alone: none is costlier.
+    let (rebuild, _) = session.evaluator(EvaluatorKind::Rebuild).unwrap();
+    assert!(!candidates.iter().any(|c| rebuild.builds_alone(c)));
+}
+
 /// Functions returning `impl Iterator`, one a closure that keeps state: no
 /// copy of them compiles, so each edited expression or statement is woven
 /// in place, the original code first. The sweep's edits there share the

@@ -129,6 +129,13 @@ pub trait Evaluator {
     /// From now on, a candidate whose fitness can no longer reach the
     /// cutoff's threshold may stop early (see [`TestPlan`]).
     fn set_cutoff(&mut self, _cutoff: Option<Cutoff>) {}
+
+    /// Whether `candidate` would get a build of its own while the others
+    /// of its batch share builds: the costliest kind, which a caller on a
+    /// budget may leave for last.
+    fn builds_alone(&self, _candidate: &Candidate) -> bool {
+        false
+    }
 }
 
 /// An evaluator as the repair sets it up: it can run the unchanged crate

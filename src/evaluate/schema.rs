@@ -494,6 +494,10 @@ impl Evaluator for SchemaEvaluator {
     fn set_cutoff(&mut self, cutoff: Option<Cutoff>) {
         self.fallback.set_cutoff(cutoff);
     }
+
+    fn builds_alone(&self, candidate: &Candidate) -> bool {
+        variants(&self.originals, &self.functions, candidate).is_err()
+    }
 }
 
 impl PreparedEvaluator for SchemaEvaluator {

@@ -377,6 +377,14 @@ fn mutate_top_lines(
         },
     )?;
     drop(spinner);
+    let alone_note = if mutants.alone_untried > 0 {
+        format!(
+            "; the budget ran out before {} edits that each need a build of their own",
+            mutants.alone_untried
+        )
+    } else {
+        String::new()
+    };
     let budget_note = if mutants.lines > mutants.chosen {
         format!(
             " ({} of them further down, where no edit at the top fixed a whole group)",
@@ -394,7 +402,7 @@ fn mutate_top_lines(
     console.status(
         "Mutated",
         format!(
-            "{} lines: {} single edits, {} compiled ({:.1} s){budget_note}",
+            "{} lines: {} single edits, {} compiled ({:.1} s){budget_note}{alone_note}",
             mutants.lines, mutants.edits, mutants.compiled, mutants.seconds
         ),
     );

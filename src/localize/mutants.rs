@@ -7,7 +7,8 @@
 //! failing test ran that bind a variable the compiler warns is unused, then
 //! further down the rankings until some edit fixes every failing test of a
 //! group without breaking a passing one (the strongest evidence there is:
-//! a plausible patch), until a time budget ends.
+//! a plausible patch), until a time budget ends. Edits that would each need
+//! a build of their own come last.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -19,11 +20,11 @@ use crate::cargo::suite::{Stop, TestId};
 use crate::code::source::Location;
 use crate::evaluate::setup::{build_evaluator, test_plan};
 use crate::evaluate::types::infer_types;
-use crate::evaluate::{self, EvaluatorKind, evaluate_until_halt};
+use crate::evaluate::{self, EvaluatorKind, PreparedEvaluator, evaluate_until_halt};
 use crate::exit::Halt;
 use crate::localize::evidence::EditEffect;
 use crate::mutation::mutator::{Mutator, course, whole};
-use crate::mutation::patch::{Candidate, Operator};
+use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::mutation::sites::{Exclusions, collect_mutation_space};
 use crate::system::process;
 
@@ -46,6 +47,9 @@ pub struct Mutants {
     /// Edits evaluated, and how many of them compiled.
     pub edits: usize,
     pub compiled: usize,
+    /// Edits that would each need a build of their own, tried last: how
+    /// many the budget left untried.
+    pub alone_untried: usize,
     pub seconds: f64,
 }
 
@@ -127,42 +131,30 @@ pub fn run_mutants(
     let mut plan = test_plan(baseline, &failing, &passing, evaluation);
     plan.stop = Stop::AtTimeout;
     let mut evaluator = build_evaluator(baseline, plan, &schema)?;
-    let (failing, passing): (BTreeSet<TestId>, BTreeSet<TestId>) =
+    let tests: (BTreeSet<TestId>, BTreeSet<TestId>) =
         (failing.into_iter().collect(), passing.into_iter().collect());
     // The chosen lines' edits all count as evidence; further down, an edit
     // that fixes a group is sought, as the sweep seeks one.
     let (chosen_lines, further_lines) = locations.split_at(mutants.chosen);
     let mut legs = whole(chosen_lines);
     legs.extend(course(further_lines));
+    // An edit the evaluator would build on its own costs a build where
+    // hundreds of others share two: those wait until every line has been
+    // tried, so that a few of them cannot spend the budget.
+    let mut alone: Vec<PatchEdit> = Vec::new();
     let mut next = 0;
     while next < legs.len() && Instant::now() < deadline {
         if next >= mutants.chosen && mutants.fixes_a_group(groups) {
             break;
         }
-        let batch = mutator.batch_at(&legs, &mut next, BATCH, PER_OPERATOR);
-        let candidates: Vec<Candidate> = batch
-            .iter()
-            .map(|edit| Candidate::original().with(edit.clone()))
-            .collect();
-        let (outcomes, halt) = process::with_deadline(Some(deadline), || {
-            evaluate_until_halt(&mut *evaluator, &candidates)
-        })?;
-        let cut_short = halt.is_some();
-        if let Some(halt) = halt
-            && !process::budget_ended(halt)
-        {
-            return Err(halt.into_error());
-        }
-        for (index, outcome) in outcomes {
-            mutants.edits += 1;
-            if let Some(effect) = EditEffect::of(&outcome, &failing, &passing) {
-                mutants.compiled += 1;
-                let location = batch[index].location();
-                mutants.effects.entry(location).or_default().push(effect);
-            }
-        }
-        if cut_short {
-            break;
+        let (shared, costly): (Vec<PatchEdit>, Vec<PatchEdit>) = mutator
+            .batch_at(&legs, &mut next, BATCH, PER_OPERATOR)
+            .into_iter()
+            .partition(|edit| !evaluator.builds_alone(&Candidate::original().with(edit.clone())));
+        alone.extend(costly);
+        if try_edits(&mut *evaluator, &shared, deadline, &tests, &mut mutants)? {
+            mutants.alone_untried = alone.len();
+            return Ok(finished(mutants, started));
         }
         mutants.lines = legs[..next]
             .iter()
@@ -171,15 +163,66 @@ pub fn run_mutants(
             .len();
         on_batch(mutants.lines, mutants.edits);
     }
+    let before = mutants.edits;
+    for edits in alone.chunks(BATCH) {
+        if Instant::now() >= deadline
+            || try_edits(&mut *evaluator, edits, deadline, &tests, &mut mutants)?
+        {
+            break;
+        }
+        on_batch(mutants.lines, mutants.edits);
+    }
+    mutants.alone_untried = alone.len() - (mutants.edits - before);
+    Ok(finished(mutants, started))
+}
+
+/// Evaluates `edits` (each alone on the original) until `deadline`,
+/// adding what each one that compiled did to `mutants`; whether the
+/// deadline cut them short.
+fn try_edits(
+    evaluator: &mut dyn PreparedEvaluator,
+    edits: &[PatchEdit],
+    deadline: Instant,
+    (failing, passing): &(BTreeSet<TestId>, BTreeSet<TestId>),
+    mutants: &mut Mutants,
+) -> Result<bool> {
+    if edits.is_empty() {
+        return Ok(false);
+    }
+    let candidates: Vec<Candidate> = edits
+        .iter()
+        .map(|edit| Candidate::original().with(edit.clone()))
+        .collect();
+    let (outcomes, halt) = process::with_deadline(Some(deadline), || {
+        evaluate_until_halt(&mut *evaluator, &candidates)
+    })?;
+    let cut_short = halt.is_some();
+    if let Some(halt) = halt
+        && !process::budget_ended(halt)
+    {
+        return Err(halt.into_error());
+    }
+    for (index, outcome) in outcomes {
+        mutants.edits += 1;
+        if let Some(effect) = EditEffect::of(&outcome, failing, passing) {
+            mutants.compiled += 1;
+            let location = edits[index].location();
+            mutants.effects.entry(location).or_default().push(effect);
+        }
+    }
+    Ok(cut_short)
+}
+
+/// `mutants`, with the time since `started`.
+fn finished(mut mutants: Mutants, started: Instant) -> Mutants {
     mutants.seconds = started.elapsed().as_secs_f64();
-    Ok(mutants)
+    mutants
 }
 
 /// What was found when the budget ran out before the first batch.
-fn stopped(error: anyhow::Error, mut mutants: Mutants, started: Instant) -> Result<Mutants> {
+fn stopped(error: anyhow::Error, mutants: Mutants, started: Instant) -> Result<Mutants> {
     if Halt::of(&error).is_none_or(|halt| !process::budget_ended(halt)) {
         return Err(error);
     }
-    mutants.seconds = started.elapsed().as_secs_f64();
-    Ok(mutants)
+    Ok(finished(mutants, started))
 }

@@ -390,6 +390,10 @@ impl Evaluator for Known {
     fn set_cutoff(&mut self, cutoff: Option<crate::evaluate::plan::Cutoff>) {
         self.inner.set_cutoff(cutoff);
     }
+
+    fn builds_alone(&self, candidate: &Candidate) -> bool {
+        !self.known.contains_key(candidate) && self.inner.builds_alone(candidate)
+    }
 }
 
 impl PreparedEvaluator for Known {
