@@ -59,6 +59,11 @@ pub struct TestPlan {
     /// When the originally passing tests may stop, cutoff aside: by
     /// default at the candidate's second timeout.
     pub stop: Stop,
+    /// When the originally failing tests may stop: by default never. A
+    /// plan without a cutoff may stop them at the first timeout (an
+    /// experiment that only asks what an edit does); the failing tests
+    /// it stops run next, with the originally passing ones.
+    pub first_stop: Stop,
 }
 
 /// The least time a test is given.
@@ -112,6 +117,7 @@ impl TestPlan {
             coverage,
             cutoff: None,
             stop: Stop::AtSecondTimeout,
+            first_stop: Stop::Never,
         }
     }
 
@@ -199,8 +205,16 @@ impl TestPlan {
             verdicts: selection.kept,
             timed_out: Duration::ZERO,
         };
-        run.add(group(&selection.first, &budget, Stop::Never)?);
-        let mut pending = selection.rest;
+        run.add(group(&selection.first, &budget, self.first_stop)?);
+        let ran = |run: &PlanRun, test: &TestId| run.verdicts.iter().any(|(t, _)| t == test);
+        // The failing tests a timeout stopped go on with the rest.
+        let mut pending: Vec<TestId> = selection
+            .first
+            .iter()
+            .filter(|t| !ran(&run, t))
+            .copied()
+            .chain(selection.rest)
+            .collect();
         loop {
             if self.below_cutoff(&run.verdicts, &pending, true) {
                 break;
@@ -217,7 +231,7 @@ impl TestPlan {
                     self.stop
                 };
                 run.add(group(&pending, &budget, stop)?);
-                pending.retain(|t| !run.verdicts.iter().any(|(ran, _)| ran == t));
+                pending.retain(|t| !ran(&run, t));
             }
             let Some(test) = self.to_confirm(&run.verdicts) else {
                 break;
@@ -573,5 +587,46 @@ mod tests {
             let (_, calls) = simulate(&plan, plan.select(None), &hangs, &[0, 3, 4]);
             assert!(calls.iter().all(|(_, generous, _)| !generous), "{hangs:?}");
         }
+    }
+
+    #[test]
+    fn failing_tests_may_stop_at_a_timeout_and_go_on_after_it() {
+        let mut plan = TestPlan::new(
+            ids([2, 3, 4]),
+            ids([0, 1]),
+            vec![Some(Duration::from_millis(1)); 5],
+            vec![BTreeSet::from([at(1)]); 5],
+            Duration::from_secs(60),
+        );
+        plan.stop = Stop::AtTimeout;
+        plan.first_stop = Stop::AtTimeout;
+        use Verdict::{Passed, TimedOut};
+        // It hangs: two short budgets, no more.
+        let hangs = [Passed, Passed, TimedOut, TimedOut, TimedOut];
+        let hangs: Vec<(usize, Verdict)> = hangs.into_iter().enumerate().collect();
+        let (run, calls) = simulate(&plan, plan.select(None), &hangs, &[]);
+        assert_eq!(
+            calls,
+            [
+                (ids([2, 3, 4]), false, Stop::AtTimeout),
+                (ids([3, 4, 0, 1]), false, Stop::AtTimeout),
+            ]
+        );
+        assert_eq!(run.verdicts.len(), 2, "{run:?}");
+        // Fixed, the first failing test runs past its budget: confirmed,
+        // and the failing tests it stopped run all the same.
+        let fixed = [Passed, Passed, TimedOut, Passed, Passed];
+        let fixed: Vec<(usize, Verdict)> = fixed.into_iter().enumerate().collect();
+        let (run, calls) = simulate(&plan, plan.select(None), &fixed, &[2]);
+        assert_eq!(
+            calls,
+            [
+                (ids([2, 3, 4]), false, Stop::AtTimeout),
+                (ids([3, 4, 0, 1]), false, Stop::AtTimeout),
+                (ids([2]), true, Stop::Never),
+            ]
+        );
+        assert_eq!(run.verdicts.len(), 5);
+        assert!(run.verdicts.iter().all(|(_, v)| v.passed()), "{run:?}");
     }
 }

@@ -127,9 +127,10 @@ pub fn run_mutants(
         ..evaluation.clone()
     };
     // An edit that hangs has shown what it does at its first timeout: the
-    // rest of its tests would each cost one.
+    // rest of its tests would each cost one, the failing ones too.
     let mut plan = test_plan(baseline, &failing, &passing, evaluation);
     plan.stop = Stop::AtTimeout;
+    plan.first_stop = Stop::AtTimeout;
     let mut evaluator = build_evaluator(baseline, plan, &schema)?;
     let tests: (BTreeSet<TestId>, BTreeSet<TestId>) =
         (failing.into_iter().collect(), passing.into_iter().collect());
