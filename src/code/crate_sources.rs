@@ -10,6 +10,7 @@ use syn::{Attribute, Meta, Token};
 
 use crate::cargo::discover::Package;
 use crate::code::source::{self, FileId, Location};
+use crate::system::scratch::is_store;
 
 /// One source file of the crate, parsed.
 #[derive(Debug)]
@@ -212,13 +213,11 @@ pub fn read_crate_sources(
     in_path_order(sources, &roots)
 }
 
-/// The same sources with the files sorted by path (roots renumbered), so
-/// that file ids, and locations, order as paths do.
 /// Every word (a run of letters, digits and `_`) of the Rust files under
 /// `package_dir` (in the workspace at `workspace_root`) that are not among
 /// `sources`: the package's tests, examples, benches, build script and
 /// test modules, which may name the crate's public items. Comments and
-/// strings count too, and target and hidden directories are skipped.
+/// strings count too; version-control stores and target dirs are skipped.
 pub fn words_outside(
     package_dir: &Path,
     workspace_root: &Path,
@@ -231,13 +230,7 @@ pub fn words_outside(
         .collect();
     let walker = walkdir::WalkDir::new(package_dir)
         .into_iter()
-        .filter_entry(|entry| {
-            let name = entry.file_name().to_string_lossy();
-            entry.depth() == 0
-                || !(name.starts_with('.')
-                    || (entry.file_type().is_dir()
-                        && (name == "target" || entry.path().join("CACHEDIR.TAG").is_file())))
-        });
+        .filter_entry(|entry| entry.depth() == 0 || !is_store(entry.path()));
     let mut words = BTreeSet::new();
     for entry in walker.flatten() {
         let path = entry.path();
@@ -259,6 +252,8 @@ pub fn words_outside(
     words
 }
 
+/// The same sources with the files sorted by path (roots renumbered), so
+/// that file ids, and locations, order as paths do.
 fn in_path_order(sources: CrateSources, roots: &[usize]) -> CrateSources {
     let CrateSources {
         files, unparsable, ..
@@ -548,6 +543,10 @@ mod tests {
                 "use c::{MAX, r#Raw};\n// NOTED in a comment\n",
             ),
             ("examples/e.rs", "fn main() { c::SHOWN; }\n"),
+            (
+                "target/CACHEDIR.TAG",
+                "Signature: 8a477f597d28d172789f06886806bc55\n",
+            ),
             ("target/debug/build/x/out.rs", "BUILT\n"),
             (".git/hook.rs", "HIDDEN\n"),
             ("tests/data.txt", "TEXT\n"),

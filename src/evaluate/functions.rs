@@ -24,8 +24,8 @@
 //! `weave`). Its type changes, so the woven build rewrites its reads to
 //! read through the static (`data_reads`); it is woven only where a
 //! rewrite reaches every read (code that runs, not a `const` context, a
-//! pattern or a format string) and nothing outside the crate reads it (not
-//! `pub`).
+//! pattern or a format string) and, if it is `pub`, no other target of the
+//! package names it (their reads are not rewritten).
 
 use std::collections::BTreeSet;
 use std::ops::Range;

@@ -544,17 +544,22 @@ mod tests {
         assert!(calls.iter().all(|(_, generous, _)| !generous));
     }
 
-    #[test]
-    fn failing_tests_that_time_out_once_fixed_are_confirmed_one_by_one() {
-        // Tests 0 and 1 passed, 2 to 4 failed at once (1 ms each): fixed,
-        // tests 3 and 4 run to their end, longer than ten times that.
-        let plan = TestPlan::new(
+    /// Tests 0 and 1 passed, 2 to 4 failed at once, every one in 1 ms.
+    fn three_failing() -> TestPlan {
+        TestPlan::new(
             ids([2, 3, 4]),
             ids([0, 1]),
             vec![Some(Duration::from_millis(1)); 5],
             vec![BTreeSet::from([at(1)]); 5],
             Duration::from_secs(60),
-        );
+        )
+    }
+
+    #[test]
+    fn failing_tests_that_time_out_once_fixed_are_confirmed_one_by_one() {
+        // Fixed, tests 3 and 4 run to their end, longer than ten times
+        // their 1 ms.
+        let plan = three_failing();
         let fixed = [
             (0, Verdict::Passed),
             (1, Verdict::Passed),
@@ -591,13 +596,7 @@ mod tests {
 
     #[test]
     fn failing_tests_may_stop_at_a_timeout_and_go_on_after_it() {
-        let mut plan = TestPlan::new(
-            ids([2, 3, 4]),
-            ids([0, 1]),
-            vec![Some(Duration::from_millis(1)); 5],
-            vec![BTreeSet::from([at(1)]); 5],
-            Duration::from_secs(60),
-        );
+        let mut plan = three_failing();
         plan.stop = Stop::AtTimeout;
         plan.first_stop = Stop::AtTimeout;
         use Verdict::{Passed, TimedOut};

@@ -145,6 +145,13 @@ pub fn lock_target_dir(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result
     Lock::wait(&path, || on_wait(&path)).map(Some)
 }
 
+/// Whether directory `dir` stores no sources: a version-control store, or
+/// a cargo target dir (every one carries this tag, nested ones too).
+pub fn is_store(dir: &Path) -> bool {
+    let name = dir.file_name().unwrap_or_default().to_string_lossy();
+    VCS_DIRS.contains(&name.as_ref()) || dir.join("CACHEDIR.TAG").is_file()
+}
+
 fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
     let target_dir = target_dir
         .canonicalize()
@@ -156,13 +163,10 @@ fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
             if !entry.file_type().is_dir() || entry.depth() == 0 {
                 return true;
             }
-            let name = entry.file_name().to_string_lossy();
-            let is_vcs = VCS_DIRS.contains(&name.as_ref());
+            // The target dir before its first build has no tag yet.
             let is_target = entry.path() == target_dir
-            || entry.path().canonicalize().is_ok_and(|p| p == target_dir)
-            // Every cargo target dir carries this tag, also nested ones.
-            || entry.path().join("CACHEDIR.TAG").is_file();
-            !is_vcs && !is_target
+                || entry.path().canonicalize().is_ok_and(|p| p == target_dir);
+            !is_store(entry.path()) && !is_target
         });
     for entry in walker {
         process::check_interrupted()?;
