@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use crate::cargo::Features;
-use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests, check_tests};
+use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests};
 use crate::cargo::discover::{Kind, Workspace};
 use crate::code::crate_sources::Originals;
 use crate::code::source::FileId;
@@ -82,9 +82,9 @@ impl BuildCopy {
         build_tests(&self.request(), only, |_| {})
     }
 
-    /// Type-checks what the copy holds, its tests included.
-    pub fn check(&self) -> Result<Vec<CompileError>> {
-        check_tests(&self.request())
+    /// What rustc says about the copy as it stands, its tests included.
+    pub fn diagnose(&self) -> Result<Vec<CompileError>> {
+        diagnose_tests(&self.request())
     }
 
     fn request(&self) -> BuildRequest<'_> {

@@ -1,18 +1,18 @@
 //! The type oracle: what the compiler says about types at sites (and,
-//! from one `cargo check` of the crate as it is, which variables it warns
-//! are unused or needlessly `mut`). A copy of
-//! the crate gets, before the statements at the locations asked about,
+//! from one build of the crate as it is, which variables it warns are
+//! unused or needlessly `mut`). A copy of the crate gets, before the
+//! statements at the locations asked about,
 //! `let _: () = x;` for every variable in scope (and first in a block, for
 //! the names its `if let` or `for` binds) and `let _: () = (e);` for
 //! every operand whose variables are in scope there (the lines of a
 //! function with a warned variable are asked about too), and, where each
-//! ingredient was found, the same for its variables. One `cargo check`
-//! answers all of them: each probe fails with "expected `()`, found `T`",
-//! and `T` is the type. (A probe that does not fail is of type `()`.)
+//! ingredient was found, the same for its variables. One build (which
+//! stops at the type errors) answers all of them: each probe fails with
+//! "expected `()`, found `T`", and `T` is the type. (A probe that does not fail is of type `()`.)
 //!
 //! rustc reports such an error as it meets it, when an integer whose type
 //! later code settles (`let mut n = 0;` returned as a `usize`) is still
-//! "integer". So those probes are asked again in a second check, as
+//! "integer". So those probes are asked again in a second build, as
 //! `drop(n);`: that compiles, and the lint that warns about dropping a
 //! `Copy` value runs once the types are settled, naming the type. (Unless
 //! it names `i32` or `f64`, the types of numbers nothing constrains: those
@@ -32,6 +32,7 @@ use crate::evaluate::Settings;
 use crate::evaluate::copy::BuildCopy;
 use crate::mutation::sites::{MutationSpace, SiteKind};
 use crate::mutation::types::{Types, Unused};
+use crate::system::scratch::MAIN_TARGET;
 
 /// What a probe asks about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,9 +83,14 @@ pub fn infer_types(
     if locations.is_empty() {
         return Ok(Types::default());
     }
-    let mut copy = BuildCopy::new(&baseline.workspace, &originals, &settings.features, "types")?;
+    let mut copy = BuildCopy::new(
+        &baseline.workspace,
+        &originals,
+        &settings.features,
+        MAIN_TARGET,
+    )?;
     let mut types = Types::default();
-    for warning in copy.check()? {
+    for warning in copy.diagnose()? {
         if let Some(unused) = unused_variable(&warning, space, &originals) {
             types.add_unused(unused);
         }
@@ -169,7 +175,7 @@ fn ask(
     }
     copy.write(&texts, originals)?;
     let mut answers = vec![None; probes.len()];
-    for diagnostic in copy.check()? {
+    for diagnostic in copy.diagnose()? {
         let (Some(label), Some((name, span))) = (&diagnostic.label, diagnostic.spans.first())
         else {
             continue;

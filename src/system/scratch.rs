@@ -17,8 +17,8 @@ use crate::system::lock::Lock;
 use crate::system::process;
 
 /// The target dir (under `<target>/autofix/`) of the copies that are never
-/// built at the same time: the instrumented one, the woven one, the one a
-/// patch is validated in. Sharing it, they compile the dependencies once.
+/// built at the same time: the instrumented one, the type probes', the
+/// woven one, the one a patch is validated in. Sharing it, they compile the dependencies once.
 /// (Repair workers build in parallel: each has its own.)
 pub const MAIN_TARGET: &str = "main";
 
@@ -58,9 +58,13 @@ impl ScratchDir {
         fs::create_dir(&copy).with_context(|| format!("cannot create {}", copy.display()))?;
         copy_tree(root, &copy, target_dir)?;
         rewrite_outside_path_dependencies(root, &copy)?;
-        let shared_target = target_dir.join("autofix").join(purpose);
+        let autofix = target_dir.join("autofix");
+        let shared_target = autofix.join(purpose);
         let target_dir = match fs::create_dir_all(&shared_target) {
-            Ok(()) => shared_target,
+            Ok(()) => {
+                seed_from_main(&shared_target, &autofix);
+                shared_target
+            }
             // A read-only target dir: build inside the scratch dir instead.
             Err(_) => temp.path().join("target"),
         };
@@ -143,6 +147,53 @@ pub fn lock_target_dir(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result
     }
     let path = dir.join("run.lock");
     Lock::wait(&path, || on_wait(&path)).map(Some)
+}
+
+/// A new target dir other than `main` starts from `main`'s builds: a copy
+/// of its `debug` dir (all but `incremental`, which holds the package's
+/// own state), with the modification times kept, so that cargo finds every
+/// dependency fresh. Without it a rebuild worker would compile all of them
+/// again before its first candidate (49 s for `hex`'s dev-dependencies,
+/// with both workers at it at once); the copy takes about a second. A copy
+/// that fails leaves the dir to build from scratch.
+fn seed_from_main(target: &Path, autofix: &Path) {
+    let main = autofix.join(MAIN_TARGET);
+    let (from, to) = (main.join("debug"), target.join("debug"));
+    if target == main || to.exists() || !from.is_dir() {
+        return;
+    }
+    let partial = target.join("debug.seeding");
+    let _ = fs::remove_dir_all(&partial);
+    match copy_built(&from, &partial) {
+        Ok(()) => drop(fs::rename(&partial, &to)),
+        Err(_) => drop(fs::remove_dir_all(&partial)),
+    }
+}
+
+/// Copies the build products under `from` to `to`, times kept.
+fn copy_built(from: &Path, to: &Path) -> Result<()> {
+    let walker = WalkDir::new(from)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|entry| entry.depth() != 1 || entry.file_name() != "incremental");
+    for entry in walker {
+        process::check_interrupted()?;
+        let entry = entry?;
+        let destination = to.join(entry.path().strip_prefix(from)?);
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&destination)?;
+        } else if entry.file_type().is_symlink() {
+            copy_symlink(entry.path(), &destination)?;
+        } else {
+            fs::copy(entry.path(), &destination)?;
+            let modified = entry.metadata()?.modified()?;
+            fs::File::options()
+                .write(true)
+                .open(&destination)?
+                .set_modified(modified)?;
+        }
+    }
+    Ok(())
 }
 
 /// Whether directory `dir` stores no sources: a version-control store, or
@@ -376,5 +427,45 @@ mod tests {
             fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap(),
             "changed"
         );
+    }
+
+    #[test]
+    fn a_new_target_dir_starts_from_mains_builds_with_their_times() {
+        let original = tempfile::tempdir().unwrap();
+        fs::write(original.path().join("Cargo.toml"), "[package]\n").unwrap();
+        let target = original.path().join("target");
+        let main = target.join("autofix").join(MAIN_TARGET).join("debug");
+        fs::create_dir_all(main.join("deps")).unwrap();
+        fs::create_dir_all(main.join("incremental").join("app-1")).unwrap();
+        fs::write(main.join("deps").join("libdep-1.rlib"), "built").unwrap();
+        fs::write(main.join("incremental").join("app-1").join("s"), "state").unwrap();
+        let long_ago = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
+        fs::File::options()
+            .write(true)
+            .open(main.join("deps").join("libdep-1.rlib"))
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+
+        let worker = ScratchDir::create(original.path(), &target, "worker-0").unwrap();
+        let copied = worker
+            .target_dir
+            .join("debug")
+            .join("deps")
+            .join("libdep-1.rlib");
+        assert_eq!(fs::read_to_string(&copied).unwrap(), "built");
+        assert_eq!(fs::metadata(&copied).unwrap().modified().unwrap(), long_ago);
+        assert!(!worker.target_dir.join("debug").join("incremental").exists());
+        assert!(!worker.target_dir.join("debug.seeding").exists());
+
+        // A dir with builds of its own keeps them.
+        fs::write(main.join("deps").join("libdep-1.rlib"), "rebuilt").unwrap();
+        let again = ScratchDir::create(original.path(), &target, "worker-0").unwrap();
+        let kept = again
+            .target_dir
+            .join("debug")
+            .join("deps")
+            .join("libdep-1.rlib");
+        assert_eq!(fs::read_to_string(kept).unwrap(), "built");
     }
 }
