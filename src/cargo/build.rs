@@ -80,10 +80,16 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
         .arg("--target-dir")
         .arg(request.target_dir)
         .args(request.features.to_args())
-        // No debug info: it costs a fifth of a build and nothing here reads
-        // it (panic locations do not need it).
-        .env("CARGO_PROFILE_DEV_DEBUG", "0")
-        .env("CARGO_PROFILE_TEST_DEBUG", "0")
+        // No debug info for the package's own code, none linked into its
+        // test executables: it costs a fifth of a build and nothing here
+        // reads it (panic locations do not need it). The dependencies keep
+        // the profile's, so that they are the very builds of the user's
+        // `cargo test` (see `scratch::ScratchDir::create`).
+        .args(["--config", &package_profile(request.package, "debug", "0")])
+        .args([
+            "--config",
+            &package_profile(request.package, "strip", "\"debuginfo\""),
+        ])
         .current_dir(request.manifest_path.parent().unwrap_or(Path::new(".")));
     if request.cap_lints {
         match cap_lints_wrapper(request.target_dir) {
@@ -98,6 +104,12 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
         }
     }
     command
+}
+
+/// A `--config` setting of the dev profile (which the test profile
+/// inherits) for `package` alone.
+fn package_profile(package: &str, key: &str, value: &str) -> String {
+    format!("profile.dev.package.\"{package}\".{key}={value}")
 }
 
 /// The script that runs rustc with `--cap-lints=warn` (in `target_dir`),

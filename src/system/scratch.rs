@@ -62,7 +62,14 @@ impl ScratchDir {
         let shared_target = autofix.join(purpose);
         let target_dir = match fs::create_dir_all(&shared_target) {
             Ok(()) => {
-                seed_from_main(&shared_target, &autofix);
+                // The dependencies are most likely built already: in the
+                // user's own target dir for `main`, in `main` for the others.
+                let built = if purpose == MAIN_TARGET {
+                    target_dir.join("debug")
+                } else {
+                    autofix.join(MAIN_TARGET).join("debug")
+                };
+                seed(&shared_target, &built);
                 shared_target
             }
             // A read-only target dir: build inside the scratch dir instead.
@@ -149,34 +156,60 @@ pub fn lock_target_dir(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result
     Lock::wait(&path, || on_wait(&path)).map(Some)
 }
 
-/// A new target dir other than `main` starts from `main`'s builds: a copy
-/// of its `debug` dir (all but `incremental`, which holds the package's
-/// own state), with the modification times kept, so that cargo finds every
-/// dependency fresh. Without it a rebuild worker would compile all of them
-/// again before its first candidate (49 s for `hex`'s dev-dependencies,
-/// with both workers at it at once); the copy takes about a second. A copy
-/// that fails leaves the dir to build from scratch.
-fn seed_from_main(target: &Path, autofix: &Path) {
-    let main = autofix.join(MAIN_TARGET);
-    let (from, to) = (main.join("debug"), target.join("debug"));
-    if target == main || to.exists() || !from.is_dir() {
+/// A new target dir starts from the builds in `built` (a profile dir,
+/// `debug`: the user's for `main`, `main`'s for a rebuild worker): a copy,
+/// all but `incremental` (which holds the crates' own state), with the
+/// modification times kept, so that cargo finds every dependency fresh.
+/// Without it a first run compiles all of them again (40 s for `hex`'s
+/// dev-dependencies, in each rebuild worker too, both at once); the copy
+/// takes about a second. Nothing is copied from more than
+/// [`SEED_LIMIT`] bytes, and a copy that fails leaves the dir to build from
+/// scratch.
+fn seed(target: &Path, built: &Path) {
+    let to = target.join("debug");
+    if to.exists() || !built.is_dir() || size(built).is_none_or(|size| size > SEED_LIMIT) {
         return;
     }
     let partial = target.join("debug.seeding");
     let _ = fs::remove_dir_all(&partial);
-    match copy_built(&from, &partial) {
+    match copy_built(built, &partial) {
         Ok(()) => drop(fs::rename(&partial, &to)),
         Err(_) => drop(fs::remove_dir_all(&partial)),
     }
 }
 
-/// Copies the build products under `from` to `to`, times kept.
-fn copy_built(from: &Path, to: &Path) -> Result<()> {
-    let walker = WalkDir::new(from)
+/// The most a new target dir copies (a large workspace's builds are better
+/// left where they are: most of them are not this package's dependencies).
+const SEED_LIMIT: u64 = 4 << 30;
+
+/// The build products' bytes under `dir` (`None` if it cannot be read).
+fn size(dir: &Path) -> Option<u64> {
+    let mut total = 0;
+    for entry in built_products(dir) {
+        let entry = entry.ok()?;
+        if entry.file_type().is_file() {
+            total += entry.metadata().ok()?.len();
+        }
+    }
+    Some(total)
+}
+
+/// Everything under a profile dir but its `incremental` dir.
+fn built_products(
+    dir: &Path,
+) -> walkdir::FilterEntry<walkdir::IntoIter, fn(&walkdir::DirEntry) -> bool> {
+    fn not_incremental(entry: &walkdir::DirEntry) -> bool {
+        entry.depth() != 1 || entry.file_name() != "incremental"
+    }
+    WalkDir::new(dir)
         .follow_links(false)
         .into_iter()
-        .filter_entry(|entry| entry.depth() != 1 || entry.file_name() != "incremental");
-    for entry in walker {
+        .filter_entry(not_incremental as fn(&walkdir::DirEntry) -> bool)
+}
+
+/// Copies the build products under `from` to `to`, times kept.
+fn copy_built(from: &Path, to: &Path) -> Result<()> {
+    for entry in built_products(from) {
         process::check_interrupted()?;
         let entry = entry?;
         let destination = to.join(entry.path().strip_prefix(from)?);
@@ -430,42 +463,51 @@ mod tests {
     }
 
     #[test]
-    fn a_new_target_dir_starts_from_mains_builds_with_their_times() {
+    fn a_new_target_dir_starts_from_the_builds_there_are_with_their_times() {
         let original = tempfile::tempdir().unwrap();
         fs::write(original.path().join("Cargo.toml"), "[package]\n").unwrap();
         let target = original.path().join("target");
-        let main = target.join("autofix").join(MAIN_TARGET).join("debug");
-        fs::create_dir_all(main.join("deps")).unwrap();
-        fs::create_dir_all(main.join("incremental").join("app-1")).unwrap();
-        fs::write(main.join("deps").join("libdep-1.rlib"), "built").unwrap();
-        fs::write(main.join("incremental").join("app-1").join("s"), "state").unwrap();
+        // The user's own `cargo test` built a dependency.
+        let users = target.join("debug");
+        fs::create_dir_all(users.join("deps")).unwrap();
+        fs::create_dir_all(users.join("incremental").join("app-1")).unwrap();
+        fs::write(users.join("deps").join("libdep-1.rlib"), "built").unwrap();
+        fs::write(users.join("incremental").join("app-1").join("s"), "state").unwrap();
         let long_ago = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
         fs::File::options()
             .write(true)
-            .open(main.join("deps").join("libdep-1.rlib"))
+            .open(users.join("deps").join("libdep-1.rlib"))
             .unwrap()
             .set_modified(long_ago)
             .unwrap();
+        let built = |scratch: &ScratchDir, name: &str| {
+            let path = scratch.target_dir.join("debug").join("deps").join(name);
+            fs::read_to_string(&path).ok().map(|text| {
+                let modified = fs::metadata(&path).unwrap().modified().unwrap();
+                (text, modified)
+            })
+        };
 
+        let main = ScratchDir::create(original.path(), &target, MAIN_TARGET).unwrap();
+        assert_eq!(
+            built(&main, "libdep-1.rlib"),
+            Some(("built".into(), long_ago))
+        );
+        assert!(!main.target_dir.join("debug").join("incremental").exists());
+        assert!(!main.target_dir.join("debug.seeding").exists());
+
+        // A worker starts from `main`, with what was built there since.
+        fs::write(main.target_dir.join("debug/deps/libdep-2.rlib"), "woven").unwrap();
         let worker = ScratchDir::create(original.path(), &target, "worker-0").unwrap();
-        let copied = worker
-            .target_dir
-            .join("debug")
-            .join("deps")
-            .join("libdep-1.rlib");
-        assert_eq!(fs::read_to_string(&copied).unwrap(), "built");
-        assert_eq!(fs::metadata(&copied).unwrap().modified().unwrap(), long_ago);
-        assert!(!worker.target_dir.join("debug").join("incremental").exists());
-        assert!(!worker.target_dir.join("debug.seeding").exists());
+        assert_eq!(
+            built(&worker, "libdep-1.rlib"),
+            Some(("built".into(), long_ago))
+        );
+        assert_eq!(built(&worker, "libdep-2.rlib").unwrap().0, "woven");
 
         // A dir with builds of its own keeps them.
-        fs::write(main.join("deps").join("libdep-1.rlib"), "rebuilt").unwrap();
+        fs::write(main.target_dir.join("debug/deps/libdep-2.rlib"), "rebuilt").unwrap();
         let again = ScratchDir::create(original.path(), &target, "worker-0").unwrap();
-        let kept = again
-            .target_dir
-            .join("debug")
-            .join("deps")
-            .join("libdep-1.rlib");
-        assert_eq!(fs::read_to_string(kept).unwrap(), "built");
+        assert_eq!(built(&again, "libdep-2.rlib").unwrap().0, "woven");
     }
 }
