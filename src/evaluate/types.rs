@@ -1,14 +1,14 @@
 //! The type oracle: what the compiler says about types at sites (and,
 //! from one build of the crate as it is, which variables it warns are
 //! unused or needlessly `mut`). A copy of the crate gets, before the
-//! statements at the locations asked about,
-//! `let _: () = x;` for every variable in scope (and first in a block, for
-//! the names its `if let` or `for` binds) and `let _: () = (e);` for
-//! every operand whose variables are in scope there (the lines of a
-//! function with a warned variable are asked about too), and, where each
-//! ingredient was found, the same for its variables. One build (which
-//! stops at the type errors) answers all of them: each probe fails with
-//! "expected `()`, found `T`", and `T` is the type. (A probe that does not fail is of type `()`.)
+//! statements at the locations asked about, `let _: () = x;` for every
+//! variable in scope (and first in a block, for the names its `if let` or
+//! `for` binds) and `let _: () = (e);` for every operand whose variables
+//! are in scope there (the lines of a function with a warned variable are
+//! asked about too), and, where each ingredient was found, the same for
+//! its variables. One build (which stops at the type errors) answers all
+//! of them: each probe fails with "expected `()`, found `T`", and `T` is
+//! the type. (A probe that does not fail is of type `()`.)
 //!
 //! rustc reports such an error as it meets it, when an integer whose type
 //! later code settles (`let mut n = 0;` returned as a `usize`) is still
