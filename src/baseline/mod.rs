@@ -19,6 +19,7 @@ use crate::cargo::discover::Workspace;
 use crate::cargo::suite::{RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::crate_sources::{CrateSources, read_crate_sources};
 use crate::code::source::{FileId, Location};
+use crate::code::test_fn::{TestFunction, find_test_function};
 use crate::exit::{Exit, Failure};
 use crate::system::console::Console;
 use crate::system::scratch::{MAIN_TARGET, ScratchDir};
@@ -69,6 +70,24 @@ pub struct LeftOut {
 const TRACED_TESTS: usize = 20;
 
 impl Baseline {
+    /// Where test `test` is written (why not, if it cannot be found: a
+    /// whole `harness = false` executable, a function it cannot parse).
+    pub fn test_function(&self, test: TestId) -> Result<TestFunction, String> {
+        let (kind, target) = self.suite.target_of(test);
+        let root = self
+            .workspace
+            .package
+            .targets
+            .iter()
+            .find(|t| t.kind == kind && t.name == target)
+            .map(|t| t.src_path.clone())
+            .ok_or_else(|| format!("no target `{target}` holds it"))?;
+        if self.suite.get(test).whole_executable {
+            return Err("it is a whole `harness = false` executable, not a test function".into());
+        }
+        find_test_function(&root, &self.workspace.root, &self.suite.get(test).name)
+    }
+
     pub fn failing(&self) -> impl Iterator<Item = &TestRecord> {
         self.records.iter().filter(|r| !r.outcome.verdict.passed())
     }

@@ -62,6 +62,9 @@ pub struct Scope {
     /// The `macro_rules!` transcriber it is in, if any (its code names the
     /// crate `$crate`, and edits must respect its repetitions).
     pub in_macro: Option<Arc<MacroSite>>,
+    /// The function's parameters that are mutable references (`out: &mut
+    /// [u8]`): what it writes through them, its caller sees.
+    lent: Vec<String>,
     frames: Vec<Vec<String>>,
 }
 
@@ -106,6 +109,12 @@ impl Scope {
         self.frames.split_first().is_some_and(|(parameters, rest)| {
             parameters.iter().any(|n| n == name) && !rest.iter().flatten().any(|n| n == name)
         })
+    }
+
+    /// Whether `name` is a parameter of the function that is a mutable
+    /// reference (`&mut T`), not bound again since.
+    pub fn is_lent_parameter(&self, name: &str) -> bool {
+        self.lent.iter().any(|n| n == name) && self.is_parameter(name)
     }
 }
 
@@ -334,13 +343,21 @@ impl<H: RunnableCode> Walker<'_, H> {
             return;
         }
         let mut parameters = Vec::new();
+        let mut lent = Vec::new();
         for input in &sig.inputs {
             match input {
                 syn::FnArg::Receiver(_) => parameters.push("self".to_string()),
-                syn::FnArg::Typed(typed) => parameters.extend(pattern_bindings(&typed.pat)),
+                syn::FnArg::Typed(typed) => {
+                    let names = pattern_bindings(&typed.pat);
+                    if matches!(&*typed.ty, syn::Type::Reference(r) if r.mutability.is_some()) {
+                        lent.extend(names.iter().cloned());
+                    }
+                    parameters.extend(names);
+                }
             }
         }
         let outer_scope = std::mem::take(&mut self.scope);
+        self.scope.lent = lent;
         let outer_runnable = std::mem::replace(&mut self.runnable, true);
         self.scope.in_macro = outer_scope.in_macro.clone();
         self.scope.function = sig.ident.to_string();

@@ -37,6 +37,38 @@ impl TestFunction {
     pub fn body_line(&self) -> u32 {
         line_at(&self.text, self.body.start)
     }
+
+    /// Whether the body lends one of its variables mutably (`&mut buf`,
+    /// `&mut v[..]`, in a macro's arguments too): a call may write there,
+    /// and a later statement may check what it wrote. `&mut
+    /// Stats::default()` lends a temporary, which nothing reads after.
+    pub fn lends_a_variable(&self) -> bool {
+        self.body_text()
+            .parse::<proc_macro2::TokenStream>()
+            .is_ok_and(lends_a_variable)
+    }
+}
+
+/// Whether `tokens` hold `& mut name` where `name` is not followed by a
+/// path, a call or a macro's `!` (a variable, not a value made there).
+fn lends_a_variable(tokens: proc_macro2::TokenStream) -> bool {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    tokens.iter().enumerate().any(|(i, token)| match token {
+        TokenTree::Group(group) => lends_a_variable(group.stream()),
+        TokenTree::Punct(p) if p.as_char() == '&' => match &tokens[i + 1..] {
+            [TokenTree::Ident(m), TokenTree::Ident(name), after @ ..] if m == "mut" => {
+                let made_here = match after.first() {
+                    Some(TokenTree::Punct(p)) => p.as_char() == ':' || p.as_char() == '!',
+                    Some(TokenTree::Group(g)) => g.delimiter() != proc_macro2::Delimiter::Bracket,
+                    _ => false,
+                };
+                name != "self" && !made_here
+            }
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 /// The 1-based line of byte `offset` of `text`.
@@ -162,6 +194,23 @@ fn find_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_lends_its_variables_not_values_made_there() {
+        let lends = |body: &str| lends_a_variable(body.parse().unwrap());
+        assert!(lends(
+            "{ let mut buf = [0; 4]; assert_eq!(decode(b\"ab\", &mut buf), Ok(())); }"
+        ));
+        assert!(lends("{ fill(&mut v[..2]); fill(&mut state.items); }"));
+        assert!(lends("{ f(&mut out as &mut [u8]); }"));
+        assert!(!lends(
+            "{ assert_eq!(mean(&[1, 2], &mut Stats::default()), 1); }"
+        ));
+        assert!(!lends(
+            "{ f(&mut vec![1]); f(&mut Stats { calls: 0 }); f(&mut make()); }"
+        ));
+        assert!(!lends("{ let v = &x; f(v); }"));
+    }
 
     #[test]
     fn finds_tests_in_inline_and_file_modules() {

@@ -35,6 +35,13 @@ pub struct Facts {
     pub parameters: BTreeSet<String>,
     /// The first statement of its function: each time it runs, a call began.
     pub entry: bool,
+    /// The parameters of its function that are mutable references and
+    /// that it writes through: what the caller sees of the call besides
+    /// the value returned.
+    pub writes_back: BTreeSet<String>,
+    /// The variables it lends mutably (`&mut x`) or formats into: a call
+    /// it makes may write them.
+    pub lends: BTreeSet<String>,
     /// Whether it may call code of the crate (see `syntax::may_call`).
     pub may_call: bool,
     /// The condition (if, else if, loop, match) it runs under.
@@ -109,7 +116,8 @@ impl Collector<'_> {
     ) {
         // A closure's parameters are bound where it is written.
         defines.extend(closure_parameters(code));
-        defines.extend(written_through(code));
+        let lends = written_through(code);
+        defines.extend(lends.iter().cloned());
         let aliased: Vec<String> = defines
             .iter()
             .filter_map(|d| {
@@ -130,6 +138,11 @@ impl Collector<'_> {
             .iter()
             .filter(|v| scope.is_parameter(base(v)))
             .cloned()
+            .collect();
+        let writes_back: BTreeSet<String> = defines
+            .iter()
+            .filter(|d| scope.is_lent_parameter(base(d)))
+            .map(|d| base(d).to_string())
             .collect();
         let entry = self.entered.insert(scope.function_line);
         let control = scope
@@ -155,6 +168,8 @@ impl Collector<'_> {
             .extend(self.branch_values.get(&line).into_iter().flatten().cloned());
         entry.uses.extend(uses);
         entry.parameters.extend(parameters);
+        entry.writes_back.extend(writes_back);
+        entry.lends.extend(lends);
         entry.decides = entry.decides.or(decides);
         entry.may_call |= may_call(code);
     }
@@ -382,6 +397,10 @@ pub enum Dependency {
     Argument { from: Location },
     /// It called a function of the crate, which returned from `from`.
     Return { from: Location },
+    /// It read a variable lent to a call (`f(&mut x)`), whose callee last
+    /// wrote through its parameter `variable` (a mutable reference) at
+    /// `from`.
+    WrittenBack { variable: String, from: Location },
     /// It ran because the condition at `from` (an `if`, loop...) decided
     /// so, or because the statement at `from` did not leave early (`?`).
     Control { kind: &'static str, from: Location },
@@ -397,6 +416,7 @@ impl Dependency {
             Dependency::Data { from, .. }
             | Dependency::Argument { from }
             | Dependency::Return { from }
+            | Dependency::WrittenBack { from, .. }
             | Dependency::Control { from, .. }
             | Dependency::Potential { from, .. } => from,
         }
@@ -412,6 +432,9 @@ pub struct Run<'a> {
     dependencies: Vec<Vec<(Dependency, usize)>>,
     /// The position of each location's last execution.
     last: HashMap<&'a Location, usize>,
+    /// The last writes back to the caller of the activation the run ended
+    /// in (through its `&mut` parameters).
+    written_back: Vec<usize>,
 }
 
 /// One activation of a function in the trace.
@@ -470,6 +493,24 @@ impl<'a> Run<'a> {
             };
             frames[frame].positions.push(p);
         }
+        // What each activation leaves its caller through its `&mut`
+        // parameters: the last write through each.
+        let written_back: Vec<BTreeMap<&str, usize>> = frames
+            .iter()
+            .map(|frame| {
+                let mut last = BTreeMap::new();
+                for &p in &frame.positions {
+                    for variable in facts
+                        .get(&trace[p])
+                        .into_iter()
+                        .flat_map(|f| &f.writes_back)
+                    {
+                        last.insert(variable.as_str(), p);
+                    }
+                }
+                last
+            })
+            .collect();
         // A field of `self` outlives the call: its last write may be in an
         // earlier call or in a callee (another method on the same value,
         // most likely).
@@ -518,6 +559,18 @@ impl<'a> Run<'a> {
                             let variable = variable.clone();
                             found.push((Dependency::Potential { variable, from }, d));
                         }
+                        // A variable lent to a call: what the callee wrote
+                        // through its parameter too.
+                        let lent = write.filter(|&q| {
+                            facts
+                                .get(&trace[q])
+                                .is_some_and(|f| f.lends.contains(variable))
+                        });
+                        let callees = lent.and_then(|q| calls.get(&q)).into_iter().flatten();
+                        for (&parameter, &w) in callees.flat_map(|&c| &written_back[c]) {
+                            let (variable, from) = (parameter.to_string(), trace[w]);
+                            found.push((Dependency::WrittenBack { variable, from }, w));
+                        }
                         match write {
                             Some(q) => found.push((
                                 Dependency::Data {
@@ -560,10 +613,15 @@ impl<'a> Run<'a> {
             }
         }
         let last = trace.iter().enumerate().map(|(p, l)| (l, p)).collect();
+        let written_back = stack
+            .last()
+            .map(|&frame| written_back[frame].values().copied().collect())
+            .unwrap_or_default();
         Run {
             trace,
             dependencies,
             last,
+            written_back,
         }
     }
 
@@ -586,10 +644,15 @@ impl<'a> Run<'a> {
     }
 
     /// The dynamic backward slice: from the last location the run executed
-    /// in the crate, every execution it transitively depends on.
-    pub fn slice(&self) -> BTreeSet<Location> {
+    /// in the crate (and, if the test `checks_lent` variables, the last
+    /// writes through the `&mut` parameters of the call it ended in), every
+    /// execution it transitively depends on.
+    pub fn slice(&self, checks_lent: bool) -> BTreeSet<Location> {
         let mut taken = vec![false; self.trace.len()];
         let mut work: Vec<usize> = self.trace.len().checked_sub(1).into_iter().collect();
+        if checks_lent {
+            work.extend(&self.written_back);
+        }
         let mut slice = BTreeSet::new();
         while let Some(p) = work.pop() {
             if std::mem::replace(&mut taken[p], true) {
@@ -602,9 +665,13 @@ impl<'a> Run<'a> {
     }
 }
 
-/// The dynamic backward slice of a failing run's trace.
-pub fn backward_slice(trace: &[Location], facts: &BTreeMap<Location, Facts>) -> BTreeSet<Location> {
-    Run::new(trace, facts).slice()
+/// The dynamic backward slice of a failing run's trace (see [`Run::slice`]).
+pub fn backward_slice(
+    trace: &[Location],
+    facts: &BTreeMap<Location, Facts>,
+    checks_lent: bool,
+) -> BTreeSet<Location> {
+    Run::new(trace, facts).slice(checks_lent)
 }
 
 #[cfg(test)]
@@ -653,7 +720,7 @@ mod tests {
     fn the_slice_of_middle_2_1_3_holds_the_conditions_and_the_return() {
         // middle(2, 1, 3) executes lines 2, 3, 5 and 6.
         let facts = facts_of(MIDDLE);
-        let slice = backward_slice(&[at(2), at(3), at(5), at(6)], &facts);
+        let slice = backward_slice(&[at(2), at(3), at(5), at(6)], &facts, false);
         assert_eq!(lines(&slice), [2, 3, 5, 6]);
         let trace = [at(2), at(3), at(5), at(6)];
         let deps = Run::new(&trace, &facts).dependencies_of(&at(6));
@@ -671,7 +738,7 @@ mod tests {
         let text = "pub fn f(a: i32) -> i32 {\n    let mut log = Vec::new();\n    let b = a * 2;\n    log.push(b);\n    let c = b + 1;\n    c\n}\n";
         let facts = facts_of(text);
         assert!(facts[&at(4)].defines.contains("log"));
-        let slice = backward_slice(&[at(2), at(3), at(4), at(5), at(6)], &facts);
+        let slice = backward_slice(&[at(2), at(3), at(4), at(5), at(6)], &facts, false);
         assert_eq!(
             lines(&slice),
             [3, 5, 6],
@@ -696,7 +763,7 @@ mod tests {
         assert_eq!(facts[&at(4)].decides, Some("for"));
         assert!(facts[&at(5)].defines.contains("self.total"));
         let trace = [at(4), at(5), at(5), at(7), at(8)];
-        assert_eq!(lines(&backward_slice(&trace, &facts)), [4, 5, 7, 8]);
+        assert_eq!(lines(&backward_slice(&trace, &facts, false)), [4, 5, 7, 8]);
     }
 
     #[test]
@@ -713,7 +780,7 @@ mod tests {
                 from: at(5)
             }]
         );
-        assert_eq!(lines(&run.slice()), [5, 8], "`self.log` is left out");
+        assert_eq!(lines(&run.slice(false)), [5, 8], "`self.log` is left out");
     }
 
     #[test]
@@ -735,7 +802,7 @@ mod tests {
         // f(1) runs 6, 7, 8 (calling fill: 3), 9, 10, 11.
         let trace = [at(6), at(7), at(8), at(3), at(9), at(10), at(11)];
         assert_eq!(
-            lines(&backward_slice(&trace, &facts)),
+            lines(&backward_slice(&trace, &facts, false)),
             [3, 6, 7, 8, 9, 10, 11]
         );
     }
@@ -761,7 +828,7 @@ mod tests {
             variable: "merged".into(),
             from: at(5)
         }));
-        assert_eq!(lines(&run.slice()), [2, 3, 4, 5, 6, 9]);
+        assert_eq!(lines(&run.slice(false)), [2, 3, 4, 5, 6, 9]);
     }
 
     #[test]
@@ -779,7 +846,7 @@ mod tests {
                 from: at(5)
             }
         );
-        assert_eq!(lines(&run.slice()), [3, 4, 5, 6], "`n` is left out");
+        assert_eq!(lines(&run.slice(false)), [3, 4, 5, 6], "`n` is left out");
     }
 
     #[test]
@@ -790,7 +857,11 @@ mod tests {
         // f(1) runs 6, 7 (which calls helper: 2, 3), then 8.
         let trace = [at(6), at(7), at(2), at(3), at(8)];
         let run = Run::new(&trace, &facts);
-        assert_eq!(lines(&run.slice()), [2, 3, 7, 8], "`unused` is left out");
+        assert_eq!(
+            lines(&run.slice(false)),
+            [2, 3, 7, 8],
+            "`unused` is left out"
+        );
         assert_eq!(
             run.dependencies_of(&at(7)),
             [Dependency::Return { from: at(3) }]
@@ -799,6 +870,55 @@ mod tests {
             run.dependencies_of(&at(2)),
             [Dependency::Argument { from: at(7) }]
         );
+    }
+
+    #[test]
+    fn what_a_call_writes_through_a_mutable_reference_reaches_the_caller_and_the_test() {
+        let text = "pub fn fill(out: &mut [u8], v: u8) -> bool {\n    let mut n = 0;\n    for b in out.iter_mut() {\n        *b = v;\n    }\n    n += 1;\n    n > 0\n}\npub fn two(v: u8) -> [u8; 2] {\n    let mut out = [0; 2];\n    let full = fill(&mut out, v);\n    out\n}\npub fn ok(v: u8) -> bool {\n    let mut out = [0; 2];\n    let full = fill(&mut out, v);\n    full\n}\n";
+        let facts = facts_of(text);
+        assert_eq!(facts[&at(4)].writes_back, BTreeSet::from(["out".into()]));
+        assert!(facts[&at(2)].writes_back.is_empty(), "`n` is a local");
+        // A test calls fill(&mut buf, 7): if it checks `buf`, the write is
+        // in the slice, though the value returned does not depend on it.
+        let trace = [at(2), at(3), at(4), at(3), at(4), at(3), at(6), at(7)];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(lines(&run.slice(true)), [2, 3, 4, 6, 7]);
+        assert_eq!(lines(&run.slice(false)), [2, 6, 7]);
+        // two(7): the array it returns was written by fill.
+        let trace = [
+            at(10),
+            at(11),
+            at(2),
+            at(3),
+            at(4),
+            at(3),
+            at(6),
+            at(7),
+            at(12),
+        ];
+        let run = Run::new(&trace, &facts);
+        assert!(
+            run.dependencies_of(&at(12))
+                .contains(&Dependency::WrittenBack {
+                    variable: "out".into(),
+                    from: at(4),
+                })
+        );
+        assert_eq!(lines(&run.slice(false)), [2, 3, 4, 6, 7, 10, 11, 12]);
+        // ok(7) returns what fill returned, not the array it wrote.
+        let trace = [
+            at(15),
+            at(16),
+            at(2),
+            at(3),
+            at(4),
+            at(3),
+            at(6),
+            at(7),
+            at(17),
+        ];
+        let run = Run::new(&trace, &facts);
+        assert_eq!(lines(&run.slice(false)), [2, 6, 7, 15, 16, 17]);
     }
 
     #[test]
@@ -811,7 +931,7 @@ mod tests {
         assert!(!facts[&at(3)].may_call);
         let trace = [at(2), at(3), at(6), at(7), at(8)];
         let run = Run::new(&trace, &facts);
-        assert_eq!(lines(&run.slice()), [6, 7, 8]);
+        assert_eq!(lines(&run.slice(false)), [6, 7, 8]);
         assert_eq!(run.dependencies_of(&at(6)), [], "`a` came from the test");
     }
 
@@ -846,7 +966,7 @@ mod tests {
             run.dependencies_of(&at(2)),
             [Dependency::Argument { from: at(3) }]
         );
-        assert_eq!(lines(&run.slice()), [2, 3, 5]);
+        assert_eq!(lines(&run.slice(false)), [2, 3, 5]);
     }
 
     #[test]
@@ -861,7 +981,7 @@ mod tests {
         // the result, through the match arm that ran.
         let trace = [at(2), at(5), at(7), at(10), at(13)];
         let run = Run::new(&trace, &facts);
-        assert_eq!(lines(&run.slice()), [2, 5, 7, 10, 13]);
+        assert_eq!(lines(&run.slice(false)), [2, 5, 7, 10, 13]);
         assert!(run.dependencies_of(&at(7)).contains(&Dependency::Data {
             variable: "next".into(),
             from: at(5)
@@ -880,7 +1000,7 @@ mod tests {
         );
         // all(&[1]) runs 5, 6 (calling ok: 2), then 10.
         let trace = [at(5), at(6), at(2), at(10)];
-        assert_eq!(lines(&backward_slice(&trace, &facts)), [2, 5, 6, 10]);
+        assert_eq!(lines(&backward_slice(&trace, &facts, false)), [2, 5, 6, 10]);
         let text = "fn parse(s: &str) -> Result<u8, ()> {\n    let n = s.parse::<u8>().map_err(|_| ())?;\n    let unrelated = 1;\n    Ok(n + unrelated)\n}\n";
         let facts = facts_of(text);
         assert_eq!(facts[&at(3)].exits, BTreeSet::from([at(2)]), "after a `?`");

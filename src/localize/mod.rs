@@ -195,7 +195,7 @@ pub fn localize(
         .traces
         .iter()
         .map(|(&test, trace)| {
-            let mut slice = backward_slice(trace, &facts);
+            let mut slice = backward_slice(trace, &facts, checks_lent(baseline, test));
             let read: Vec<Location> = data
                 .iter()
                 .filter(|c| !c.read_at.is_disjoint(&slice))
@@ -452,6 +452,15 @@ fn common_slice<'a>(
     slices.fold(first.clone(), |common, slice| {
         common.intersection(slice).copied().collect()
     })
+}
+
+/// Whether failing test `test` may check what the crate wrote through a
+/// `&mut` it lent (its body lends one of its variables mutably): then its
+/// slice starts from those writes too.
+pub fn checks_lent(baseline: &Baseline, test: TestId) -> bool {
+    baseline
+        .test_function(test)
+        .is_ok_and(|function| function.lends_a_variable())
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The mutation refinement's experiment: the single edits the repair's
 //! sweep would make at the most suspicious lines (typed by the type oracle
-//! the same way; at most eight per operator and line, or per value of a
-//! data item), woven into shared builds and run against every test that
+//! the same way; at most eight per operator and code replaced: an
+//! operand, a statement, a value of a data item), woven into shared builds and run against every test that
 //! reaches the edited line, with no cutoff (a passing test an edit breaks
 //! is evidence too), line by line in rank order, then at the lines a
 //! failing test ran that bind a variable the compiler warns is unused, then
@@ -32,8 +32,10 @@ use crate::system::process;
 /// has this many).
 const BATCH: usize = 200;
 
-/// Edits per operator and line, at most.
-const PER_OPERATOR: usize = 8;
+/// Edits per operator and code replaced (an operand, a statement, a value
+/// of a data item), at most: every part of a line is tried, and only long
+/// lists of alternatives (ingredients, synthesized conditions) are cut.
+const PER_SITE: usize = 8;
 
 /// What the edits at the chosen lines did.
 #[derive(Debug, Clone, Default)]
@@ -149,7 +151,7 @@ pub fn run_mutants(
             break;
         }
         let (shared, costly): (Vec<PatchEdit>, Vec<PatchEdit>) = mutator
-            .batch_at(&legs, &mut next, BATCH, PER_OPERATOR)
+            .batch_at(&legs, &mut next, BATCH, PER_SITE)
             .into_iter()
             .partition(|edit| !evaluator.builds_alone(&Candidate::original().with(edit.clone())));
         alone.extend(costly);

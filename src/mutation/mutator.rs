@@ -265,31 +265,34 @@ impl<'a> Mutator<'a> {
     }
 
     /// The edits of whole legs from `legs[*next]` on (each operator's
-    /// first `per_operator` at each location, or at each value of a data
-    /// item), until there are at least `size` (or the legs run out); `next`
-    /// moves past them.
+    /// first `per_site` at each code it replaces: an operand, a statement,
+    /// a value of a data item), until there are at least `size` (or the
+    /// legs run out); `next` moves past them.
     pub fn batch_at(
         &self,
         legs: &[Leg],
         next: &mut usize,
         size: usize,
-        per_operator: usize,
+        per_site: usize,
     ) -> Vec<PatchEdit> {
         let mut batch = Vec::new();
         while *next < legs.len() && batch.len() < size {
-            // Data is one location with many values: each value gets its own.
+            // Each site of the line (or value of a data item), which is
+            // what an edit replaces, gets its own: every part of the line
+            // is tried, and only long lists of alternatives are cut.
             let Leg { location, part } = legs[*next];
-            let data = self.space.constants.iter().any(|c| c.location == location);
-            let mut taken: BTreeMap<(Operator, usize), usize> = BTreeMap::new();
+            let mut taken: BTreeMap<(Operator, usize, usize), usize> = BTreeMap::new();
             let edits = self.every_edit_at(location);
             batch.extend(edits.into_iter().filter(|edit| {
                 if !part.has(edit.operator) {
                     return false;
                 }
-                let value = if data { edit.edit.range.start } else { 0 };
-                let count = taken.entry((edit.operator, value)).or_default();
+                let range = &edit.edit.range;
+                let count = taken
+                    .entry((edit.operator, range.start, range.end))
+                    .or_default();
                 *count += 1;
-                *count <= per_operator
+                *count <= per_site
             }));
             *next += 1;
         }
@@ -360,15 +363,26 @@ mod tests {
                 (e.operator, line_text(&text, 5).to_string())
             })
             .collect();
-        // A batch of this one location with one edit per operator: the
-        // first of each operator, in the same order.
+        // A batch of this one location with one edit per operator and
+        // code replaced: the first of each, in the same order.
         let location = [Location::new(FileId::new(0), 5)];
         let capped = mutator.batch_at(&whole(&location), &mut 0, 1000, 1);
         let mut firsts = edits.clone();
         let mut seen = std::collections::BTreeSet::new();
-        firsts.retain(|e| seen.insert(e.operator));
-        assert!(firsts.len() < edits.len(), "some operator has two edits");
+        firsts.retain(|e| seen.insert((e.operator, e.edit.range.start, e.edit.range.end)));
+        assert!(firsts.len() < edits.len(), "some code has two edits");
         assert_eq!(capped, firsts);
+        // The cap cuts alternatives at one code, not codes: an operator
+        // with two codes at the line (the variables `x` and `z`) keeps both.
+        let codes = |operator: Operator| {
+            capped
+                .iter()
+                .filter(|e| e.operator == operator)
+                .map(|e| (e.edit.range.start, e.edit.range.end))
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+        };
+        assert_eq!(codes(Operator::Identifier), 2);
         // The five other comparisons first, then the condition's negation.
         assert_eq!(lines[0].0, Operator::Binary);
         assert!(

@@ -26,7 +26,7 @@ use serde::Serialize;
 use crate::baseline::Baseline;
 use crate::cargo::suite::{TestId, Verdict};
 use crate::code::diff::{FileChange, unified_diff};
-use crate::code::test_fn::{TestFunction, find_test_function};
+use crate::code::test_fn::TestFunction;
 use crate::dd::{DdError, Outcome, ddmin_batched};
 use crate::evaluate::Settings;
 use crate::evaluate::plan::FLOOR;
@@ -186,24 +186,7 @@ fn unknown_test(baseline: &Baseline, name: &str) -> Failure {
 
 /// Where test `test` is written.
 fn test_function(baseline: &Baseline, test: TestId, name: &str) -> Result<TestFunction> {
-    let (kind, target) = baseline.suite.target_of(test);
-    let workspace = &baseline.workspace;
-    let root = workspace
-        .package
-        .targets
-        .iter()
-        .find(|t| t.kind == kind && t.name == target)
-        .map(|t| t.src_path.clone())
-        .ok_or_else(|| anyhow::anyhow!("no target `{target}` holds test `{name}`"))?;
-    if baseline.suite.get(test).whole_executable {
-        return Err(Failure::new(
-            Exit::NothingToLocalize,
-            format!("cannot reduce `{name}`: it is a whole `harness = false` executable, not a test function"),
-        )
-        .into());
-    }
-    let libtest_name = &baseline.suite.get(test).name;
-    find_test_function(&root, &workspace.root, libtest_name).map_err(|why| {
+    baseline.test_function(test).map_err(|why| {
         Failure::new(
             Exit::NothingToLocalize,
             format!("cannot reduce `{name}`: {why}"),

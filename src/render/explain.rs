@@ -13,7 +13,7 @@ use crate::code::source::Location;
 use crate::localize::dependence::{Dependency, Run};
 use crate::localize::spectrum::Suspect;
 use crate::localize::tree::Tree;
-use crate::localize::{GroupRanking, Localization, TREE_DEPTH};
+use crate::localize::{GroupRanking, Localization, TREE_DEPTH, checks_lent};
 
 /// The top suspects of each group with their dependencies.
 pub fn listing(ranking: &Ranking, localization: &Localization, top: Option<usize>) -> String {
@@ -170,6 +170,9 @@ fn describe(
             Dependency::Data { variable, .. } => data.push(format!("{variable} ({from})")),
             Dependency::Argument { .. } => data.push(format!("arguments ({from})")),
             Dependency::Return { .. } => data.push(format!("returned ({from})")),
+            Dependency::WrittenBack { variable, .. } => {
+                data.push(format!("{variable} written back ({from})"))
+            }
             Dependency::Control { kind, .. } => control.push(format!("{kind} ({from})")),
             Dependency::Potential { variable, .. } => {
                 control.push(format!("not writing {variable} ({from})"))
@@ -194,16 +197,16 @@ pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
     let mut out =
         String::from("digraph dependencies {\n  node [shape=box, fontname=\"monospace\"];\n");
     for (index, group) in localization.groups.iter().enumerate() {
-        let Some(trace) = group
+        let Some((&test, trace)) = group
             .group
             .tests
             .iter()
-            .find_map(|t| ranking.baseline.traces.get(t))
+            .find_map(|t| ranking.baseline.traces.get_key_value(t))
         else {
             continue;
         };
         let run = Run::new(trace, &localization.facts);
-        let slice = run.slice();
+        let slice = run.slice(checks_lent(ranking.baseline, test));
         let _ = writeln!(
             out,
             "  subgraph cluster_{index} {{\n    label=\"{}\";",
@@ -229,6 +232,9 @@ pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
                     Dependency::Data { variable, .. } => format!("label=\"{}\"", escape(variable)),
                     Dependency::Argument { .. } => "label=\"arguments\"".to_string(),
                     Dependency::Return { .. } => "label=\"returned\"".to_string(),
+                    Dependency::WrittenBack { variable, .. } => {
+                        format!("label=\"{} written back\"", escape(variable))
+                    }
                     Dependency::Control { kind, .. } => format!("style=dashed, label=\"{kind}\""),
                     Dependency::Potential { variable, .. } => {
                         format!("style=dotted, label=\"not writing {}\"", escape(variable))
