@@ -880,43 +880,24 @@ mod tests {
         assert!(facts[&at(2)].writes_back.is_empty(), "`n` is a local");
         // A test calls fill(&mut buf, 7): if it checks `buf`, the write is
         // in the slice, though the value returned does not depend on it.
-        let trace = [at(2), at(3), at(4), at(3), at(4), at(3), at(6), at(7)];
-        let run = Run::new(&trace, &facts);
+        let fill = [at(2), at(3), at(4), at(3), at(6), at(7)];
+        let run = Run::new(&fill, &facts);
         assert_eq!(lines(&run.slice(true)), [2, 3, 4, 6, 7]);
         assert_eq!(lines(&run.slice(false)), [2, 6, 7]);
+        // A call from line `call` of a function whose first line is
+        // `call - 1` and whose last is `call + 1`.
+        let from = |call: u32| [&[at(call - 1), at(call)], &fill[..], &[at(call + 1)]].concat();
         // two(7): the array it returns was written by fill.
-        let trace = [
-            at(10),
-            at(11),
-            at(2),
-            at(3),
-            at(4),
-            at(3),
-            at(6),
-            at(7),
-            at(12),
-        ];
+        let trace = from(11);
         let run = Run::new(&trace, &facts);
-        assert!(
-            run.dependencies_of(&at(12))
-                .contains(&Dependency::WrittenBack {
-                    variable: "out".into(),
-                    from: at(4),
-                })
-        );
+        let written = Dependency::WrittenBack {
+            variable: "out".into(),
+            from: at(4),
+        };
+        assert!(run.dependencies_of(&at(12)).contains(&written));
         assert_eq!(lines(&run.slice(false)), [2, 3, 4, 6, 7, 10, 11, 12]);
         // ok(7) returns what fill returned, not the array it wrote.
-        let trace = [
-            at(15),
-            at(16),
-            at(2),
-            at(3),
-            at(4),
-            at(3),
-            at(6),
-            at(7),
-            at(17),
-        ];
+        let trace = from(16);
         let run = Run::new(&trace, &facts);
         assert_eq!(lines(&run.slice(false)), [2, 6, 7, 15, 16, 17]);
     }
