@@ -129,21 +129,15 @@ fn cap_lints_wrapper(target_dir: &Path) -> Option<PathBuf> {
         std::fs::create_dir_all(target_dir).ok()?;
         let temporary = target_dir.join(format!("autofix-cap-lints.{}", std::process::id()));
         std::fs::write(&temporary, SCRIPT).ok()?;
-        make_executable(&temporary).ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let executable = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(&temporary, executable).ok()?;
+        }
         std::fs::rename(&temporary, &path).ok()?;
     }
     Some(path)
-}
-
-#[cfg(unix)]
-fn make_executable(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-}
-
-#[cfg(not(unix))]
-fn make_executable(_: &Path) -> std::io::Result<()> {
-    Ok(())
 }
 
 /// Runs the package's whole test suite as a user would, doctests included,

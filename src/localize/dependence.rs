@@ -644,13 +644,14 @@ impl<'a> Run<'a> {
     }
 
     /// The dynamic backward slice: from the last location the run executed
-    /// in the crate (and, if the test `checks_lent` variables, the last
-    /// writes through the `&mut` parameters of the call it ended in), every
-    /// execution it transitively depends on.
-    pub fn slice(&self, checks_lent: bool) -> BTreeSet<Location> {
+    /// in the crate (and from the last writes through the `&mut`
+    /// parameters of the call it ended in, if there are any and the test
+    /// `checks_lent` variables: asked only then), every execution it
+    /// transitively depends on.
+    pub fn slice(&self, checks_lent: impl FnOnce() -> bool) -> BTreeSet<Location> {
         let mut taken = vec![false; self.trace.len()];
         let mut work: Vec<usize> = self.trace.len().checked_sub(1).into_iter().collect();
-        if checks_lent {
+        if !self.written_back.is_empty() && checks_lent() {
             work.extend(&self.written_back);
         }
         let mut slice = BTreeSet::new();
@@ -669,7 +670,7 @@ impl<'a> Run<'a> {
 pub fn backward_slice(
     trace: &[Location],
     facts: &BTreeMap<Location, Facts>,
-    checks_lent: bool,
+    checks_lent: impl FnOnce() -> bool,
 ) -> BTreeSet<Location> {
     Run::new(trace, facts).slice(checks_lent)
 }
@@ -720,7 +721,7 @@ mod tests {
     fn the_slice_of_middle_2_1_3_holds_the_conditions_and_the_return() {
         // middle(2, 1, 3) executes lines 2, 3, 5 and 6.
         let facts = facts_of(MIDDLE);
-        let slice = backward_slice(&[at(2), at(3), at(5), at(6)], &facts, false);
+        let slice = backward_slice(&[at(2), at(3), at(5), at(6)], &facts, || false);
         assert_eq!(lines(&slice), [2, 3, 5, 6]);
         let trace = [at(2), at(3), at(5), at(6)];
         let deps = Run::new(&trace, &facts).dependencies_of(&at(6));
@@ -738,7 +739,7 @@ mod tests {
         let text = "pub fn f(a: i32) -> i32 {\n    let mut log = Vec::new();\n    let b = a * 2;\n    log.push(b);\n    let c = b + 1;\n    c\n}\n";
         let facts = facts_of(text);
         assert!(facts[&at(4)].defines.contains("log"));
-        let slice = backward_slice(&[at(2), at(3), at(4), at(5), at(6)], &facts, false);
+        let slice = backward_slice(&[at(2), at(3), at(4), at(5), at(6)], &facts, || false);
         assert_eq!(
             lines(&slice),
             [3, 5, 6],
@@ -763,7 +764,10 @@ mod tests {
         assert_eq!(facts[&at(4)].decides, Some("for"));
         assert!(facts[&at(5)].defines.contains("self.total"));
         let trace = [at(4), at(5), at(5), at(7), at(8)];
-        assert_eq!(lines(&backward_slice(&trace, &facts, false)), [4, 5, 7, 8]);
+        assert_eq!(
+            lines(&backward_slice(&trace, &facts, || false)),
+            [4, 5, 7, 8]
+        );
     }
 
     #[test]
@@ -780,7 +784,11 @@ mod tests {
                 from: at(5)
             }]
         );
-        assert_eq!(lines(&run.slice(false)), [5, 8], "`self.log` is left out");
+        assert_eq!(
+            lines(&run.slice(|| false)),
+            [5, 8],
+            "`self.log` is left out"
+        );
     }
 
     #[test]
@@ -802,7 +810,7 @@ mod tests {
         // f(1) runs 6, 7, 8 (calling fill: 3), 9, 10, 11.
         let trace = [at(6), at(7), at(8), at(3), at(9), at(10), at(11)];
         assert_eq!(
-            lines(&backward_slice(&trace, &facts, false)),
+            lines(&backward_slice(&trace, &facts, || false)),
             [3, 6, 7, 8, 9, 10, 11]
         );
     }
@@ -828,7 +836,7 @@ mod tests {
             variable: "merged".into(),
             from: at(5)
         }));
-        assert_eq!(lines(&run.slice(false)), [2, 3, 4, 5, 6, 9]);
+        assert_eq!(lines(&run.slice(|| false)), [2, 3, 4, 5, 6, 9]);
     }
 
     #[test]
@@ -846,7 +854,7 @@ mod tests {
                 from: at(5)
             }
         );
-        assert_eq!(lines(&run.slice(false)), [3, 4, 5, 6], "`n` is left out");
+        assert_eq!(lines(&run.slice(|| false)), [3, 4, 5, 6], "`n` is left out");
     }
 
     #[test]
@@ -858,7 +866,7 @@ mod tests {
         let trace = [at(6), at(7), at(2), at(3), at(8)];
         let run = Run::new(&trace, &facts);
         assert_eq!(
-            lines(&run.slice(false)),
+            lines(&run.slice(|| false)),
             [2, 3, 7, 8],
             "`unused` is left out"
         );
@@ -882,8 +890,8 @@ mod tests {
         // in the slice, though the value returned does not depend on it.
         let fill = [at(2), at(3), at(4), at(3), at(6), at(7)];
         let run = Run::new(&fill, &facts);
-        assert_eq!(lines(&run.slice(true)), [2, 3, 4, 6, 7]);
-        assert_eq!(lines(&run.slice(false)), [2, 6, 7]);
+        assert_eq!(lines(&run.slice(|| true)), [2, 3, 4, 6, 7]);
+        assert_eq!(lines(&run.slice(|| false)), [2, 6, 7]);
         // A call from line `call` of a function whose first line is
         // `call - 1` and whose last is `call + 1`.
         let from = |call: u32| [&[at(call - 1), at(call)], &fill[..], &[at(call + 1)]].concat();
@@ -895,11 +903,13 @@ mod tests {
             from: at(4),
         };
         assert!(run.dependencies_of(&at(12)).contains(&written));
-        assert_eq!(lines(&run.slice(false)), [2, 3, 4, 6, 7, 10, 11, 12]);
-        // ok(7) returns what fill returned, not the array it wrote.
+        assert_eq!(lines(&run.slice(|| false)), [2, 3, 4, 6, 7, 10, 11, 12]);
+        // ok(7) returns what fill returned, not the array it wrote; `ok`
+        // writes nothing back, so the test is not asked whether it checks.
         let trace = from(16);
         let run = Run::new(&trace, &facts);
-        assert_eq!(lines(&run.slice(false)), [2, 6, 7, 15, 16, 17]);
+        let asked = || unreachable!("asked about a run that wrote nothing back");
+        assert_eq!(lines(&run.slice(asked)), [2, 6, 7, 15, 16, 17]);
     }
 
     #[test]
@@ -912,7 +922,7 @@ mod tests {
         assert!(!facts[&at(3)].may_call);
         let trace = [at(2), at(3), at(6), at(7), at(8)];
         let run = Run::new(&trace, &facts);
-        assert_eq!(lines(&run.slice(false)), [6, 7, 8]);
+        assert_eq!(lines(&run.slice(|| false)), [6, 7, 8]);
         assert_eq!(run.dependencies_of(&at(6)), [], "`a` came from the test");
     }
 
@@ -947,7 +957,7 @@ mod tests {
             run.dependencies_of(&at(2)),
             [Dependency::Argument { from: at(3) }]
         );
-        assert_eq!(lines(&run.slice(false)), [2, 3, 5]);
+        assert_eq!(lines(&run.slice(|| false)), [2, 3, 5]);
     }
 
     #[test]
@@ -962,7 +972,7 @@ mod tests {
         // the result, through the match arm that ran.
         let trace = [at(2), at(5), at(7), at(10), at(13)];
         let run = Run::new(&trace, &facts);
-        assert_eq!(lines(&run.slice(false)), [2, 5, 7, 10, 13]);
+        assert_eq!(lines(&run.slice(|| false)), [2, 5, 7, 10, 13]);
         assert!(run.dependencies_of(&at(7)).contains(&Dependency::Data {
             variable: "next".into(),
             from: at(5)
@@ -981,7 +991,10 @@ mod tests {
         );
         // all(&[1]) runs 5, 6 (calling ok: 2), then 10.
         let trace = [at(5), at(6), at(2), at(10)];
-        assert_eq!(lines(&backward_slice(&trace, &facts, false)), [2, 5, 6, 10]);
+        assert_eq!(
+            lines(&backward_slice(&trace, &facts, || false)),
+            [2, 5, 6, 10]
+        );
         let text = "fn parse(s: &str) -> Result<u8, ()> {\n    let n = s.parse::<u8>().map_err(|_| ())?;\n    let unrelated = 1;\n    Ok(n + unrelated)\n}\n";
         let facts = facts_of(text);
         assert_eq!(facts[&at(3)].exits, BTreeSet::from([at(2)]), "after a `?`");

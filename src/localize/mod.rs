@@ -195,7 +195,7 @@ pub fn localize(
         .traces
         .iter()
         .map(|(&test, trace)| {
-            let mut slice = backward_slice(trace, &facts, checks_lent(baseline, test));
+            let mut slice = backward_slice(trace, &facts, || checks_lent(baseline, test));
             let read: Vec<Location> = data
                 .iter()
                 .filter(|c| !c.read_at.is_disjoint(&slice))

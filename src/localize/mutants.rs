@@ -1,9 +1,9 @@
 //! The mutation refinement's experiment: the single edits the repair's
 //! sweep would make at the most suspicious lines (typed by the type oracle
 //! the same way; at most eight per operator and code replaced: an
-//! operand, a statement, a value of a data item), woven into shared builds and run against every test that
-//! reaches the edited line, with no cutoff (a passing test an edit breaks
-//! is evidence too), line by line in rank order, then at the lines a
+//! operand, a statement, a value of a data item), woven into shared
+//! builds and run against every test that reaches the edited line, with
+//! no cutoff (a passing test an edit breaks is evidence too), line by line in rank order, then at the lines a
 //! failing test ran that bind a variable the compiler warns is unused, then
 //! further down the rankings until some edit fixes every failing test of a
 //! group without breaking a passing one (the strongest evidence there is:

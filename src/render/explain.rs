@@ -206,7 +206,7 @@ pub fn dot(ranking: &Ranking, localization: &Localization) -> String {
             continue;
         };
         let run = Run::new(trace, &localization.facts);
-        let slice = run.slice(checks_lent(ranking.baseline, test));
+        let slice = run.slice(|| checks_lent(ranking.baseline, test));
         let _ = writeln!(
             out,
             "  subgraph cluster_{index} {{\n    label=\"{}\";",

@@ -18,7 +18,8 @@ use crate::system::process;
 
 /// The target dir (under `<target>/autofix/`) of the copies that are never
 /// built at the same time: the instrumented one, the type probes', the
-/// woven one, the one a patch is validated in. Sharing it, they compile the dependencies once.
+/// woven one, the one a patch is validated in. Sharing it, they compile
+/// the dependencies once.
 /// (Repair workers build in parallel: each has its own.)
 pub const MAIN_TARGET: &str = "main";
 
@@ -209,24 +210,7 @@ fn built_products(
 
 /// Copies the build products under `from` to `to`, times kept.
 fn copy_built(from: &Path, to: &Path) -> Result<()> {
-    for entry in built_products(from) {
-        process::check_interrupted()?;
-        let entry = entry?;
-        let destination = to.join(entry.path().strip_prefix(from)?);
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&destination)?;
-        } else if entry.file_type().is_symlink() {
-            copy_symlink(entry.path(), &destination)?;
-        } else {
-            fs::copy(entry.path(), &destination)?;
-            let modified = entry.metadata()?.modified()?;
-            fs::File::options()
-                .write(true)
-                .open(&destination)?
-                .set_modified(modified)?;
-        }
-    }
-    Ok(())
+    copy_entries(built_products(from), from, to, true)
 }
 
 /// Whether directory `dir` stores no sources: a version-control store, or
@@ -252,6 +236,18 @@ fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
                 || entry.path().canonicalize().is_ok_and(|p| p == target_dir);
             !is_store(entry.path()) && !is_target
         });
+    copy_entries(walker, from, to, false)
+}
+
+/// Copies what `walker` lists under `from` to the same place under `to`:
+/// directories, symlinks and files (with their modification times if
+/// `keep_times`).
+fn copy_entries(
+    walker: impl Iterator<Item = walkdir::Result<walkdir::DirEntry>>,
+    from: &Path,
+    to: &Path,
+    keep_times: bool,
+) -> Result<()> {
     for entry in walker {
         process::check_interrupted()?;
         let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
@@ -269,6 +265,13 @@ fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
         } else {
             fs::copy(entry.path(), &destination)
                 .with_context(|| format!("cannot copy {}", entry.path().display()))?;
+            if keep_times {
+                let modified = entry.metadata()?.modified()?;
+                fs::File::options()
+                    .write(true)
+                    .open(&destination)?
+                    .set_modified(modified)?;
+            }
         }
     }
     Ok(())
