@@ -61,6 +61,10 @@ pub struct SpeedRecord {
     /// Per-candidate cost (schema wall time / candidates) over the median
     /// time of one candidate's own test run.
     pub cost_over_tests: Option<f64>,
+    /// The most `ratio` could be: the naive loop's cost over the woven
+    /// candidates' own test runs alone, spread over the jobs (as if building
+    /// and the rest cost nothing).
+    pub tests_bound: f64,
 }
 
 /// The schema evaluator on a sweep's first `batch` single edits, and the
@@ -219,6 +223,12 @@ pub fn speed_comparison(
         cost_over_tests: stats
             .median_candidate_test_seconds
             .map(|t| schema_per_candidate / t.max(1e-6)),
+        tests_bound: naive_per_candidate
+            / per(
+                stats.tests_alone_seconds - prepared.tests_alone_seconds,
+                candidates.len(),
+            )
+            .max(1e-9),
     })
 }
 

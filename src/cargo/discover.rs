@@ -45,6 +45,15 @@ impl Package {
             .expect("a manifest path has a parent")
     }
 
+    /// The name other crates know the library by (`my_crate`), if the
+    /// package has one.
+    pub fn lib_name(&self) -> Option<String> {
+        self.targets
+            .iter()
+            .find(|t| t.kind == Kind::Lib)
+            .map(|t| t.name.replace('-', "_"))
+    }
+
     pub fn has_doctests(&self) -> bool {
         self.targets
             .iter()

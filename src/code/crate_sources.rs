@@ -130,6 +130,13 @@ impl Originals {
         Originals { files }
     }
 
+    /// These files, then `more` (with the ids after theirs).
+    pub fn followed_by(&self, more: Vec<(PathBuf, String)>) -> Originals {
+        let mut files = self.files.clone();
+        files.extend(more);
+        Originals { files }
+    }
+
     pub fn path(&self, file: FileId) -> &Path {
         &self.files[file.index()].0
     }
@@ -213,43 +220,38 @@ pub fn read_crate_sources(
     in_path_order(sources, &roots)
 }
 
-/// Every word (a run of letters, digits and `_`) of the Rust files under
-/// `package_dir` (in the workspace at `workspace_root`) that are not among
-/// `sources`: the package's tests, examples, benches, build script and
-/// test modules, which may name the crate's public items. Comments and
-/// strings count too; version-control stores and target dirs are skipped.
-pub fn words_outside(
+/// The Rust files under `package_dir` (in the workspace at
+/// `workspace_root`) that are not among `sources`: the package's tests,
+/// examples, benches, build script and test modules, which may name the
+/// crate's items. Paths are relative to the workspace root, as in
+/// `Originals`; version-control stores and target dirs are skipped.
+pub fn files_outside(
     package_dir: &Path,
     workspace_root: &Path,
     sources: &CrateSources,
-) -> BTreeSet<String> {
-    let inside: BTreeSet<PathBuf> = sources
-        .files
-        .iter()
-        .map(|f| workspace_root.join(&f.path))
-        .collect();
+) -> Vec<(PathBuf, String)> {
+    let inside: BTreeSet<&Path> = sources.files.iter().map(|f| f.path.as_path()).collect();
     let walker = walkdir::WalkDir::new(package_dir)
+        .sort_by_file_name()
         .into_iter()
         .filter_entry(|entry| entry.depth() == 0 || !is_store(entry.path()));
-    let mut words = BTreeSet::new();
+    let mut files = Vec::new();
     for entry in walker.flatten() {
         let path = entry.path();
-        if !entry.file_type().is_file()
-            || path.extension().is_none_or(|e| e != "rs")
-            || inside.contains(path)
-        {
+        if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "rs") {
             continue;
         }
-        let Ok(text) = fs::read_to_string(path) else {
+        let Ok(relative) = path.strip_prefix(workspace_root) else {
             continue;
         };
-        words.extend(
-            text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .filter(|w| !w.is_empty())
-                .map(str::to_string),
-        );
+        if inside.contains(relative) {
+            continue;
+        }
+        if let Ok(text) = fs::read_to_string(path) {
+            files.push((relative.to_path_buf(), text));
+        }
     }
-    words
+    files
 }
 
 /// The same sources with the files sorted by path (roots renumbered), so
@@ -532,16 +534,13 @@ mod tests {
     }
 
     #[test]
-    fn words_outside_come_from_the_other_targets_files() {
+    fn files_outside_are_the_other_targets_rust_files() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         for (path, text) in [
             ("src/lib.rs", "pub const INSIDE: u8 = 1;\n"),
             ("src/tests.rs", "use super::TESTED;\n"),
-            (
-                "tests/it.rs",
-                "use c::{MAX, r#Raw};\n// NOTED in a comment\n",
-            ),
+            ("tests/it.rs", "use c::MAX;\n"),
             ("examples/e.rs", "fn main() { c::SHOWN; }\n"),
             (
                 "target/CACHEDIR.TAG",
@@ -557,12 +556,9 @@ mod tests {
         }
         let mut sources = CrateSources::of_one_file("pub const INSIDE: u8 = 1;\n");
         sources.files[0].path = PathBuf::from("src/lib.rs");
-        let words = words_outside(root, root, &sources);
-        for word in ["TESTED", "MAX", "r", "Raw", "NOTED", "SHOWN", "main"] {
-            assert!(words.contains(word), "{word} missing from {words:?}");
-        }
-        for word in ["INSIDE", "BUILT", "HIDDEN", "TEXT"] {
-            assert!(!words.contains(word), "{word} in {words:?}");
-        }
+        let files = files_outside(root, root, &sources);
+        let paths: Vec<&str> = files.iter().map(|(p, _)| p.to_str().unwrap()).collect();
+        assert_eq!(paths, ["examples/e.rs", "src/tests.rs", "tests/it.rs"]);
+        assert_eq!(files[2].1, "use c::MAX;\n");
     }
 }

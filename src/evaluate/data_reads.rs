@@ -5,10 +5,12 @@
 //! it in code that runs (a function body, a closure) is rewritten to read
 //! through the lazy static: `NAME` becomes `(*NAME)`, and so do module
 //! paths to it (`crate::limits::NAME`, `max::NAME`) and reads in macro
-//! arguments. A read no rewrite reaches keeps the item from being woven: in
-//! a `const` context (another item's value, an array length, a `const fn`),
-//! in a pattern, in a format string (`"{NAME}"`), or in a path that names
-//! something else too (`other::NAME` outside code that runs).
+//! arguments. A format string that names it (`"{NAME}"`) formats it
+//! through the lazy static. A read no rewrite reaches keeps the item from
+//! being woven: in a `const` context (another item's value, an array
+//! length, a `const fn`), in a pattern, as a format string's width or
+//! precision (`"{:NAME$}"`), or in a path that names something else too
+//! (`other::NAME` outside code that runs).
 //!
 //! Names are matched as names: a path whose first segment is a type
 //! (`u32::MAX`, `Self::MAX`) or the standard library names something else,
@@ -77,13 +79,108 @@ fn unreached_in(
             TokenTree::Literal(literal) => {
                 let text = literal.to_string();
                 for name in names {
-                    if text.contains(&format!("{{{name}}}")) || text.contains(&format!("{{{name}:"))
-                    {
+                    // A width or precision (`{:NAME$}`) must be a `usize`;
+                    // a value (`{NAME}`, `{NAME:?}`) formats through the
+                    // lazy static.
+                    if text.contains(&format!("{name}$")) {
                         unreached.insert(name.to_string());
                     }
                 }
             }
             TokenTree::Punct(_) => {}
+        }
+    }
+}
+
+/// The names among `names` that `syntax` gives to something of its own:
+/// an item, a binding, a generic `const` parameter, or an import (a glob
+/// import: any name) from a path whose first segment is not among `ours`
+/// (the crate's name, or `crate`, `self`, `super` in the crate's own
+/// files). A rewritten read there would read that instead.
+pub fn shadowed(syntax: &syn::File, names: &BTreeSet<&str>, ours: &[&str]) -> BTreeSet<String> {
+    let mut finder = Shadows {
+        names,
+        ours,
+        prefix: Vec::new(),
+        shadowed: BTreeSet::new(),
+    };
+    finder.visit_file(syntax);
+    finder.shadowed
+}
+
+struct Shadows<'a> {
+    names: &'a BTreeSet<&'a str>,
+    ours: &'a [&'a str],
+    /// The segments of the `use` tree being visited, so far.
+    prefix: Vec<String>,
+    shadowed: BTreeSet<String>,
+}
+
+impl Shadows<'_> {
+    fn declares(&mut self, ident: &proc_macro2::Ident) {
+        let name = ident.to_string();
+        if self.names.contains(name.as_str()) {
+            self.shadowed.insert(name);
+        }
+    }
+
+    /// Whether the `use` path being visited starts at the crate.
+    fn starts_at_ours(&self) -> bool {
+        self.prefix
+            .first()
+            .is_some_and(|first| self.ours.contains(&first.as_str()))
+    }
+
+    /// An import of `original` as `binding` (the same name unless renamed).
+    fn imports(&mut self, original: &proc_macro2::Ident, binding: &proc_macro2::Ident) {
+        if !self.starts_at_ours() || original != binding {
+            self.declares(binding);
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Shadows<'_> {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let ident = match item {
+            syn::Item::Const(i) => Some(&i.ident),
+            syn::Item::Static(i) => Some(&i.ident),
+            syn::Item::Fn(i) => Some(&i.sig.ident),
+            syn::Item::Mod(i) => Some(&i.ident),
+            syn::Item::Struct(i) => Some(&i.ident),
+            syn::Item::Enum(i) => Some(&i.ident),
+            syn::Item::Union(i) => Some(&i.ident),
+            syn::Item::Type(i) => Some(&i.ident),
+            syn::Item::Macro(i) => i.ident.as_ref(),
+            _ => None,
+        };
+        if let Some(ident) = ident {
+            self.declares(ident);
+        }
+        visit::visit_item(self, item);
+    }
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.declares(&p.ident);
+        visit::visit_pat_ident(self, p);
+    }
+    fn visit_const_param(&mut self, p: &'ast syn::ConstParam) {
+        self.declares(&p.ident);
+    }
+    fn visit_use_path(&mut self, u: &'ast syn::UsePath) {
+        self.prefix.push(u.ident.to_string());
+        self.visit_use_tree(&u.tree);
+        self.prefix.pop();
+    }
+    fn visit_use_name(&mut self, u: &'ast syn::UseName) {
+        self.imports(&u.ident, &u.ident);
+    }
+    fn visit_use_rename(&mut self, u: &'ast syn::UseRename) {
+        self.imports(&u.ident, &u.rename);
+    }
+    fn visit_use_glob(&mut self, _: &'ast syn::UseGlob) {
+        // Another crate's glob may bring any of the names.
+        if !self.starts_at_ours() {
+            self.shadowed
+                .extend(self.names.iter().map(|n| n.to_string()));
         }
     }
 }
@@ -326,16 +423,39 @@ mod tests {
 
     #[test]
     fn reads_no_rewrite_reaches_keep_the_item_as_it_is() {
-        let text = "use crate::limits::WIDE;\nconst A: u8 = 1;\nconst B: u8 = A + 1;\nconst C: usize = 2;\nconst D: u8 = 4;\nconst E: u8 = 5;\nconst F: u8 = 6;\nconst G: u8 = 7;\nconst H: u8 = 8;\nconst I: u8 = 9;\nconst J: u8 = 10;\nfn f(x: u8) -> u8 {\n    let _ = [0u8; C];\n    let _ = u8::MAX + x.G + WIDE;\n    println!(\"{E}\");\n    let _ = S { I, J: 1 };\n    if matches!(x, J) { 0 } else { match x { D => 1, _ => F } }\n}\nconst fn h() -> u8 { H }\n";
+        let text = "use crate::limits::WIDE;\nconst A: u8 = 1;\nconst B: u8 = A + 1;\nconst C: usize = 2;\nconst D: u8 = 4;\nconst E: usize = 5;\nconst F: u8 = 6;\nconst G: u8 = 7;\nconst H: u8 = 8;\nconst I: u8 = 9;\nconst J: u8 = 10;\nconst K: u8 = 11;\nfn f(x: u8) -> u8 {\n    let _ = [0u8; C];\n    let _ = u8::MAX + x.G + WIDE;\n    println!(\"{K:?} {x:E$}\");\n    let _ = S { I, J: 1 };\n    if matches!(x, J) { 0 } else { match x { D => 1, _ => F } }\n}\nconst fn h() -> u8 { H }\n";
         let syntax = parse_file(text).unwrap();
         let all = names(&[
-            "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "MAX", "WIDE",
+            "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "MAX", "WIDE",
         ]);
         let unreached: Vec<String> = unreached(&syntax, &all).into_iter().collect();
         // A in a `const`, C an array length, D a pattern, E a format
-        // string, H a `const fn`, I a shorthand field, J a pattern in a
-        // macro; F is read where a rewrite reaches, G is a field (and J
-        // too, once), MAX a type's, WIDE imported and read.
+        // string's width, H a `const fn`, I a shorthand field, J a pattern
+        // in a macro; F is read where a rewrite reaches, G is a field (and
+        // J too, once), K formatted (through the lazy static), MAX a
+        // type's, WIDE imported and read.
         assert_eq!(unreached, ["A", "C", "D", "E", "H", "I", "J"]);
+    }
+
+    #[test]
+    fn a_file_shadows_the_names_it_gives_to_something_of_its_own() {
+        let text = "use c::{A, B as Bee};\nuse other::C;\nuse c::limits::D as E;\nuse super::F;\nconst G: u8 = 1;\nfn h<const H: usize>() { let I = 2; match 3 { J => {} } }\nmod K {}\n";
+        let syntax = parse_file(text).unwrap();
+        let all = names(&[
+            "A", "B", "Bee", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L",
+        ]);
+        let found: Vec<String> = shadowed(&syntax, &all, &["c", "super"])
+            .into_iter()
+            .collect();
+        // A and F are the crate's, imported; B is imported as Bee, and D
+        // as E; C comes from another crate; the rest are declared here.
+        assert_eq!(found, ["Bee", "C", "E", "G", "H", "I", "J", "K"]);
+        let globbed = parse_file("use std::f64::consts::*;\nuse c::*;\n").unwrap();
+        assert_eq!(
+            shadowed(&globbed, &names(&["PI"]), &["c"]),
+            BTreeSet::from(["PI".to_string()])
+        );
+        let ours = parse_file("use c::*;\nuse super::*;\n").unwrap();
+        assert!(shadowed(&ours, &names(&["PI"]), &["c", "super"]).is_empty());
     }
 }

@@ -22,20 +22,22 @@
 //! `Shape::Data` with their value as the body: a woven build makes such an
 //! item a `static` built lazily by the variant the switch selects (see
 //! `weave`). Its type changes, so the woven build rewrites its reads to
-//! read through the static (`data_reads`); it is woven only where a
-//! rewrite reaches every read (code that runs, not a `const` context, a
-//! pattern or a format string) and, if it is `pub`, no other target of the
-//! package names it (their reads are not rewritten).
+//! read through the static (`data_reads`), in the crate's files and in the
+//! package's other files (its tests, examples, test modules); it is woven
+//! only where a rewrite reaches every read (code that runs, not a `const`
+//! context or a pattern) and no file that names it has something of its
+//! own by that name.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
+use std::path::PathBuf;
 
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
 use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::macro_body::{PLACEHOLDER, macro_rules};
-use crate::code::source::FileId;
+use crate::code::source::{self, FileId};
 use crate::evaluate::data_reads;
 use crate::evaluate::in_place::{self, Site};
 
@@ -118,15 +120,16 @@ pub struct Functions {
 }
 
 impl Functions {
-    /// The functions and data items of `sources`; `named_outside` holds
-    /// the words of the package's other code (its tests, examples): a
-    /// public data item named there is not woven.
-    pub fn of(sources: &CrateSources, named_outside: &BTreeSet<String>) -> Functions {
+    /// The functions and data items of `sources`. `outside` holds the
+    /// package's other files (its tests, examples, test modules), whose
+    /// reads of a data item are rewritten too; `ours` are the first
+    /// segments of a path there that name the crate's items (its name,
+    /// `crate`, `super`).
+    pub fn of(sources: &CrateSources, outside: &[(PathBuf, String)], ours: &[&str]) -> Functions {
         let mut functions = Vec::new();
         for (file, source) in sources.iter() {
             let mut collector = Collector {
                 file,
-                named_outside,
                 text: &source.text,
                 container: Container::Items,
                 functions: &mut functions,
@@ -139,13 +142,16 @@ impl Functions {
             .filter(|f| matches!(f.shape, Shape::Data { .. }) && f.not_copyable.is_none())
             .collect();
         if !data.is_empty() {
-            let misread = misread_data(sources, &data);
+            let names: BTreeSet<&str> = data.iter().map(|f| f.name.as_str()).collect();
+            let unwoven = unwoven_data(sources, outside, ours, &names);
             for function in &mut functions {
-                if matches!(function.shape, Shape::Data { .. }) && misread.contains(&function.name)
+                if matches!(function.shape, Shape::Data { .. })
+                    && let Some(reason) = unwoven
+                        .iter()
+                        .find(|(name, _)| *name == function.name)
+                        .map(|(_, reason)| *reason)
                 {
-                    function
-                        .not_copyable
-                        .get_or_insert("read where no rewrite reaches (a `const` context, a pattern, a format string)");
+                    function.not_copyable.get_or_insert(reason);
                 }
             }
         }
@@ -212,8 +218,6 @@ enum Container {
 
 struct Collector<'a> {
     file: FileId,
-    /// The words of the package's code outside `sources`.
-    named_outside: &'a BTreeSet<String>,
     text: &'a str,
     container: Container,
     functions: &'a mut Vec<Function>,
@@ -407,10 +411,8 @@ impl Collector<'_> {
     }
 
     /// A module-level `const` or `static` item.
-    #[allow(clippy::too_many_arguments)]
     fn data(
         &mut self,
-        vis: &syn::Visibility,
         keyword: Range<usize>,
         name: &syn::Ident,
         ty: &syn::Type,
@@ -421,17 +423,7 @@ impl Collector<'_> {
         if self.in_macro || !matches!(self.container, Container::Items) {
             return;
         }
-        // Only the package's own targets are built: a public item that
-        // none of the others names is read in `sources` alone.
-        let not_copyable = if matches!(vis, syn::Visibility::Public(_))
-            && self.named_outside.contains(&name.to_string())
-        {
-            Some("that is public and named outside the crate's code (by a test, an example)")
-        } else if mutable {
-            Some("that is a `static mut`")
-        } else {
-            None
-        };
+        let not_copyable = mutable.then_some("that is a `static mut`");
         self.functions.push(Function {
             file: self.file,
             insert_at: item.end,
@@ -482,14 +474,46 @@ fn kept_attribute(attr: &syn::Attribute) -> bool {
     KEPT.iter().any(|name| attr.path().is_ident(name))
 }
 
-/// The names of the `data` items some read of which no rewrite reaches
-/// (see `data_reads`).
-fn misread_data(sources: &CrateSources, data: &[&Function]) -> BTreeSet<String> {
-    let names: BTreeSet<&str> = data.iter().map(|f| f.name.as_str()).collect();
-    sources
-        .iter()
-        .flat_map(|(_, source)| data_reads::unreached(&source.syntax, &names))
-        .collect()
+/// The data items among `names` that cannot be woven, and why: some read
+/// of them no rewrite reaches (see `data_reads`), in the crate's files or
+/// in the files `outside` it; or a file outside that names one cannot be
+/// parsed, or has something of its own by that name.
+fn unwoven_data(
+    sources: &CrateSources,
+    outside: &[(PathBuf, String)],
+    ours: &[&str],
+    names: &BTreeSet<&str>,
+) -> Vec<(String, &'static str)> {
+    const MISREAD: &str = "read where no rewrite reaches (a `const` context, a pattern)";
+    let mut unwoven: Vec<(String, &'static str)> = Vec::new();
+    let mut add = |found: BTreeSet<String>, reason: &'static str| {
+        unwoven.extend(found.into_iter().map(|name| (name, reason)));
+    };
+    for (_, source) in sources.iter() {
+        add(data_reads::unreached(&source.syntax, names), MISREAD);
+    }
+    for (_, text) in outside {
+        let named: BTreeSet<&str> = text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|word| names.contains(word))
+            .collect();
+        if named.is_empty() {
+            continue;
+        }
+        let Ok(syntax) = source::parse_file(text) else {
+            add(
+                named.iter().map(|n| n.to_string()).collect(),
+                "named in a file of the package that does not parse",
+            );
+            continue;
+        };
+        add(data_reads::unreached(&syntax, &named), MISREAD);
+        add(
+            data_reads::shadowed(&syntax, &named, ours),
+            "whose name a test or example of the package gives to something of its own",
+        );
+    }
+    unwoven
 }
 
 fn returns_impl_trait(ty: &syn::Type) -> bool {
@@ -515,14 +539,14 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             syn::Item::Const(i) if !is_test_code(&i.attrs) => {
                 let keyword = i.const_token.span.byte_range();
                 let item = Self::range(i);
-                self.data(&i.vis, keyword, &i.ident, &i.ty, &i.expr, item, false);
+                self.data(keyword, &i.ident, &i.ty, &i.expr, item, false);
                 return;
             }
             syn::Item::Static(i) if !is_test_code(&i.attrs) => {
                 let keyword = i.static_token.span.byte_range();
                 let mutable = matches!(i.mutability, syn::StaticMutability::Mut(_));
                 let item = Self::range(i);
-                self.data(&i.vis, keyword, &i.ident, &i.ty, &i.expr, item, mutable);
+                self.data(keyword, &i.ident, &i.ty, &i.expr, item, mutable);
                 return;
             }
             _ => return,
@@ -633,9 +657,21 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 mod tests {
     use super::*;
 
+    /// The functions of `text`, with a test target and an example that
+    /// read some of its data.
     fn functions(text: &str) -> Vec<Function> {
-        let outside = BTreeSet::from(["OPEN".to_string()]);
-        Functions::of(&CrateSources::of_one_file(text), &outside).functions
+        let outside = [
+            (
+                "tests/it.rs",
+                "use c::{OPEN, WIDE};\nconst OWN: u8 = 1;\n#[test]\nfn t() {\n    assert_eq!(c::OPEN[0] + OWN, 1);\n    let _: [u8; WIDE] = [0; 2];\n}\n",
+            ),
+            (
+                "examples/e.rs",
+                "use other::*;\nfn main() { println!(\"{}\", GLOBBED); }\n",
+            ),
+        ]
+        .map(|(path, text)| (PathBuf::from(path), text.to_string()));
+        Functions::of(&CrateSources::of_one_file(text), &outside, &["c"]).functions
     }
 
     #[test]
@@ -702,15 +738,15 @@ mod tests {
 
     #[test]
     fn data_is_woven_only_where_a_rewrite_reaches_every_read() {
-        let text = "const TABLE: [u8; 3] = [1, 2, 3];\nstatic NAMES: &[&str] = &[\"a\"];\nconst MAX: u8 = 9;\npub const OPEN: [u8; 1] = [0];\npub const CAP: u8 = 7;\nconst HALF: [u8; 1] = [1];\nconst LEN: usize = HALF.len();\nconst SIZED: [u8; 2] = [0, 0];\nstatic mut COUNT: u8 = 0;\nconst SHOWN: [u8; 1] = [4];\nfn f(i: usize) -> u8 {\n    let n = NAMES.len() as u8 + TABLE[i] + SIZED.iter().sum::<u8>();\n    let _ = [0u8; SIZED.len()];\n    println!(\"{SHOWN:?}\");\n    if n > MAX { MAX } else { TABLE.iter().copied().max().unwrap_or(0) + OPEN[0] + CAP }\n}\nimpl S { const K: u8 = 1; }\n";
+        let text = "const TABLE: [u8; 3] = [1, 2, 3];\nstatic NAMES: &[&str] = &[\"a\"];\nconst MAX: u8 = 9;\npub const OPEN: [u8; 1] = [0];\npub const CAP: u8 = 7;\nconst HALF: [u8; 1] = [1];\nconst LEN: usize = HALF.len();\nconst SIZED: [u8; 2] = [0, 0];\nstatic mut COUNT: u8 = 0;\nconst SHOWN: [u8; 1] = [4];\nconst WIDTH: usize = 3;\npub const WIDE: usize = 2;\npub const OWN: u8 = 0;\npub const GLOBBED: u8 = 5;\nfn f(i: usize) -> u8 {\n    let n = NAMES.len() as u8 + TABLE[i] + SIZED.iter().sum::<u8>();\n    let _ = [0u8; SIZED.len()];\n    println!(\"{SHOWN:?} {n:WIDTH$}\");\n    if n > MAX { MAX } else { TABLE.iter().copied().max().unwrap_or(0) + OPEN[0] + CAP }\n}\nimpl S { const K: u8 = 1; }\n";
         let functions = functions(text);
         let data: Vec<(&str, Option<&str>)> = functions
             .iter()
             .filter(|f| matches!(f.shape, Shape::Data { .. }))
             .map(|f| (f.name.as_str(), f.not_copyable))
             .collect();
-        let value =
-            Some("read where no rewrite reaches (a `const` context, a pattern, a format string)");
+        let value = Some("read where no rewrite reaches (a `const` context, a pattern)");
+        let own = Some("whose name a test or example of the package gives to something of its own");
         assert_eq!(
             data,
             [
@@ -719,13 +755,8 @@ mod tests {
                 ("NAMES", None),
                 // Compared and returned as a value: rewritten as `(*MAX)`.
                 ("MAX", None),
-                // Public, and named by another target.
-                (
-                    "OPEN",
-                    Some(
-                        "that is public and named outside the crate's code (by a test, an example)"
-                    )
-                ),
+                // Public, read by a test and an example in code that runs.
+                ("OPEN", None),
                 // Public, named in the crate's code alone.
                 ("CAP", None),
                 // Read by another `const`.
@@ -734,8 +765,16 @@ mod tests {
                 // An array length is a `const` context.
                 ("SIZED", value),
                 ("COUNT", Some("that is a `static mut`")),
-                // Named by a format string.
-                ("SHOWN", value),
+                // Formatted by a format string, through the lazy static.
+                ("SHOWN", None),
+                // A format string's width.
+                ("WIDTH", value),
+                // Public, an array length in a test.
+                ("WIDE", value),
+                // A test's own `const` has the name.
+                ("OWN", own),
+                // An example may read another crate's by its glob import.
+                ("GLOBBED", own),
             ]
         );
         let table = &functions[0];
@@ -761,7 +800,7 @@ mod tests {
     #[test]
     fn nested_functions_belong_to_the_outermost() {
         let text = "fn outer() -> u8 {\n    fn inner() -> u8 { 1 }\n    inner()\n}\n";
-        let table = Functions::of(&CrateSources::of_one_file(text), &BTreeSet::new());
+        let table = Functions::of(&CrateSources::of_one_file(text), &[], &[]);
         assert_eq!(table.functions.len(), 1);
         let one = text.find("1 }").unwrap();
         assert_eq!(table.around(FileId::new(0), &(one..one + 1)), Some(0));

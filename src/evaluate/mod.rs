@@ -172,6 +172,10 @@ pub struct EvaluatorStats {
     pub timeout_seconds: f64,
     /// The median time one woven candidate's tests took to run.
     pub median_candidate_test_seconds: Option<f64>,
+    /// The woven candidates' test runs, their times summed and spread over
+    /// the jobs: the least time any evaluator that runs the same tests
+    /// could take.
+    pub tests_alone_seconds: f64,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

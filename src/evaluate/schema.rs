@@ -513,6 +513,7 @@ impl PreparedEvaluator for SchemaEvaluator {
                 times.sort_by(f64::total_cmp);
                 times.get(times.len() / 2).copied()
             },
+            tests_alone_seconds: self.test_times.iter().sum::<f64>() / self.jobs as f64,
             ..self.stats.clone()
         }
     }

@@ -9,7 +9,7 @@ use anyhow::Result;
 use crate::baseline::Baseline;
 use crate::baseline::instrument::is_no_std;
 use crate::cargo::suite::{TestId, TestSuite, Verdict};
-use crate::code::crate_sources::words_outside;
+use crate::code::crate_sources::files_outside;
 use crate::evaluate::fitness::{FitnessModel, Weights};
 use crate::evaluate::functions::Functions;
 use crate::evaluate::plan::TestPlan;
@@ -86,19 +86,23 @@ pub fn build_evaluator(
                 .iter()
                 .map(|&r| (r, is_no_std(&sources.get(r).syntax)))
                 .collect();
+            // The package's other files read the crate's data items too:
+            // a woven build rewrites their reads as well.
+            let package = &baseline.workspace.package;
+            let outside = files_outside(package.dir(), &baseline.workspace.root, sources);
+            let name = package.lib_name();
+            let ours: Vec<&str> = name
+                .iter()
+                .map(String::as_str)
+                .chain(["crate", "self", "super"])
+                .collect();
+            let functions = Functions::of(sources, &outside, &ours);
             Box::new(SchemaEvaluator::new(
                 &baseline.workspace,
                 rebuild,
-                originals,
+                originals.followed_by(outside),
                 roots,
-                Functions::of(
-                    sources,
-                    &words_outside(
-                        baseline.workspace.package.dir(),
-                        &baseline.workspace.root,
-                        sources,
-                    ),
-                ),
+                functions,
                 baseline.suite.clone(),
                 settings,
             )?)

@@ -639,10 +639,7 @@ mod tests {
 
     fn setup(text: &str) -> (Originals, Functions) {
         let sources = CrateSources::of_one_file(text);
-        (
-            sources.originals(),
-            Functions::of(&sources, &BTreeSet::new()),
-        )
+        (sources.originals(), Functions::of(&sources, &[], &[]))
     }
 
     fn edit(text: &str, needle: &str, replacement: &str) -> Candidate {

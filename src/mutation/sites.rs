@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use proc_macro2::{TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::{Expr, Stmt};
 
@@ -457,8 +458,6 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
             exclusions.excludes(&file.path, name)
         });
     }
-    let names: BTreeSet<String> = space.constants.iter().map(|c| c.name.clone()).collect();
-    let mut reads: BTreeMap<String, BTreeSet<Location>> = BTreeMap::new();
     for (index, file) in sources.iter() {
         let mut collector = Collector {
             file: index,
@@ -467,8 +466,6 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
             callees: BTreeSet::new(),
             sites: Vec::new(),
             excluded: &|function: &str| exclusions.excludes(&file.path, function),
-            constants: &names,
-            reads: &mut reads,
             conditions_end: 0,
             values: BTreeSet::new(),
         };
@@ -476,6 +473,7 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
         let sites = std::mem::take(&mut collector.sites);
         space.sites.extend(sites);
     }
+    let mut reads = reads_of(sources, &space.constants);
     for constant in &mut space.constants {
         constant.read_at = reads.remove(&constant.name).unwrap_or_default();
     }
@@ -497,42 +495,95 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
 /// The crate's `const` and `static` items with literals, and where
 /// runnable code names them (what localization ranks data by).
 pub fn constants(sources: &CrateSources) -> Vec<Constant> {
+    let mut space = MutationSpace::default();
+    for (file, source) in sources.iter() {
+        collect_constants(file, &source.syntax, &mut space, &|_| false);
+    }
+    let mut reads = reads_of(sources, &space.constants);
+    for constant in &mut space.constants {
+        constant.read_at = reads.remove(&constant.name).unwrap_or_default();
+    }
+    space.constants
+}
+
+/// Where runnable code names each of `constants`: a path ending in its
+/// name, or a macro call that holds it (see `names_in_macro`).
+fn reads_of(
+    sources: &CrateSources,
+    constants: &[Constant],
+) -> BTreeMap<String, BTreeSet<Location>> {
     struct Reads<'a> {
         file: FileId,
         names: &'a BTreeSet<String>,
-        reads: &'a mut BTreeMap<String, BTreeSet<Location>>,
+        reads: BTreeMap<String, BTreeSet<Location>>,
     }
-    impl RunnableCode for Reads<'_> {
-        fn expression(&mut self, expr: &Expr, scope: &Scope) {
-            if let Expr::Path(path) = expr
-                && let Some(last) = path.path.segments.last()
-                && self.names.contains(&last.ident.to_string())
-            {
+    impl Reads<'_> {
+        fn read(&mut self, names: impl IntoIterator<Item = String>, scope: &Scope) {
+            for name in names {
                 self.reads
-                    .entry(last.ident.to_string())
+                    .entry(name)
                     .or_default()
                     .insert(Location::new(self.file, scope.location));
             }
         }
     }
-    let mut space = MutationSpace::default();
-    for (file, source) in sources.iter() {
-        collect_constants(file, &source.syntax, &mut space, &|_| false);
+    impl RunnableCode for Reads<'_> {
+        fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
+            if let Stmt::Macro(m) = stmt {
+                self.read(names_in_macro(m.mac.tokens.clone(), self.names), scope);
+            }
+        }
+        fn expression(&mut self, expr: &Expr, scope: &Scope) {
+            match expr {
+                Expr::Path(path) => {
+                    let last = path.path.segments.last().map(|s| s.ident.to_string());
+                    self.read(last.filter(|name| self.names.contains(name)), scope);
+                }
+                Expr::Macro(m) => {
+                    self.read(names_in_macro(m.mac.tokens.clone(), self.names), scope);
+                }
+                _ => {}
+            }
+        }
     }
-    let names: BTreeSet<String> = space.constants.iter().map(|c| c.name.clone()).collect();
-    let mut reads = BTreeMap::new();
+    let names: BTreeSet<String> = constants.iter().map(|c| c.name.clone()).collect();
+    let mut visitor = Reads {
+        file: FileId::new(0),
+        names: &names,
+        reads: BTreeMap::new(),
+    };
     for (file, source) in sources.iter() {
-        let mut visitor = Reads {
-            file,
-            names: &names,
-            reads: &mut reads,
-        };
+        visitor.file = file;
         walk_runnable_code(&source.syntax, &mut visitor);
     }
-    for constant in &mut space.constants {
-        constant.read_at = reads.remove(&constant.name).unwrap_or_default();
+    visitor.reads
+}
+
+/// The names among `names` that a macro call's tokens hold, as a word or
+/// in a format string (`"{NAME}"`, `"{NAME:?}"`): what it may read.
+fn names_in_macro(tokens: TokenStream, names: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for token in tokens {
+        match token {
+            TokenTree::Group(group) => found.extend(names_in_macro(group.stream(), names)),
+            TokenTree::Ident(ident) if names.contains(&ident.to_string()) => {
+                found.insert(ident.to_string());
+            }
+            TokenTree::Literal(literal) => {
+                let text = literal.to_string();
+                found.extend(
+                    names
+                        .iter()
+                        .filter(|n| {
+                            text.contains(&format!("{{{n}}}")) || text.contains(&format!("{{{n}:"))
+                        })
+                        .cloned(),
+                );
+            }
+            _ => {}
+        }
     }
-    space.constants
+    found
 }
 
 struct Collector<'a> {
@@ -544,9 +595,6 @@ struct Collector<'a> {
     sites: Vec<Site>,
     /// Whether a function's code may not be mutated.
     excluded: &'a dyn Fn(&str) -> bool,
-    /// The crate's constants with literals, and where runnable code names them.
-    constants: &'a BTreeSet<String>,
-    reads: &'a mut BTreeMap<String, BTreeSet<Location>>,
     /// The end of the furthest condition site so far: an expression that
     /// starts before it is part of one (the walk goes outermost first).
     conditions_end: usize,
@@ -1063,14 +1111,6 @@ impl RunnableCode for Collector<'_> {
                 }
             }
             Expr::Path(path) => {
-                if let Some(last) = path.path.segments.last()
-                    && self.constants.contains(&last.ident.to_string())
-                {
-                    self.reads
-                        .entry(last.ident.to_string())
-                        .or_default()
-                        .insert(Location::new(self.file, scope.location));
-                }
                 let range = path.span().byte_range();
                 if let Some(ident) = path.path.get_ident()
                     && path.qself.is_none()
@@ -1522,6 +1562,22 @@ mod tests {
     fn space(text: &str) -> MutationSpace {
         let sources = CrateSources::of_one_file(text);
         collect_mutation_space(&sources, &Exclusions::default())
+    }
+
+    #[test]
+    fn constants_are_read_by_paths_and_by_macro_calls_format_strings_included() {
+        let text = "const MAX: u32 = 3999;\nconst WIDTH: usize = 4;\nconst UNREAD: u8 = 1;\nfn f(n: u32) -> String {\n    if n > MAX {\n        return String::new();\n    }\n    assert!(n < crate::MAX);\n    println!(\"{WIDTH:?}\");\n    format!(\"{n} of {MAX}\")\n}\n";
+        let sources = CrateSources::of_one_file(text);
+        let lines = |constants: &[Constant], name: &str| -> Vec<u32> {
+            let constant = constants.iter().find(|c| c.name == name).unwrap();
+            constant.read_at.iter().map(|l| l.line).collect()
+        };
+        let from_space = collect_mutation_space(&sources, &Exclusions::default()).constants;
+        for constants in [constants(&sources), from_space] {
+            assert_eq!(lines(&constants, "MAX"), [5, 8, 10]);
+            assert_eq!(lines(&constants, "WIDTH"), [9]);
+            assert!(lines(&constants, "UNREAD").is_empty());
+        }
     }
 
     #[test]

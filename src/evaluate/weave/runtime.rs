@@ -14,11 +14,39 @@
 pub mod __autofix_schema {
     // extern crate std;
     use std::env;
+    use std::fmt;
+    use std::ops::Deref;
     use std::sync::{LazyLock, OnceLock};
     use std::vec::Vec;
 
     /// What a woven data item becomes: built by its variant on first read.
-    pub type Lazy<T> = LazyLock<T>;
+    /// Read as `*NAME`; a format string that names it (`"{NAME}"`,
+    /// `"{NAME:?}"`) formats the value.
+    pub struct Lazy<T>(LazyLock<T>);
+
+    impl<T> Lazy<T> {
+        pub const fn new(build: fn() -> T) -> Self {
+            Lazy(LazyLock::new(build))
+        }
+    }
+
+    impl<T> Deref for Lazy<T> {
+        type Target = T;
+        fn deref(&self) -> &T {
+            &self.0
+        }
+    }
+
+    macro_rules! forward {
+        ($($format:ident)*) => {$(
+            impl<T: fmt::$format> fmt::$format for Lazy<T> {
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    fmt::$format::fmt(&**self, f)
+                }
+            }
+        )*};
+    }
+    forward!(Display Debug LowerHex UpperHex Octal Binary LowerExp UpperExp);
 
     const REGIONS: usize = 1;
 

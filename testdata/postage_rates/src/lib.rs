@@ -29,7 +29,10 @@ pub fn cost(grams: u32) -> Option<u32> {
 
 /// Why a parcel of `grams` is refused, if it is.
 pub fn refusal(grams: u32) -> Option<String> {
-    (grams > LIMIT_GRAMS).then(|| format!("{grams} g is over the limit of {LIMIT_GRAMS} g"))
+    match grams {
+        0..=LIMIT_GRAMS => None,
+        _ => Some(format!("{grams} g is over the limit of {LIMIT_GRAMS} g")),
+    }
 }
 
 /// The percentage off for sending `parcels` at once.

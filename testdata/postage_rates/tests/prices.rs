@@ -1,8 +1,11 @@
 //! An integration test: another crate, which names the public base price.
 
+use postage_rates::BASE_PRICE;
+
 #[test]
 fn no_parcel_costs_less_than_the_base_price() {
     for grams in [1, 100, 400] {
-        assert!(postage_rates::cost(grams) >= Some(postage_rates::BASE_PRICE));
+        let cost = postage_rates::cost(grams).unwrap();
+        assert!(cost >= BASE_PRICE, "{grams} g cost {cost}, less than {BASE_PRICE}");
     }
 }
