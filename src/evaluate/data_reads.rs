@@ -46,6 +46,14 @@ pub fn reads(syntax: &syn::File, names: &BTreeSet<&str>) -> Reads {
     finder.reads
 }
 
+/// The names among `names` that `text` holds as words (runs of letters,
+/// digits and `_`): those it may read.
+pub fn words_among<'n>(text: &str, names: &BTreeSet<&'n str>) -> BTreeSet<&'n str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter_map(|word| names.get(word).copied())
+        .collect()
+}
+
 /// The names among `names` that `syntax` reads where no rewrite reaches.
 pub fn unreached(syntax: &syn::File, names: &BTreeSet<&str>) -> BTreeSet<String> {
     let reads = reads(syntax, names);

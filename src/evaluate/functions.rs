@@ -170,6 +170,15 @@ impl Functions {
         })
     }
 
+    /// The names of the data items that may be woven.
+    pub fn woven_data(&self) -> BTreeSet<&str> {
+        self.functions
+            .iter()
+            .filter(|f| matches!(f.shape, Shape::Data { .. }) && f.not_copyable.is_none())
+            .map(|f| f.name.as_str())
+            .collect()
+    }
+
     pub fn get(&self, index: usize) -> &Function {
         &self.functions[index]
     }
@@ -493,10 +502,7 @@ fn unwoven_data(
         add(data_reads::unreached(&source.syntax, names), MISREAD);
     }
     for (_, text) in outside {
-        let named: BTreeSet<&str> = text
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|word| names.contains(word))
-            .collect();
+        let named = data_reads::words_among(text, names);
         if named.is_empty() {
             continue;
         }

@@ -10,6 +10,7 @@ use crate::baseline::Baseline;
 use crate::baseline::instrument::is_no_std;
 use crate::cargo::suite::{TestId, TestSuite, Verdict};
 use crate::code::crate_sources::files_outside;
+use crate::evaluate::data_reads::words_among;
 use crate::evaluate::fitness::{FitnessModel, Weights};
 use crate::evaluate::functions::Functions;
 use crate::evaluate::plan::TestPlan;
@@ -87,9 +88,10 @@ pub fn build_evaluator(
                 .map(|&r| (r, is_no_std(&sources.get(r).syntax)))
                 .collect();
             // The package's other files read the crate's data items too:
-            // a woven build rewrites their reads as well.
+            // a woven build rewrites their reads as well (it holds those
+            // that name an item it may weave).
             let package = &baseline.workspace.package;
-            let outside = files_outside(package.dir(), &baseline.workspace.root, sources);
+            let mut outside = files_outside(package.dir(), &baseline.workspace.root, sources);
             let name = package.lib_name();
             let ours: Vec<&str> = name
                 .iter()
@@ -97,6 +99,8 @@ pub fn build_evaluator(
                 .chain(["crate", "self", "super"])
                 .collect();
             let functions = Functions::of(sources, &outside, &ours);
+            let data = functions.woven_data();
+            outside.retain(|(_, text)| !words_among(text, &data).is_empty());
             Box::new(SchemaEvaluator::new(
                 &baseline.workspace,
                 rebuild,
