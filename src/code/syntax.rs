@@ -10,6 +10,7 @@
 //! `Scope::in_macro` saying so.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 use std::sync::Arc;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
@@ -1015,9 +1016,69 @@ pub fn macro_arguments(mac: &syn::Macro) -> Punctuated<Expr, Token![,]> {
         .unwrap_or_default()
 }
 
+/// How tokens mention a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mention {
+    /// As a word, at these bytes.
+    Word(Range<usize>),
+    /// As a value a format string formats (`"{NAME}"`, `"{NAME:?}"`).
+    Formatted,
+    /// As a format string's width or precision (`"{:NAME$}"`).
+    Width,
+}
+
+/// Each mention of one of `names` in `tokens` (a macro call's, a file's),
+/// groups included.
+pub fn mentions<'n>(tokens: TokenStream, names: &BTreeSet<&'n str>) -> Vec<(&'n str, Mention)> {
+    let mut found = Vec::new();
+    for token in tokens {
+        match token {
+            TokenTree::Group(group) => found.extend(mentions(group.stream(), names)),
+            TokenTree::Ident(ident) => {
+                if let Some(&name) = names.get(ident.to_string().as_str()) {
+                    found.push((name, Mention::Word(ident.span().byte_range())));
+                }
+            }
+            TokenTree::Literal(literal) => {
+                let text = literal.to_string();
+                for &name in names {
+                    if text.contains(&format!("{{{name}}}")) || text.contains(&format!("{{{name}:"))
+                    {
+                        found.push((name, Mention::Formatted));
+                    }
+                    if text.contains(&format!("{name}$")) {
+                        found.push((name, Mention::Width));
+                    }
+                }
+            }
+            TokenTree::Punct(_) => {}
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tokens_mention_names_as_words_and_in_format_strings() {
+        let text = "f(A, \"{B} {C:?} {:>D$} {E\", [F::G]);";
+        let tokens: TokenStream = text.parse().unwrap();
+        let names = BTreeSet::from(["A", "B", "C", "D", "E", "G", "H"]);
+        let a = text.find('A').unwrap();
+        let g = text.find('G').unwrap();
+        assert_eq!(
+            mentions(tokens, &names),
+            [
+                ("A", Mention::Word(a..a + 1)),
+                ("B", Mention::Formatted),
+                ("C", Mention::Formatted),
+                ("D", Mention::Width),
+                ("G", Mention::Word(g..g + 1)),
+            ]
+        );
+    }
 
     #[derive(Default)]
     struct Record {

@@ -24,6 +24,8 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
+use crate::code::syntax::{Mention, mentions};
+
 /// Where the items named `names` are read in one file.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Reads {
@@ -64,40 +66,17 @@ pub fn unreached(syntax: &syn::File, names: &BTreeSet<&str>) -> BTreeSet<String>
             .chain(&reads.kept)
             .any(|r| r.start <= range.start && range.end <= r.end)
     };
-    let mut unreached = BTreeSet::new();
-    unreached_in(syntax.to_token_stream(), names, &reached, &mut unreached);
-    unreached
-}
-
-fn unreached_in(
-    tokens: TokenStream,
-    names: &BTreeSet<&str>,
-    reached: &dyn Fn(&Range<usize>) -> bool,
-    unreached: &mut BTreeSet<String>,
-) {
-    for token in tokens {
-        match token {
-            TokenTree::Group(group) => unreached_in(group.stream(), names, reached, unreached),
-            TokenTree::Ident(ident) => {
-                let name = ident.to_string();
-                if names.contains(name.as_str()) && !reached(&ident.span().byte_range()) {
-                    unreached.insert(name);
-                }
-            }
-            TokenTree::Literal(literal) => {
-                let text = literal.to_string();
-                for name in names {
-                    // A width or precision (`{:NAME$}`) must be a `usize`;
-                    // a value (`{NAME}`, `{NAME:?}`) formats through the
-                    // lazy static.
-                    if text.contains(&format!("{name}$")) {
-                        unreached.insert(name.to_string());
-                    }
-                }
-            }
-            TokenTree::Punct(_) => {}
-        }
-    }
+    // A width or precision (`{:NAME$}`) must be a `usize`; a value
+    // (`{NAME}`, `{NAME:?}`) formats through the lazy static.
+    mentions(syntax.to_token_stream(), names)
+        .into_iter()
+        .filter(|(_, mention)| match mention {
+            Mention::Word(range) => !reached(range),
+            Mention::Formatted => false,
+            Mention::Width => true,
+        })
+        .map(|(name, _)| name.to_string())
+        .collect()
 }
 
 /// The names among `names` that `syntax` gives to something of its own:

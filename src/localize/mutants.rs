@@ -3,11 +3,12 @@
 //! the same way; at most eight per operator and code replaced: an
 //! operand, a statement, a value of a data item), woven into shared
 //! builds and run against every test that reaches the edited line, with
-//! no cutoff (a passing test an edit breaks is evidence too), line by line in rank order, then at the lines a
-//! failing test ran that bind a variable the compiler warns is unused, then
-//! further down the rankings until some edit fixes every failing test of a
-//! group without breaking a passing one (the strongest evidence there is:
-//! a plausible patch), until a time budget ends. Edits that would each need
+//! no cutoff (a passing test an edit breaks is evidence too), line by
+//! line in rank order, then at the lines a failing test ran that bind a
+//! variable the compiler warns is unused, then further down the rankings
+//! until some edit fixes every failing test of a group without breaking a
+//! passing one (the strongest evidence there is: a plausible patch), until
+//! a time budget ends. Edits that would each need
 //! a build of their own come last.
 
 use std::collections::{BTreeMap, BTreeSet};

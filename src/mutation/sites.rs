@@ -9,7 +9,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use proc_macro2::{TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::{Expr, Stmt};
 
@@ -17,7 +16,7 @@ use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::source::{FileId, Location};
 use crate::code::syntax::{
     EnclosingStatement, RunnableCode, Scope, branch_values, free_variables, has_let, header,
-    is_comparison, is_compound_assignment, pattern_bindings, variable_occurrences,
+    is_comparison, is_compound_assignment, mentions, pattern_bindings, variable_occurrences,
     walk_runnable_code, without_spaces,
 };
 
@@ -507,46 +506,52 @@ pub fn constants(sources: &CrateSources) -> Vec<Constant> {
 }
 
 /// Where runnable code names each of `constants`: a path ending in its
-/// name, or a macro call that holds it (see `names_in_macro`).
+/// name, or a macro call that mentions it (see `syntax::mentions`: as a
+/// word or in a format string).
 fn reads_of(
     sources: &CrateSources,
     constants: &[Constant],
 ) -> BTreeMap<String, BTreeSet<Location>> {
     struct Reads<'a> {
         file: FileId,
-        names: &'a BTreeSet<String>,
+        names: &'a BTreeSet<&'a str>,
         reads: BTreeMap<String, BTreeSet<Location>>,
     }
     impl Reads<'_> {
-        fn read(&mut self, names: impl IntoIterator<Item = String>, scope: &Scope) {
-            for name in names {
+        fn read(&mut self, name: &str, scope: &Scope) {
+            if self.names.contains(name) {
                 self.reads
-                    .entry(name)
+                    .entry(name.to_string())
                     .or_default()
                     .insert(Location::new(self.file, scope.location));
+            }
+        }
+
+        fn macro_call(&mut self, mac: &syn::Macro, scope: &Scope) {
+            for (name, _) in mentions(mac.tokens.clone(), self.names) {
+                self.read(name, scope);
             }
         }
     }
     impl RunnableCode for Reads<'_> {
         fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
             if let Stmt::Macro(m) = stmt {
-                self.read(names_in_macro(m.mac.tokens.clone(), self.names), scope);
+                self.macro_call(&m.mac, scope);
             }
         }
         fn expression(&mut self, expr: &Expr, scope: &Scope) {
             match expr {
                 Expr::Path(path) => {
-                    let last = path.path.segments.last().map(|s| s.ident.to_string());
-                    self.read(last.filter(|name| self.names.contains(name)), scope);
+                    if let Some(last) = path.path.segments.last() {
+                        self.read(&last.ident.to_string(), scope);
+                    }
                 }
-                Expr::Macro(m) => {
-                    self.read(names_in_macro(m.mac.tokens.clone(), self.names), scope);
-                }
+                Expr::Macro(m) => self.macro_call(&m.mac, scope),
                 _ => {}
             }
         }
     }
-    let names: BTreeSet<String> = constants.iter().map(|c| c.name.clone()).collect();
+    let names: BTreeSet<&str> = constants.iter().map(|c| c.name.as_str()).collect();
     let mut visitor = Reads {
         file: FileId::new(0),
         names: &names,
@@ -557,33 +562,6 @@ fn reads_of(
         walk_runnable_code(&source.syntax, &mut visitor);
     }
     visitor.reads
-}
-
-/// The names among `names` that a macro call's tokens hold, as a word or
-/// in a format string (`"{NAME}"`, `"{NAME:?}"`): what it may read.
-fn names_in_macro(tokens: TokenStream, names: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    for token in tokens {
-        match token {
-            TokenTree::Group(group) => found.extend(names_in_macro(group.stream(), names)),
-            TokenTree::Ident(ident) if names.contains(&ident.to_string()) => {
-                found.insert(ident.to_string());
-            }
-            TokenTree::Literal(literal) => {
-                let text = literal.to_string();
-                found.extend(
-                    names
-                        .iter()
-                        .filter(|n| {
-                            text.contains(&format!("{{{n}}}")) || text.contains(&format!("{{{n}:"))
-                        })
-                        .cloned(),
-                );
-            }
-            _ => {}
-        }
-    }
-    found
 }
 
 struct Collector<'a> {
@@ -1566,7 +1544,7 @@ mod tests {
 
     #[test]
     fn constants_are_read_by_paths_and_by_macro_calls_format_strings_included() {
-        let text = "const MAX: u32 = 3999;\nconst WIDTH: usize = 4;\nconst UNREAD: u8 = 1;\nfn f(n: u32) -> String {\n    if n > MAX {\n        return String::new();\n    }\n    assert!(n < crate::MAX);\n    println!(\"{WIDTH:?}\");\n    format!(\"{n} of {MAX}\")\n}\n";
+        let text = "const MAX: u32 = 3999;\nconst WIDTH: usize = 4;\nconst UNREAD: u8 = 1;\nfn f(n: u32) -> String {\n    if n > MAX {\n        return String::new();\n    }\n    assert!(n < crate::MAX);\n    println!(\"{WIDTH:?}\");\n    format!(\"{n:>WIDTH$} of {MAX}\")\n}\n";
         let sources = CrateSources::of_one_file(text);
         let lines = |constants: &[Constant], name: &str| -> Vec<u32> {
             let constant = constants.iter().find(|c| c.name == name).unwrap();
@@ -1575,7 +1553,7 @@ mod tests {
         let from_space = collect_mutation_space(&sources, &Exclusions::default()).constants;
         for constants in [constants(&sources), from_space] {
             assert_eq!(lines(&constants, "MAX"), [5, 8, 10]);
-            assert_eq!(lines(&constants, "WIDTH"), [9]);
+            assert_eq!(lines(&constants, "WIDTH"), [9, 10]);
             assert!(lines(&constants, "UNREAD").is_empty());
         }
     }
