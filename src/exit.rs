@@ -34,6 +34,9 @@ pub enum Exit {
     /// `bisect`: the revision is unknown, not in a git repository, or the
     /// library's sources did not change since it.
     BadRevision = 10,
+    /// The disk of the temp dir is full: a child's output, or a scratch
+    /// copy, did not fit.
+    DiskFull = 11,
     /// Stopped by SIGHUP; child processes were killed, scratch files removed.
     HungUp = 129,
     /// Interrupted by Ctrl-C (SIGINT); child processes were killed, scratch files removed.
@@ -158,6 +161,7 @@ Exit codes:
   8    an output file (-o, --report, --html) cannot be written
   9    validate: a patch cannot be read, or no given patch applies
   10   bisect: no such revision in a git repository, or no change of the library since it
+  11   no space left in the temp dir (TMPDIR) for scratch copies and captured output
   129  stopped by SIGHUP
   130  interrupted (Ctrl-C)
   143  stopped by SIGTERM";

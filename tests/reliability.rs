@@ -9,6 +9,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -277,14 +278,24 @@ fn scratch_left_by_a_killed_run_is_removed_by_the_next() {
         &["--rank-only", "-j", "1", "--test-timeout", "600"],
     );
     wait_for_hanging_test(dir.path());
-    signal_group(&child, "KILL");
-    let _: Output = child.wait_with_output().unwrap();
-    // kill -9 reaches nothing else: the orphaned test goes by hand.
-    for pid in running_processes_mentioning("zero_takes_no_steps", dir.path()) {
-        let _ = Command::new("kill")
-            .args(["-KILL", &pid.to_string()])
-            .status();
+    // Copies of the user's sources are the user's own to read.
+    for scratch in scratch_dirs(temp.path()) {
+        let mode = std::fs::metadata(temp.path().join(&scratch))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700, "{scratch}");
     }
+    // Only the tool is killed (kill -9 of its pid, as an OOM killer would):
+    // its test process lives on.
+    let _ = Command::new("kill")
+        .args(["-KILL", &child.id().to_string()])
+        .status();
+    let _: Output = child.wait_with_output().unwrap();
+    assert!(
+        !running_processes_mentioning("zero_takes_no_steps", dir.path()).is_empty(),
+        "the hanging test outlives the killed run"
+    );
     assert!(
         !scratch_dirs(temp.path()).is_empty(),
         "kill -9 leaves scratch behind"
@@ -295,11 +306,22 @@ fn scratch_left_by_a_killed_run_is_removed_by_the_next() {
         .unwrap();
     assert_exit(&next, 0);
     assert!(
-        stderr(&next).contains("Removed 1 scratch directories"),
+        stderr(&next).contains("scratch directories left behind"),
         "{}",
         stderr(&next)
     );
-    assert_eq!(scratch_dirs(temp.path()), Vec::<String>::new());
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        running_processes_mentioning("zero_takes_no_steps", dir.path()).is_empty(),
+        "the next run stops the killed run's test"
+    );
+    // Nothing of either run is left in the temp dir: no scratch dir, no
+    // captured output, no linker files.
+    let left: Vec<String> = std::fs::read_dir(temp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
 }
 
 #[test]
@@ -367,6 +389,171 @@ fn a_crate_that_does_not_build_says_only_that() {
     assert_exit(&output, 5);
     assert!(
         !stderr(&output).contains("coverage probes do not compile"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// A copy of fixture `off_by_one` whose `src/` lives outside the package:
+/// `pkg/src` is a link to `elsewhere/src` (absolute, or relative and
+/// pointing out), or `src/` is real and `src/lib.rs` a relative link out.
+/// Returns the temp dir, the package and the file the links lead to.
+#[cfg(unix)]
+fn linked_off_by_one(link: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    use std::os::unix::fs::symlink;
+    let base = fixture("off_by_one");
+    let package = base.path().join("pkg");
+    let elsewhere = base.path().join("elsewhere");
+    std::fs::create_dir_all(&package).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::rename(base.path().join("Cargo.toml"), package.join("Cargo.toml")).unwrap();
+    std::fs::rename(base.path().join("src"), elsewhere.join("src")).unwrap();
+    match link {
+        "absolute dir" => symlink(elsewhere.join("src"), package.join("src")).unwrap(),
+        "relative dir" => symlink("../elsewhere/src", package.join("src")).unwrap(),
+        "relative file" => {
+            std::fs::create_dir(package.join("src")).unwrap();
+            symlink("../../elsewhere/src/lib.rs", package.join("src/lib.rs")).unwrap();
+        }
+        other => unreachable!("{other}"),
+    }
+    let target = elsewhere.join("src/lib.rs");
+    (base, package, target)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn no_command_writes_through_a_link_to_sources_outside_the_package() {
+    for link in ["absolute dir", "relative dir", "relative file"] {
+        let (_base, package, target) = linked_off_by_one(link);
+        let original = std::fs::read(&target).unwrap();
+        let unchanged = |what: &str| {
+            assert_eq!(
+                std::fs::read(&target).unwrap(),
+                original,
+                "{link}: {what} wrote through the link"
+            );
+        };
+        let ranking = autofix(&package, &["--rank-only"]);
+        assert_exit(&ranking, 0);
+        assert!(stdout(&ranking).contains("src/lib.rs:3"), "{link}");
+        unchanged("--rank-only");
+
+        let repair = autofix(&package, &["--seed", "0"]);
+        assert_exit(&repair, 0);
+        unchanged("a repair");
+        let patch = package.join("..").join("fix.patch");
+        std::fs::write(&patch, stdout(&repair)).unwrap();
+        let validated = autofix(&package, &["validate", patch.to_str().unwrap()]);
+        assert_exit(&validated, 0);
+        assert!(stdout(&validated).contains("passes every test"), "{link}");
+        unchanged("validate");
+
+        let reduced = autofix(&package, &["reduce", "tests::last_pair_out_of_order"]);
+        assert_exit(&reduced, 0);
+        unchanged("reduce");
+
+        let git = |args: &[&str]| {
+            let status = Command::new("git")
+                .args(args)
+                .current_dir(&package)
+                .env("GIT_AUTHOR_NAME", "t")
+                .env("GIT_AUTHOR_EMAIL", "t@t")
+                .env("GIT_COMMITTER_NAME", "t")
+                .env("GIT_COMMITTER_EMAIL", "t@t")
+                .status()
+                .unwrap();
+            assert!(status.success());
+        };
+        git(&["init", "-q"]);
+        git(&["add", "-A"]);
+        git(&["commit", "-qm", "linked"]);
+        let bisected = autofix(&package, &["bisect", "HEAD"]);
+        assert!(
+            bisected
+                .status
+                .code()
+                .is_some_and(|code| code != 1 && code != 101),
+            "{link}: {}",
+            stderr(&bisected)
+        );
+        unchanged("bisect");
+
+        for signal in ["INT", "KILL"] {
+            let temp = tempfile::tempdir().unwrap();
+            let mut child = spawn(&package, temp.path(), &["--seed", "0"]);
+            let mut lines = BufReader::new(child.stderr.take().unwrap());
+            read_until(&mut lines, "Sweeping every single edit");
+            signal_group(&child, signal);
+            let _: Output = child.wait_with_output().unwrap();
+            unchanged(&format!("a repair stopped by SIG{signal}"));
+        }
+    }
+}
+
+/// A tmpfs of `megabytes` mounted on a new temp dir, unmounted when
+/// dropped; `None` where mounting is not allowed (not root).
+#[cfg(target_os = "linux")]
+struct SmallDisk(tempfile::TempDir);
+
+#[cfg(target_os = "linux")]
+impl SmallDisk {
+    fn mount(megabytes: u32) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={megabytes}m"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then_some(SmallDisk(dir))
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.0.path()).status();
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+#[allow(clippy::print_stderr)] // the one word a skipped test says
+fn a_full_temp_dir_is_said_in_one_line_with_its_own_exit_code() {
+    let Some(disk) = SmallDisk::mount(8) else {
+        eprintln!("skipped: mounting a small tmpfs is not allowed here");
+        return;
+    };
+    let dir = fixture("off_by_one");
+    // Nearly full: room for the copies, none for much output.
+    std::fs::write(disk.0.path().join("filler"), vec![0u8; 6 << 20]).unwrap();
+    let output = command(dir.path(), &["--rank-only"])
+        .env("TMPDIR", disk.0.path())
+        .output()
+        .unwrap();
+    assert_exit(&output, 11);
+    let line = error_line(&output);
+    assert!(
+        line.contains("no space left") && line.contains(&disk.0.path().display().to_string()),
+        "{line}"
+    );
+    assert_eq!(
+        stderr(&output)
+            .lines()
+            .filter(|l| l.starts_with("error"))
+            .count(),
+        1
+    );
+    // Full: not even a scratch dir fits.
+    std::fs::write(disk.0.path().join("filler2"), vec![0u8; 2 << 20]).ok();
+    let output = command(dir.path(), &["--rank-only"])
+        .env("TMPDIR", disk.0.path())
+        .output()
+        .unwrap();
+    assert_exit(&output, 11);
+    assert!(
+        error_line(&output).contains("no space left"),
         "{}",
         stderr(&output)
     );

@@ -32,12 +32,14 @@ use crate::repair::{self, Repair, RepairEnding};
 use crate::system::console::{Console, write_product};
 use crate::system::git::{self, ChangeSince};
 use crate::system::process;
+use crate::system::scratch::RunDir;
 
 /// Runs `cargo autofix` from directory `cwd`: finds the package, settles the
 /// options, measures the baseline, then prints the ranking or searches for
 /// a patch.
 pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     let started = Instant::now();
+    let _run_dir = RunDir::create()?;
     let command = args.command.take();
     if let Some(command) = &command {
         check_subcommand_args(command, &args)?;

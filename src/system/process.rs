@@ -7,7 +7,8 @@
 //! that keeps a pipe open never makes us wait.
 
 use std::collections::BTreeSet;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
@@ -27,6 +28,83 @@ static DEADLINE: Mutex<Option<Instant>> = Mutex::new(None);
 
 /// Process groups of the children that are running now.
 static LIVE_GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// Where the run keeps its temp files and records its process groups
+/// (`None`: the temp dir, nothing recorded; a unit test, say).
+static RUN_FILES: Mutex<Option<RunFiles>> = Mutex::new(None);
+
+/// A run's temp dir (its children's `TMPDIR` too) and the file that records
+/// the process groups it started (see `scratch::RunDir`).
+#[derive(Debug, Clone)]
+pub struct RunFiles {
+    pub tmp: PathBuf,
+    pub groups: PathBuf,
+}
+
+/// Sends the temp files of the run and its children to `files.tmp`, and
+/// records every child's process group in `files.groups`; `None` stops it.
+pub fn set_run_dir(files: Option<RunFiles>) {
+    *RUN_FILES.lock().expect("run files poisoned") = files;
+}
+
+fn run_files() -> Option<RunFiles> {
+    RUN_FILES.lock().ok().and_then(|files| files.clone())
+}
+
+/// Where temp files go: the run's dir if there is one.
+fn temp_dir() -> PathBuf {
+    run_files().map_or_else(std::env::temp_dir, |files| files.tmp)
+}
+
+/// The least free space the temp dir must keep: below it, a child may
+/// have failed, or lost its output, for want of room to write it.
+const MIN_FREE_BYTES: u64 = 4 << 20;
+
+/// `error`, or the one-line failure that says the disk of `dir` is full.
+pub fn space_error(error: std::io::Error, dir: &Path) -> anyhow::Error {
+    if error.kind() == std::io::ErrorKind::StorageFull {
+        return disk_full(dir, None).into();
+    }
+    error.into()
+}
+
+/// The failure that says the file system of `dir` (the run's temp dir,
+/// named by the user's temp dir it is in) is full.
+fn disk_full(dir: &Path, free: Option<u64>) -> Failure {
+    let users = std::env::temp_dir();
+    let dir = if dir.starts_with(&users) { &users } else { dir };
+    let free = free.map_or(String::new(), |bytes| {
+        format!(" ({} KiB free)", bytes / 1024)
+    });
+    Failure::new(
+        Exit::DiskFull,
+        format!(
+            "no space left on the device of {}{free}: cargo autofix needs at least {} MiB free there for the output of builds and tests; free some space or set TMPDIR to a directory with room",
+            dir.display(),
+            MIN_FREE_BYTES >> 20
+        ),
+    )
+}
+
+/// A failure if the file system of `dir` has less than [`MIN_FREE_BYTES`]
+/// free (asked after each child: its output may not have fit).
+fn check_space(dir: &Path) -> Result<()> {
+    match free_bytes(dir) {
+        Some(free) if free < MIN_FREE_BYTES => Err(disk_full(dir, Some(free)).into()),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(unix)]
+fn free_bytes(dir: &Path) -> Option<u64> {
+    let stats = nix::sys::statvfs::statvfs(dir).ok()?;
+    Some(stats.blocks_available() as u64 * stats.fragment_size() as u64)
+}
+
+#[cfg(not(unix))]
+fn free_bytes(_dir: &Path) -> Option<u64> {
+    None
+}
 
 /// Handles SIGINT (Ctrl-C), SIGTERM and SIGHUP: the first marks the run as
 /// stopped and kills every live child process group at once, which wakes
@@ -185,8 +263,13 @@ fn watch(
     mut on_line: impl FnMut(&str),
     mut deadline: impl FnMut(&str) -> Option<Instant>,
 ) -> Result<(Finished, String)> {
-    let stdout = tempfile::NamedTempFile::new().context("cannot create a temp file for output")?;
-    let mut stderr = tempfile::tempfile().context("cannot create a temp file for output")?;
+    let temp = temp_dir();
+    let stdout = tempfile::NamedTempFile::new_in(&temp)
+        .map_err(|error| space_error(error, &temp))
+        .context("cannot create a temp file for output")?;
+    let mut stderr = tempfile::tempfile_in(&temp)
+        .map_err(|error| space_error(error, &temp))
+        .context("cannot create a temp file for output")?;
     command
         .stdin(Stdio::null())
         .stdout(stdout.as_file().try_clone()?)
@@ -200,9 +283,12 @@ fn watch(
         lines.each(&mut on_line)?;
         Ok(deadline(&lines.tail()))
     })?;
+    let elapsed = started.elapsed();
+    // Output that did not fit is lost without a word from most programs
+    // (`cargo metadata` exits 0 with nothing on stdout): ask every time.
+    check_space(&temp)?;
     lines.each(&mut on_line)?;
     lines.finish(&mut on_line);
-    let elapsed = started.elapsed();
     Ok((
         Finished {
             status,
@@ -341,11 +427,18 @@ impl Spawned {
     fn start(command: &mut Command) -> Result<Spawned> {
         check_interrupted()?;
         put_in_own_group(command);
+        let run = run_files();
+        if let Some(run) = &run {
+            command.env("TMPDIR", &run.tmp);
+        }
         let program = command.get_program().to_string_lossy().into_owned();
         let child = command
             .spawn()
             .with_context(|| format!("cannot run `{program}`"))?;
         let group = child.id();
+        if let Some(run) = &run {
+            record_group(&run.groups, group);
+        }
         LIVE_GROUPS
             .lock()
             .expect("live group registry poisoned")
@@ -419,6 +512,73 @@ fn kill_group(group: u32) {
 
 #[cfg(not(unix))]
 fn kill_group(_group: u32) {}
+
+/// Appends `group` to the record in `file`, with when its leader started,
+/// so that a later run stops only this group and never one that reuses
+/// its number.
+fn record_group(file: &Path, group: u32) {
+    let Some(started) = started_at(group) else {
+        return;
+    };
+    let record = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file);
+    if let Ok(mut record) = record {
+        let _ = writeln!(record, "{group} {started}");
+    }
+}
+
+/// Kills the process groups recorded in `file` by a run that is gone (it
+/// was killed, and its children outlived it), each only if it is still
+/// that run's: its leader is the process that started then, or the leader
+/// is gone and the group lives on (Linux reuses no number still in use
+/// as a group's). Returns how many groups it signalled.
+pub fn kill_recorded_groups(file: &Path) -> usize {
+    let Ok(record) = std::fs::read_to_string(file) else {
+        return 0;
+    };
+    let mut killed = 0;
+    for line in record.lines() {
+        let Some((group, started)) = line.split_once(' ') else {
+            continue;
+        };
+        let (Ok(group), Ok(started)) = (group.parse::<u32>(), started.parse::<u64>()) else {
+            continue;
+        };
+        if started_at(group).is_none_or(|now| now == started) && group_exists(group) {
+            kill_group(group);
+            killed += 1;
+        }
+    }
+    killed
+}
+
+/// When process `pid` started (clock ticks after boot), if it runs.
+#[cfg(target_os = "linux")]
+fn started_at(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Field 22; the name (field 2) may hold spaces and parentheses.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(19)?.parse().ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn started_at(_pid: u32) -> Option<u64> {
+    None
+}
+
+/// Whether some process is in process group `group`.
+#[cfg(unix)]
+fn group_exists(group: u32) -> bool {
+    use nix::unistd::Pid;
+    nix::sys::signal::killpg(Pid::from_raw(group as i32), None).is_ok()
+}
+
+#[cfg(not(unix))]
+fn group_exists(_group: u32) -> bool {
+    false
+}
 
 #[cfg(test)]
 mod tests {

@@ -50,11 +50,7 @@ impl ScratchDir {
     /// Copies the workspace at `root` (whose target dir is `target_dir`) into
     /// a new temp dir. Builds in it will use `<target_dir>/autofix/<purpose>`.
     pub fn create(root: &Path, target_dir: &Path, purpose: &str) -> Result<ScratchDir> {
-        let temp = tempfile::Builder::new()
-            .prefix(PREFIX)
-            .tempdir()
-            .context("cannot create a scratch directory")?;
-        let alive = Lock::create(&temp.path().join(LIFE_LOCK))?;
+        let (temp, alive) = new_scratch_dir()?;
         let copy = temp.path().join(COPY);
         fs::create_dir(&copy).with_context(|| format!("cannot create {}", copy.display()))?;
         copy_tree(root, &copy, target_dir)?;
@@ -112,15 +108,91 @@ impl ScratchDir {
         Ok(self.root().join(relative))
     }
 
-    /// Replaces a file of the copy, given relative to the workspace root.
+    /// Replaces a file of the copy, given relative to the workspace root:
+    /// every write of the tool into a copy goes through here. Refuses a
+    /// path that leaves the copy, also through a symbolic link on the way
+    /// (the copy holds none, see [`copy_tree`]; this keeps it so).
     pub fn write(&self, relative: &Path, text: &str) -> Result<()> {
         let path = self.file(relative)?;
+        self.ensure_no_link_on_the_way(relative)?;
         fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// Fails if a component of `relative` under the copy is a symbolic link.
+    fn ensure_no_link_on_the_way(&self, relative: &Path) -> Result<()> {
+        let mut path = self.root().to_path_buf();
+        for component in relative.components() {
+            path.push(component);
+            let is_link = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+            anyhow::ensure!(
+                !is_link,
+                "refusing to write {}: {} is a symbolic link, and the write could leave the scratch copy",
+                relative.display(),
+                path.display()
+            );
+        }
+        Ok(())
     }
 }
 
+/// A new scratch dir in the temp dir, readable by its owner only (it holds
+/// copies of the user's sources), and its life lock, held.
+fn new_scratch_dir() -> Result<(TempDir, Lock)> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(PREFIX);
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+    let temp = builder
+        .tempdir()
+        .map_err(|error| process::space_error(error, &std::env::temp_dir()))
+        .context("cannot create a scratch directory")?;
+    let alive = Lock::create(&temp.path().join(LIFE_LOCK))?;
+    Ok((temp, alive))
+}
+
+/// The run's own scratch dir, for as long as the run lives: it holds the
+/// temp files of the run and of every process it starts (`tmp/`, their
+/// `TMPDIR`: captured output, the linker's files), and the record of the
+/// process groups it started, so that the next run can stop them and
+/// remove everything if this one is killed (see [`remove_stale`]).
+#[derive(Debug)]
+pub struct RunDir {
+    _temp: TempDir,
+    _alive: Lock,
+}
+
+impl RunDir {
+    /// Makes the run's dir and sends the run's temp files into it.
+    pub fn create() -> Result<RunDir> {
+        let (temp, alive) = new_scratch_dir()?;
+        let tmp = temp.path().join(RUN_TMP);
+        fs::create_dir(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        process::set_run_dir(Some(process::RunFiles {
+            tmp,
+            groups: temp.path().join(RUN_GROUPS),
+        }));
+        Ok(RunDir {
+            _temp: temp,
+            _alive: alive,
+        })
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        process::set_run_dir(None);
+    }
+}
+
+/// In a run's dir: the temp dir of the run and its children, and the
+/// record of the process groups it started.
+const RUN_TMP: &str = "tmp";
+const RUN_GROUPS: &str = "groups";
+
 /// Removes the scratch dirs under the temp dir whose runs are gone (killed
-/// before they could clean up: their lock is free). Returns how many.
+/// before they could clean up: their lock is free), after stopping the
+/// process groups such a run recorded that are still running (a hanging
+/// test, say). Returns how many dirs.
 pub fn remove_stale() -> usize {
     let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
         return 0;
@@ -134,10 +206,11 @@ pub fn remove_stale() -> usize {
         if !is_ours || !lock.is_file() {
             continue;
         }
-        if let Ok(Some(_dead)) = Lock::try_acquire(&lock)
-            && fs::remove_dir_all(entry.path()).is_ok()
-        {
-            removed += 1;
+        if let Ok(Some(_dead)) = Lock::try_acquire(&lock) {
+            process::kill_recorded_groups(&entry.path().join(RUN_GROUPS));
+            if fs::remove_dir_all(entry.path()).is_ok() {
+                removed += 1;
+            }
         }
     }
     removed
@@ -220,12 +293,18 @@ pub fn is_store(dir: &Path) -> bool {
     VCS_DIRS.contains(&name.as_ref()) || dir.join("CACHEDIR.TAG").is_file()
 }
 
+/// Copies the workspace's sources: symbolic links are followed, so the copy
+/// holds the content of every link (a file or a directory, inside the
+/// workspace or outside it), never the link. A link copied as a link would
+/// send every write into the copy (probes, woven code, candidates) through
+/// to the user's file. Links that dangle or loop are left out, as they
+/// hold nothing to build.
 fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
     let target_dir = target_dir
         .canonicalize()
         .unwrap_or_else(|_| target_dir.to_path_buf());
     let walker = WalkDir::new(from)
-        .follow_links(false)
+        .follow_links(true)
         .into_iter()
         .filter_entry(|entry| {
             if !entry.file_type().is_dir() || entry.depth() == 0 {
@@ -235,8 +314,19 @@ fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
             let is_target = entry.path() == target_dir
                 || entry.path().canonicalize().is_ok_and(|p| p == target_dir);
             !is_store(entry.path()) && !is_target
+        })
+        .filter(|entry| match entry {
+            Err(error) => error.loop_ancestor().is_none() && !dangles(error),
+            Ok(_) => true,
         });
     copy_entries(walker, from, to, false)
+}
+
+/// Whether a walk's error is a symbolic link that points nowhere.
+fn dangles(error: &walkdir::Error) -> bool {
+    error
+        .path()
+        .is_some_and(|path| path.is_symlink() && !path.exists())
 }
 
 /// Copies what `walker` lists under `from` to the same place under `to`:
@@ -462,6 +552,44 @@ mod tests {
         assert_eq!(
             fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap(),
             "changed"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_copied_as_their_content_and_never_written_through() {
+        let base = tempfile::tempdir().unwrap();
+        let package = base.path().join("pkg");
+        let elsewhere = base.path().join("elsewhere");
+        fs::create_dir_all(package.join("sub")).unwrap();
+        fs::create_dir_all(elsewhere.join("src")).unwrap();
+        fs::write(package.join("Cargo.toml"), "[package]\n").unwrap();
+        fs::write(elsewhere.join("src/lib.rs"), "mine").unwrap();
+        std::os::unix::fs::symlink("../elsewhere/src", package.join("src")).unwrap();
+        std::os::unix::fs::symlink("/no/such/file", package.join("sub/dangling")).unwrap();
+        std::os::unix::fs::symlink("..", package.join("sub/up")).unwrap();
+        let scratch = ScratchDir::create(&package, &package.join("target"), "unit").unwrap();
+        let copied = scratch.root().join("src");
+        assert!(!copied.is_symlink() && copied.is_dir());
+        assert_eq!(fs::read_to_string(copied.join("lib.rs")).unwrap(), "mine");
+        assert!(!scratch.root().join("sub/dangling").exists());
+        scratch.write(Path::new("src/lib.rs"), "woven").unwrap();
+        assert_eq!(
+            fs::read_to_string(elsewhere.join("src/lib.rs")).unwrap(),
+            "mine"
+        );
+
+        // A link made in the copy later is refused too.
+        fs::remove_dir_all(&copied).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("src"), &copied).unwrap();
+        let refused = scratch.write(Path::new("src/lib.rs"), "woven").unwrap_err();
+        assert!(
+            refused.to_string().contains("is a symbolic link"),
+            "{refused}"
+        );
+        assert_eq!(
+            fs::read_to_string(elsewhere.join("src/lib.rs")).unwrap(),
+            "mine"
         );
     }
 
