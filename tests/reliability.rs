@@ -229,6 +229,9 @@ fn huge_durations_and_jobs_are_one_line() {
         &["--test-timeout", "1e300"],
         &["--time-limit", "1e19"],
         &["-j", "-1"],
+        &["--population", "100000000"],
+        &["--population", "9223372036854775807"],
+        &["--generations", "18446744073709551615"],
     ] {
         let output = autofix(dir.path(), args);
         assert_exit(&output, 2);
@@ -239,11 +242,22 @@ fn huge_durations_and_jobs_are_one_line() {
             stderr(&output)
         );
     }
-    std::fs::write(dir.path().join("autofix.toml"), "time-limit = 1e30\n").unwrap();
+    std::fs::write(dir.path().join("autofix.toml"), "time-limit = 1e308\n").unwrap();
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_exit(&output, 2);
+    assert_eq!(
+        error_line(&output),
+        "error: `time-limit` in the config must be a number of seconds from 0 to 31536000 (a year), not 1e308"
+    );
+    std::fs::write(
+        dir.path().join("autofix.toml"),
+        "population = 9223372036854775807\n",
+    )
+    .unwrap();
     let output = autofix(dir.path(), &["--rank-only"]);
     assert_exit(&output, 2);
     assert!(
-        error_line(&output).contains("`time-limit` in the config"),
+        error_line(&output).contains("`population` in the config must be from 2 to 10000"),
         "{}",
         stderr(&output)
     );
@@ -557,4 +571,41 @@ fn a_full_temp_dir_is_said_in_one_line_with_its_own_exit_code() {
         "{}",
         stderr(&output)
     );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_population_stops_at_the_time_limit_and_at_ctrl_c() {
+    let dir = fixture("unrepairable");
+    let temp = tempfile::tempdir().unwrap();
+    let limit = 15;
+    let started = Instant::now();
+    let output = command(
+        dir.path(),
+        &["--population", "10000", "--time-limit", &limit.to_string()],
+    )
+    .env("TMPDIR", temp.path())
+    .output()
+    .unwrap();
+    let took = started.elapsed();
+    assert!(
+        took <= Duration::from_secs(limit) + GRACE,
+        "took {took:?}:\n{}",
+        stderr(&output)
+    );
+    assert_exit(&output, 7);
+
+    let mut child = spawn(dir.path(), temp.path(), &["--population", "10000"]);
+    let mut lines = BufReader::new(child.stderr.take().unwrap());
+    read_until(&mut lines, "Swept");
+    std::thread::sleep(Duration::from_millis(500));
+    signal_group(&child, "INT");
+    let stopped = Instant::now();
+    let mut rest = String::new();
+    lines.read_to_string(&mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(stopped.elapsed() < Duration::from_secs(5), "{rest}");
+    assert_eq!(output.status.code(), Some(130), "{rest}");
+    assert!(!rest.contains("fitness 0.0000"), "{rest}");
+    assert_eq!(scratch_dirs(temp.path()), Vec::<String>::new());
 }

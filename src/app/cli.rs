@@ -162,7 +162,7 @@ pub struct Args {
     #[arg(global = true, long, value_name = "N", help_heading = "Repair")]
     pub seed: Option<u64>,
 
-    /// Candidates per generation [default: 40]
+    /// Candidates per generation, 2 to 10000 [default: 40]
     #[arg(global = true, long, value_name = "N", help_heading = "Repair")]
     pub population: Option<usize>,
 

@@ -47,6 +47,14 @@ pub struct Options {
 /// ones overflow the clock, and no run is meant to take them).
 const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
+/// The largest population: a generation is one batch of candidates held
+/// in memory and woven into one build, and no run evaluates more than a
+/// few thousand candidates a minute.
+const MAX_POPULATION: usize = 10_000;
+
+/// The most generations a search may be given.
+const MAX_GENERATIONS: usize = 1_000_000;
+
 /// A setting from the command line (`--name`) or else a config file
 /// (`name = ...`), with how to name it in a message.
 fn pick<T>(flag: Option<T>, key: Option<T>, name: &str) -> Option<(T, String)> {
@@ -105,6 +113,15 @@ impl Refinements {
     }
 }
 
+/// A number as a person would write it: `1e308`, not 309 digits.
+fn short_number(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e9 {
+        format!("{value:e}")
+    } else {
+        value.to_string()
+    }
+}
+
 impl Options {
     /// The command line over `config` over the defaults, validated.
     pub fn new(args: Args, config: Config) -> Result<Options, Failure> {
@@ -114,7 +131,8 @@ impl Options {
                 Ok(Duration::from_secs_f64(value))
             } else {
                 Err(usage(format!(
-                    "{name} must be a number of seconds from 0 to {MAX_SECONDS} (a year), not {value}"
+                    "{name} must be a number of seconds from 0 to {MAX_SECONDS} (a year), not {}",
+                    short_number(value)
                 )))
             }
         };
@@ -226,9 +244,22 @@ impl Options {
             ));
         }
         let population = match pick(args.population, config.population, "population") {
-            Some((n, name)) if n < 2 => return Err(usage(format!("{name} must be at least 2"))),
+            Some((n, name)) if !(2..=MAX_POPULATION).contains(&n) => {
+                return Err(usage(format!(
+                    "{name} must be from 2 to {MAX_POPULATION} (each generation builds and tests that many candidates), not {n}"
+                )));
+            }
             Some((n, _)) => n,
             None => 40,
+        };
+        let generations = match pick(args.generations, config.generations, "generations") {
+            Some((n, name)) if n > MAX_GENERATIONS => {
+                return Err(usage(format!(
+                    "{name} must be at most {MAX_GENERATIONS}, not {n}; --time-limit bounds a long search better"
+                )));
+            }
+            Some((n, _)) => n,
+            None => 20,
         };
         let time_limit = seconds(
             pick(args.time_limit, config.time_limit, "time-limit")
@@ -315,7 +346,7 @@ impl Options {
             repair: repair::Settings {
                 seed: args.seed.or(config.seed).unwrap_or(0),
                 population,
-                generations: args.generations.or(config.generations).unwrap_or(20),
+                generations,
                 time_limit: (!time_limit.is_zero()).then_some(time_limit),
                 weights: Weights {
                     passing: weight_passing,

@@ -28,7 +28,7 @@ use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{GroupRanking, Localization};
 use crate::mutation::patch::Candidate;
 use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
-use crate::repair::search::Stop;
+use crate::repair::search::{Scored, Stop};
 pub use crate::repair::settings::Settings;
 use crate::repair::shard::{Shard, ShardReport, enumerate, run_shard};
 use crate::repair::stage::{Ground, Stage, StageOutcome, in_diff_only, run_stage, sweep_locations};
@@ -275,12 +275,7 @@ pub fn repair(
         let best = best_of_stopped.unwrap_or_else(|| patched.clone());
         let last = stages.last().expect("a stage ran");
         let note = if last.stop == Stop::Interrupted {
-            format!(
-                "interrupted after {} single edits and {} generations; the best candidate so far has fitness {:.4} and is not validated",
-                last.sweep.edits,
-                last.generations(),
-                last.best.fitness
-            )
+            interrupted_note(last.sweep.edits, last.generations(), &last.best)
         } else {
             "interrupted; the patch for the failure groups fixed so far, not validated:".to_string()
         };
@@ -481,4 +476,44 @@ fn diff_of(user_files: &BTreeMap<PathBuf, String>, files: &BTreeMap<PathBuf, Str
         })
         .collect();
     unified_diff(&changes)
+}
+
+/// What an interrupted stage had: nothing scored yet, nothing better than
+/// the crate as it is, or its best candidate.
+fn interrupted_note(edits: usize, generations: usize, best: &Scored) -> String {
+    if edits == 0 && generations == 0 && best.candidate.is_empty() {
+        return "interrupted before any candidate was scored".to_string();
+    }
+    let so_far = format!("interrupted after {edits} single edits and {generations} generations");
+    if best.candidate.is_empty() {
+        format!("{so_far}; no candidate did better than the crate as it is")
+    } else {
+        format!(
+            "{so_far}; the best candidate so far has fitness {:.4} and is not validated",
+            best.fitness
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evaluate::CandidateOutcome;
+
+    #[test]
+    fn an_interruption_says_what_was_scored() {
+        let original = Scored {
+            candidate: Candidate::original(),
+            fitness: 0.0,
+            outcome: CandidateOutcome::Tested(Vec::new()),
+        };
+        assert_eq!(
+            interrupted_note(0, 0, &original),
+            "interrupted before any candidate was scored"
+        );
+        assert_eq!(
+            interrupted_note(12, 0, &original),
+            "interrupted after 12 single edits and 0 generations; no candidate did better than the crate as it is"
+        );
+    }
 }

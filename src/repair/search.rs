@@ -5,7 +5,7 @@
 //!
 //! All randomness comes from the one seeded RNG it is given.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -21,6 +21,7 @@ use crate::exit::Halt;
 use crate::localize::evidence::{EditEffect, FixClass};
 use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator, PatchEdit, crossover};
+use crate::system::process;
 
 #[derive(Debug, Clone)]
 pub struct SearchSettings {
@@ -174,13 +175,19 @@ pub fn search(
         }
     }
     let size = initial.len() + settings.population.saturating_sub(1);
-    for _ in 0..settings.population.saturating_sub(1) * 4 {
+    let mut made: HashSet<Candidate> = initial.iter().map(|(c, _)| c.clone()).collect();
+    for attempt in 0..settings.population.saturating_sub(1) * 4 {
         if initial.len() >= size {
             break;
         }
+        if attempt % HALT_CHECK_EVERY == 0
+            && let Err(halt) = process::check_interrupted()
+        {
+            return run.interrupted_or(halt);
+        }
         if let Some(edit) = mutator.mutation(rng) {
             let candidate = Candidate::original().with(edit.clone());
-            if !initial.iter().any(|(c, _)| *c == candidate) {
+            if made.insert(candidate.clone()) {
                 initial.push((candidate, Some(edit)));
             }
         }
@@ -211,7 +218,10 @@ pub fn search(
             break reason;
         }
         run.generation += 1;
-        let offspring = breed(&population, mutator, rng, settings.population);
+        let offspring = match breed(&population, mutator, rng, settings.population) {
+            Ok(offspring) => offspring,
+            Err(halt) => return run.interrupted_or(halt),
+        };
         let offspring = match run.score_batch(offspring, on_progress) {
             Ok(scored) => scored,
             Err(error) => return run.interrupted_or(error),
@@ -252,9 +262,12 @@ fn breed(
     mutator: &Mutator,
     rng: &mut StdRng,
     count: usize,
-) -> Vec<(Candidate, Option<PatchEdit>)> {
+) -> Result<Vec<(Candidate, Option<PatchEdit>)>> {
     let mut offspring = Vec::with_capacity(count);
     while offspring.len() < count {
+        if offspring.len() % HALT_CHECK_EVERY == 0 {
+            process::check_interrupted()?;
+        }
         let (Some(first), Some(second)) = (population.choose(rng), population.choose(rng)) else {
             break;
         };
@@ -274,8 +287,12 @@ fn breed(
         }
     }
     offspring.truncate(count);
-    offspring
+    Ok(offspring)
 }
+
+/// How many candidates a loop that makes them makes between two checks
+/// for a signal or the end of the time limit.
+const HALT_CHECK_EVERY: usize = 1024;
 
 /// Fittest first; among equally fit candidates, fewer edits first, then
 /// smaller edits.
