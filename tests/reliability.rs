@@ -201,7 +201,21 @@ fn a_bad_output_path_fails_before_any_work() {
 fn ctrl_c_after_a_fixed_group_prints_that_groups_patch() {
     let dir = fixture("two_faults");
     let temp = tempfile::tempdir().unwrap();
-    let mut child = spawn(dir.path(), temp.path(), &["--seed", "0"]);
+    let outputs = tempfile::tempdir().unwrap();
+    let patch = outputs.path().join("fix.patch");
+    let report = outputs.path().join("report.json");
+    let mut child = spawn(
+        dir.path(),
+        temp.path(),
+        &[
+            "--seed",
+            "0",
+            "-o",
+            patch.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+    );
     let mut lines = BufReader::new(child.stderr.take().unwrap());
     read_until(&mut lines, "Localizing the remaining failures again");
     signal_group(&child, "INT");
@@ -219,6 +233,39 @@ fn ctrl_c_after_a_fixed_group_prints_that_groups_patch() {
         "an unvalidated patch stays off stdout"
     );
     assert_eq!(scratch_dirs(temp.path()), Vec::<String>::new());
+    // What was found is kept in the files asked for, marked as interrupted.
+    let written = std::fs::read_to_string(&patch).expect("-o is written");
+    assert!(written.starts_with("cargo autofix was interrupted: this patch is NOT validated"));
+    assert!(written.contains("+        high"), "{written}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("--report is written"))
+            .unwrap();
+    assert_eq!(report["outcome"], "interrupted");
+    assert!(
+        report["interrupted"]
+            .as_str()
+            .unwrap()
+            .starts_with("SIGINT: "),
+        "{report:#}"
+    );
+    assert!(
+        report["partial_patch"]
+            .as_str()
+            .unwrap()
+            .contains("+        high")
+    );
+    assert_matches_schema(&report, "src/render/schemas/report.schema.json");
+    let git_apply = Command::new("git")
+        .args(["apply", "--check"])
+        .arg(&patch)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        git_apply.status.success(),
+        "{}",
+        String::from_utf8_lossy(&git_apply.stderr)
+    );
 }
 
 #[test]

@@ -419,16 +419,24 @@ fn finish_repair(
         let page = render::html::page(ranking, localization, Some(&repair.report));
         undelivered = deliver(path, &page, "the HTML page", console).err();
     }
-    if let RepairEnding::Interrupted { exit, note, best } = &repair.ending {
-        console.warn(note);
-        console.block(best);
-        return Err(Failure::interrupted(*exit).into());
-    }
     if let Some(path) = &options.report {
         let json =
             serde_json::to_string_pretty(&repair.report).context("cannot write the report")?;
         let failed = deliver(path, &(json + "\n"), "the report", console).err();
         undelivered = undelivered.or(failed);
+    }
+    if let RepairEnding::Interrupted { exit, note, best } = &repair.ending {
+        console.warn(note);
+        console.block(best);
+        // What was found is kept, marked: `git apply` skips the lines
+        // before the first `diff`.
+        if let (Some(path), false) = (&options.output, best.is_empty()) {
+            let marked = format!(
+                "cargo autofix was interrupted: this patch is NOT validated; review it, or run `cargo autofix validate` on it\n{best}"
+            );
+            let _ = deliver(path, &marked, "the unvalidated patch", console);
+        }
+        return Err(Failure::interrupted(*exit).into());
     }
     let exit = match repair.ending {
         RepairEnding::Fixed(diff) => {

@@ -189,6 +189,7 @@ fn repair_section(out: &mut String, report: &RepairReport) {
         match report.outcome {
             Outcome::Fixed => "A patch that passes every test (plausible: review it)",
             Outcome::NotFixed => "No patch passes every test",
+            Outcome::Interrupted => "Interrupted before a patch was validated",
         },
         report.candidates_evaluated,
         report.candidates_compiled,

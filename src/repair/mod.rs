@@ -279,20 +279,22 @@ pub fn repair(
         } else {
             "interrupted; the patch for the failure groups fixed so far, not validated:".to_string()
         };
-        return Ok(Repair {
-            report: RepairReport::new(
-                &stages,
-                Ending::default(),
-                settings,
-                localization.metric.name(),
-                BTreeMap::new(),
-                elapsed,
-            ),
-            ending: RepairEnding::Interrupted {
-                exit,
-                note,
-                best: diff_of(&user_files, &best),
+        let best = diff_of(&user_files, &best);
+        let mut report = RepairReport::new(
+            &stages,
+            Ending {
+                partial_patch: (!best.is_empty()).then(|| best.clone()),
+                ..Ending::default()
             },
+            settings,
+            localization.metric.name(),
+            BTreeMap::new(),
+            elapsed,
+        );
+        report.interrupt(exit, &note);
+        return Ok(Repair {
+            report,
+            ending: RepairEnding::Interrupted { exit, note, best },
         });
     }
     if halted == Some(Halt::TimeLimit) {

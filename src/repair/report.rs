@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::exit::Exit;
 use crate::repair::search::Stop;
 use crate::repair::settings::Settings;
 use crate::repair::stage::{EditDescription, Stage, percent};
@@ -18,6 +19,9 @@ use crate::system::console::Console;
 pub enum Outcome {
     Fixed,
     NotFixed,
+    /// Stopped by a signal: `interrupted` says how far it got, and
+    /// `partial_patch` holds the best patch found, not validated.
+    Interrupted,
 }
 
 /// The version of the report's JSON: it changes when a field changes
@@ -66,6 +70,9 @@ pub struct RepairReport {
     pub timings_seconds: BTreeMap<String, f64>,
     pub evaluation: EvaluationReport,
     pub stages: Vec<StageReport>,
+    /// When a signal stopped the repair: which, and how far it got.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
 }
 
 /// One edit of the patch.
@@ -171,6 +178,19 @@ pub struct Ending {
 }
 
 impl RepairReport {
+    /// Marks the report as that of a run stopped by the signal of `exit`,
+    /// `note` saying how far it got.
+    pub fn interrupt(&mut self, exit: Exit, note: &str) {
+        self.outcome = Outcome::Interrupted;
+        let signal = match exit {
+            Exit::HungUp => "SIGHUP",
+            Exit::Terminated => "SIGTERM",
+            _ => "SIGINT",
+        };
+        let note = note.trim_end_matches(':');
+        self.interrupted = Some(format!("{signal}: {note}"));
+    }
+
     pub fn new(
         stages: &[Stage],
         ending: Ending,
@@ -271,6 +291,7 @@ impl RepairReport {
                         .collect(),
                 })
                 .collect(),
+            interrupted: None,
         }
     }
 }
@@ -458,6 +479,7 @@ mod tests {
             timings_seconds: BTreeMap::from([("search".into(), 1.0)]),
             evaluation: EvaluationReport::default(),
             stages: vec![],
+            interrupted: None,
         };
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["outcome"], "not_fixed");
