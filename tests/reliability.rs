@@ -656,3 +656,44 @@ fn the_largest_population_stops_at_the_time_limit_and_at_ctrl_c() {
     assert!(!rest.contains("fitness 0.0000"), "{rest}");
     assert_eq!(scratch_dirs(temp.path()), Vec::<String>::new());
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_source_edited_during_the_run_is_named_and_the_patch_keeps_its_version() {
+    let dir = fixture("off_by_one");
+    let temp = tempfile::tempdir().unwrap();
+    let report = temp.path().join("report.json");
+    let lib = dir.path().join("src/lib.rs");
+    let original = std::fs::read_to_string(&lib).unwrap();
+    let blob = Command::new("git")
+        .args(["hash-object"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    let blob = String::from_utf8(blob.stdout).unwrap().trim().to_string();
+    let mut child = spawn(
+        dir.path(),
+        temp.path(),
+        &["--seed", "0", "--report", report.to_str().unwrap()],
+    );
+    let mut lines = BufReader::new(child.stderr.take().unwrap());
+    read_until(&mut lines, "Sweeping every single edit");
+    std::fs::write(
+        &lib,
+        original.replace("1..values.len() - 1", "0..values.len()"),
+    )
+    .unwrap();
+    let mut rest = String::new();
+    lines.read_to_string(&mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{rest}");
+    assert!(
+        rest.contains(
+            "warning: src/lib.rs changed during the run: the result is for the version at its start"
+        ),
+        "{rest}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(report["sources"]["src/lib.rs"], blob.as_str());
+}

@@ -136,9 +136,12 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     // Annotations name files from the repository root.
     let prefix = annotation_prefix(&baseline.workspace.root, cwd);
     if !options.rank_only && !options.explain {
-        let repair = run_repair(&baseline, &localization, &options, &console, started)?;
+        let mut repair = run_repair(&baseline, &localization, &options, &console, started)?;
+        repair.report.sources = baseline.sources.blob_ids();
+        warn_changed_sources(&baseline, &console);
         return finish_repair(repair, &ranking, &localization, &options, &console, &prefix);
     }
+    warn_changed_sources(&baseline, &console);
     let mut undelivered = None;
     if let Some(path) = &options.html {
         let page = render::html::page(&ranking, &localization, None);
@@ -369,6 +372,20 @@ fn run_bisect(
         _ => bisection.diff.clone(),
     })?;
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
+}
+
+/// Says which of the package's sources changed while the run worked on a
+/// copy of them: its patch is for the version at the start (the report's
+/// `sources` has their blob ids), and may not apply to the files now.
+fn warn_changed_sources(baseline: &Baseline, console: &Console) {
+    let changed = baseline.sources.changed_under(&baseline.workspace.root);
+    if !changed.is_empty() {
+        let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
+        console.warn(format!(
+            "{} changed during the run: the result is for the version at its start (the report's `sources` has its git blob ids); run again on the new version",
+            names.join(", ")
+        ));
+    }
 }
 
 /// The repair, re-localizing between failure groups on the crate with the

@@ -47,6 +47,35 @@ impl CrateSources {
         }
     }
 
+    /// The files whose text under `root` (the user's workspace) is no
+    /// longer the text read: edited, or gone, since.
+    pub fn changed_under(&self, root: &Path) -> Vec<&Path> {
+        self.files
+            .iter()
+            .filter(|file| {
+                std::fs::read_to_string(root.join(&file.path))
+                    .ok()
+                    .as_deref()
+                    != Some(file.text.as_str())
+            })
+            .map(|file| file.path.as_path())
+            .collect()
+    }
+
+    /// Each file's git blob id of the text read (what `git hash-object
+    /// FILE` prints for it), by path.
+    pub fn blob_ids(&self) -> BTreeMap<String, String> {
+        self.files
+            .iter()
+            .map(|file| {
+                let mut hash = sha1_smol::Sha1::new();
+                hash.update(format!("blob {}\0", file.text.len()).as_bytes());
+                hash.update(file.text.as_bytes());
+                (file.path.display().to_string(), hash.digest().to_string())
+            })
+            .collect()
+    }
+
     pub fn get(&self, file: FileId) -> &SourceFile {
         &self.files[file.index()]
     }

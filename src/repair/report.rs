@@ -70,6 +70,10 @@ pub struct RepairReport {
     pub timings_seconds: BTreeMap<String, f64>,
     pub evaluation: EvaluationReport,
     pub stages: Vec<StageReport>,
+    /// The version of each source file the repair started from (and its
+    /// patch is for): its git blob id, by path.
+    #[serde(default)]
+    pub sources: BTreeMap<String, String>,
     /// When a signal stopped the repair: which, and how far it got.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
@@ -291,6 +295,7 @@ impl RepairReport {
                         .collect(),
                 })
                 .collect(),
+            sources: BTreeMap::new(),
             interrupted: None,
         }
     }
@@ -479,6 +484,7 @@ mod tests {
             timings_seconds: BTreeMap::from([("search".into(), 1.0)]),
             evaluation: EvaluationReport::default(),
             stages: vec![],
+            sources: BTreeMap::new(),
             interrupted: None,
         };
         let json = serde_json::to_value(&report).unwrap();
