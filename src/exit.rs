@@ -37,6 +37,9 @@ pub enum Exit {
     /// The disk of the temp dir is full: a child's output, or a scratch
     /// copy, did not fit.
     DiskFull = 11,
+    /// A module of the crate lives outside the workspace (a `#[path]`
+    /// leading out of it), where the scratch copy cannot hold it.
+    ModuleOutside = 12,
     /// Stopped by SIGHUP; child processes were killed, scratch files removed.
     HungUp = 129,
     /// Interrupted by Ctrl-C (SIGINT); child processes were killed, scratch files removed.
@@ -162,6 +165,7 @@ Exit codes:
   9    validate: a patch cannot be read, or no given patch applies
   10   bisect: no such revision in a git repository, or no change of the library since it
   11   no space left in the temp dir (TMPDIR) for scratch copies and captured output
+  12   a module of the crate lives outside the workspace (a #[path] leading out of it)
   129  stopped by SIGHUP
   130  interrupted (Ctrl-C)
   143  stopped by SIGTERM";

@@ -697,3 +697,50 @@ fn a_source_edited_during_the_run_is_named_and_the_patch_keeps_its_version() {
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(report["sources"]["src/lib.rs"], blob.as_str());
 }
+
+#[test]
+fn a_module_outside_the_workspace_is_named_in_one_line() {
+    let base = fixture("off_by_one");
+    let package = base.path().join("pkg");
+    std::fs::create_dir(&package).unwrap();
+    std::fs::rename(base.path().join("Cargo.toml"), package.join("Cargo.toml")).unwrap();
+    std::fs::rename(base.path().join("src"), package.join("src")).unwrap();
+    std::fs::write(base.path().join("helper.rs"), "pub fn one() -> u32 { 1 }\n").unwrap();
+    std::fs::write(package.join("src/inside.rs"), "pub fn two() -> u32 { 2 }\n").unwrap();
+    let lib = package.join("src/lib.rs");
+    let original = std::fs::read_to_string(&lib).unwrap();
+    let absolute_inside = package.join("src/inside.rs");
+    let absolute_outside = base.path().join("helper.rs");
+    for (path, expected) in [
+        ("../../helper.rs", "lies outside the workspace"),
+        (
+            absolute_outside.to_str().unwrap(),
+            "lies outside the workspace",
+        ),
+        (
+            absolute_inside.to_str().unwrap(),
+            "is named by an absolute #[path]",
+        ),
+    ] {
+        std::fs::write(
+            &lib,
+            format!("#[path = \"{path}\"]\nmod helper;\n{original}"),
+        )
+        .unwrap();
+        let output = autofix(&package, &["--rank-only"]);
+        assert_exit(&output, 12);
+        let line = error_line(&output);
+        assert!(
+            line.starts_with("error: src/lib.rs: the module file "),
+            "{line}"
+        );
+        assert!(line.contains(expected), "{path}: {line}");
+    }
+    // Inside the workspace by a relative path, it is the crate's own.
+    std::fs::write(
+        &lib,
+        format!("#[path = \"../src/inside.rs\"]\nmod helper;\n{original}"),
+    )
+    .unwrap();
+    assert_exit(&autofix(&package, &["--rank-only"]), 0);
+}

@@ -148,6 +148,25 @@ pub fn establish(
             path.display()
         ));
     }
+    if let Some((declaring, module)) = sources.outside.first() {
+        let why = if module.starts_with(&workspace.root) {
+            "is named by an absolute #[path], so builds of the scratch copy would read your file; make the #[path] relative".to_string()
+        } else {
+            format!(
+                "lies outside the workspace {}, which cargo autofix copies to work on; move the file inside it (or link it there) and point its #[path] at it",
+                workspace.root.display()
+            )
+        };
+        return Err(Failure::new(
+            Exit::ModuleOutside,
+            format!(
+                "{}: the module file {} {why}",
+                declaring.display(),
+                module.display(),
+            ),
+        )
+        .into());
+    }
     if sources.files.is_empty() {
         return Err(Failure::new(
             Exit::NothingToLocalize,

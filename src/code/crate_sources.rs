@@ -10,7 +10,7 @@ use syn::{Attribute, Meta, Token};
 
 use crate::cargo::discover::Package;
 use crate::code::source::{self, FileId, Location};
-use crate::system::scratch::is_store;
+use crate::system::scratch::{is_store, normalize};
 
 /// One source file of the crate, parsed.
 #[derive(Debug)]
@@ -30,6 +30,10 @@ pub struct CrateSources {
     pub roots: Vec<FileId>,
     /// Files that exist but that syn cannot parse: path and reason.
     pub unparsable: Vec<(PathBuf, String)>,
+    /// Module files a `#[path]` puts outside the workspace, or names by an
+    /// absolute path (the user's file, not the copy's): the declaring file,
+    /// and where the module is in the user's file system.
+    pub outside: Vec<(PathBuf, PathBuf)>,
 }
 
 impl CrateSources {
@@ -239,11 +243,21 @@ pub fn read_crate_sources(
                 false,
                 &mut declared,
             );
-            pending.extend(
-                declared
-                    .iter()
-                    .filter_map(|child| load(child, workspace_root, &mut sources, &mut index_of)),
-            );
+            for child in declared {
+                // Where the module is in the user's workspace: an absolute
+                // `#[path]` names the user's file, not the copy's.
+                let in_users = match child.strip_prefix(workspace_root) {
+                    Ok(relative) => normalize(&original_root.join(relative)),
+                    Err(_) => normalize(&child),
+                };
+                let child = normalize(&child);
+                if !child.starts_with(workspace_root) || !in_users.starts_with(original_root) {
+                    let declaring = sources.files[file].path.clone();
+                    sources.outside.push((declaring, in_users));
+                    continue;
+                }
+                pending.extend(load(&child, workspace_root, &mut sources, &mut index_of));
+            }
         }
     }
     in_path_order(sources, &roots)
@@ -287,7 +301,10 @@ pub fn files_outside(
 /// that file ids, and locations, order as paths do.
 fn in_path_order(sources: CrateSources, roots: &[usize]) -> CrateSources {
     let CrateSources {
-        files, unparsable, ..
+        files,
+        unparsable,
+        outside,
+        ..
     } = sources;
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by(|&a, &b| files[a].path.cmp(&files[b].path));
@@ -305,6 +322,7 @@ fn in_path_order(sources: CrateSources, roots: &[usize]) -> CrateSources {
         files,
         roots,
         unparsable,
+        outside,
     }
 }
 
@@ -382,6 +400,7 @@ fn collect_mod_files(
                 collect_mod_files(items, file, &inner, true, out);
             }
             None => {
+                let named = explicit.is_some();
                 let candidates = match explicit {
                     // A top-level #[path] is relative to the declaring file's directory.
                     Some(path) if !nested => {
@@ -396,7 +415,9 @@ fn collect_mod_files(
                         ]
                     }
                 };
-                if let Some(found) = candidates.into_iter().find(|c| c.is_file()) {
+                // A `#[path]` module is taken even where no file is: one
+                // outside the workspace is not in the copy read here.
+                if let Some(found) = candidates.into_iter().find(|c| named || c.is_file()) {
                     out.push(found);
                 }
             }

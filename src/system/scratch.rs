@@ -472,7 +472,7 @@ fn rewrite_manifest(manifest: &mut toml::Table, manifest_dir: &Path, root: &Path
 }
 
 /// Removes `.` and `..` components without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
