@@ -744,3 +744,48 @@ fn a_module_outside_the_workspace_is_named_in_one_line() {
     .unwrap();
     assert_exit(&autofix(&package, &["--rank-only"]), 0);
 }
+
+#[test]
+fn a_group_no_edit_can_fix_leaves_time_for_the_others() {
+    let dir = fixture("starved_group");
+    let reports = tempfile::tempdir().unwrap();
+    let report = reports.path().join("report.json");
+    let output = autofix(
+        dir.path(),
+        &[
+            "--seed",
+            "0",
+            "--time-limit",
+            "120",
+            "--report",
+            report.to_str().unwrap(),
+        ],
+    );
+    assert_exit(&output, 7);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let stages = report["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 2, "{report:#}");
+    // The group whose test panics in the crate goes first, and is fixed.
+    assert_eq!(
+        stages[0]["tests"],
+        serde_json::json!(["tests::first_of_one_word"])
+    );
+    assert_eq!(stages[0]["found"], true);
+    assert_eq!(stages[1]["found"], false);
+    let partial = report["partial_patch"].as_str().unwrap();
+    assert_eq!(
+        changed_lines(partial),
+        [
+            "-        None => &text[..text.len() + 1],",
+            "+        None => &text[..text.len()],"
+        ]
+    );
+    let error = error_line(&output);
+    assert!(
+        error.starts_with(
+            "error: no patch found for failure group 2 (\"the test process exited with code N\")"
+        ),
+        "{error}"
+    );
+}

@@ -25,6 +25,7 @@ use crate::baseline::Baseline;
 use crate::code::diff::{FileChange, unified_diff};
 use crate::evaluate::setup::prepare;
 use crate::exit::{Exit, Failure, Halt};
+use crate::localize::evidence::FixClass;
 use crate::localize::{GroupRanking, Localization};
 use crate::mutation::patch::Candidate;
 use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
@@ -104,6 +105,8 @@ pub fn repair(
     let mut relocalized: Option<(Baseline, Localization)> = None;
     // Tests of groups that failed only by flakiness (left out, not repaired).
     let mut flaky_groups: BTreeSet<String> = BTreeSet::new();
+    // Tests of groups searched without a patch: left, the others tried.
+    let mut unfixed_groups: BTreeSet<String> = BTreeSet::new();
     let mut complete = false;
     // Why the repair stopped after a stage that found its patch.
     let mut cut_short: Option<&str> = None;
@@ -116,19 +119,18 @@ pub fn repair(
             Some((b, l)) => (b, l),
             None => (baseline, localization),
         };
-        let remaining: Vec<&GroupRanking> = stage_localization
+        let mut remaining: Vec<&GroupRanking> = stage_localization
             .groups
             .iter()
             .filter(|g| {
-                !stage_baseline
-                    .suite
-                    .full_names(&g.group.tests)
-                    .iter()
-                    .all(|t| flaky_groups.contains(t))
+                let tests = stage_baseline.suite.full_names(&g.group.tests);
+                !tests.iter().all(|t| flaky_groups.contains(t))
+                    && !tests.iter().all(|t| unfixed_groups.contains(t))
             })
             .collect();
+        remaining.sort_by_key(|g| promise(g));
         let Some(&group) = remaining.first() else {
-            complete = true;
+            complete = unfixed_groups.is_empty();
             break;
         };
         if remaining.len() > 1 || !stages.is_empty() {
@@ -143,14 +145,20 @@ pub fn repair(
             );
         }
         // The search's deadline holds for its processes too, so that the
-        // reduction and validation keep their share of the time.
-        let outcome = process::with_deadline(deadline, || {
+        // reduction and validation keep their share of the time; each group
+        // left has a fair share of what remains (what one leaves unused
+        // goes to the next).
+        let stage_deadline = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / remaining.len() as u32
+        });
+        let outcome = process::with_deadline(stage_deadline, || {
             run_stage(
                 stage_baseline,
                 group,
                 settings,
                 console,
-                deadline,
+                stage_deadline,
                 stages.len(),
             )
         });
@@ -179,12 +187,18 @@ pub fn repair(
         let found = stage.patch.is_some();
         patched.extend(stage.patched.clone());
         let last_group = remaining.len() == 1;
-        stages.push(stage);
         if !found {
-            break;
+            // On to the next group, with what the time left allows.
+            unfixed_groups.extend(stage_baseline.suite.full_names(&group.group.tests));
+            stages.push(stage);
+            if last_group || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            continue;
         }
+        stages.push(stage);
         if last_group {
-            complete = true;
+            complete = unfixed_groups.is_empty();
             break;
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -232,7 +246,8 @@ pub fn repair(
     // the other groups' failures remain, and it is not rejected.
     let mut rejected = None;
     let mut diff = None;
-    let patch_so_far = !complete && cut_short.is_some();
+    let patch_so_far =
+        !complete && (cut_short.is_some() || !unfixed_groups.is_empty() && !patched.is_empty());
     if complete || patch_so_far {
         let validate_started = Instant::now();
         let mut tries = vec![patched.clone()];
@@ -408,6 +423,24 @@ fn ordinal(n: usize) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+/// How likely a group is to be fixed, most likely least: the best class
+/// of the edits tried at its lines (a clean fix first), then whether a
+/// condition's flip makes one of its failing tests pass, then whether its
+/// tests panicked (and so have a slice) rather than exited or hung. Groups
+/// are searched in this order (the localization's among equals), so that
+/// one no edit can fix (a test that calls `process::exit`) does not go
+/// first.
+fn promise(group: &GroupRanking) -> (FixClass, bool, bool) {
+    let class = group
+        .suspects
+        .iter()
+        .filter_map(|s| s.mutation.map(|m| m.class))
+        .min()
+        .unwrap_or(FixClass::None);
+    let critical = group.suspects.iter().any(|s| s.critical);
+    (class, !critical, group.slice.is_empty())
 }
 
 /// The share of the time limit the search leaves for reducing and

@@ -387,9 +387,21 @@ pub fn not_found_message(
     rejected: Option<&str>,
     cut_short: Option<&str>,
 ) -> String {
-    let Some(last) = stages.last() else {
+    // The first group left without a patch (the others are named after
+    // it), or the last group searched.
+    let mut unfixed = stages.iter().enumerate().filter(|(_, s)| s.patch.is_none());
+    let Some((index, last)) = unfixed.next().or(stages.iter().enumerate().next_back()) else {
         return "no patch found".to_string();
     };
+    let others: String = unfixed
+        .map(|(i, s)| {
+            format!(
+                "; no patch either for failure group {} ({})",
+                i + 1,
+                s.description
+            )
+        })
+        .collect();
     if let (None, Some(why)) = (rejected, cut_short) {
         return format!(
             "no patch found for the failures that remain after {} fixed failure group{}: {why}",
@@ -407,7 +419,7 @@ pub fn not_found_message(
         _ => "the generation budget was spent".to_string(),
     };
     let group = if stages.len() > 1 {
-        format!(" for failure group {} ({})", stages.len(), last.description)
+        format!(" for failure group {} ({})", index + 1, last.description)
     } else {
         String::new()
     };
@@ -417,7 +429,7 @@ pub fn not_found_message(
         format!("; never passed: {}", abbreviate(&last.never_passed))
     };
     format!(
-        "no patch found{group}: {why} after {} single edits at {} locations, {} generations and {} candidates ({}% compiled), best fitness {:.4}{never}",
+        "no patch found{group}: {why} after {} single edits at {} locations, {} generations and {} candidates ({}% compiled), best fitness {:.4}{never}{others}",
         last.sweep.edits,
         last.sweep.locations,
         last.generations(),
