@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use cargo_autofix::{
-    Counts, FileId, FixClass, LineEvidence, Location, Metric, RepairReport, Spectrum, Suspect,
-    rank_refined, rank_suspects, rerank_by_evidence,
+    Counts, FileId, FixClass, LineEvidence, Location, Marks, Metric, RepairReport, Spectrum,
+    Suspect, rank_refined, rank_suspects, rerank_by_evidence,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -257,7 +257,12 @@ fn refinement_ranks(
     let spectrum = spectrum_of(overall, &localization["tests"], files);
     let refined =
         |spectrum: &Spectrum, slice: &BTreeSet<Location>, critical: &BTreeSet<Location>| {
-            rank_refined(spectrum, Metric::Ochiai, slice, critical)
+            let marks = Marks {
+                slice: Some(slice),
+                critical: Some(critical),
+                crash: None,
+            };
+            rank_refined(spectrum, Metric::Ochiai, &marks)
         };
     let rank = |suspects: &[Suspect]| best_rank(suspects, faults);
     // Each group's refined ranking (over its own failing tests and every
@@ -276,7 +281,13 @@ fn refinement_ranks(
                 let mut suspects = if marks {
                     let slice = marked(&group["ranking"], "in_slice");
                     let critical = marked(&group["ranking"], "critical");
-                    refined(&spectrum, &slice, &critical)
+                    let crash = marked(&group["ranking"], "crash");
+                    let marks = Marks {
+                        slice: Some(&slice),
+                        critical: Some(&critical),
+                        crash: Some(&crash),
+                    };
+                    rank_refined(&spectrum, Metric::Ochiai, &marks)
                 } else {
                     refined(&spectrum, &none, &none)
                 };

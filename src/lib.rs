@@ -34,7 +34,7 @@ pub use exit::{Exit, Failure, Halt, TimeUp};
 pub use localize::MUTATION_LINES;
 pub use localize::evidence::{FixClass, LineEvidence};
 pub use localize::spectrum::{
-    Counts, Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
+    Counts, Marks, Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
 };
 pub use mutation::patch::Candidate;
 pub use repair::report::RepairReport;

@@ -1062,3 +1062,31 @@ fn value_predicates_see_a_negative_difference_and_probes_that_do_not_compile_go(
     let plain = rank_json(dir.path(), &["--refine", "none"]);
     assert_eq!(plain["ranking"], json["ranking"]);
 }
+
+#[test]
+fn a_crash_in_the_crate_ranks_its_line_first_among_the_lines_it_ties_with() {
+    let dir = fixture("crash_site");
+    // The panicking line ties with the twenty lines the failing test ran
+    // before it: by the spectrum alone it ranks last among them.
+    let plain = rank_json(dir.path(), &["--refine", "none"]);
+    let crash_line = entry(&plain, "src/lib.rs", 24);
+    assert_eq!(crash_line["rank"], 21, "{plain:#}");
+    assert_eq!(crash_line["crash"], false);
+    assert_eq!(plain["groups"][0]["crash"], serde_json::Value::Null);
+
+    let json = rank_json(dir.path(), &["--refine", "crash"]);
+    let crash_line = entry(&json, "src/lib.rs", 24);
+    assert_eq!(crash_line["rank"], 1, "{json:#}");
+    assert_eq!(crash_line["crash"], true);
+    assert_eq!(
+        json["groups"][0]["crash"],
+        serde_json::json!({"at": "src/lib.rs:24", "kind": "index"})
+    );
+    assert_matches_schema(&json, "src/render/schemas/ranking.schema.json");
+    let text = stdout(&autofix(dir.path(), &["--rank-only", "--refine", "crash"]));
+    let first = text.lines().nth(1).unwrap();
+    assert!(
+        first.contains("src/lib.rs:24") && first.contains("crash"),
+        "{text}"
+    );
+}

@@ -89,7 +89,8 @@ pub struct Args {
     pub metric: Option<String>,
 
     /// What sharpens the ranking, comma separated: slices (prefer lines in the dynamic slice of
-    /// every failing test of a group), switching (prefer conditions whose flip makes a failing test
+    /// every failing test of a group), crash (prefer the line where a group's tests panicked in
+    /// the crate's own code: an index out of bounds, an overflow, an unwrap), switching (prefer conditions whose flip makes a failing test
     /// pass), mutation (try the repair's single edits at the top 10 lines of each ranking, at
     /// lines binding a variable the compiler warns is unused, and further down while no edit fixes
     /// a whole failure group, and put lines where an edit fixes a failing test without breaking a

@@ -69,6 +69,7 @@ fn pick<T>(flag: Option<T>, key: Option<T>, name: &str) -> Option<(T, String)> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Refinements {
     slices: bool,
+    crash: bool,
     switching: bool,
     mutation: bool,
     feedback: bool,
@@ -78,6 +79,7 @@ struct Refinements {
 impl Refinements {
     const ALL: Refinements = Refinements {
         slices: true,
+        crash: true,
         switching: true,
         mutation: true,
         feedback: true,
@@ -85,6 +87,7 @@ impl Refinements {
     };
     const NONE: Refinements = Refinements {
         slices: false,
+        crash: false,
         switching: false,
         mutation: false,
         feedback: false,
@@ -98,13 +101,14 @@ impl Refinements {
                 "all" => refinements = Refinements::ALL,
                 "none" => {}
                 "slices" => refinements.slices = true,
+                "crash" => refinements.crash = true,
                 "switching" => refinements.switching = true,
                 "mutation" => refinements.mutation = true,
                 "feedback" => refinements.feedback = true,
                 "predicates" => refinements.predicates = true,
                 other => {
                     return Err(format!(
-                        "unknown refinement `{other}` (expected all, none, slices, switching, mutation, feedback, predicates)"
+                        "unknown refinement `{other}` (expected all, none, slices, crash, switching, mutation, feedback, predicates)"
                     ));
                 }
             }
@@ -329,6 +333,7 @@ impl Options {
             localize: localize::Settings {
                 metric,
                 slices: refine.slices,
+                crash: refine.crash,
                 switching: refine.switching,
                 // A repair leaves most of its time to the sweep and the
                 // search; the ranking the user reads waits for every condition.

@@ -22,6 +22,71 @@ pub enum Signature {
     TimedOut,
 }
 
+/// Where failing tests panicked in the crate's own code, and how: the
+/// place a fix most likely goes (a guard before it, a bounds-safe or
+/// overflow-safe form of it), and which shapes of fix to try first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Crash {
+    pub location: Location,
+    pub kind: PanicKind,
+}
+
+/// What a panic's message says went wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PanicKind {
+    /// An index or a range out of bounds (slices, strings, vectors).
+    Index,
+    /// Arithmetic that overflowed (`attempt to add with overflow`).
+    Overflow,
+    /// `unwrap` or `expect` of a `None` or an `Err`.
+    Unwrap,
+    /// Division or remainder by zero.
+    Division,
+    /// An `assert!`, `assert_eq!` or `debug_assert!` of the crate's own.
+    Assertion,
+    /// `panic!`, `unreachable!`, `todo!` and the rest.
+    Other,
+}
+
+impl PanicKind {
+    /// The kind of a panic with `message` (libstd's wording).
+    pub fn of(message: &str) -> PanicKind {
+        let first = message.lines().next().unwrap_or("");
+        let has = |words: &[&str]| words.iter().any(|w| first.contains(w));
+        if has(&[
+            "out of bounds",
+            "out of range for slice",
+            "slice index starts at",
+            "is not a char boundary",
+        ]) {
+            PanicKind::Index
+        } else if has(&["with overflow", "attempt to negate", "attempt to shift"]) {
+            PanicKind::Overflow
+        } else if has(&["divide by zero", "remainder with a divisor of zero"]) {
+            PanicKind::Division
+        } else if has(&["on a `None` value", "on an `Err` value"])
+            || message.contains("called `Option::unwrap()`")
+        {
+            PanicKind::Unwrap
+        } else if first.starts_with("assertion") {
+            PanicKind::Assertion
+        } else {
+            PanicKind::Other
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PanicKind::Index => "index",
+            PanicKind::Overflow => "overflow",
+            PanicKind::Unwrap => "unwrap",
+            PanicKind::Division => "division",
+            PanicKind::Assertion => "assertion",
+            PanicKind::Other => "panic",
+        }
+    }
+}
+
 /// Failing tests with one signature.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailureGroup {
@@ -152,6 +217,40 @@ pub fn group_failures(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn panic_kinds_are_read_from_libstds_messages() {
+        for (message, kind) in [
+            (
+                "index out of bounds: the len is 3 but the index is 3",
+                PanicKind::Index,
+            ),
+            (
+                "range end index 6 out of range for slice of length 5",
+                PanicKind::Index,
+            ),
+            ("byte index 6 is out of bounds of `hello`", PanicKind::Index),
+            ("attempt to add with overflow", PanicKind::Overflow),
+            ("attempt to subtract with overflow", PanicKind::Overflow),
+            ("attempt to divide by zero", PanicKind::Division),
+            (
+                "called `Option::unwrap()` on a `None` value",
+                PanicKind::Unwrap,
+            ),
+            (
+                "called `Result::unwrap()` on an `Err` value: Empty",
+                PanicKind::Unwrap,
+            ),
+            ("assertion failed: n > 0", PanicKind::Assertion),
+            (
+                "assertion `left == right` failed\n  left: 1",
+                PanicKind::Assertion,
+            ),
+            ("internal error: entered unreachable code", PanicKind::Other),
+        ] {
+            assert_eq!(PanicKind::of(message), kind, "{message}");
+        }
+    }
     use crate::cargo::suite::Panic;
     use crate::code::source::FileId;
 

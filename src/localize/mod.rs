@@ -20,15 +20,16 @@ use anyhow::Result;
 use crate::baseline::Baseline;
 use crate::baseline::events::Predicate;
 use crate::cargo::suite::TestId;
+use crate::cargo::suite::Verdict;
 use crate::code::source::Location;
 use crate::evaluate;
 use crate::localize::dependence::{Facts, backward_slice, statement_facts};
 use crate::localize::evidence::line_evidence;
-use crate::localize::groups::{FailureGroup, failure_groups};
+use crate::localize::groups::{Crash, FailureGroup, PanicKind, Signature, failure_groups};
 use crate::localize::mutants::{Mutants, run_mutants};
 use crate::localize::predicates::{RankedPredicate, rank_predicates};
 use crate::localize::spectrum::{
-    Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
+    Marks, Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
 };
 use crate::localize::switching::{Switched, critical_predicates};
 use crate::localize::tree::{Tree, learn};
@@ -42,6 +43,9 @@ pub struct Settings {
     /// Prefer lines in the dynamic slice of every failing test of a group
     /// (the baseline must have traced them).
     pub slices: bool,
+    /// Prefer the line where a group's failing tests panicked in the
+    /// crate's own code.
+    pub crash: bool,
     /// Flip each condition the failing tests evaluate; prefer those whose
     /// flip makes a failing test pass (critical predicates).
     pub switching: bool,
@@ -65,6 +69,8 @@ pub struct GroupRanking {
     /// The lines in the slice of every traced failing test of the group.
     pub slice: BTreeSet<Location>,
     pub critical: BTreeSet<Location>,
+    /// Where the group's tests panicked in the crate's own code, and how.
+    pub crash: Option<Crash>,
 }
 
 impl GroupRanking {
@@ -250,17 +256,23 @@ pub fn localize(
         .zip(switching.critical)
         .map(|(group, critical)| {
             let slice = common_slice(group.tests.iter().filter_map(|t| slices.get(t)));
+            let crash = crash_of(baseline, &group).filter(|_| settings.crash);
+            let crash_lines: BTreeSet<Location> = crash.iter().map(|c| c.location).collect();
             let suspects = rank_refined(
                 &spectrum_of(baseline, Some(&group.tests), &data),
                 settings.metric,
-                &slice,
-                &critical,
+                &Marks {
+                    slice: Some(&slice),
+                    critical: Some(&critical),
+                    crash: Some(&crash_lines),
+                },
             );
             GroupRanking {
                 group,
                 suspects,
                 slice,
                 critical,
+                crash,
             }
         })
         .collect();
@@ -272,7 +284,19 @@ pub fn localize(
         .iter()
         .flat_map(|g| g.critical.iter().copied())
         .collect();
-    let mut overall = rank_refined(&spectrum, settings.metric, &any_slice, &any_critical);
+    let any_crash: BTreeSet<Location> = rankings
+        .iter()
+        .filter_map(|g| g.crash.map(|c| c.location))
+        .collect();
+    let mut overall = rank_refined(
+        &spectrum,
+        settings.metric,
+        &Marks {
+            slice: Some(&any_slice),
+            critical: Some(&any_critical),
+            crash: Some(&any_crash),
+        },
+    );
     let mutants = if settings.mutation {
         // The suspects tried from the top of each ranking: the overall
         // one's, then each group's, then the plain spectrum's (a slice or
@@ -422,6 +446,28 @@ fn interleaved(rankings: &[&[Suspect]]) -> Vec<Location> {
         }
     }
     lines
+}
+
+/// Where a group's failing tests panicked in the crate's own code (the
+/// group's signature says so), with the kind of panic its first test's
+/// message tells.
+fn crash_of(baseline: &Baseline, group: &FailureGroup) -> Option<Crash> {
+    let Signature::PanicAt(location) = group.signature else {
+        return None;
+    };
+    let message = group.tests.first().and_then(|&test| {
+        baseline
+            .failing()
+            .find(|r| r.test == test)
+            .and_then(|r| match &r.outcome.verdict {
+                Verdict::Failed(panic) => Some(panic.message.as_str()),
+                _ => None,
+            })
+    });
+    Some(Crash {
+        location,
+        kind: PanicKind::of(message.unwrap_or("")),
+    })
 }
 
 /// How many suspects from the top of `ranking` the mutation refinement

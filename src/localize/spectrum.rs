@@ -172,6 +172,9 @@ pub struct Suspect {
     pub in_slice: bool,
     /// A condition whose flip makes a failing test pass.
     pub critical: bool,
+    /// The line where failing tests panicked, in the crate's own code (an
+    /// index out of bounds, an overflow, an `unwrap` of `None`...).
+    pub crash: bool,
     /// Changed by the diff given with `--in-diff`.
     pub in_diff: bool,
     /// What edits at the line did (`Some` for the lines the mutation
@@ -200,20 +203,32 @@ fn tied(a: f64, b: f64) -> bool {
 /// Ranks every line of the spectrum: by score, then confidence, then file
 /// and line. Each line's rank is the worst case over its score ties.
 pub fn rank_suspects(spectrum: &Spectrum, metric: Metric) -> Vec<Suspect> {
-    rank_refined(spectrum, metric, &BTreeSet::new(), &BTreeSet::new())
+    rank_refined(spectrum, metric, &Marks::default())
+}
+
+/// Lines that evidence other than the spectrum points at.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Marks<'a> {
+    /// In the dynamic slice of every failing test.
+    pub slice: Option<&'a BTreeSet<Location>>,
+    /// Conditions whose flip makes a failing test pass.
+    pub critical: Option<&'a BTreeSet<Location>>,
+    /// Where failing tests panicked in the crate's own code.
+    pub crash: Option<&'a BTreeSet<Location>>,
+}
+
+impl Marks<'_> {
+    fn has(set: Option<&BTreeSet<Location>>, location: &Location) -> bool {
+        set.is_some_and(|set| set.contains(location))
+    }
 }
 
 /// Ranks like [`rank_suspects`], but critical predicates come first, then
-/// lines in `slice`, each class ordered by score. (SAT-TAR adds 1.0 to the
-/// score of the statements its second analysis points at: above every
-/// spectrum score in [0, 1], which is this order.) The score reported stays
-/// the metric's.
-pub fn rank_refined(
-    spectrum: &Spectrum,
-    metric: Metric,
-    slice: &BTreeSet<Location>,
-    critical: &BTreeSet<Location>,
-) -> Vec<Suspect> {
+/// crash lines, then lines in the slice, each class ordered by score.
+/// (SAT-TAR adds 1.0 to the score of the statements its second analysis
+/// points at: above every spectrum score in [0, 1], which is this order.)
+/// The score reported stays the metric's.
+pub fn rank_refined(spectrum: &Spectrum, metric: Metric, marks: &Marks) -> Vec<Suspect> {
     let mut suspects: Vec<Suspect> = spectrum
         .lines
         .iter()
@@ -223,9 +238,10 @@ pub fn rank_refined(
             confidence: confidence(counts, spectrum.totals),
             counts,
             rank: 0,
-            in_slice: slice.contains(location),
+            in_slice: Marks::has(marks.slice, location),
             in_diff: false,
-            critical: critical.contains(location),
+            critical: Marks::has(marks.critical, location),
+            crash: Marks::has(marks.crash, location),
             mutation: None,
         })
         .collect();
@@ -264,7 +280,14 @@ pub fn rerank_by_evidence(
 /// predicates, then the slice; by score; by the mutation score; then by
 /// confidence and position, which break the order but not the tie.
 fn order(suspects: &mut [Suspect]) {
-    let class = |s: &Suspect| (s.mutation.map(|m| m.class), !s.critical, !s.in_slice);
+    let class = |s: &Suspect| {
+        (
+            s.mutation.map(|m| m.class),
+            !s.critical,
+            !s.crash,
+            !s.in_slice,
+        )
+    };
     let metallaxis = |s: &Suspect| s.mutation.map_or(0.0, |m| m.metallaxis);
     let by_score = |a: f64, b: f64| {
         if tied(a, b) {
@@ -419,11 +442,16 @@ mod tests {
     #[test]
     fn critical_predicates_then_slices_come_first() {
         let spectrum = middle();
+        let slice = BTreeSet::from([at(2), at(3)]);
+        let critical = BTreeSet::from([at(3)]);
         let ranked = rank_refined(
             &spectrum,
             Metric::Ochiai,
-            &BTreeSet::from([at(2), at(3)]),
-            &BTreeSet::from([at(3)]),
+            &Marks {
+                slice: Some(&slice),
+                critical: Some(&critical),
+                crash: None,
+            },
         );
         let order: Vec<(u32, usize)> = ranked
             .iter()
@@ -432,6 +460,21 @@ mod tests {
             .collect();
         // Line 3 (critical and in the slice), line 2 (in the slice), then by score.
         assert_eq!(order, [(3, 1), (2, 2), (6, 3), (5, 4)]);
+
+        // A crash line comes after the critical predicates, before the slice.
+        let crash = BTreeSet::from([at(5)]);
+        let ranked = rank_refined(
+            &spectrum,
+            Metric::Ochiai,
+            &Marks {
+                slice: Some(&slice),
+                critical: Some(&critical),
+                crash: Some(&crash),
+            },
+        );
+        let order: Vec<u32> = ranked.iter().take(3).map(|s| s.location.line).collect();
+        assert_eq!(order, [3, 5, 2]);
+        assert!(ranked[1].crash && !ranked[0].crash);
         assert!(ranked[0].critical && ranked[0].in_slice && !ranked[2].in_slice);
         assert!(
             (ranked[2].score - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-12,

@@ -28,6 +28,10 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
                 "signature": g.group.description,
                 "failing": suite.full_names(&g.group.tests),
                 "critical": g.critical.iter().map(|&l| ranking.place(l)).collect::<Vec<_>>(),
+                "crash": g.crash.map(|c| json!({
+                    "at": ranking.place(c.location),
+                    "kind": c.kind.name(),
+                })),
                 "ranking": entries(&Ranking { suspects: &g.suspects, ..*ranking }, &spans),
             })
         })
@@ -136,6 +140,7 @@ fn entry(ranking: &Ranking, spans: &Spans, s: &Suspect) -> Value {
         "in_slice": s.in_slice,
         "in_diff": s.in_diff,
         "critical": s.critical,
+        "crash": s.crash,
         "mutation": s.mutation.map(|m| json!({
             "class": m.class.name(),
             "edits": m.edits,

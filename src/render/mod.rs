@@ -155,6 +155,7 @@ pub fn why(suspect: &Suspect) -> String {
         .chain(
             [
                 (suspect.critical, "switch"),
+                (suspect.crash, "crash"),
                 (suspect.in_slice, "slice"),
                 (suspect.in_diff, "diff"),
             ]

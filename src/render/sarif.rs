@@ -60,6 +60,7 @@ pub fn log(ranking: &Ranking, top: Option<usize>, patch: Option<&str>, prefix: &
                     "passed": suspect.counts.passed,
                     "in_slice": suspect.in_slice,
                     "critical": suspect.critical,
+                    "crash": suspect.crash,
                     "in_diff": suspect.in_diff,
                     "mutation": suspect.mutation.map(|m| m.class.name()),
                 },
