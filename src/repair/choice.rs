@@ -331,6 +331,37 @@ mod tests {
     }
 
     #[test]
+    fn each_operator_has_its_unnaturalness() {
+        // `v.len() - 1` made shorter, as long, and with a new bare number,
+        // by every operator.
+        let text = "fn f(v: &[u8]) -> usize {\n    v.len() - 1\n}\n";
+        let o = originals(text);
+        let expected = [
+            (Operator::Delete, [3, 3, 3]),
+            (Operator::Swap, [4, 4, 4]),
+            (Operator::Insert, [4, 4, 4]),
+            (Operator::Condition, [2, 2, 2]),
+            (Operator::Binary, [0, 0, 0]),
+            (Operator::Value, [0, 0, 0]),
+            (Operator::Identifier, [0, 0, 0]),
+            (Operator::Method, [0, 0, 0]),
+            (Operator::Range, [0, 0, 0]),
+            (Operator::Arguments, [1, 1, 1]),
+            (Operator::Offset, [0, 1, 1]),
+            (Operator::Synthesis, [2, 2, 3]),
+            (Operator::Guard, [4, 4, 5]),
+            (Operator::Idiom, [1, 1, 1]),
+            (Operator::Adapted, [4, 4, 4]),
+            (Operator::Given, [2, 2, 2]),
+        ];
+        for (operator, made) in expected {
+            let unnaturalness = ["v.len()", "v.len() + w", "v.len() - 7"]
+                .map(|new| unnatural(&candidate(text, "v.len() - 1", new, operator), &o));
+            assert_eq!(unnaturalness, made, "{operator}");
+        }
+    }
+
+    #[test]
     fn identity_arithmetic_is_unnatural() {
         let text = "fn f(v: &[u8]) -> usize {\n    v.len() - 1\n}\n";
         let o = originals(text);
