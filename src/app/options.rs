@@ -105,6 +105,21 @@ impl Refinements {
     }
 }
 
+/// The operators named (every one if none is).
+fn operators(names: Option<Vec<String>>) -> Result<Vec<Operator>, String> {
+    let operators = match names {
+        Some(names) => names
+            .iter()
+            .map(|n| n.trim().parse::<Operator>())
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Operator::all(),
+    };
+    if operators.is_empty() {
+        return Err("--operators needs at least one operator".to_string());
+    }
+    Ok(operators)
+}
+
 impl Options {
     /// The command line over `config` over the defaults, validated.
     pub fn new(args: Args, config: Config) -> Result<Options, Failure> {
@@ -190,17 +205,7 @@ impl Options {
         if weight_passing + weight_failing == 0.0 {
             return Err(usage("the fitness weights cannot both be 0".to_string()));
         }
-        let operators = match args.operators.or(config.operators) {
-            Some(names) => names
-                .iter()
-                .map(|n| n.trim().parse::<Operator>())
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(usage)?,
-            None => Operator::ALL.to_vec(),
-        };
-        if operators.is_empty() {
-            return Err(usage("--operators needs at least one operator".to_string()));
-        }
+        let operators = operators(args.operators.or(config.operators)).map_err(usage)?;
         if args.format == Format::Dot && !args.explain {
             return Err(usage("--format dot goes with --explain".to_string()));
         }
@@ -359,7 +364,7 @@ mod tests {
         assert_eq!(options.repair.population, 30);
         assert_eq!(options.repair.generations, 3);
         assert_eq!(options.repair.seed, 0);
-        assert_eq!(options.repair.operators, Operator::ALL);
+        assert_eq!(options.repair.operators, Operator::all());
     }
 
     #[test]

@@ -23,8 +23,7 @@ use crate::mutation::types::{Types, Unused};
 
 /// Per crate (its directory): the digest of its edits without types, with
 /// made-up types, of 300 draws, and of the sweep, and the number of edits
-/// (without types, with them). Print the actual table with
-/// `PRINT_PINNED=1 cargo test --lib pinned -- --nocapture`.
+/// (without types, with them). A failure shows the table as it is now.
 const PINNED: &[&str] = &[
     "bench/programs/calc 93505624d0ef96e3 9cdf0332416b792a 4ebce411d74210f1 81481ee6f9aec77d 6621 12693",
     "bench/programs/dates e05fdd13154b2bc1 1b8b98cbd2c71e6b 5a6aaa678c3b1334 64cf004f3943abda 5194 9113",
@@ -209,13 +208,14 @@ fn made_up_types(space: &MutationSpace) -> Types {
             types.set_variable(here, name, made_up_type(name));
             let mut digest = Digest::new();
             digest.add(name.as_bytes());
-            if digest.0 % 4 == 0 && warned.insert((site.file, site.function.clone(), name.clone()))
+            if digest.0.is_multiple_of(4)
+                && warned.insert((site.file, site.function.clone(), name.clone()))
             {
                 types.add_unused(Unused {
                     at: here,
                     name: name.clone(),
                     function: site.function.clone(),
-                    never_used: digest.0 % 8 == 0,
+                    never_used: digest.0.is_multiple_of(8),
                 });
             }
         }
@@ -249,7 +249,7 @@ fn edits_digest(space: &MutationSpace, originals: &Originals, types: &Types) -> 
             text: originals.text(site.file),
             types,
         };
-        for operator in Operator::ALL {
+        for operator in Operator::all() {
             for edit in edits(operator, site, &cx) {
                 digest.add_edit(operator, site.file, site.line, &edit);
                 count += 1;
@@ -263,7 +263,7 @@ fn edits_digest(space: &MutationSpace, originals: &Originals, types: &Types) -> 
 /// number) and of the sweep's edits, in batches over every location.
 fn search_digests(space: &MutationSpace, originals: &Originals, types: &Types) -> (u64, u64) {
     let weight = |l: crate::code::source::Location| f64::from(l.line % 7 + 1);
-    let mutator = Mutator::new(space, originals, types, &Operator::ALL, weight);
+    let mutator = Mutator::new(space, originals, types, &Operator::all(), weight);
     let mut draws = Digest::new();
     let mut rng = StdRng::seed_from_u64(11);
     for _ in 0..300 {
@@ -305,15 +305,14 @@ fn pinned_row(dir: &Path) -> String {
 #[test]
 fn operators_make_the_edits_and_draws_pinned() {
     let rows: Vec<String> = crate_dirs().iter().map(|d| pinned_row(d)).collect();
-    if std::env::var_os("PRINT_PINNED").is_some() {
-        for row in &rows {
-            println!("    \"{row}\",");
-        }
-    }
     let changed: Vec<&String> = rows
         .iter()
         .filter(|r| !PINNED.contains(&r.as_str()))
         .collect();
-    assert!(changed.is_empty(), "changed or new: {changed:#?}");
+    let table: String = rows.iter().map(|r| format!("    \"{r}\",\n")).collect();
+    assert!(
+        changed.is_empty(),
+        "changed or new: {changed:#?}\nthe table now:\n{table}"
+    );
     assert_eq!(rows.len(), PINNED.len(), "a crate is gone");
 }

@@ -23,7 +23,7 @@ use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
 use crate::exit::Halt;
-use crate::mutation::patch::{Candidate, Operator};
+use crate::mutation::patch::Candidate;
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::system::console::Console;
@@ -243,20 +243,7 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
         .map(|edit| {
             let text = originals.text(edit.file);
             let replaced = &text[edit.edit.range.clone()];
-            let kind = match edit.operator {
-                Operator::Binary
-                | Operator::Value
-                | Operator::Method
-                | Operator::Range
-                | Operator::Identifier => 0,
-                // Taking a `± 1` away is as likely as adding one.
-                Operator::Offset if edit.edit.text.len() < replaced.len() => 0,
-                Operator::Offset | Operator::Arguments | Operator::Idiom => 1,
-                // A given edit may be anything: between a slip and new code.
-                Operator::Condition | Operator::Synthesis | Operator::Given => 2,
-                Operator::Delete => 3,
-                Operator::Guard | Operator::Swap | Operator::Insert | Operator::Adapted => 4,
-            };
+            let kind = edit.operator.unusualness(replaced, &edit.edit.text);
             let before = text[..edit.edit.range.start].trim_end();
             let after = text[edit.edit.range.end..].trim_start();
             let new = edit.edit.text.trim();
@@ -273,8 +260,7 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
                 "0" => before.ends_with(['+', '-']),
                 _ => false,
             };
-            let synthesized = matches!(edit.operator, Operator::Synthesis | Operator::Guard);
-            let magic = synthesized && magic_number(new, replaced);
+            let magic = edit.operator.synthesizes() && magic_number(new, replaced);
             kind + usize::from(identity) * 5 + usize::from(magic)
         })
         .sum()
@@ -300,7 +286,7 @@ fn magic_number(new: &str, replaced: &str) -> bool {
 mod tests {
     use super::*;
     use crate::code::source::Edit;
-    use crate::mutation::patch::PatchEdit;
+    use crate::mutation::patch::{Operator, PatchEdit};
 
     fn originals(text: &str) -> Originals {
         Originals::new(vec![("src/lib.rs".into(), text.to_string())])
