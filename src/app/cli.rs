@@ -358,4 +358,19 @@ mod tests {
         use clap::CommandFactory;
         Args::command().debug_assert();
     }
+
+    #[test]
+    fn the_operators_help_names_every_operator_in_the_sweeps_order() {
+        use clap::CommandFactory;
+        let command = Args::command();
+        let argument = command.get_arguments().find(|a| a.get_id() == "operators");
+        let help = argument.and_then(|a| a.get_help()).unwrap().to_string();
+        let names: Vec<&str> = crate::mutation::patch::Operator::in_sweep_order()
+            .map(|o| o.name())
+            .collect();
+        assert!(
+            help.contains(&format!(": {} [", names.join(", "))),
+            "{help}"
+        );
+    }
 }

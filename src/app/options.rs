@@ -1,6 +1,7 @@
 //! Validated options: the one value the pipeline reads its settings from,
 //! made of the command line over the config files over the defaults.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -126,57 +127,198 @@ fn short_number(value: f64) -> String {
     }
 }
 
+/// A usage error: settings that do not make sense.
+fn usage(message: String) -> Failure {
+    Failure::new(Exit::Usage, message)
+}
+
+/// A number of seconds, from 0 to a year.
+fn seconds((value, name): (f64, String)) -> Result<Duration, Failure> {
+    if value.is_finite() && (0.0..=MAX_SECONDS).contains(&value) {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(usage(format!(
+            "{name} must be a number of seconds from 0 to {MAX_SECONDS} (a year), not {}",
+            short_number(value)
+        )))
+    }
+}
+
+/// The time a test may take, how many candidates are evaluated at once
+/// (no more than the CPUs), and how many of the baseline's tests run at
+/// once (no more than a nextest test group allows); `notes` says what was
+/// lowered.
+fn runs(
+    args: &Args,
+    config: &Config,
+    notes: &mut Vec<String>,
+) -> Result<(Duration, usize, usize), Failure> {
+    // A nextest project's terminate timeout is the default.
+    let nextest = config.nextest.clone().unwrap_or_default();
+    let default_timeout = nextest.terminate_after.map_or(60.0, |d| d.as_secs_f64());
+    let test_timeout = seconds(
+        pick(args.test_timeout, config.test_timeout, "test-timeout")
+            .unwrap_or((default_timeout, String::new())),
+    )?;
+    if test_timeout.is_zero() {
+        return Err(usage(
+            "--test-timeout must be more than 0 seconds".to_string(),
+        ));
+    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = match pick(args.jobs, config.jobs, "jobs") {
+        Some((0, name)) => return Err(usage(format!("{name} must be at least 1"))),
+        Some((jobs, name)) if jobs > cpus => {
+            notes.push(format!(
+                "{name} {jobs} is more than the {cpus} CPUs here; using {cpus} (more jobs than CPUs only slow each other down)"
+            ));
+            cpus
+        }
+        Some((jobs, _)) => jobs,
+        None => cpus,
+    };
+    // A nextest test group that runs its tests one or a few at a time:
+    // the baseline runs every test that way (which tests a group's
+    // filter selects is nextest's own language).
+    let baseline_jobs = match nextest.group_threads {
+        Some(threads) if threads < jobs => {
+            notes.push(format!(
+                "a test group of .config/nextest.toml runs at most {threads} tests at a time; so do the baseline's test runs"
+            ));
+            threads
+        }
+        _ => jobs,
+    };
+    Ok((test_timeout, jobs, baseline_jobs))
+}
+
+/// The fitness weights: non-negative, not both 0.
+fn weights(args: &Args, config: &Config) -> Result<Weights, Failure> {
+    let weight = |(value, name): (f64, String)| {
+        if value.is_finite() && value >= 0.0 {
+            Ok(value)
+        } else {
+            Err(usage(format!(
+                "{name} must be a non-negative number, not {value}"
+            )))
+        }
+    };
+    let weight_passing = weight(
+        pick(args.weight_passing, config.weight_passing, "weight-passing")
+            .unwrap_or((0.99, String::new())),
+    )?;
+    let weight_failing = weight(
+        pick(args.weight_failing, config.weight_failing, "weight-failing")
+            .unwrap_or((0.01, String::new())),
+    )?;
+    if weight_passing + weight_failing == 0.0 {
+        return Err(usage("the fitness weights cannot both be 0".to_string()));
+    }
+    Ok(Weights {
+        passing: weight_passing,
+        failing: weight_failing,
+    })
+}
+
+/// `--shard`, if given, after checking that the format, the shard and
+/// what is asked go together.
+fn shard(args: &Args) -> Result<Option<Shard>, Failure> {
+    if args.format == Format::Dot && !args.explain {
+        return Err(usage("--format dot goes with --explain".to_string()));
+    }
+    if matches!(args.format, Format::Github | Format::Sarif) && args.explain {
+        let name = args
+            .format
+            .to_possible_value()
+            .expect("no format is skipped");
+        return Err(usage(format!(
+            "--format {} annotates the ranking or the patch, not --explain",
+            name.get_name()
+        )));
+    }
+    let shard: Option<Shard> = args
+        .shard
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(usage)?;
+    if shard.is_some() && (args.rank_only || args.explain) {
+        return Err(usage(
+            "--shard evaluates a slice of the repair's sweep; it does not go with --rank-only or --explain".to_string(),
+        ));
+    }
+    Ok(shard)
+}
+
+/// The lines `--in-diff`'s diff changes, by file.
+fn in_diff(args: &Args) -> Result<Option<BTreeMap<String, BTreeSet<u32>>>, Failure> {
+    let Some(path) = &args.in_diff else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| usage(format!("cannot read --in-diff {}: {error}", path.display())))?;
+    Ok(Some(crate::code::diff::changed_lines(&text)))
+}
+
+/// The features to build with (`--features` takes commas and spaces).
+fn features(args: &Args) -> Features {
+    Features {
+        features: args
+            .features
+            .iter()
+            .flat_map(|f| f.split([',', ' ']))
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+            .collect(),
+        all_features: args.all_features,
+        no_default_features: args.no_default_features,
+    }
+}
+
+/// The operators named (every one if none is).
+fn operators(names: Option<&[String]>) -> Result<Vec<Operator>, String> {
+    let operators = match names {
+        Some(names) => names
+            .iter()
+            .map(|n| n.trim().parse::<Operator>())
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Operator::all(),
+    };
+    if operators.is_empty() {
+        return Err("--operators needs at least one operator".to_string());
+    }
+    Ok(operators)
+}
+
+/// The genetic search's population (2 to [`MAX_POPULATION`]) and
+/// generations (at most [`MAX_GENERATIONS`]).
+fn search_sizes(args: &Args, config: &Config) -> Result<(usize, usize), Failure> {
+    let population = match pick(args.population, config.population, "population") {
+        Some((n, name)) if !(2..=MAX_POPULATION).contains(&n) => {
+            return Err(usage(format!(
+                "{name} must be from 2 to {MAX_POPULATION} (each generation builds and tests that many candidates), not {n}"
+            )));
+        }
+        Some((n, _)) => n,
+        None => 40,
+    };
+    let generations = match pick(args.generations, config.generations, "generations") {
+        Some((n, name)) if n > MAX_GENERATIONS => {
+            return Err(usage(format!(
+                "{name} must be at most {MAX_GENERATIONS}, not {n}; --time-limit bounds a long search better"
+            )));
+        }
+        Some((n, _)) => n,
+        None => 20,
+    };
+    Ok((population, generations))
+}
+
 impl Options {
     /// The command line over `config` over the defaults, validated.
     pub fn new(args: Args, config: Config) -> Result<Options, Failure> {
-        let usage = |message: String| Failure::new(Exit::Usage, message);
-        let seconds = |(value, name): (f64, String)| -> Result<Duration, Failure> {
-            if value.is_finite() && (0.0..=MAX_SECONDS).contains(&value) {
-                Ok(Duration::from_secs_f64(value))
-            } else {
-                Err(usage(format!(
-                    "{name} must be a number of seconds from 0 to {MAX_SECONDS} (a year), not {}",
-                    short_number(value)
-                )))
-            }
-        };
-        // A nextest project's terminate timeout is the default.
-        let nextest = config.nextest.clone().unwrap_or_default();
-        let default_timeout = nextest.terminate_after.map_or(60.0, |d| d.as_secs_f64());
-        let test_timeout = seconds(
-            pick(args.test_timeout, config.test_timeout, "test-timeout")
-                .unwrap_or((default_timeout, String::new())),
-        )?;
-        if test_timeout.is_zero() {
-            return Err(usage(
-                "--test-timeout must be more than 0 seconds".to_string(),
-            ));
-        }
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut notes = Vec::new();
-        let jobs = match pick(args.jobs, config.jobs, "jobs") {
-            Some((0, name)) => return Err(usage(format!("{name} must be at least 1"))),
-            Some((jobs, name)) if jobs > cpus => {
-                notes.push(format!(
-                    "{name} {jobs} is more than the {cpus} CPUs here; using {cpus} (more jobs than CPUs only slow each other down)"
-                ));
-                cpus
-            }
-            Some((jobs, _)) => jobs,
-            None => cpus,
-        };
-        // A nextest test group that runs its tests one or a few at a time:
-        // the baseline runs every test that way (which tests a group's
-        // filter selects is nextest's own language).
-        let baseline_jobs = match nextest.group_threads {
-            Some(threads) if threads < jobs => {
-                notes.push(format!(
-                    "a test group of .config/nextest.toml runs at most {threads} tests at a time; so do the baseline's test runs"
-                ));
-                threads
-            }
-            _ => jobs,
-        };
+        let (test_timeout, jobs, baseline_jobs) = runs(&args, &config, &mut notes)?;
         let test_tool: TestTool = pick(
             args.test_tool.clone(),
             config.test_tool.clone(),
@@ -187,97 +329,22 @@ impl Options {
         .unwrap_or_default();
         let metric: Metric = args
             .metric
-            .or(config.metric)
             .as_deref()
+            .or(config.metric.as_deref())
             .unwrap_or("ochiai")
             .parse()
             .map_err(usage)?;
-        let weight = |(value, name): (f64, String)| {
-            if value.is_finite() && value >= 0.0 {
-                Ok(value)
-            } else {
-                Err(usage(format!(
-                    "{name} must be a non-negative number, not {value}"
-                )))
-            }
-        };
-        let weight_passing = weight(
-            pick(args.weight_passing, config.weight_passing, "weight-passing")
-                .unwrap_or((0.99, String::new())),
-        )?;
-        let weight_failing = weight(
-            pick(args.weight_failing, config.weight_failing, "weight-failing")
-                .unwrap_or((0.01, String::new())),
-        )?;
-        if weight_passing + weight_failing == 0.0 {
-            return Err(usage("the fitness weights cannot both be 0".to_string()));
-        }
-        let operators = match args.operators.or(config.operators) {
-            Some(names) => names
-                .iter()
-                .map(|n| n.trim().parse::<Operator>())
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(usage)?,
-            None => Operator::ALL.to_vec(),
-        };
-        if operators.is_empty() {
-            return Err(usage("--operators needs at least one operator".to_string()));
-        }
-        if args.format == Format::Dot && !args.explain {
-            return Err(usage("--format dot goes with --explain".to_string()));
-        }
-        if matches!(args.format, Format::Github | Format::Sarif) && args.explain {
-            let name = args
-                .format
-                .to_possible_value()
-                .expect("no format is skipped");
-            return Err(usage(format!(
-                "--format {} annotates the ranking or the patch, not --explain",
-                name.get_name()
-            )));
-        }
-        let shard: Option<Shard> = args
-            .shard
-            .as_deref()
-            .map(str::parse)
-            .transpose()
-            .map_err(usage)?;
-        if shard.is_some() && (args.rank_only || args.explain) {
-            return Err(usage(
-                "--shard evaluates a slice of the repair's sweep; it does not go with --rank-only or --explain".to_string(),
-            ));
-        }
-        let population = match pick(args.population, config.population, "population") {
-            Some((n, name)) if !(2..=MAX_POPULATION).contains(&n) => {
-                return Err(usage(format!(
-                    "{name} must be from 2 to {MAX_POPULATION} (each generation builds and tests that many candidates), not {n}"
-                )));
-            }
-            Some((n, _)) => n,
-            None => 40,
-        };
-        let generations = match pick(args.generations, config.generations, "generations") {
-            Some((n, name)) if n > MAX_GENERATIONS => {
-                return Err(usage(format!(
-                    "{name} must be at most {MAX_GENERATIONS}, not {n}; --time-limit bounds a long search better"
-                )));
-            }
-            Some((n, _)) => n,
-            None => 20,
-        };
+        let weights = weights(&args, &config)?;
+        let operators =
+            operators(args.operators.as_deref().or(config.operators.as_deref())).map_err(usage)?;
+        let shard = shard(&args)?;
+        let (population, generations) = search_sizes(&args, &config)?;
         let time_limit = seconds(
             pick(args.time_limit, config.time_limit, "time-limit")
                 .unwrap_or((600.0, String::new())),
         )?;
-        let in_diff = match &args.in_diff {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|error| {
-                    usage(format!("cannot read --in-diff {}: {error}", path.display()))
-                })?;
-                Some(crate::code::diff::changed_lines(&text))
-            }
-            None => None,
-        };
+        let in_diff = in_diff(&args)?;
+        let features = features(&args);
         let mut exclude = config.exclude.unwrap_or_default();
         exclude.extend(args.exclude);
         let exclude = Exclusions { patterns: exclude };
@@ -287,22 +354,11 @@ impl Options {
         };
         let kind: EvaluatorKind = args
             .evaluator
-            .or(config.evaluator)
             .as_deref()
+            .or(config.evaluator.as_deref())
             .unwrap_or("schema")
             .parse()
             .map_err(usage)?;
-        let features = Features {
-            features: args
-                .features
-                .iter()
-                .flat_map(|f| f.split([',', ' ']))
-                .filter(|f| !f.is_empty())
-                .map(str::to_string)
-                .collect(),
-            all_features: args.all_features,
-            no_default_features: args.no_default_features,
-        };
         let evaluation = evaluate::Settings {
             kind,
             features: features.clone(),
@@ -353,10 +409,7 @@ impl Options {
                 population,
                 generations,
                 time_limit: (!time_limit.is_zero()).then_some(time_limit),
-                weights: Weights {
-                    passing: weight_passing,
-                    failing: weight_failing,
-                },
+                weights,
                 operators,
                 exclude,
                 feedback: refine.feedback,
@@ -395,7 +448,7 @@ mod tests {
         assert_eq!(options.repair.population, 30);
         assert_eq!(options.repair.generations, 3);
         assert_eq!(options.repair.seed, 0);
-        assert_eq!(options.repair.operators, Operator::ALL);
+        assert_eq!(options.repair.operators, Operator::all());
     }
 
     #[test]

@@ -120,7 +120,7 @@ pub fn run_mutants(
             locations.push(*location);
         }
     }
-    let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |location| {
+    let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |location| {
         f64::from(u8::from(chosen.contains(&location)))
     });
     let failing: Vec<TestId> = baseline.failing().map(|r| r.test).collect();

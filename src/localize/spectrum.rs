@@ -461,6 +461,11 @@ mod tests {
         // Line 3 (critical and in the slice), line 2 (in the slice), then by score.
         assert_eq!(order, [(3, 1), (2, 2), (6, 3), (5, 4)]);
 
+        assert!(ranked[0].critical && ranked[0].in_slice && !ranked[2].in_slice);
+        assert!(
+            (ranked[2].score - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-12,
+            "scores stay the metric's"
+        );
         // A crash line comes after the critical predicates, before the slice.
         let crash = BTreeSet::from([at(5)]);
         let ranked = rank_refined(
@@ -475,11 +480,6 @@ mod tests {
         let order: Vec<u32> = ranked.iter().take(3).map(|s| s.location.line).collect();
         assert_eq!(order, [3, 5, 2]);
         assert!(ranked[1].crash && !ranked[0].crash);
-        assert!(ranked[0].critical && ranked[0].in_slice && !ranked[2].in_slice);
-        assert!(
-            (ranked[2].score - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-12,
-            "scores stay the metric's"
-        );
     }
 
     #[test]

@@ -8,3 +8,6 @@ pub mod operators;
 pub mod patch;
 pub mod sites;
 pub mod types;
+
+#[cfg(test)]
+mod pinned;

@@ -2,7 +2,7 @@
 //! randomly (locations with probability proportional to their weight, then
 //! an operator among those with a site there, then one of its edits), or
 //! systematically (every edit of every operator at a location, in
-//! [`Operator::SWEEP_ORDER`]). Lines no failing test executed weigh nothing
+//! [`Operator::in_sweep_order`]). Lines no failing test executed weigh nothing
 //! and are never changed.
 
 use std::collections::BTreeMap;
@@ -228,7 +228,7 @@ impl<'a> Mutator<'a> {
     }
 
     /// Every edit of every operator at `location` (none if it weighs
-    /// nothing), operators in [`Operator::SWEEP_ORDER`], each operator's
+    /// nothing), operators in [`Operator::in_sweep_order`], each operator's
     /// sites in source order, without two edits that give the same text.
     pub fn every_edit_at(&self, location: Location) -> Vec<PatchEdit> {
         let Some(spot) = self.spots.iter().find(|s| s.location == location) else {
@@ -236,7 +236,7 @@ impl<'a> Mutator<'a> {
         };
         let mut seen = std::collections::BTreeSet::new();
         let mut out = Vec::new();
-        for operator in Operator::SWEEP_ORDER {
+        for operator in Operator::in_sweep_order() {
             for &index in spot.sites.get(&operator).into_iter().flatten() {
                 let site = &self.space.sites[index];
                 let text = self.originals.text(site.file);
@@ -334,7 +334,7 @@ mod tests {
         let space = collect_mutation_space(&sources, &Default::default());
         let originals = sources.originals();
         let types = Types::default();
-        let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |l| {
+        let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |l| {
             if l.line == 6 { 0.7 } else { 0.0 }
         });
         let mut rng = StdRng::seed_from_u64(1);
@@ -342,7 +342,7 @@ mod tests {
             let edit = mutator.mutation(&mut rng).unwrap();
             assert_eq!(edit.line, 6);
         }
-        let nothing = Mutator::new(&space, &originals, &types, &Operator::ALL, |_| 0.0);
+        let nothing = Mutator::new(&space, &originals, &types, &Operator::all(), |_| 0.0);
         assert_eq!(nothing.mutation(&mut rng), None);
     }
 
@@ -352,7 +352,7 @@ mod tests {
         let space = collect_mutation_space(&sources, &Default::default());
         let originals = sources.originals();
         let types = Types::default();
-        let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |l| {
+        let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |l| {
             if l.line == 5 { 0.9 } else { 0.0 }
         });
         let edits = mutator.every_edit_at(Location::new(FileId::new(0), 5));
@@ -443,7 +443,7 @@ mod tests {
         let space = collect_mutation_space(&sources, &Default::default());
         let originals = sources.originals();
         let types = Types::default();
-        let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |_| 1.0);
+        let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |_| 1.0);
         let here = [at(4)];
         let every = mutator.every_edit_at(here[0]);
         let split = mutator.batch_at(&course(&here), &mut 0, usize::MAX, usize::MAX);

@@ -5,15 +5,16 @@
 //! adding an edit drops the older edits it overlaps.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use crate::code::crate_sources::Originals;
 use crate::code::source::{Edit, FileId, Location, splice};
 
-/// The mutation operators.
+/// The mutation operators: their identity, which edits carry. What each
+/// one does (where it applies, its edits, its name) is its row of the
+/// table in `mutation::operators`. The order of the variants is the order
+/// a random draw takes operators in: a new one goes last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Operator {
     /// Delete a statement; of a compound statement, keep one of its blocks.
@@ -55,100 +56,6 @@ pub enum Operator {
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,
-}
-
-impl Operator {
-    pub const ALL: [Operator; 15] = [
-        Operator::Delete,
-        Operator::Swap,
-        Operator::Insert,
-        Operator::Condition,
-        Operator::Binary,
-        Operator::Value,
-        Operator::Identifier,
-        Operator::Method,
-        Operator::Range,
-        Operator::Arguments,
-        Operator::Offset,
-        Operator::Synthesis,
-        Operator::Guard,
-        Operator::Idiom,
-        Operator::Adapted,
-    ];
-
-    /// The order the sweep tries operators in at a location: one-token
-    /// slips first, then small rewrites, then statements (the likeliest
-    /// fixes first, and the likeliest to compile).
-    pub const SWEEP_ORDER: [Operator; 15] = [
-        Operator::Binary,
-        Operator::Condition,
-        Operator::Value,
-        Operator::Method,
-        Operator::Range,
-        Operator::Identifier,
-        Operator::Offset,
-        Operator::Arguments,
-        Operator::Idiom,
-        Operator::Synthesis,
-        Operator::Delete,
-        Operator::Guard,
-        Operator::Swap,
-        Operator::Insert,
-        Operator::Adapted,
-    ];
-
-    /// Whether it writes new statements (from the crate's statements or
-    /// synthesized): many edits at each site, and rarely the fix.
-    pub fn writes_statements(self) -> bool {
-        matches!(
-            self,
-            Operator::Guard | Operator::Swap | Operator::Insert | Operator::Adapted
-        )
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Operator::Delete => "delete",
-            Operator::Swap => "swap",
-            Operator::Insert => "insert",
-            Operator::Condition => "condition",
-            Operator::Binary => "operator",
-            Operator::Value => "value",
-            Operator::Identifier => "identifier",
-            Operator::Method => "method",
-            Operator::Range => "range",
-            Operator::Arguments => "arguments",
-            Operator::Offset => "offset",
-            Operator::Synthesis => "synthesis",
-            Operator::Guard => "guard",
-            Operator::Idiom => "idiom",
-            Operator::Adapted => "adapted",
-            Operator::Given => "given",
-        }
-    }
-}
-
-impl fmt::Display for Operator {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Operator {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Operator, String> {
-        Operator::ALL
-            .into_iter()
-            .find(|o| o.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Operator::ALL.iter().map(|o| o.name()).collect();
-                format!(
-                    "unknown operator `{name}` (expected one of: {})",
-                    names.join(", ")
-                )
-            })
-    }
 }
 
 /// One edit of a candidate: a byte-range replacement in one crate file.

@@ -23,7 +23,7 @@ use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
 use crate::exit::Halt;
-use crate::mutation::patch::{Candidate, Operator};
+use crate::mutation::patch::Candidate;
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::system::console::Console;
@@ -243,20 +243,7 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
         .map(|edit| {
             let text = originals.text(edit.file);
             let replaced = &text[edit.edit.range.clone()];
-            let kind = match edit.operator {
-                Operator::Binary
-                | Operator::Value
-                | Operator::Method
-                | Operator::Range
-                | Operator::Identifier => 0,
-                // Taking a `± 1` away is as likely as adding one.
-                Operator::Offset if edit.edit.text.len() < replaced.len() => 0,
-                Operator::Offset | Operator::Arguments | Operator::Idiom => 1,
-                // A given edit may be anything: between a slip and new code.
-                Operator::Condition | Operator::Synthesis | Operator::Given => 2,
-                Operator::Delete => 3,
-                Operator::Guard | Operator::Swap | Operator::Insert | Operator::Adapted => 4,
-            };
+            let kind = edit.operator.unusualness(replaced, &edit.edit.text);
             let before = text[..edit.edit.range.start].trim_end();
             let after = text[edit.edit.range.end..].trim_start();
             let new = edit.edit.text.trim();
@@ -273,8 +260,7 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
                 "0" => before.ends_with(['+', '-']),
                 _ => false,
             };
-            let synthesized = matches!(edit.operator, Operator::Synthesis | Operator::Guard);
-            let magic = synthesized && magic_number(new, replaced);
+            let magic = edit.operator.synthesizes() && magic_number(new, replaced);
             kind + usize::from(identity) * 5 + usize::from(magic)
         })
         .sum()
@@ -300,7 +286,7 @@ fn magic_number(new: &str, replaced: &str) -> bool {
 mod tests {
     use super::*;
     use crate::code::source::Edit;
-    use crate::mutation::patch::PatchEdit;
+    use crate::mutation::patch::{Operator, PatchEdit};
 
     fn originals(text: &str) -> Originals {
         Originals::new(vec![("src/lib.rs".into(), text.to_string())])
@@ -328,6 +314,37 @@ mod tests {
         // A slip of a literal is no new number.
         let slip = candidate(text, "0", "2", Operator::Value);
         assert_eq!(unnatural(&slip, &o), 0);
+    }
+
+    #[test]
+    fn each_operator_has_its_unnaturalness() {
+        // `v.len() - 1` made shorter, as long, and with a new bare number,
+        // by every operator.
+        let text = "fn f(v: &[u8]) -> usize {\n    v.len() - 1\n}\n";
+        let o = originals(text);
+        let expected = [
+            (Operator::Delete, [3, 3, 3]),
+            (Operator::Swap, [4, 4, 4]),
+            (Operator::Insert, [4, 4, 4]),
+            (Operator::Condition, [2, 2, 2]),
+            (Operator::Binary, [0, 0, 0]),
+            (Operator::Value, [0, 0, 0]),
+            (Operator::Identifier, [0, 0, 0]),
+            (Operator::Method, [0, 0, 0]),
+            (Operator::Range, [0, 0, 0]),
+            (Operator::Arguments, [1, 1, 1]),
+            (Operator::Offset, [0, 1, 1]),
+            (Operator::Synthesis, [2, 2, 3]),
+            (Operator::Guard, [4, 4, 5]),
+            (Operator::Idiom, [1, 1, 1]),
+            (Operator::Adapted, [4, 4, 4]),
+            (Operator::Given, [2, 2, 2]),
+        ];
+        for (operator, made) in expected {
+            let unnaturalness = ["v.len()", "v.len() + w", "v.len() - 7"]
+                .map(|new| unnatural(&candidate(text, "v.len() - 1", new, operator), &o));
+            assert_eq!(unnaturalness, made, "{operator}");
+        }
     }
 
     #[test]

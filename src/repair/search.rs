@@ -577,7 +577,7 @@ mod tests {
         let originals = originals();
         let scores = [(6, 0.7), (5, 0.58), (3, 0.5), (2, 0.41)];
         let types = Types::default();
-        let mut mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |location| {
+        let mut mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |location| {
             scores
                 .iter()
                 .find(|(l, _)| *l == location.line)
@@ -635,7 +635,7 @@ mod tests {
         let space = middle_space();
         let originals = originals();
         let types = Types::default();
-        let mut mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |location| {
+        let mut mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |location| {
             if location.line == 6 || location.line == 2 {
                 0.5
             } else {

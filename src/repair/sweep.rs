@@ -268,7 +268,7 @@ mod tests {
         let originals = sources.originals();
         let space = collect_mutation_space(&sources, &Default::default());
         let types = Types::default();
-        let mutator = Mutator::new(&space, &originals, &types, &Operator::ALL, |_| 1.0);
+        let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |_| 1.0);
         let model = FitnessModel {
             weights: Weights::DEFAULT,
             originally_passing: BTreeSet::from([TestId::new(0)]),
@@ -301,9 +301,8 @@ mod tests {
             .map(|c| {
                 let edit = &c.edits()[0];
                 let rank = [6, 4, 2].iter().position(|&l| l == edit.line).unwrap();
-                let operator = Operator::SWEEP_ORDER
-                    .iter()
-                    .position(|&o| o == edit.operator)
+                let operator = Operator::in_sweep_order()
+                    .position(|o| o == edit.operator)
                     .unwrap();
                 (edit.operator.writes_statements(), rank, operator)
             })

@@ -1,0 +1,108 @@
+//! Guards: `if COND { return VALUE; }` (or `break;`, `continue;` in a
+//! loop) inserted before a statement, with conditions synthesized from the
+//! variables in scope or found in the crate.
+
+use crate::code::source::Edit;
+use crate::mutation::patch::Operator;
+use crate::mutation::sites::{Site, SiteKind, StatementSite};
+use crate::mutation::types::{compatible, is_integer};
+
+use super::synthesis::synthesized;
+use super::{Context, MutationOperator, closest};
+
+/// Insert `if COND { return VALUE; }` (or `break;`, `continue;`).
+pub(super) struct Guard;
+
+impl MutationOperator for Guard {
+    fn operator(&self) -> Operator {
+        Operator::Guard
+    }
+
+    fn name(&self) -> &'static str {
+        "guard"
+    }
+
+    fn applies(&self, kind: &SiteKind) -> bool {
+        matches!(kind, SiteKind::Statement(_))
+    }
+
+    fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        match &site.kind {
+            SiteKind::Statement(statement) => guards(site, statement, cx),
+            _ => Vec::new(),
+        }
+    }
+
+    fn unusualness(&self, _: &str, _: &str) -> usize {
+        4
+    }
+
+    fn writes_statements(&self) -> bool {
+        true
+    }
+
+    fn synthesizes(&self) -> bool {
+        true
+    }
+}
+
+/// `if COND { return VALUE; }` (or `break;`, `continue;` in a loop)
+/// inserted before the statement; conditions synthesized here or found in
+/// the crate, values of the function's return type.
+fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
+    let mut actions: Vec<String> = Vec::new();
+    if statement.in_loop {
+        actions.extend(["break;".to_string(), "continue;".to_string()]);
+    }
+    if let Some(returns) = &statement.returns {
+        actions.extend(returned_values(returns, site, cx).map(|v| format!("return {v};")));
+        if returns.is_empty() {
+            actions.push("return;".to_string());
+        }
+    }
+    if actions.is_empty() {
+        return Vec::new();
+    }
+    let found = closest(&cx.space.conditions, site)
+        .filter(|i| i.fits(&site.bound))
+        .map(|i| i.text.clone())
+        .take(6);
+    let conditions: Vec<String> = synthesized(site, cx).into_iter().chain(found).collect();
+    let mut out = Vec::new();
+    for condition in conditions {
+        for action in &actions {
+            out.push(Edit::insert(
+                statement.range.start,
+                format!("if {condition} {{ {action} }}\n{}", statement.indent),
+            ));
+        }
+    }
+    out
+}
+
+/// Values a function returning `returns` (without spaces) can return
+/// early: literals of its type, variables of its type in scope.
+fn returned_values<'a>(
+    returns: &'a str,
+    site: &'a Site,
+    cx: &'a Context,
+) -> impl Iterator<Item = String> + 'a {
+    let literals: Vec<String> = match returns {
+        "bool" => vec!["false".into(), "true".into()],
+        "String" => vec!["String::new()".into()],
+        ty if is_integer(ty) => vec!["0".into(), "1".into()],
+        ty if ty.starts_with("Option<") => vec!["None".into()],
+        ty if ty.starts_with("Vec<") => vec!["Vec::new()".into()],
+        _ => Vec::new(),
+    };
+    let variables = cx
+        .types
+        .variables_at(site.location())
+        .filter(move |(name, ty)| {
+            *name != "self"
+                && site.bound.iter().any(|b| b == name)
+                && compatible(&ty.replace(' ', ""), returns)
+        })
+        .map(|(name, _)| name.to_string());
+    literals.into_iter().chain(variables)
+}

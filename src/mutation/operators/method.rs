@@ -1,0 +1,62 @@
+//! Methods replaced: by a sibling (`min` for `max`, `starts_with` for
+//! `ends_with`...), the likelier mistake, then by another method of the
+//! crate called with as many arguments.
+
+use std::collections::BTreeSet;
+
+use crate::code::source::Edit;
+use crate::mutation::patch::Operator;
+use crate::mutation::sites::{Site, SiteKind, method_siblings};
+
+use super::{Context, MutationOperator};
+
+/// Replace a method by a sibling (`min`/`max`...) or another method of the crate.
+pub(super) struct Method;
+
+impl MutationOperator for Method {
+    fn operator(&self) -> Operator {
+        Operator::Method
+    }
+
+    fn name(&self) -> &'static str {
+        "method"
+    }
+
+    fn applies(&self, kind: &SiteKind) -> bool {
+        matches!(kind, SiteKind::Method { .. })
+    }
+
+    fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        let SiteKind::Method {
+            range,
+            name,
+            arguments,
+            receiver,
+            ..
+        } = &site.kind
+        else {
+            return Vec::new();
+        };
+        // Siblings first: they are the likelier mistake. A function
+        // called by path (`cmp::max`) has only its siblings.
+        let siblings = method_siblings(name).map(str::to_string);
+        let from_crate = cx
+            .space
+            .methods
+            .get(arguments)
+            .filter(|_| *receiver)
+            .into_iter()
+            .flatten()
+            .cloned();
+        let mut seen = BTreeSet::from([name.clone()]);
+        siblings
+            .chain(from_crate)
+            .filter(|m| seen.insert(m.clone()))
+            .map(|m| Edit::replace(range.clone(), m))
+            .collect()
+    }
+
+    fn unusualness(&self, _: &str, _: &str) -> usize {
+        0
+    }
+}

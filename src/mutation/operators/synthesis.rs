@@ -1,0 +1,207 @@
+//! Conditions synthesized from the variables in scope, by type (`n > 0`,
+//! `!v.is_empty()`, `i < MAX`, the mirror image of a comparison), added to
+//! a condition as a conjunct or a disjunct, or in its place. The guards
+//! use them too.
+
+use quote::ToTokens;
+
+use crate::code::source::Edit;
+use crate::mutation::patch::Operator;
+use crate::mutation::sites::{Literal, Site, SiteKind};
+use crate::mutation::types::{compatible, has_is_empty, is_integer, is_option};
+
+use super::condition::conjunct;
+use super::{Context, MAX_EDITS, MutationOperator};
+
+/// Add a conjunct or disjunct to a condition, or replace it, with one
+/// built from the variables in scope.
+pub(super) struct Synthesis;
+
+impl MutationOperator for Synthesis {
+    fn operator(&self) -> Operator {
+        Operator::Synthesis
+    }
+
+    fn name(&self) -> &'static str {
+        "synthesis"
+    }
+
+    fn applies(&self, kind: &SiteKind) -> bool {
+        matches!(kind, SiteKind::Condition { .. })
+    }
+
+    fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        let SiteKind::Condition { range, atomic, .. } = &site.kind else {
+            return Vec::new();
+        };
+        let own = &cx.text[range.clone()];
+        let made = synthesized(site, cx);
+        let conjuncts = made
+            .iter()
+            .map(|c| format!("{} && {c}", conjunct(own, *atomic)));
+        let disjuncts = made.iter().map(|c| format!("{own} || {c}"));
+        conjuncts
+            .chain(disjuncts)
+            .chain(made.iter().cloned())
+            .map(|text| Edit::replace(range.clone(), text))
+            .collect()
+    }
+
+    fn unusualness(&self, _: &str, _: &str) -> usize {
+        2
+    }
+
+    fn synthesizes(&self) -> bool {
+        true
+    }
+}
+
+/// Conditions made of the variables in scope at a site, by type, in
+/// tiers from the likeliest: the mirror images of a condition's own
+/// comparisons; integers against the file's named constants (`run <
+/// MAX_RUN`; those its functions name bare); collections empty or not,
+/// options some or none, booleans; integers against zero; against each
+/// other; against the crate's small literals. Within a tier, variables the
+/// site's own line uses come first.
+pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
+    let here = site.location();
+    let line = line_of(cx.text, site);
+    let mut variables: Vec<(&str, &str)> = cx
+        .types
+        .variables_at(here)
+        .filter(|(name, _)| *name != "self" && site.bound.iter().any(|b| b == name))
+        .collect();
+    variables.sort_by_key(|(name, _)| !mentions(line, name));
+    let integers: Vec<(&str, &str)> = variables
+        .iter()
+        .copied()
+        .filter(|(_, ty)| is_integer(ty))
+        .collect();
+    let literals: Vec<u128> = cx
+        .space
+        .literals
+        .iter()
+        .filter_map(|l| match l {
+            Literal::Int { value, .. } if (1..=64).contains(value) => Some(*value),
+            _ => None,
+        })
+        .take(3)
+        .collect();
+    // Integer items of the file that its functions name bare (a bound
+    // such as `MAX`; not one in an inline `mod`).
+    let constants: Vec<(&str, &str)> = cx
+        .space
+        .items
+        .get(&site.file)
+        .into_iter()
+        .flatten()
+        .filter(|(_, ty)| is_integer(ty))
+        .map(|(name, ty)| (name.as_str(), ty.as_str()))
+        .collect();
+    let mut out = match &site.kind {
+        SiteKind::Condition { range, .. } => mirrored(&cx.text[range.clone()]),
+        _ => Vec::new(),
+    };
+    for (name, ty) in &integers {
+        for (constant, constant_ty) in &constants {
+            if compatible(ty, constant_ty) {
+                out.extend([
+                    format!("{name} < {constant}"),
+                    format!("{name} > {constant}"),
+                ]);
+            }
+        }
+    }
+    for (name, ty) in &variables {
+        if has_is_empty(ty) {
+            out.extend([format!("!{name}.is_empty()"), format!("{name}.is_empty()")]);
+        } else if is_option(ty) {
+            out.extend([format!("{name}.is_some()"), format!("{name}.is_none()")]);
+        } else if *ty == "bool" {
+            out.extend([format!("!{name}"), name.to_string()]);
+        }
+    }
+    for (name, _) in &integers {
+        out.extend([
+            format!("{name} > 0"),
+            format!("{name} != 0"),
+            format!("{name} == 0"),
+        ]);
+    }
+    for (i, (name, ty)) in integers.iter().enumerate() {
+        for (other, other_ty) in &integers[i + 1..] {
+            if compatible(ty, other_ty) {
+                out.extend([
+                    format!("{name} < {other}"),
+                    format!("{name} > {other}"),
+                    format!("{name} <= {other}"),
+                    format!("{name} >= {other}"),
+                ]);
+            }
+        }
+    }
+    for (name, _) in &integers {
+        for value in &literals {
+            out.extend([format!("{name} < {value}"), format!("{name} > {value}")]);
+        }
+    }
+    out.truncate(MAX_EDITS / 3);
+    out
+}
+
+/// The mirror image of each comparison of two values' different fields in
+/// `condition`: `b.x < a.y` for `a.x < b.y`, the other half of a
+/// symmetric relation (two intervals overlap when each starts before the
+/// other ends).
+pub(super) fn mirrored(condition: &str) -> Vec<String> {
+    let Ok(expr) = syn::parse_str::<syn::Expr>(condition) else {
+        return Vec::new();
+    };
+    let field = |e: &syn::Expr| match e {
+        syn::Expr::Field(f) => match (&*f.base, &f.member) {
+            (syn::Expr::Path(base), syn::Member::Named(name)) => {
+                Some((base.path.get_ident()?.to_string(), name.to_string()))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut parts = vec![&expr];
+    let mut out = Vec::new();
+    while let Some(part) = parts.pop() {
+        match part {
+            syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
+                parts.extend([&*b.left, &*b.right]);
+            }
+            syn::Expr::Paren(p) => parts.push(&p.expr),
+            syn::Expr::Binary(b) => {
+                if let (Some((a, x)), Some((other, y))) = (field(&b.left), field(&b.right))
+                    && a != other
+                    && x != y
+                {
+                    let op = b.op.to_token_stream().to_string();
+                    out.push(format!("{other}.{x} {op} {a}.{y}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The text of the site's line.
+fn line_of<'t>(text: &'t str, site: &Site) -> &'t str {
+    text.lines()
+        .nth((site.line as usize).saturating_sub(1))
+        .unwrap_or("")
+}
+
+/// Whether `line` mentions the identifier `name`.
+fn mentions(line: &str, name: &str) -> bool {
+    line.match_indices(name).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let after = line[at + name.len()..].chars().next();
+        let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        boundary(before) && boundary(after)
+    })
+}

@@ -1,0 +1,446 @@
+//! Tests of the operators' edits on small sources, one behaviour each.
+
+use std::collections::BTreeSet;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use super::binary::REPLACEMENTS;
+use super::condition::conjunct;
+use super::synthesis::mirrored;
+use super::{Context, apply, edits};
+use crate::code::crate_sources::CrateSources;
+use crate::code::source::splice;
+use crate::mutation::patch::Operator;
+use crate::mutation::sites::{SiteKind, collect_mutation_space};
+use crate::mutation::types::Types;
+
+fn sources(text: &str) -> CrateSources {
+    CrateSources::of_one_file(text)
+}
+
+/// Every distinct text `operator` makes at the sites on `line`.
+fn outcomes(text: &str, operator: Operator, line: u32) -> BTreeSet<String> {
+    outcomes_typed(text, operator, line, &Types::default())
+}
+
+fn outcomes_typed(text: &str, operator: Operator, line: u32, types: &Types) -> BTreeSet<String> {
+    let sources = sources(text);
+    let space = collect_mutation_space(&sources, &Default::default());
+    let cx = Context {
+        space: &space,
+        text,
+        types,
+    };
+    let mut out = BTreeSet::new();
+    for site in space.sites.iter().filter(|s| s.line == line) {
+        for edit in edits(operator, site, &cx) {
+            out.insert(splice(text, &[edit]).unwrap());
+        }
+    }
+    // A random edit is one of them.
+    let mut rng = StdRng::seed_from_u64(7);
+    for site in space.sites.iter().filter(|s| s.line == line) {
+        if let Some(edit) = apply(operator, site, &cx, &mut rng) {
+            assert!(out.contains(&splice(text, &[edit]).unwrap()));
+        }
+    }
+    out
+}
+
+fn line(text: &str, number: usize) -> &str {
+    text.lines().nth(number - 1).unwrap().trim()
+}
+
+const MIDDLE: &str = "pub fn middle(x: i32, y: i32, z: i32) -> i32 {\n    if y < z {\n        if x < y {\n            return y;\n        } else if x < z {\n            return y;\n        }\n    }\n    z\n}\n";
+
+#[test]
+fn identifier_mutation_uses_variables_in_scope() {
+    let lines: BTreeSet<String> = outcomes(MIDDLE, Operator::Identifier, 6)
+        .iter()
+        .map(|t| line(t, 6).to_string())
+        .collect();
+    assert_eq!(
+        lines,
+        BTreeSet::from(["return x;".to_string(), "return z;".into()])
+    );
+}
+
+#[test]
+fn operator_replacement_stays_in_its_class() {
+    let lines: BTreeSet<String> = outcomes(MIDDLE, Operator::Binary, 3)
+        .iter()
+        .map(|t| line(t, 3).to_string())
+        .collect();
+    let expected = [
+        "if x <= y {",
+        "if x > y {",
+        "if x >= y {",
+        "if x == y {",
+        "if x != y {",
+    ];
+    assert_eq!(lines, expected.iter().map(|s| s.to_string()).collect());
+    // Every operator has its class, and the likeliest slip comes first.
+    for class in [
+        &["<", "<=", ">", ">=", "==", "!="][..],
+        &["+", "-", "*", "/", "%"],
+        &["+=", "-=", "*=", "/=", "%="],
+    ] {
+        for own in class {
+            let (_, others) = REPLACEMENTS.iter().find(|(o, _)| o == own).unwrap();
+            let mut all: Vec<&str> = others.iter().chain([own]).copied().collect();
+            all.sort();
+            let mut expected = class.to_vec();
+            expected.sort();
+            assert_eq!(all, expected, "{own}");
+        }
+    }
+    let first = |text: &str, at: usize| {
+        let sources = sources(text);
+        let space = collect_mutation_space(&sources, &Default::default());
+        let cx = Context {
+            space: &space,
+            text,
+            types: &Types::default(),
+        };
+        let site = space
+            .sites
+            .iter()
+            .find(
+                |s| matches!(&s.kind, SiteKind::BinaryOperator { range, .. } if range.start == at),
+            )
+            .unwrap();
+        edits(Operator::Binary, site, &cx)[0].text.clone()
+    };
+    assert_eq!(
+        first("fn f(n: u8) -> bool {\n    n % 2 == 0\n}\n", 32),
+        "!="
+    );
+    assert_eq!(first("fn f(n: u8) -> bool {\n    n % 2 < 1\n}\n", 32), "<=");
+}
+
+#[test]
+fn condition_mutation_sets_negates_and_combines() {
+    let lines: BTreeSet<String> = outcomes(MIDDLE, Operator::Condition, 3)
+        .iter()
+        .map(|t| line(t, 3).to_string())
+        .collect();
+    assert!(lines.contains("if !(x < y) {"), "{lines:?}");
+    assert!(lines.contains("if y < z {"), "{lines:?}");
+    assert!(lines.contains("if x < z && x < y {"), "{lines:?}");
+    assert!(lines.contains("if y < z || x < y {"), "{lines:?}");
+}
+
+#[test]
+fn only_a_disjunction_gets_parentheses_in_a_conjunction() {
+    assert_eq!(conjunct("a || b", false), "(a || b)");
+    assert_eq!(conjunct("a && b", false), "a && b");
+    assert_eq!(
+        conjunct("v.iter().any(|x| x || y)", true),
+        "v.iter().any(|x| x || y)"
+    );
+    assert_eq!(conjunct("f(a || b) && c", false), "f(a || b) && c");
+    assert_eq!(conjunct("x < y", false), "x < y");
+}
+
+#[test]
+fn negating_a_negation_takes_the_not_away() {
+    let text = "fn f(v: &[u8], a: bool, b: bool) -> bool {\n    if !v.is_empty() {\n        return true;\n    }\n    while !(a && b) {}\n    false\n}\n";
+    for (number, negation) in [(2, "if v.is_empty() {"), (5, "while a && b {}")] {
+        let lines: BTreeSet<String> = outcomes(text, Operator::Condition, number)
+            .iter()
+            .map(|t| line(t, number as usize).to_string())
+            .collect();
+        assert!(lines.contains(negation), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.contains("!(!")), "{lines:?}");
+    }
+}
+
+#[test]
+fn statement_delete_removes_the_line_or_keeps_one_branch() {
+    let deleted = outcomes(MIDDLE, Operator::Delete, 6);
+    assert!(
+        deleted.contains(&MIDDLE.replace(
+            "            return y;\n        }\n    }",
+            "        }\n    }"
+        )),
+        "{deleted:?}"
+    );
+    let unwrapped = outcomes(MIDDLE, Operator::Delete, 2);
+    let kept_then = MIDDLE.replace(
+        "    if y < z {\n        if x < y {",
+        "    {\n        if x < y {",
+    );
+    assert!(unwrapped.contains(&kept_then), "{unwrapped:?}");
+}
+
+#[test]
+fn statement_swap_and_insert_reuse_statements_that_fit_the_scope() {
+    let text = "fn f(a: i32) -> i32 {\n    let b = a + 1;\n    let c = b * 2;\n    if c > 4 {\n        return c;\n    }\n    b\n}\n";
+    let swapped: BTreeSet<String> = outcomes(text, Operator::Swap, 2)
+        .iter()
+        .map(|t| line(t, 2).to_string())
+        .collect();
+    // `let c = b * 2;` needs `b`, which is not in scope before line 2.
+    assert!(!swapped.iter().any(|l| l.contains("b * 2")), "{swapped:?}");
+    assert!(
+        !swapped.contains("if c > 4 {}"),
+        "`c` is not in scope on line 2: {swapped:?}"
+    );
+    let inserted = outcomes(text, Operator::Insert, 5);
+    // Before a `return`, never after it.
+    assert!(
+        inserted
+            .iter()
+            .any(|t| t.contains("        let b = a + 1;\n        return c;")),
+        "{inserted:?}"
+    );
+    // A statement that does nothing (`b;`) is never inserted.
+    assert!(!inserted.iter().any(|t| t.contains("b;\n")), "{inserted:?}");
+    // A header goes around the target.
+    assert!(
+        inserted
+            .iter()
+            .any(|t| t.contains("if c > 4 { return c; }")),
+        "{inserted:?}"
+    );
+    let swapped_tail: BTreeSet<String> = outcomes(text, Operator::Swap, 7)
+        .iter()
+        .map(|t| line(t, 7).to_string())
+        .collect();
+    // The function's value is not replaced by a statement without one.
+    assert!(swapped_tail.contains("return c"), "{swapped_tail:?}");
+    assert!(!swapped_tail.contains("if c > 4 {}"), "{swapped_tail:?}");
+    // A `let` that later code needs is neither deleted nor wrapped.
+    assert!(outcomes(text, Operator::Delete, 3).is_empty());
+    let wrapped = outcomes(text, Operator::Insert, 3);
+    assert!(
+        !wrapped.iter().any(|t| t.contains("{ let c")),
+        "{wrapped:?}"
+    );
+}
+
+#[test]
+fn a_field_becomes_a_sibling_of_the_same_type() {
+    let text = "struct Span { start: u32, end: u32, name: String }\nfn f(a: &Span) -> u32 {\n    a.start\n}\n";
+    let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 3)
+        .iter()
+        .map(|t| line(t, 3).to_string())
+        .collect();
+    assert_eq!(lines, BTreeSet::from(["a.end".to_string()]));
+}
+
+#[test]
+fn a_field_and_a_variable_of_its_name_stand_for_each_other() {
+    let text = "struct Date { year: i32, month: i32 }\nimpl Date {\n    fn next(&self, months: i32) -> i32 {\n        let year = self.month + months;\n        self.year * 12 + year\n    }\n}\n";
+    let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 5)
+        .iter()
+        .map(|t| line(t, 5).to_string())
+        .collect();
+    assert!(lines.contains("year * 12 + year"), "{lines:?}");
+    assert!(lines.contains("self.year * 12 + self.year"), "{lines:?}");
+    assert!(lines.contains("self.month * 12 + year"), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.contains("self.months")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn synthesis_compares_with_the_files_constants() {
+    let text = "const MAX: u32 = 3999;\nfn f(value: u32) -> bool {\n    if value == 0 {\n        return false;\n    }\n    true\n}\n";
+    let mut types = Types::default();
+    types.set_variable(
+        crate::code::source::Location::new(crate::code::source::FileId::new(0), 3),
+        "value",
+        "u32",
+    );
+    let lines: BTreeSet<String> = outcomes_typed(text, Operator::Synthesis, 3, &types)
+        .iter()
+        .map(|t| line(t, 3).to_string())
+        .collect();
+    assert!(
+        lines.contains("if value == 0 || value > MAX {"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn synthesis_offers_only_constants_in_scope() {
+    // `SECONDS` is `max::SECONDS` here: not offered bare; `LIMIT` is.
+    let text = "mod max {\n    pub const SECONDS: u64 = 99;\n}\nconst LIMIT: u64 = 31;\nfn f(day: u64, a: u64) -> bool {\n    if day > 28 {\n        return false;\n    }\n    true\n}\n";
+    let mut types = Types::default();
+    let here = crate::code::source::Location::new(crate::code::source::FileId::new(0), 6);
+    for name in ["day", "a"] {
+        types.set_variable(here, name, "u64");
+    }
+    let lines: BTreeSet<String> = outcomes_typed(text, Operator::Synthesis, 6, &types)
+        .iter()
+        .map(|t| line(t, 6).to_string())
+        .collect();
+    assert!(!lines.iter().any(|l| l.contains("SECONDS")), "{lines:?}");
+    assert!(lines.contains("if day > 28 || day < LIMIT {"), "{lines:?}");
+    assert!(lines.contains("if day > 28 || day == 0 {"), "{lines:?}");
+    assert!(lines.contains("if day > 28 || a < LIMIT {"), "{lines:?}");
+}
+
+#[test]
+fn an_item_becomes_a_sibling_item_of_its_type() {
+    let text = "const LOWER: &[u8; 2] = b\"ab\";\nconst UPPER: &[u8; 2] = b\"AB\";\nstatic mut MIXED: &[u8; 2] = b\"aB\";\nconst N: usize = 2;\nfn f(i: usize) -> u8 {\n    UPPER[i % N]\n}\n";
+    let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 6)
+        .iter()
+        .map(|t| line(t, 6).to_string())
+        .collect();
+    // `N` has no sibling of its type; `i` none in scope; a `static mut`
+    // would need `unsafe`.
+    assert_eq!(lines, BTreeSet::from(["LOWER[i % N]".to_string()]));
+}
+
+#[test]
+fn a_function_called_by_path_becomes_its_sibling() {
+    let text = "use std::cmp;\nfn f(a: usize, b: usize) -> usize {\n    cmp::max(a, b) + g(a) + cmp::max(b.pow(2), 1)\n}\nfn g(a: usize) -> usize {\n    vec![a].insert(0, a);\n    a\n}\n";
+    let lines: BTreeSet<String> = outcomes(text, Operator::Method, 3)
+        .iter()
+        .map(|t| line(t, 3).to_string())
+        .collect();
+    // No method of the crate takes a function's place (`insert`, with
+    // two arguments like `cmp::max`), and `g` has no sibling.
+    assert_eq!(
+        lines,
+        BTreeSet::from([
+            "cmp::min(a, b) + g(a) + cmp::max(b.pow(2), 1)".to_string(),
+            "cmp::max(a, b) + g(a) + cmp::min(b.pow(2), 1)".to_string(),
+        ])
+    );
+}
+
+#[test]
+fn a_compound_assignments_value_is_offset() {
+    let text = "fn f(days: &[u32]) -> u32 {\n    let mut total = 0;\n    for day in days {\n        total += day;\n    }\n    total\n}\n";
+    let mut types = Types::default();
+    let here = crate::code::source::Location::new(crate::code::source::FileId::new(0), 4);
+    types.set_variable(here, "day", "&u32");
+    let operand = 90..93;
+    assert_eq!(&text[operand.clone()], "day");
+    types.set_expression(crate::code::source::FileId::new(0), &operand, "u32");
+    let lines: BTreeSet<String> = outcomes_typed(text, Operator::Offset, 4, &types)
+        .iter()
+        .map(|t| line(t, 4).to_string())
+        .collect();
+    assert_eq!(
+        lines,
+        BTreeSet::from(["total += day - 1;".to_string(), "total += day + 1;".into()])
+    );
+}
+
+#[test]
+fn synthesis_mirrors_a_comparison_of_two_values_fields() {
+    let text = "struct Span { start: u32, end: u32 }\nfn overlaps(a: &Span, b: &Span) -> bool {\n    a.start < b.end\n}\n";
+    let made = outcomes(text, Operator::Synthesis, 3);
+    let conjunct = "struct Span { start: u32, end: u32 }\nfn overlaps(a: &Span, b: &Span) -> bool {\n    a.start < b.end && b.start < a.end\n}\n";
+    assert!(made.contains(conjunct), "{made:?}");
+    assert_eq!(
+        mirrored("a.start < b.end || (x.f >= y.g)"),
+        ["y.f >= x.g", "b.start < a.end"]
+    );
+    assert!(mirrored("a.start < a.end").is_empty() && mirrored("a.x < b.x").is_empty());
+}
+
+#[test]
+fn a_comparison_method_swaps_its_receiver_and_argument() {
+    let text = "fn f(a: &(u8, u8), b: &(u8, u8)) -> bool {\n    b.0.cmp(&a.0).is_lt() && a.1.max(b.1) > 2 && (a.0 + 1).lt(&(b.0 * 2))\n}\n";
+    let made = outcomes(text, Operator::Arguments, 2);
+    let line = |made: &str| made.lines().nth(1).unwrap().trim().to_string();
+    let lines: BTreeSet<String> = made.iter().map(|m| line(m)).collect();
+    assert!(
+        lines.contains("a.0.cmp(&b.0).is_lt() && a.1.max(b.1) > 2 && (a.0 + 1).lt(&(b.0 * 2))"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains("b.0.cmp(&a.0).is_lt() && a.1.max(b.1) > 2 && (b.0 * 2).lt(&(a.0 + 1))"),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("b.1.max(a.1)")),
+        "max is commutative"
+    );
+}
+
+#[test]
+fn a_collection_is_reversed_through_its_iterator() {
+    let text = "fn f(v: &[u8], n: usize) {
+for x in v {}
+for i in 0..n {}
+for c in v.iter() {}
+}
+";
+    let reversed: BTreeSet<String> = [2, 3, 4]
+        .into_iter()
+        .flat_map(|n| {
+            outcomes(text, Operator::Idiom, n)
+                .into_iter()
+                .map(move |t| line(&t, n as usize).to_string())
+        })
+        .collect();
+    assert!(
+        reversed.contains("for x in v.iter().rev() {}"),
+        "{reversed:?}"
+    );
+    assert!(
+        reversed.contains("for i in (0..n).rev() {}"),
+        "{reversed:?}"
+    );
+    assert!(
+        reversed.contains("for c in v.iter().rev() {}"),
+        "{reversed:?}"
+    );
+}
+
+#[test]
+fn value_method_and_range_mutations() {
+    let text = "fn f(v: &[u32]) -> u32 {\n    let mut m = 0;\n    for i in 1..v.len() {\n        m = m.max(v[i] + 2);\n    }\n    m\n}\n";
+    let values: BTreeSet<String> = outcomes(text, Operator::Value, 4)
+        .iter()
+        .map(|t| line(t, 4).to_string())
+        .collect();
+    assert_eq!(
+        values,
+        BTreeSet::from([
+            "m = m.max(v[i] + 0);".into(),
+            "m = m.max(v[i] + 1);".into(),
+            "m = m.max(v[i] + 3);".to_string()
+        ])
+    );
+    let methods: BTreeSet<String> = outcomes(text, Operator::Method, 4)
+        .iter()
+        .map(|t| line(t, 4).to_string())
+        .collect();
+    assert!(methods.contains("m = m.min(v[i] + 2);"), "{methods:?}");
+    let ranges: BTreeSet<String> = outcomes(text, Operator::Range, 3)
+        .iter()
+        .map(|t| line(t, 3).to_string())
+        .collect();
+    assert_eq!(
+        ranges,
+        BTreeSet::from(["for i in 1..=v.len() {".to_string()])
+    );
+}
+
+#[test]
+fn operator_names_parse() {
+    for operator in Operator::all() {
+        assert_eq!(operator.name().parse::<Operator>(), Ok(operator));
+    }
+    assert!("nope".parse::<Operator>().is_err());
+}
+
+#[test]
+fn the_registry_holds_each_operator_once_by_a_name_of_its_own() {
+    let all = Operator::all();
+    assert!(all.windows(2).all(|w| w[0] < w[1]), "{all:?}");
+    assert!(!all.contains(&Operator::Given));
+    assert_eq!(Operator::in_sweep_order().count(), all.len());
+    let names: BTreeSet<&str> = all.iter().map(|o| o.name()).chain(["given"]).collect();
+    assert_eq!(names.len(), all.len() + 1);
+    assert_eq!(Operator::Given.to_string(), "given");
+}
