@@ -393,6 +393,31 @@ fn a_group_left_unfixed_leaves_the_patch_for_the_others_on_stderr() {
 }
 
 #[test]
+fn a_no_std_crate_of_edition_2015_is_repaired() {
+    // In edition 2015 `use std::...` starts at the crate root, where a
+    // `#![no_std]` crate has no std: the runtimes must name their own.
+    let (diff, _) = assert_repaired("no_std_2015", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-    for &byte in &data[1..] {",
+            "+    for &byte in &data[0..] {"
+        ]
+    );
+}
+
+#[test]
+fn a_package_whose_dev_dependency_is_another_version_of_itself_is_repaired() {
+    // `cargo test -p self_dependent` is ambiguous here: two packages of
+    // that name are in the lockfile.
+    let (diff, _) = assert_repaired("self_dependent", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        ["-    n * (n - 1) / 2", "+    n * (n + 1) / 2"]
+    );
+}
+
+#[test]
 fn a_crate_that_is_no_std_outside_its_tests_is_ranked_and_repaired() {
     // Its integration test links the library built without `cfg(test)`,
     // `no_std`: the runtimes appended to it must bring std themselves.

@@ -232,7 +232,8 @@ fn runtime_module(probe_count: usize, event_sites: usize, no_std: bool) -> Strin
 
 /// A runtime template, with its size constant `constant` set to `size`, as
 /// appended to a crate root (which, if `#![no_std]`, gets `extern crate std`
-/// inside the module: the templates only `use std` paths).
+/// inside the module, and its `use std::` paths become `use self::std::`:
+/// the templates only `use std` paths, at the module's top level).
 pub(crate) fn runtime_for_root(
     template: &str,
     constant: &str,
@@ -248,8 +249,13 @@ pub(crate) fn runtime_for_root(
         &declaration,
         &format!("const {constant}: usize = {};", size.max(1)),
     );
+    // std comes in as an item of the runtime's module, so its paths start
+    // at `self`: in edition 2015 a `use std::...` path starts at the crate
+    // root, where a `#![no_std]` crate has no std.
     let with_std = if no_std {
-        sized.replace("    // extern crate std;\n", "    extern crate std;\n")
+        sized
+            .replace("    // extern crate std;\n", "    extern crate std;\n")
+            .replace("    use std::", "    use self::std::")
     } else {
         sized
     };

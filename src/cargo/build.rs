@@ -18,7 +18,9 @@ use crate::system::process::{self, Finished};
 #[derive(Debug, Clone)]
 pub struct BuildRequest<'a> {
     pub manifest_path: &'a Path,
+    /// The package's name and version.
     pub package: &'a str,
+    pub version: &'a str,
     pub features: &'a Features,
     pub target_dir: &'a Path,
     /// Lints only warn (`--cap-lints=warn`), so that a mutant's new warning
@@ -76,7 +78,13 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
         .args(subcommand)
         .arg("--manifest-path")
         .arg(request.manifest_path)
-        .args(["--package", request.package])
+        // By name and version: a package whose lockfile holds another
+        // version of itself (a dev-dependency's dependency) is ambiguous
+        // by name alone.
+        .args([
+            "--package",
+            &format!("{}@{}", request.package, request.version),
+        ])
         .arg("--target-dir")
         .arg(request.target_dir)
         .args(request.features.to_args())
@@ -345,6 +353,7 @@ mod tests {
         let request = |cap_lints| BuildRequest {
             manifest_path: &manifest_path,
             package: "app",
+            version: "0.0.0",
             features: &features,
             target_dir: &target_dir,
             cap_lints,

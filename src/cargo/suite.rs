@@ -480,6 +480,9 @@ pub(crate) fn parse_results(stdout: &str) -> BTreeMap<&str, bool> {
         .collect()
 }
 
+/// How the message of a test process that failed without a panic starts.
+pub const PROCESS_FAILED: &str = "the test process";
+
 fn describe_exit(status: std::process::ExitStatus) -> String {
     #[cfg(unix)]
     {
@@ -487,12 +490,12 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
         if let Some(signal) = status.signal() {
             let name = nix::sys::signal::Signal::try_from(signal)
                 .map_or_else(|_| signal.to_string(), |s| s.as_str().to_string());
-            return format!("the test process was killed by {name}");
+            return format!("{PROCESS_FAILED} was killed by {name}");
         }
     }
     match status.code() {
-        Some(code) => format!("the test process exited with code {code}"),
-        None => "the test process failed".to_string(),
+        Some(code) => format!("{PROCESS_FAILED} exited with code {code}"),
+        None => format!("{PROCESS_FAILED} failed"),
     }
 }
 

@@ -23,6 +23,7 @@ pub struct BuildCopy {
     /// The package directory in the copy: tests run there.
     pub package_dir: PathBuf,
     package: String,
+    version: String,
     features: Features,
     /// Files of the copy that differ from the originals, with their text.
     written: BTreeMap<FileId, String>,
@@ -47,6 +48,7 @@ impl BuildCopy {
             package_dir: scratch.path_of(workspace.package.dir()),
             scratch,
             package: workspace.package.name.clone(),
+            version: workspace.package.version.clone(),
             features: features.clone(),
             written: BTreeMap::new(),
         })
@@ -91,6 +93,7 @@ impl BuildCopy {
         BuildRequest {
             manifest_path: &self.manifest_path,
             package: &self.package,
+            version: &self.version,
             features: &self.features,
             target_dir: &self.scratch.target_dir,
             cap_lints: true,

@@ -22,10 +22,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::baseline::Baseline;
+use crate::cargo::suite::PROCESS_FAILED;
 use crate::code::diff::{FileChange, unified_diff};
 use crate::evaluate::setup::prepare;
 use crate::exit::{Exit, Failure, Halt};
-use crate::localize::evidence::FixClass;
+use crate::localize::groups::Signature;
 use crate::localize::{GroupRanking, Localization};
 use crate::mutation::patch::Candidate;
 use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
@@ -128,7 +129,7 @@ pub fn repair(
                     && !tests.iter().all(|t| unfixed_groups.contains(t))
             })
             .collect();
-        remaining.sort_by_key(|g| promise(g));
+        remaining.sort_by_key(|g| unpromising(g));
         let Some(&group) = remaining.first() else {
             complete = unfixed_groups.is_empty();
             break;
@@ -425,22 +426,18 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
-/// How likely a group is to be fixed, most likely least: the best class
-/// of the edits tried at its lines (a clean fix first), then whether a
-/// condition's flip makes one of its failing tests pass, then whether its
-/// tests panicked (and so have a slice) rather than exited or hung. Groups
-/// are searched in this order (the localization's among equals), so that
-/// one no edit can fix (a test that calls `process::exit`) does not go
-/// first.
-fn promise(group: &GroupRanking) -> (FixClass, bool, bool) {
-    let class = group
-        .suspects
-        .iter()
-        .filter_map(|s| s.mutation.map(|m| m.class))
-        .min()
-        .unwrap_or(FixClass::None);
-    let critical = group.suspects.iter().any(|s| s.critical);
-    (class, !critical, group.slice.is_empty())
+/// Whether a group is unlikely to be fixed by an edit: its tests did not
+/// panic but hung, exited or were killed (a test that calls
+/// `process::exit` fails whatever the crate does). Such groups are searched
+/// after the others, which keep the localization's order (the largest
+/// first): a critical predicate or a crash is no better a guide, as it is
+/// often where a fault shows, not where it is.
+fn unpromising(group: &GroupRanking) -> bool {
+    match &group.group.signature {
+        Signature::TimedOut => true,
+        Signature::Message(pattern) => pattern.starts_with(PROCESS_FAILED),
+        Signature::PanicAt(_) => false,
+    }
 }
 
 /// The share of the time limit the search leaves for reducing and

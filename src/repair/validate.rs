@@ -47,6 +47,7 @@ pub fn validate(
     let request = BuildRequest {
         manifest_path: &manifest_path,
         package: &workspace.package.name,
+        version: &workspace.package.version,
         features,
         target_dir: &scratch.target_dir,
         cap_lints: false,
