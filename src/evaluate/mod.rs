@@ -22,7 +22,7 @@ pub mod setup;
 pub mod types;
 pub mod weave;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -240,8 +240,11 @@ pub fn new_texts<V>(
 ) -> (Vec<Texts>, Vec<usize>) {
     let all: Vec<Texts> = batch.iter().map(|c| c.texts(originals)).collect();
     let mut fresh: Vec<usize> = Vec::new();
+    // A set, not a scan of the fresh ones: a generation of thousands of
+    // candidates compared each with every other took seconds.
+    let mut seen: HashSet<&Texts> = HashSet::new();
     for (index, text) in all.iter().enumerate() {
-        if !cache.contains_key(text) && !fresh.iter().any(|&f| all[f] == *text) {
+        if !cache.contains_key(text) && seen.insert(text) {
             fresh.push(index);
         }
     }
