@@ -158,7 +158,36 @@ pub struct Bug {
     /// version with the fix and the test that came with it, `buggy`
     /// reverts the fix to A's code and `original` is the real fix.
     pub historical: Option<String>,
+    /// The shape of the fix (of a historical bug): one of [`SHAPES`].
+    pub shape: Option<String>,
+    /// Why each `equivalent` line behaves like `original`: reasoning from
+    /// reading the code.
+    pub why: Option<String>,
 }
+
+/// The shapes of fixes a bug's `shape` names: a guard with an early return
+/// before a failing operation, bounds-safe access, overflow-safe arithmetic
+/// (checked, wrapping, saturating or wider), control flow (break to return,
+/// continue...), a member replaced by another of the same receiver, an
+/// operand extended with a value in scope or a method call, a missing else
+/// branch or disjunct/conjunct, two operators or tokens in one statement, a
+/// condition changed, one operator or token, a different function or method
+/// called, a missing or extra statement, or something else.
+pub const SHAPES: [&str; 13] = [
+    "guard",
+    "bounds",
+    "overflow",
+    "control-flow",
+    "member",
+    "operand",
+    "else-branch",
+    "two-edits",
+    "condition",
+    "operator",
+    "call",
+    "statement",
+    "other",
+];
 
 impl Bug {
     pub fn removes_a_line(&self) -> bool {
@@ -252,6 +281,14 @@ pub fn load(path: &Path) -> Result<Corpus> {
             "bug {}: lines are joined by \\n alone",
             bug.id
         );
+        if let Some(shape) = &bug.shape {
+            ensure!(
+                SHAPES.contains(&shape.as_str()),
+                "bug {}: unknown shape {shape} (one of {})",
+                bug.id,
+                SHAPES.join(", ")
+            );
+        }
     }
     for combined in &corpus.combined {
         let bugs: Vec<&Bug> = combined
@@ -622,6 +659,8 @@ mod tests {
             failing: None,
             equivalent: Vec::new(),
             historical: None,
+            shape: None,
+            why: None,
         }
     }
 

@@ -52,6 +52,8 @@ pub struct BugRecord {
     pub repair_previous: Option<RepairRecord>,
     /// For a real bug: "A -> B: what B fixed".
     pub historical: Option<String>,
+    /// The shape of the fix (see `corpus::SHAPES`).
+    pub shape: Option<String>,
 }
 
 /// The localization variants compared: plain Ochiai over all failing
@@ -149,6 +151,7 @@ pub fn run_case(
         repair_unrefined: None,
         repair_previous: None,
         historical: case.bugs.iter().find_map(|b| b.historical.clone()),
+        shape: case.bugs.iter().find_map(|b| b.shape.clone()),
     };
     if !check.ok() {
         return Ok(record);
