@@ -151,7 +151,9 @@ pub struct Bug {
     /// Lib/bin/integration tests that fail with the bug (informative).
     pub failing: Option<usize>,
     /// Lines known to behave like `original` in its place: a patch that
-    /// puts one of them there restores the original behaviour.
+    /// puts one of them there restores the original behaviour. Each takes
+    /// the place of all the lines of `original` (several lines joined by
+    /// `\n`, not necessarily as many).
     #[serde(default)]
     pub equivalent: Vec<String>,
     /// A real bug: "A -> B: what B fixed". The subject is a published
@@ -366,7 +368,17 @@ impl Sources {
             }
         }
         for crates in &groups {
-            sources.fetch_group(crates)?;
+            // Two crates of a group may need incompatible versions of a
+            // third: then each is fetched on its own.
+            match sources.fetch_group(crates) {
+                Ok(()) => {}
+                Err(_) if crates.len() > 1 => {
+                    for subject in crates {
+                        sources.fetch_group(&[subject])?;
+                    }
+                }
+                Err(error) => return Err(error),
+            }
         }
         for subject in subjects.iter().filter(|s| !s.is_crate()) {
             let dir = subject.local_dir().unwrap();
