@@ -24,11 +24,7 @@
 
 // Tests and the benchmark drive processes and print as they like: the
 // invariants in clippy.toml are the product's.
-#![allow(
-    clippy::disallowed_methods,
-    clippy::print_stderr,
-    clippy::print_stdout
-)]
+#![allow(clippy::disallowed_methods, clippy::print_stderr, clippy::print_stdout)]
 
 mod corpus;
 mod report;
@@ -273,8 +269,16 @@ fn check_only(sources: &Sources, cases: &[Case], subjects: &[&Subject]) -> Resul
                     format!(
                         "{:<40} {verdict:<5}  original {}, buggy {}, {}/{} tests fail (declared {}), {:.1} s",
                         case.id,
-                        if check.original_passes { "passes" } else { "FAILS" },
-                        if check.buggy_builds { "builds" } else { "DOES NOT BUILD" },
+                        if check.original_passes {
+                            "passes"
+                        } else {
+                            "FAILS"
+                        },
+                        if check.buggy_builds {
+                            "builds"
+                        } else {
+                            "DOES NOT BUILD"
+                        },
                         check.buggy_tests.0,
                         check.buggy_tests.1,
                         declared.map_or("-".to_string(), |n| n.to_string()),

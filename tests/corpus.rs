@@ -140,7 +140,11 @@ fn the_real_bugs_parse_and_say_where_they_come_from() {
             bug.id
         );
         assert!(bug.shape.is_some(), "{}: no shape", bug.id);
-        assert!(bug.failing.is_some_and(|n| n > 0), "{}: no failing count", bug.id);
+        assert!(
+            bug.failing.is_some_and(|n| n > 0),
+            "{}: no failing count",
+            bug.id
+        );
         assert!(
             bug.equivalent.is_empty() || bug.why.is_some(),
             "{}: equivalent lines without the reasoning (why)",
