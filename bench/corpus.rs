@@ -151,14 +151,45 @@ pub struct Bug {
     /// Lib/bin/integration tests that fail with the bug (informative).
     pub failing: Option<usize>,
     /// Lines known to behave like `original` in its place: a patch that
-    /// puts one of them there restores the original behaviour.
+    /// puts one of them there restores the original behaviour. Each takes
+    /// the place of all the lines of `original` (several lines joined by
+    /// `\n`, not necessarily as many).
     #[serde(default)]
     pub equivalent: Vec<String>,
     /// A real bug: "A -> B: what B fixed". The subject is a published
     /// version with the fix and the test that came with it, `buggy`
     /// reverts the fix to A's code and `original` is the real fix.
     pub historical: Option<String>,
+    /// The shape of the fix (of a historical bug): one of [`SHAPES`].
+    pub shape: Option<String>,
+    /// Why each `equivalent` line behaves like `original`: reasoning from
+    /// reading the code.
+    pub why: Option<String>,
 }
+
+/// The shapes of fixes a bug's `shape` names: a guard with an early return
+/// before a failing operation, bounds-safe access, overflow-safe arithmetic
+/// (checked, wrapping, saturating or wider), control flow (break to return,
+/// continue...), a member replaced by another of the same receiver, an
+/// operand extended with a value in scope or a method call, a missing else
+/// branch or disjunct/conjunct, two operators or tokens in one statement, a
+/// condition changed, one operator or token, a different function or method
+/// called, a missing or extra statement, or something else.
+pub const SHAPES: [&str; 13] = [
+    "guard",
+    "bounds",
+    "overflow",
+    "control-flow",
+    "member",
+    "operand",
+    "else-branch",
+    "two-edits",
+    "condition",
+    "operator",
+    "call",
+    "statement",
+    "other",
+];
 
 impl Bug {
     pub fn removes_a_line(&self) -> bool {
@@ -252,6 +283,14 @@ pub fn load(path: &Path) -> Result<Corpus> {
             "bug {}: lines are joined by \\n alone",
             bug.id
         );
+        if let Some(shape) = &bug.shape {
+            ensure!(
+                SHAPES.contains(&shape.as_str()),
+                "bug {}: unknown shape {shape} (one of {})",
+                bug.id,
+                SHAPES.join(", ")
+            );
+        }
     }
     for combined in &corpus.combined {
         let bugs: Vec<&Bug> = combined
@@ -329,7 +368,17 @@ impl Sources {
             }
         }
         for crates in &groups {
-            sources.fetch_group(crates)?;
+            // Two crates of a group may need incompatible versions of a
+            // third: then each is fetched on its own.
+            match sources.fetch_group(crates) {
+                Ok(()) => {}
+                Err(_) if crates.len() > 1 => {
+                    for subject in crates {
+                        sources.fetch_group(&[subject])?;
+                    }
+                }
+                Err(error) => return Err(error),
+            }
         }
         for subject in subjects.iter().filter(|s| !s.is_crate()) {
             let dir = subject.local_dir().unwrap();
@@ -622,6 +671,8 @@ mod tests {
             failing: None,
             equivalent: Vec::new(),
             historical: None,
+            shape: None,
+            why: None,
         }
     }
 

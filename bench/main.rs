@@ -14,10 +14,17 @@
 //! another cargo-autofix binary, an earlier build, to show what it fixed
 //! that this one does not), `--corpus FILE`, `--out DIR`. Results go to
 //! `bench/RESULTS.md`, `bench/results.json` and `bench/ranks.svg`.
+//!
+//! `--check-only` runs only the setup check of each case (the original
+//! passes, the buggy version builds and fails some tests, as many as its
+//! `failing` says), prints a line per case and writes no results:
+//! ```text
+//! cargo bench --bench autofix -- --corpus bench/real.toml --check-only [--only ID...]
+//! ```
 
 // Tests and the benchmark drive processes and print as they like: the
 // invariants in clippy.toml are the product's.
-#![allow(clippy::disallowed_methods, clippy::print_stderr)]
+#![allow(clippy::disallowed_methods, clippy::print_stderr, clippy::print_stdout)]
 
 mod corpus;
 mod report;
@@ -43,6 +50,8 @@ pub struct Settings {
     unrefined: bool,
     /// Localize only (no repair, no speed comparison).
     rank_only: bool,
+    /// The setup check of each case only.
+    check_only: bool,
     /// An earlier cargo-autofix binary, for the cases this one does not fix.
     previous: Option<PathBuf>,
     corpus: Option<PathBuf>,
@@ -63,6 +72,7 @@ fn parse_settings() -> Result<Settings> {
         batch: 200,
         unrefined: true,
         rank_only: false,
+        check_only: false,
         previous: None,
         corpus: None,
         out: None,
@@ -81,6 +91,7 @@ fn parse_settings() -> Result<Settings> {
             "--batch" => settings.batch = iter.next().context("--batch needs a number")?.parse()?,
             "--shipped-only" => settings.unrefined = false,
             "--rank-only" => settings.rank_only = true,
+            "--check-only" => settings.check_only = true,
             "--previous" => {
                 settings.previous = Some(iter.next().context("--previous needs a binary")?.into())
             }
@@ -94,7 +105,7 @@ fn parse_settings() -> Result<Settings> {
                 }
             }
             other => bail!(
-                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --batch N, --naive N, --shipped-only, --rank-only, --previous BIN, --corpus FILE, --out DIR)"
+                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --batch N, --naive N, --shipped-only, --rank-only, --check-only, --previous BIN, --corpus FILE, --out DIR)"
             ),
         }
     }
@@ -134,6 +145,9 @@ fn main() -> Result<()> {
     let started = Instant::now();
     let mut sources = Sources::fetch(&subjects)?;
     sources.targets = Some(root.join("target/bench"));
+    if settings.check_only {
+        return check_only(&sources, &cases, &subjects);
+    }
     let mut records = Vec::new();
     for (index, case) in cases.iter().enumerate() {
         eprintln!(
@@ -211,6 +225,78 @@ fn write_results(
         report::markdown(records, speed, settings, elapsed),
     )?;
     fs::write(out.join("ranks.svg"), report::svg(records))?;
+    Ok(())
+}
+
+/// `--check-only`: the setup check of every case, the original version of
+/// each subject tested once (it is the same for all its bugs), one line per
+/// case on stdout; fails if a case does not check out.
+fn check_only(sources: &Sources, cases: &[Case], subjects: &[&Subject]) -> Result<()> {
+    let mut bad = 0;
+    for subject in subjects {
+        let own: Vec<&Case> = cases
+            .iter()
+            .filter(|c| c.subject.name == subject.name)
+            .collect();
+        let started = Instant::now();
+        let original_passes = match corpus::original_passes(sources, own[0]) {
+            Ok(passes) => passes,
+            Err(error) => {
+                for case in &own {
+                    println!("{:<40} ERROR  {error:#}", case.id);
+                }
+                bad += own.len();
+                continue;
+            }
+        };
+        eprintln!(
+            "{}: original {} ({:.0} s)",
+            subject.name,
+            if original_passes { "passes" } else { "FAILS" },
+            started.elapsed().as_secs_f64()
+        );
+        for case in own {
+            let line = match corpus::check_buggy(sources, case, original_passes) {
+                Ok(check) => {
+                    // A combination's count is not the sum of its bugs'.
+                    let declared = match case.bugs[..] {
+                        [bug] => bug.failing,
+                        _ => None,
+                    };
+                    let count_ok = declared.is_none_or(|n| n == check.buggy_tests.0);
+                    let verdict = if check.ok() && count_ok { "ok" } else { "FAIL" };
+                    bad += usize::from(verdict != "ok");
+                    format!(
+                        "{:<40} {verdict:<5}  original {}, buggy {}, {}/{} tests fail (declared {}), {:.1} s",
+                        case.id,
+                        if check.original_passes {
+                            "passes"
+                        } else {
+                            "FAILS"
+                        },
+                        if check.buggy_builds {
+                            "builds"
+                        } else {
+                            "DOES NOT BUILD"
+                        },
+                        check.buggy_tests.0,
+                        check.buggy_tests.1,
+                        declared.map_or("-".to_string(), |n| n.to_string()),
+                        check.buggy_test_seconds
+                    )
+                }
+                Err(error) => {
+                    bad += 1;
+                    format!("{:<40} ERROR  {error:#}", case.id)
+                }
+            };
+            println!("{line}");
+        }
+    }
+    println!("{} of {} cases check out", cases.len() - bad, cases.len());
+    if bad > 0 {
+        bail!("{bad} cases do not check out");
+    }
     Ok(())
 }
 

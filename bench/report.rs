@@ -643,14 +643,15 @@ fn historical_section(md: &mut String, records: &[BugRecord]) {
         return;
     }
     md.push_str(
-        "\n## Real bugs\n\nA published version's fix reverted, with the test that came with it. *Restores the fix*: the patch gives the published fix's tokens.\n\n| case | history | repair | restores the fix | patch |\n|---|---|---|---|---|\n",
+        "\n## Real bugs\n\nA published version's fix reverted, with the test that came with it. *Restores the fix*: the patch gives the published fix's tokens.\n\n| case | shape | history | repair | restores the fix | patch |\n|---|---|---|---|---|---|\n",
     );
     for r in historical {
         let repair = r.repair.as_ref();
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             r.id,
+            r.shape.as_deref().unwrap_or("-"),
             r.historical.as_deref().unwrap_or(""),
             repair.map_or("-", |p| if p.plausible() {
                 "plausible"

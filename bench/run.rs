@@ -52,6 +52,8 @@ pub struct BugRecord {
     pub repair_previous: Option<RepairRecord>,
     /// For a real bug: "A -> B: what B fixed".
     pub historical: Option<String>,
+    /// The shape of the fix (see `corpus::SHAPES`).
+    pub shape: Option<String>,
 }
 
 /// The localization variants compared: plain Ochiai over all failing
@@ -149,6 +151,7 @@ pub fn run_case(
         repair_unrefined: None,
         repair_previous: None,
         historical: case.bugs.iter().find_map(|b| b.historical.clone()),
+        shape: case.bugs.iter().find_map(|b| b.shape.clone()),
     };
     if !check.ok() {
         return Ok(record);
@@ -590,10 +593,17 @@ fn verify_patch(sources: &Sources, case: &Case, diff: &str) -> Result<(bool, boo
         for bug in case.bugs.iter().filter(|b| b.file == file) {
             let mut variants = Vec::new();
             for text in &restorations {
-                for line in &bug.equivalent {
+                // An equivalent takes the place of all the original's lines
+                // (it may have another number of lines).
+                for equivalent in &bug.equivalent {
                     let mut lines: Vec<String> =
                         text.split_inclusive('\n').map(str::to_string).collect();
-                    lines[bug.line - 1] = format!("{line}\n");
+                    let start = bug.line - 1;
+                    let end = (start + bug.original_lines().len()).min(lines.len());
+                    lines.splice(
+                        start..end,
+                        equivalent.split('\n').map(|line| format!("{line}\n")),
+                    );
                     variants.push(lines.concat());
                 }
             }

@@ -120,6 +120,44 @@ fn the_corpus_parses_and_covers_the_required_kinds() {
     }
 }
 
+/// The real bugs mined from published crates (`bench/real.toml`, checked by
+/// `cargo bench --bench autofix -- --corpus bench/real.toml --check-only`):
+/// each is a historical fix reverted in a published crate, with the shape of
+/// the fix and the count of tests it fails; enough of them, from enough
+/// crates, for a measure apart from the main corpus.
+#[test]
+fn the_real_bugs_parse_and_say_where_they_come_from() {
+    let corpus =
+        corpus::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/real.toml")).unwrap();
+    let subject = |name: &str| corpus.subjects.iter().find(|s| s.name == name).unwrap();
+    let mut crates: Vec<&str> = Vec::new();
+    for bug in &corpus.bugs {
+        let subject = subject(&bug.subject);
+        assert!(subject.is_crate(), "{}: not on a published crate", bug.id);
+        assert!(
+            bug.historical.as_ref().is_some_and(|h| h.contains(" -> ")),
+            "{}: says \"A -> B: ...\"",
+            bug.id
+        );
+        assert!(bug.shape.is_some(), "{}: no shape", bug.id);
+        assert!(
+            bug.failing.is_some_and(|n| n > 0),
+            "{}: no failing count",
+            bug.id
+        );
+        assert!(
+            bug.equivalent.is_empty() || bug.why.is_some(),
+            "{}: equivalent lines without the reasoning (why)",
+            bug.id
+        );
+        crates.push(subject.krate.as_deref().unwrap());
+    }
+    crates.sort();
+    crates.dedup();
+    assert!(corpus.bugs.len() >= 20, "{} real bugs", corpus.bugs.len());
+    assert!(crates.len() >= 12, "{} crates", crates.len());
+}
+
 #[test]
 fn every_fixture_bug_checks_out() {
     let corpus = load();
