@@ -136,12 +136,20 @@ fn main() -> Result<()> {
         .iter()
         .filter(|s| cases.iter().any(|c| c.subject.name == s.name))
         .collect();
-    eprintln!(
-        "benchmark: {} cases in {} subjects, {} s per repair",
-        cases.len(),
-        subjects.len(),
-        settings.time_limit
-    );
+    if settings.check_only {
+        eprintln!(
+            "setup check: {} cases in {} subjects",
+            cases.len(),
+            subjects.len()
+        );
+    } else {
+        eprintln!(
+            "benchmark: {} cases in {} subjects, {} s per repair",
+            cases.len(),
+            subjects.len(),
+            settings.time_limit
+        );
+    }
     let started = Instant::now();
     let mut sources = Sources::fetch(&subjects)?;
     sources.targets = Some(root.join("target/bench"));
