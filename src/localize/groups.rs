@@ -64,9 +64,7 @@ impl PanicKind {
             PanicKind::Overflow
         } else if has(&["divide by zero", "remainder with a divisor of zero"]) {
             PanicKind::Division
-        } else if has(&["on a `None` value", "on an `Err` value"])
-            || message.contains("called `Option::unwrap()`")
-        {
+        } else if has(&["on a `None` value", "on an `Err` value"]) {
             PanicKind::Unwrap
         } else if first.starts_with("assertion") {
             PanicKind::Assertion

@@ -444,15 +444,16 @@ mod tests {
         let spectrum = middle();
         let slice = BTreeSet::from([at(2), at(3)]);
         let critical = BTreeSet::from([at(3)]);
-        let ranked = rank_refined(
-            &spectrum,
-            Metric::Ochiai,
-            &Marks {
+        let crash = BTreeSet::from([at(5)]);
+        let ranked_with = |crash| {
+            let marks = Marks {
                 slice: Some(&slice),
                 critical: Some(&critical),
-                crash: None,
-            },
-        );
+                crash,
+            };
+            rank_refined(&spectrum, Metric::Ochiai, &marks)
+        };
+        let ranked = ranked_with(None);
         let order: Vec<(u32, usize)> = ranked
             .iter()
             .take(4)
@@ -467,16 +468,7 @@ mod tests {
             "scores stay the metric's"
         );
         // A crash line comes after the critical predicates, before the slice.
-        let crash = BTreeSet::from([at(5)]);
-        let ranked = rank_refined(
-            &spectrum,
-            Metric::Ochiai,
-            &Marks {
-                slice: Some(&slice),
-                critical: Some(&critical),
-                crash: Some(&crash),
-            },
-        );
+        let ranked = ranked_with(Some(&crash));
         let order: Vec<u32> = ranked.iter().take(3).map(|s| s.location.line).collect();
         assert_eq!(order, [3, 5, 2]);
         assert!(ranked[1].crash && !ranked[0].crash);
