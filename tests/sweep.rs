@@ -89,6 +89,59 @@ fn guard_returns_early() {
     );
 }
 
+/// The function's own error (from its `.ok_or(E)?`) where the sum
+/// overflows (no other operator fixes it).
+#[test]
+fn overflow_checks_a_sum_with_the_functions_error() {
+    let report = fixed_by(
+        "overflowing_digits",
+        "overflow",
+        "-        value += digit;",
+        "+        value = value.checked_add(digit).ok_or(ParseError::TooLarge)?;",
+    );
+    // At the line that overflowed, the overflow-safe form reads as usual
+    // as a one-token slip.
+    assert_eq!(
+        report["stages"][0]["alternatives"][0]["unnatural"], 0,
+        "{report:#}"
+    );
+}
+
+/// No other operator fixes it.
+#[test]
+fn bounds_reads_a_missing_element_as_zero() {
+    fixed_by(
+        "letter_weights",
+        "bounds",
+        "-        total += weights[letter];",
+        "+        total += weights.get(letter).copied().unwrap_or_default();",
+    );
+}
+
+/// A guard before the `break` (`if b == 0xFF { return None; }`) passes
+/// too, but new statements are swept after the expressions' edits, and the
+/// one-word change reads as the more natural fix.
+#[test]
+fn jump_turns_a_break_into_a_return() {
+    fixed_by(
+        "early_stop",
+        "jump",
+        "-            break;",
+        "+            return None;",
+    );
+}
+
+/// The error is not a literal of the function's type: it is the one the
+/// function returns elsewhere (no other operator fixes it).
+#[test]
+fn guard_returns_the_functions_own_error() {
+    fixed_changing(
+        "uneven_split",
+        "guard",
+        &["+    if parts == 0 { return Err(SplitError::Uneven); }"],
+    );
+}
+
 #[test]
 fn idiom_reverses_a_loop() {
     fixed_by(

@@ -256,7 +256,7 @@ fn probes(
                 expression,
                 operator,
                 ..
-            } if operator == "-" => expression,
+            } if matches!(operator.as_str(), "-" | "+" | "*" | "<<") => expression,
             _ => continue,
         };
         // Only where its variables are in scope before the statement.

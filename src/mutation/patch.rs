@@ -53,6 +53,13 @@ pub enum Operator {
     /// Insert or swap in a statement from the crate with its variables
     /// renamed to same-typed variables in scope.
     Adapted,
+    /// `a + b` to `a.saturating_add(b)`, `a.checked_add(b)?` and the like
+    /// (also `-`, `*`, `<<` and their assignments).
+    Overflow,
+    /// `v[i]` to `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`.
+    Bounds,
+    /// Replace `break`, `continue` or `return` by another of them.
+    Jump,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

@@ -32,6 +32,9 @@ pub struct Site {
     pub statement: Option<EnclosingStatement>,
     /// The function it is in (for data: the `const` or `static` item).
     pub function: String,
+    /// What a `return` here returns: the function's return type without
+    /// spaces (empty for `()`; `None` in a closure or in data).
+    pub returns: Option<String>,
     pub kind: SiteKind,
 }
 
@@ -117,6 +120,12 @@ pub enum SiteKind {
     Unwrap {
         call: Range<usize>,
         receiver: Range<usize>,
+    },
+    /// An element read by index, `base[index]` (`expression`), not a slice.
+    Index {
+        expression: Range<usize>,
+        base: Range<usize>,
+        index: Range<usize>,
     },
     /// The iterable of a `for` loop.
     Iterable {
@@ -320,6 +329,32 @@ pub struct MutationSpace {
     /// (the names its functions use bare; not a `static mut`), with their
     /// types.
     pub items: BTreeMap<FileId, BTreeMap<String, String>>,
+    /// Per file and function name, the values its `return`s and tail
+    /// return, as written (`None`, `Err(Error::Empty)`, `input.is_empty()`),
+    /// and `Err(E)` for each `.ok_or(E)` in a function returning a `Result`:
+    /// what a guard added to it may return.
+    pub returned: BTreeMap<(FileId, String), Vec<Returned>>,
+}
+
+/// A value a function returns, as written, with the variables it uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Returned {
+    pub text: String,
+    pub free: BTreeSet<String>,
+}
+
+impl Returned {
+    /// Whether it can be returned where `bound` are in scope.
+    pub fn fits(&self, bound: &[String]) -> bool {
+        self.free.iter().all(|name| bound.contains(name))
+    }
+
+    /// `E` of a returned `Err(E)`: the function's error path.
+    pub fn error(&self) -> Option<&str> {
+        self.text
+            .strip_prefix("Err(")
+            .and_then(|rest| rest.strip_suffix(')'))
+    }
 }
 
 impl MutationSpace {
@@ -444,6 +479,11 @@ impl SiteKind {
             } => vec![range.clone(), expression.clone()],
             SiteKind::Call { arguments } => arguments.clone(),
             SiteKind::Unwrap { call, receiver } => vec![call.clone(), receiver.clone()],
+            SiteKind::Index {
+                expression,
+                base,
+                index,
+            } => vec![expression.clone(), base.clone(), index.clone()],
         }
     }
 }
@@ -595,6 +635,22 @@ impl Collector<'_> {
         self.site_binding(scope, kind, &[]);
     }
 
+    /// A value the function of `scope` returns (short ones, on one line):
+    /// for its guards and early exits.
+    fn returns(&mut self, scope: &Scope, text: String, free: BTreeSet<String>) {
+        if text.len() > 80 || text.contains('\n') {
+            return;
+        }
+        let values = self
+            .space
+            .returned
+            .entry((self.file, scope.function.clone()))
+            .or_default();
+        if !values.iter().any(|v| v.text == text) {
+            values.push(Returned { text, free });
+        }
+    }
+
     /// A site where `names` are in scope too.
     fn site_binding(&mut self, scope: &Scope, kind: SiteKind, names: &[String]) {
         if (self.excluded)(&scope.function) {
@@ -618,6 +674,7 @@ impl Collector<'_> {
             bound,
             statement: scope.statement.clone(),
             function: scope.function.clone(),
+            returns: scope.returns.clone(),
             kind,
         });
     }
@@ -1001,8 +1058,14 @@ impl RunnableCode for Collector<'_> {
         }
     }
 
-    fn returned(&mut self, value: &Expr, _scope: &Scope) {
+    fn returned(&mut self, value: &Expr, scope: &Scope) {
         self.value(value);
+        for leaf in branch_values(value) {
+            if !matches!(leaf, Expr::Macro(_)) {
+                let text = self.text_of(&leaf.span().byte_range()).to_string();
+                self.returns(scope, text, free_variables(leaf));
+            }
+        }
     }
 
     fn iterable(&mut self, iterable: &Expr, scope: &Scope) {
@@ -1046,7 +1109,19 @@ impl RunnableCode for Collector<'_> {
                     self.operand(&binary.right, false, scope);
                 }
             }
-            Expr::Index(index) => self.operand(&index.index, true, scope),
+            Expr::Index(index) => {
+                self.operand(&index.index, true, scope);
+                if !matches!(*index.index, Expr::Range(_)) {
+                    self.site(
+                        scope,
+                        SiteKind::Index {
+                            expression: index.span().byte_range(),
+                            base: index.expr.span().byte_range(),
+                            index: index.index.span().byte_range(),
+                        },
+                    );
+                }
+            }
             Expr::Return(ret) => {
                 if let Some(value) = &ret.expr {
                     self.value(value);
@@ -1153,6 +1228,18 @@ impl RunnableCode for Collector<'_> {
                     .entry(arguments)
                     .or_default()
                     .insert(name.clone());
+                // `x.ok_or(E)?` returns `Err(E)`: the function's error path.
+                if name == "ok_or"
+                    && let [error] = call.args.iter().collect::<Vec<_>>()[..]
+                    && scope
+                        .returns
+                        .as_deref()
+                        .is_some_and(|r| r.starts_with("Result<"))
+                {
+                    let text = self.text_of(&error.span().byte_range());
+                    let text = format!("Err({text})");
+                    self.returns(scope, text, free_variables(error));
+                }
                 let operands = match call.args.first() {
                     Some(argument) if arguments == 1 => {
                         let value = match argument {
@@ -1300,6 +1387,7 @@ fn collect_constants(
                     bound: Vec::new(),
                     statement: None,
                     function: name.clone(),
+                    returns: None,
                     kind: SiteKind::Literal {
                         range: lit.span().byte_range(),
                         literal,
@@ -1665,6 +1753,7 @@ mod tests {
                     SiteKind::Unwrap { .. } => "unwrap",
                     SiteKind::Iterable { .. } => "iterable",
                     SiteKind::BlockStart { .. } => "block",
+                    SiteKind::Index { .. } => "index",
                 };
                 (s.line, kind)
             })

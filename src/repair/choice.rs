@@ -23,7 +23,8 @@ use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
 use crate::exit::Halt;
-use crate::mutation::patch::Candidate;
+use crate::localize::groups::{Crash, PanicKind};
+use crate::mutation::patch::{Candidate, Operator};
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::system::console::Console;
@@ -49,6 +50,7 @@ pub fn rank_plausible(
     plausible: &[Scored],
     baseline: &Baseline,
     model: &FitnessModel,
+    crash: Option<&Crash>,
     settings: &Settings,
     deadline: Option<Instant>,
 ) -> Result<Vec<Alternative>> {
@@ -56,7 +58,8 @@ pub fn rank_plausible(
     let mut alternatives: Vec<Alternative> = plausible
         .iter()
         .map(|scored| Alternative {
-            unnatural: unnatural(&scored.candidate, &originals),
+            unnatural: unnatural(&scored.candidate, &originals)
+                .saturating_sub(usize::from(answers(&scored.candidate, crash))),
             behaviour_change: None,
             scored: scored.clone(),
         })
@@ -264,6 +267,27 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
             kind + usize::from(identity) * 5 + usize::from(magic)
         })
         .sum()
+}
+
+/// Whether the candidate makes, at the line where the failing tests
+/// panicked, the edit that kind of panic calls for (checked or saturating
+/// arithmetic for an overflow, a bounds-safe access or a guard for an index
+/// out of bounds...): such a fix reads as usual as a one-token slip.
+fn answers(candidate: &Candidate, crash: Option<&Crash>) -> bool {
+    let Some(crash) = crash else {
+        return false;
+    };
+    let fixes: &[Operator] = match crash.kind {
+        PanicKind::Overflow => &[Operator::Overflow, Operator::Idiom],
+        PanicKind::Index => &[Operator::Bounds, Operator::Guard],
+        PanicKind::Unwrap => &[Operator::Idiom, Operator::Guard],
+        PanicKind::Division => &[Operator::Guard],
+        PanicKind::Assertion | PanicKind::Other => &[],
+    };
+    candidate
+        .edits()
+        .iter()
+        .any(|e| e.location() == crash.location && fixes.contains(&e.operator))
 }
 
 /// Whether `new` brings in a number other than 0 and 1 that `replaced`

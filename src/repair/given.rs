@@ -187,7 +187,7 @@ pub fn judge(
     }
     // The plausible ones in the order of the repair's patch choice.
     let scored: Vec<Scored> = plausible.iter().map(|(_, s)| s.clone()).collect();
-    let chosen = rank_plausible(&scored, baseline, &model, settings, None)?;
+    let chosen = rank_plausible(&scored, baseline, &model, None, settings, None)?;
     let mut order: Vec<usize> = Vec::new();
     for alternative in &chosen {
         // Two patches with the same edits are two entries, in their order.

@@ -226,7 +226,14 @@ pub fn run_stage(
     let (best, stop, search_result) = match swept.stop {
         SweepStop::Found => {
             let choice_started = Instant::now();
-            alternatives = rank_plausible(&swept.plausible, baseline, &model, settings, deadline)?;
+            alternatives = rank_plausible(
+                &swept.plausible,
+                baseline,
+                &model,
+                group.crash.as_ref(),
+                settings,
+                deadline,
+            )?;
             timings.insert("choose", choice_started.elapsed().as_secs_f64());
             (alternatives[0].scored.clone(), Stop::Found, None)
         }

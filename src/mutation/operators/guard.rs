@@ -13,6 +13,9 @@ use super::{Context, MutationOperator, closest};
 /// Insert `if COND { return VALUE; }` (or `break;`, `continue;`).
 pub(super) struct Guard;
 
+/// Values of a function's own returns a guard may return, at most.
+const OWN_VALUES: usize = 3;
+
 impl MutationOperator for Guard {
     fn operator(&self) -> Operator {
         Operator::Guard
@@ -81,8 +84,9 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
 }
 
 /// Values a function returning `returns` (without spaces) can return
-/// early: literals of its type, variables of its type in scope.
-fn returned_values<'a>(
+/// early: the values it returns elsewhere (its own error, a constant; the
+/// first few), literals of its type, variables of its type in scope.
+pub(super) fn returned_values<'a>(
     returns: &'a str,
     site: &'a Site,
     cx: &'a Context,
@@ -95,6 +99,16 @@ fn returned_values<'a>(
         ty if ty.starts_with("Vec<") => vec!["Vec::new()".into()],
         _ => Vec::new(),
     };
+    let own: Vec<String> = cx
+        .space
+        .returned
+        .get(&(site.file, site.function.clone()))
+        .into_iter()
+        .flatten()
+        .filter(|value| value.fits(&site.bound) && !literals.contains(&value.text))
+        .map(|value| value.text.clone())
+        .take(OWN_VALUES)
+        .collect();
     let variables = cx
         .types
         .variables_at(site.location())
@@ -104,5 +118,5 @@ fn returned_values<'a>(
                 && compatible(&ty.replace(' ', ""), returns)
         })
         .map(|(name, _)| name.to_string());
-    literals.into_iter().chain(variables)
+    own.into_iter().chain(literals).chain(variables)
 }

@@ -28,9 +28,11 @@ mod given;
 mod guard;
 mod identifier;
 mod idiom;
+mod jump;
 mod method;
 mod offset;
 mod range;
+mod safe;
 mod statement;
 mod synthesis;
 #[cfg(test)]
@@ -104,11 +106,14 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &condition::Condition,
     &value::Value,
     &method::Method,
+    &jump::Jump,
     &range::Range,
     &identifier::Identifier,
     &offset::Offset,
     &arguments::Arguments,
     &idiom::Idiom,
+    &safe::Overflow,
+    &safe::Bounds,
     &synthesis::Synthesis,
     &statement::Delete,
     &guard::Guard,

@@ -444,3 +444,88 @@ fn the_registry_holds_each_operator_once_by_a_name_of_its_own() {
     assert_eq!(names.len(), all.len() + 1);
     assert_eq!(Operator::Given.to_string(), "given");
 }
+
+/// The lines `operator` makes of `number` in `text`.
+fn lines_made(text: &str, operator: Operator, number: u32) -> BTreeSet<String> {
+    outcomes(text, operator, number)
+        .iter()
+        .map(|t| line(t, number as usize).to_string())
+        .collect()
+}
+
+#[test]
+fn overflow_makes_arithmetic_checked_with_the_functions_own_error() {
+    let text = "pub fn decode(digits: &[u32]) -> Result<u32, Error> {\n    let mut i: u32 = 0;\n    for d in digits {\n        if *d > 9 {\n            return Err(Error::Digit);\n        }\n        i += d * 10;\n    }\n    Ok(i)\n}\n";
+    let made = lines_made(text, Operator::Overflow, 7);
+    for expected in [
+        "i = i.saturating_add(d * 10);",
+        "i = i.checked_add(d * 10).ok_or(Error::Digit)?;",
+        "i = i.checked_add(d * 10).unwrap_or(0);",
+        "i = i.wrapping_add(d * 10);",
+        "i += d.saturating_mul(10);",
+        "i += d.checked_mul(10).ok_or(Error::Digit)?;",
+    ] {
+        assert!(made.contains(expected), "{expected} not in {made:?}");
+    }
+    // A shift has no saturating form; an `Option` function leaves by `?`.
+    let shift =
+        "pub fn mask(m: u32, n: u32) -> Option<u32> {\n    let x = m << n;\n    Some(x)\n}\n";
+    assert_eq!(
+        lines_made(shift, Operator::Overflow, 2),
+        BTreeSet::from([
+            "let x = m.checked_shl(n)?;".to_string(),
+            "let x = m.checked_shl(n).unwrap_or(0);".into(),
+            "let x = m.wrapping_shl(n);".into(),
+        ])
+    );
+    // Not where the compiler says the values are not integers.
+    let mut types = Types::default();
+    let floats = "pub fn f(a: f64, b: f64) -> f64 {\n    a + b\n}\n";
+    let at = floats.find("a + b").unwrap();
+    types.set_expression(crate::code::source::FileId::new(0), &(at..at + 5), "f64");
+    assert!(outcomes_typed(floats, Operator::Overflow, 2, &types).is_empty());
+}
+
+#[test]
+fn bounds_reads_an_element_that_may_be_missing() {
+    let text =
+        "pub fn at(v: &[u8], i: usize) -> Option<u8> {\n    let x = v[i] + 1;\n    Some(x)\n}\n";
+    assert_eq!(
+        lines_made(text, Operator::Bounds, 2),
+        BTreeSet::from([
+            "let x = v.get(i).copied().unwrap_or_default() + 1;".to_string(),
+            "let x = *v.get(i)? + 1;".into(),
+        ])
+    );
+    // A slice is not an element.
+    let slice = "pub fn head(v: &[u8], n: usize) -> &[u8] {\n    &v[..n]\n}\n";
+    assert!(outcomes(slice, Operator::Bounds, 2).is_empty());
+}
+
+#[test]
+fn a_jump_becomes_another_and_a_return_of_the_functions_values() {
+    let text = "pub fn find(v: &[u8]) -> Option<usize> {\n    for (i, b) in v.iter().enumerate() {\n        if *b == 0 {\n            break;\n        }\n        if *b == 1 {\n            return Some(i);\n        }\n    }\n    None\n}\n";
+    assert_eq!(
+        lines_made(text, Operator::Jump, 4),
+        BTreeSet::from([
+            "return Some(i);".to_string(),
+            "return None;".into(),
+            "continue;".into(),
+        ])
+    );
+    assert_eq!(
+        lines_made(text, Operator::Jump, 7),
+        BTreeSet::from(["break;".to_string(), "continue;".into()])
+    );
+}
+
+#[test]
+fn a_guard_returns_what_its_function_returns_elsewhere() {
+    let text = "pub fn first(v: &[u8]) -> Result<u8, Error> {\n    if v.len() > 9 {\n        return Err(Error::Long);\n    }\n    Ok(v[0])\n}\n";
+    let made = outcomes(text, Operator::Guard, 5);
+    assert!(
+        made.iter()
+            .any(|t| line(t, 5).ends_with("{ return Err(Error::Long); }")),
+        "{made:?}"
+    );
+}

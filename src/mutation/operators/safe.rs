@@ -1,0 +1,183 @@
+//! Arithmetic and indexing that cannot panic, the fixes of a crash at an
+//! operation: `a + b` to `a.saturating_add(b)`, `a.checked_add(b)?` or
+//! `.ok_or(E)?` with the function's own error, `.unwrap_or(0)`, `wrapping_`;
+//! `x += e` likewise as `x = x.saturating_add(e)`; `v[i]` to
+//! `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`.
+
+use crate::code::source::Edit;
+use crate::mutation::patch::Operator;
+use crate::mutation::sites::{Site, SiteKind};
+use crate::mutation::types::is_integer;
+
+use super::{Context, MutationOperator};
+
+/// Overflow-safe arithmetic at `+`, `-`, `*`, `<<` and their assignments.
+pub(super) struct Overflow;
+
+impl MutationOperator for Overflow {
+    fn operator(&self) -> Operator {
+        Operator::Overflow
+    }
+
+    fn name(&self) -> &'static str {
+        "overflow"
+    }
+
+    fn applies(&self, kind: &SiteKind) -> bool {
+        matches!(kind, SiteKind::BinaryOperator { operator, .. } if method_of(operator).is_some())
+    }
+
+    fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        let SiteKind::BinaryOperator {
+            operator,
+            expression,
+            left,
+            right,
+            ..
+        } = &site.kind
+        else {
+            return Vec::new();
+        };
+        let Some(method) = method_of(operator) else {
+            return Vec::new();
+        };
+        let assigns = operator.ends_with('=');
+        // The type of the result (of the value added, for an assignment).
+        let known = if assigns {
+            cx.types.expression(site.file, right)
+        } else {
+            cx.types.expression(site.file, expression)
+        };
+        if known.is_some_and(|ty| !is_integer(ty)) {
+            return Vec::new();
+        }
+        let left_text = cx.text[left.clone()].trim();
+        let Some(receiver) = receiver(left_text, known) else {
+            return Vec::new();
+        };
+        let right_text = cx.text[right.clone()].trim();
+        let safe =
+            |kind: &str, tail: &str| format!("{receiver}.{kind}_{method}({right_text}){tail}");
+        let mut made = Vec::new();
+        if method != "shl" {
+            made.push(safe("saturating", ""));
+        }
+        made.extend(early_exits(site, cx).map(|exit| safe("checked", &exit)));
+        made.push(safe("checked", ".unwrap_or(0)"));
+        made.push(safe("wrapping", ""));
+        made.into_iter()
+            .map(|value| {
+                if assigns {
+                    Edit::replace(expression.clone(), format!("{left_text} = {value}"))
+                } else {
+                    Edit::replace(expression.clone(), value)
+                }
+            })
+            .collect()
+    }
+
+    fn unusualness(&self, _: &str, _: &str) -> usize {
+        1
+    }
+}
+
+/// `v[i]` to `v.get(i).copied().unwrap_or_default()`, or leaving the
+/// function early when it is out of bounds.
+pub(super) struct Bounds;
+
+impl MutationOperator for Bounds {
+    fn operator(&self) -> Operator {
+        Operator::Bounds
+    }
+
+    fn name(&self) -> &'static str {
+        "bounds"
+    }
+
+    fn applies(&self, kind: &SiteKind) -> bool {
+        matches!(kind, SiteKind::Index { .. })
+    }
+
+    fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        let SiteKind::Index {
+            expression,
+            base,
+            index,
+        } = &site.kind
+        else {
+            return Vec::new();
+        };
+        let base = cx.text[base.clone()].trim();
+        let base = if base.contains(|c: char| c.is_whitespace() || "*&!-".contains(c)) {
+            format!("({base})")
+        } else {
+            base.to_string()
+        };
+        let index = cx.text[index.clone()].trim();
+        let get = format!("{base}.get({index})");
+        let mut made = vec![format!("{get}.copied().unwrap_or_default()")];
+        made.extend(early_exits(site, cx).map(|exit| format!("*{get}{exit}")));
+        made.into_iter()
+            .map(|text| Edit::replace(expression.clone(), text))
+            .collect()
+    }
+
+    fn unusualness(&self, _: &str, _: &str) -> usize {
+        1
+    }
+}
+
+/// The method family of an arithmetic operator (`+` and `+=`: `add`).
+fn method_of(operator: &str) -> Option<&'static str> {
+    Some(match operator.trim_end_matches('=') {
+        "+" => "add",
+        "-" => "sub",
+        "*" => "mul",
+        "<<" => "shl",
+        _ => return None,
+    })
+}
+
+/// The left operand as a method's receiver: in parentheses unless it is a
+/// path, a call or a field; a bare literal gets its type's suffix (none
+/// when the type is unknown: its method would be ambiguous).
+fn receiver(left: &str, ty: Option<&str>) -> Option<String> {
+    if left.starts_with(|c: char| c.is_ascii_digit()) {
+        return match ty {
+            _ if left.contains(['u', 'i']) => Some(left.to_string()),
+            Some(ty) if ty != "integer" => Some(format!("{left}{ty}")),
+            _ => None,
+        };
+    }
+    let plain = left
+        .chars()
+        .all(|c| c.is_alphanumeric() || "_.:()".contains(c));
+    Some(if plain {
+        left.to_string()
+    } else {
+        format!("({left})")
+    })
+}
+
+/// How a function leaves early from a `None` (`?`, `.ok_or(E)?` with each
+/// error the function returns), by its return type.
+fn early_exits<'a>(site: &'a Site, cx: &'a Context) -> impl Iterator<Item = String> + 'a {
+    let returns = site.returns.as_deref().unwrap_or("");
+    let option = returns.starts_with("Option<").then(|| "?".to_string());
+    let errors = returns.starts_with("Result<").then(|| {
+        let unit = (returns.ends_with(",()>")).then(|| ".ok_or(())?".to_string());
+        let own = cx
+            .space
+            .returned
+            .get(&(site.file, site.function.clone()))
+            .into_iter()
+            .flatten()
+            .filter(|value| value.fits(&site.bound))
+            .filter_map(|value| value.error())
+            .filter(|error| *error != "()")
+            .map(|error| format!(".ok_or({error})?"))
+            .take(3);
+        unit.into_iter().chain(own).collect::<Vec<_>>()
+    });
+    option.into_iter().chain(errors.into_iter().flatten())
+}
