@@ -184,9 +184,9 @@ pub struct Args {
     #[arg(global = true, long, value_name = "W", help_heading = "Repair")]
     pub weight_failing: Option<f64>,
 
-    /// Mutation operators to use, comma separated: operator, condition, value, method, jump,
-    /// range, identifier, offset, arguments, idiom, overflow, bounds, synthesis, delete, guard,
-    /// swap, insert, adapted [default: all]
+    /// Mutation operators to use, comma separated: operator, condition, value, member, method,
+    /// jump, range, ends, identifier, offset, arguments, idiom, overflow, bounds, synthesis,
+    /// delete, guard, swap, insert, adapted [default: all]
     #[arg(
         global = true,
         long,

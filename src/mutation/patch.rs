@@ -60,6 +60,12 @@ pub enum Operator {
     Bounds,
     /// Replace `break`, `continue` or `return` by another of them.
     Jump,
+    /// Replace a field or a method with no arguments by another member of
+    /// the receiver's type (`x.negated` to `x.is_negated()`).
+    Member,
+    /// Flip the inclusivity of two or more comparisons of a condition at
+    /// once (both ends of a range check).
+    Ends,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

@@ -48,6 +48,9 @@ pub enum SiteKind {
         atomic: bool,
         /// Its negation: `x` for `!x`, else `!x` or `!(x)`.
         negation: String,
+        /// The `<`, `<=`, `>`, `>=` tokens of its comparisons, those it
+        /// joins with `&&`, `||` and `!` (the ends of a range check).
+        bounds: Vec<Range<usize>>,
     },
     /// The operator token of a binary expression (`expression`), and its operands.
     BinaryOperator {
@@ -329,12 +332,94 @@ pub struct MutationSpace {
     /// (the names its functions use bare; not a `static mut`), with their
     /// types.
     pub items: BTreeMap<FileId, BTreeMap<String, String>>,
+    /// Per method name, where it is declared (the crate's `impl` blocks and
+    /// traits, methods taking `self`).
+    pub declared: BTreeMap<String, Vec<Declared>>,
+    /// Per owner (a struct's name), its named fields and their types
+    /// without spaces.
+    pub struct_fields: BTreeMap<String, Vec<(String, String)>>,
     /// Per file and function name, the values its `return`s and tail
     /// return, as written (`None`, `Err(Error::Empty)`, `input.is_empty()`),
     /// and `Err(E)` for each `.ok_or(E)` in a function returning a `Result`:
     /// what a guard added to it may return.
     pub returned: BTreeMap<(FileId, String), Vec<Returned>>,
 }
+
+/// A method declared in the crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    /// The type of its `impl` (its last path segment, without generics) or
+    /// its trait.
+    pub owner: String,
+    /// Its arguments besides `self`.
+    pub arguments: usize,
+    /// Its return type without spaces (empty for `()`).
+    pub returns: String,
+}
+
+impl MutationSpace {
+    /// Members that may stand for `recv.name` (a field, when `field`) or
+    /// `recv.name()` on the same receiver, each with the text after the
+    /// `.`: methods with no arguments and fields of the same owners and the
+    /// same type (those whose name holds the other's first: `is_negated()`
+    /// for `negated`), then methods with no arguments of other owners that
+    /// return the same type.
+    pub fn members(&self, name: &str, field: bool) -> Vec<String> {
+        // The owners of `name` and its type there.
+        let typed: Vec<(&str, &str)> = if field {
+            self.struct_fields
+                .iter()
+                .flat_map(|(owner, fields)| {
+                    let own = fields.iter().filter(|(f, _)| f == name);
+                    own.map(move |(_, ty)| (owner.as_str(), ty.as_str()))
+                })
+                .collect()
+        } else {
+            let declared = self.declared.get(name).into_iter().flatten();
+            declared
+                .filter(|d| d.arguments == 0)
+                .map(|d| (d.owner.as_str(), d.returns.as_str()))
+                .collect()
+        };
+        let stem = name.trim_start_matches("is_").trim_start_matches("get_");
+        // Same owner and type: (whether the name lacks the stem, the text).
+        let mut same: Vec<(bool, String)> = Vec::new();
+        let mut others: Vec<String> = Vec::new();
+        for (method, declared) in &self.declared {
+            for d in declared.iter().filter(|d| d.arguments == 0) {
+                if typed.contains(&(d.owner.as_str(), d.returns.as_str())) {
+                    same.push((!method.contains(stem), format!("{method}()")));
+                } else if !field && typed.iter().any(|(_, ty)| *ty == d.returns) {
+                    others.push(format!("{method}()"));
+                }
+            }
+        }
+        for (owner, ty) in &typed {
+            for (other, other_ty) in self.struct_fields.get(*owner).into_iter().flatten() {
+                if other_ty == ty {
+                    same.push((!other.contains(stem), other.clone()));
+                }
+            }
+        }
+        same.sort();
+        let own = if field {
+            name.to_string()
+        } else {
+            format!("{name}()")
+        };
+        let mut out: Vec<String> = Vec::new();
+        let others = others.into_iter().take(OTHER_OWNERS);
+        for text in same.into_iter().map(|(_, text)| text).chain(others) {
+            if text != own && !out.contains(&text) {
+                out.push(text);
+            }
+        }
+        out
+    }
+}
+
+/// Methods of other owners [`MutationSpace::members`] offers, at most.
+const OTHER_OWNERS: usize = 12;
 
 /// A value a function returns, as written, with the variables it uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1034,16 +1119,34 @@ impl RunnableCode for Collector<'_> {
             _ if atomic => format!("!{own}"),
             _ => format!("!({own})"),
         };
+        let mut conditions = Vec::new();
+        collect_conditions(cond, &mut conditions);
+        let bounds = conditions
+            .iter()
+            .filter_map(|part| match part {
+                Expr::Binary(binary)
+                    if matches!(
+                        binary.op,
+                        syn::BinOp::Lt(_)
+                            | syn::BinOp::Le(_)
+                            | syn::BinOp::Gt(_)
+                            | syn::BinOp::Ge(_)
+                    ) =>
+                {
+                    Some(binary.op.span().byte_range())
+                }
+                _ => None,
+            })
+            .collect();
         self.site(
             scope,
             SiteKind::Condition {
                 range,
                 atomic,
                 negation,
+                bounds,
             },
         );
-        let mut conditions = Vec::new();
-        collect_conditions(cond, &mut conditions);
         for part in conditions {
             let range = part.span().byte_range();
             let ingredient = self.ingredient(
@@ -1350,6 +1453,29 @@ fn collect_constants(
         depth: usize,
     }
     impl Finder<'_> {
+        /// A method of `owner` taking `self`.
+        fn declare(&mut self, owner: &str, sig: &syn::Signature) {
+            if sig.receiver().is_none() {
+                return;
+            }
+            let declared = Declared {
+                owner: owner.to_string(),
+                arguments: sig.inputs.len() - 1,
+                returns: match &sig.output {
+                    syn::ReturnType::Default => String::new(),
+                    syn::ReturnType::Type(_, ty) => without_spaces(ty),
+                },
+            };
+            let all = self
+                .space
+                .declared
+                .entry(sig.ident.to_string())
+                .or_default();
+            if !all.contains(&declared) {
+                all.push(declared);
+            }
+        }
+
         fn item(&mut self, attrs: &[syn::Attribute], name: &syn::Ident, ty: &syn::Type) {
             if self.depth == 0 && !is_test_code(attrs) {
                 let items = self.space.items.entry(self.file).or_default();
@@ -1436,6 +1562,16 @@ fn collect_constants(
             if is_test_code(&item.attrs) {
                 return;
             }
+            let fields = self
+                .space
+                .struct_fields
+                .entry(item.ident.to_string())
+                .or_default();
+            for field in &item.fields {
+                if let Some(name) = &field.ident {
+                    fields.push((name.to_string(), without_spaces(&field.ty)));
+                }
+            }
             // Fields of one struct with the same type stand for each other.
             let mut by_type: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for field in &item.fields {
@@ -1466,6 +1602,36 @@ fn collect_constants(
                 syn::visit::visit_item_fn(self, item);
                 self.depth -= 1;
             }
+        }
+        fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+            if is_test_code(&item.attrs) {
+                return;
+            }
+            if let syn::Type::Path(path) = &*item.self_ty
+                && let Some(last) = path.path.segments.last()
+            {
+                let owner = last.ident.to_string();
+                for method in item.items.iter().filter_map(|i| match i {
+                    syn::ImplItem::Fn(f) => Some(&f.sig),
+                    _ => None,
+                }) {
+                    self.declare(&owner, method);
+                }
+            }
+            syn::visit::visit_item_impl(self, item);
+        }
+        fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+            if is_test_code(&item.attrs) {
+                return;
+            }
+            let owner = item.ident.to_string();
+            for method in item.items.iter().filter_map(|i| match i {
+                syn::TraitItem::Fn(f) => Some(&f.sig),
+                _ => None,
+            }) {
+                self.declare(&owner, method);
+            }
+            syn::visit::visit_item_trait(self, item);
         }
         fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
             self.depth += 1;

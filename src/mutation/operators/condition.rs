@@ -28,6 +28,7 @@ impl MutationOperator for Condition {
             range,
             atomic,
             negation,
+            ..
         } = &site.kind
         else {
             return Vec::new();

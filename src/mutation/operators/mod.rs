@@ -24,11 +24,13 @@ mod adapted;
 mod arguments;
 mod binary;
 mod condition;
+mod ends;
 mod given;
 mod guard;
 mod identifier;
 mod idiom;
 mod jump;
+mod member;
 mod method;
 mod offset;
 mod range;
@@ -105,9 +107,11 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &binary::Binary,
     &condition::Condition,
     &value::Value,
+    &member::Member,
     &method::Method,
     &jump::Jump,
     &range::Range,
+    &ends::Ends,
     &identifier::Identifier,
     &offset::Offset,
     &arguments::Arguments,

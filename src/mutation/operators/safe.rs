@@ -4,6 +4,8 @@
 //! `x += e` likewise as `x = x.saturating_add(e)`; `v[i]` to
 //! `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`.
 
+use std::ops::Range;
+
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
@@ -65,12 +67,19 @@ impl MutationOperator for Overflow {
         made.extend(early_exits(site, cx).map(|exit| safe("checked", &exit)));
         made.push(safe("checked", ".unwrap_or(0)"));
         made.push(safe("wrapping", ""));
+        // A method call needs no parentheses of its own: `(m << n) == 0`
+        // becomes `m.checked_shl(n).unwrap_or(0) == 0`.
+        let replaced = if assigns {
+            expression.clone()
+        } else {
+            with_own_parentheses(cx.text, expression)
+        };
         made.into_iter()
             .map(|value| {
                 if assigns {
-                    Edit::replace(expression.clone(), format!("{left_text} = {value}"))
+                    Edit::replace(replaced.clone(), format!("{left_text} = {value}"))
                 } else {
-                    Edit::replace(expression.clone(), value)
+                    Edit::replace(replaced.clone(), value)
                 }
             })
             .collect()
@@ -124,6 +133,31 @@ impl MutationOperator for Bounds {
 
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
+    }
+}
+
+/// `range` with the parentheses around it when they are its own (a
+/// parenthesized expression, not a call's, a macro's or an index's).
+fn with_own_parentheses(text: &str, range: &Range<usize>) -> Range<usize> {
+    let (before, after) = (&text[..range.start], &text[range.end..]);
+    let Some(outer) = before.strip_suffix('(').map(str::trim_end) else {
+        return range.clone();
+    };
+    if !after.starts_with(')') {
+        return range.clone();
+    }
+    let word = &outer[outer
+        .trim_end_matches(|c: char| c.is_alphanumeric() || c == '_')
+        .len()..];
+    let called = if word.is_empty() {
+        outer.ends_with(['>', ']', ')', '!'])
+    } else {
+        !["if", "while", "match", "return", "in", "else", "break"].contains(&word)
+    };
+    if called {
+        range.clone()
+    } else {
+        range.start - 1..range.end + 1
     }
 }
 

@@ -61,15 +61,18 @@ impl MutationOperator for Synthesis {
 /// comparisons; integers against the file's named constants (`run <
 /// MAX_RUN`; those its functions name bare); collections empty or not,
 /// options some or none, booleans; integers against zero; against each
-/// other; against the crate's small literals. Within a tier, variables the
-/// site's own line uses come first.
+/// other; against the crate's small literals. `self`'s fields count as
+/// variables (after them), with their declared types. Within a tier,
+/// variables the site's own line uses come first.
 pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
     let here = site.location();
     let line = line_of(cx.text, site);
+    let fields = self_fields(site, cx);
     let mut variables: Vec<(&str, &str)> = cx
         .types
         .variables_at(here)
         .filter(|(name, _)| *name != "self" && site.bound.iter().any(|b| b == name))
+        .chain(fields.iter().map(|(name, ty)| (name.as_str(), ty.as_str())))
         .collect();
     variables.sort_by_key(|(name, _)| !mentions(line, name));
     let integers: Vec<(&str, &str)> = variables
@@ -136,6 +139,7 @@ pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
                     format!("{name} > {other}"),
                     format!("{name} <= {other}"),
                     format!("{name} >= {other}"),
+                    format!("{name} == {other}"),
                 ]);
             }
         }
@@ -147,6 +151,29 @@ pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
     }
     out.truncate(MAX_EDITS / 3);
     out
+}
+
+/// `self.name` and its declared type for each named field of `self`, in
+/// a method of one type (`self` in scope, the function's name declared
+/// for one owner only: its `impl` is known).
+fn self_fields(site: &Site, cx: &Context) -> Vec<(String, String)> {
+    if !site.bound.iter().any(|b| b == "self") {
+        return Vec::new();
+    }
+    let mut owners = cx
+        .space
+        .declared
+        .get(&site.function)
+        .into_iter()
+        .flatten()
+        .map(|d| d.owner.as_str());
+    let (Some(owner), None) = (owners.next(), owners.next()) else {
+        return Vec::new();
+    };
+    let fields = cx.space.struct_fields.get(owner).into_iter().flatten();
+    fields
+        .map(|(name, ty)| (format!("self.{name}"), ty.clone()))
+        .collect()
 }
 
 /// The mirror image of each comparison of two values' different fields in

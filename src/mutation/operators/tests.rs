@@ -478,6 +478,13 @@ fn overflow_makes_arithmetic_checked_with_the_functions_own_error() {
             "let x = m.wrapping_shl(n);".into(),
         ])
     );
+    // Parentheses of its own go, a call's stay.
+    let wrapped = "pub fn full(m: u32, n: u32) -> bool {\n    if (m << n) == 0 {\n        return f(m + n);\n    }\n    false\n}\nfn f(x: u32) -> bool {\n    x > 0\n}\n";
+    assert!(
+        lines_made(wrapped, Operator::Overflow, 2)
+            .contains("if m.checked_shl(n).unwrap_or(0) == 0 {")
+    );
+    assert!(lines_made(wrapped, Operator::Overflow, 3).contains("return f(m.wrapping_add(n));"));
     // Not where the compiler says the values are not integers.
     let mut types = Types::default();
     let floats = "pub fn f(a: f64, b: f64) -> f64 {\n    a + b\n}\n";
@@ -528,4 +535,78 @@ fn a_guard_returns_what_its_function_returns_elsewhere() {
             .any(|t| line(t, 5).ends_with("{ return Err(Error::Long); }")),
         "{made:?}"
     );
+}
+
+#[test]
+fn a_member_becomes_another_of_its_owner_and_type() {
+    let text = "pub struct Class {\n    negated: bool,\n    open: bool,\n    items: Vec<u8>,\n}\n\nimpl Class {\n    pub fn is_negated(&self) -> bool {\n        self.negated\n    }\n    pub fn is_empty(&self) -> bool {\n        self.items.is_empty()\n    }\n    pub fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n\npub fn describe(c: &Class) -> bool {\n    c.negated\n}\n\npub fn nothing(c: &Class) -> bool {\n    c.is_empty()\n}\n";
+    // The field becomes the method that holds its name first, then the
+    // other `bool` method; never `len()`.
+    let made: Vec<String> = {
+        let sources = sources(text);
+        let space = collect_mutation_space(&sources, &Default::default());
+        let types = Types::default();
+        let cx = Context {
+            space: &space,
+            text,
+            types: &types,
+        };
+        space
+            .sites
+            .iter()
+            .filter(|s| s.line == 20)
+            .flat_map(|site| edits(Operator::Member, site, &cx))
+            .map(|edit| line(&splice(text, &[edit]).unwrap(), 20).to_string())
+            .collect()
+    };
+    assert_eq!(made, ["c.is_negated()", "c.is_empty()"]);
+    // A method becomes a method or a field of its owner of its type.
+    assert_eq!(
+        lines_made(text, Operator::Member, 24),
+        BTreeSet::from([
+            "c.is_negated()".to_string(),
+            "c.negated".into(),
+            "c.open".into(),
+        ])
+    );
+}
+
+#[test]
+fn both_ends_of_a_range_check_move_together() {
+    let text = "pub fn outside(y: u32) -> bool {\n    if y > 2050 || y <= 1950 {\n        return true;\n    }\n    false\n}\n";
+    assert_eq!(
+        lines_made(text, Operator::Ends, 2),
+        BTreeSet::from(["if y >= 2050 || y < 1950 {".to_string()])
+    );
+    let three = "pub fn f(a: u32, b: u32) -> bool {\n    a < 3 && b >= 4 && a > b\n}\n";
+    assert_eq!(
+        lines_made(three, Operator::Ends, 2),
+        BTreeSet::from([
+            "a <= 3 && b > 4 && a >= b".to_string(),
+            "a <= 3 && b > 4 && a > b".into(),
+            "a <= 3 && b >= 4 && a >= b".into(),
+            "a < 3 && b > 4 && a >= b".into(),
+        ])
+    );
+    // One comparison is the binary operator's.
+    assert!(outcomes(MIDDLE, Operator::Ends, 3).is_empty());
+}
+
+#[test]
+fn conditions_are_made_of_selfs_fields_too() {
+    let text = "pub struct Cursor {\n    offset: usize,\n    done: bool,\n}\n\nimpl Cursor {\n    pub fn back(&mut self, start: usize) -> Result<usize, ()> {\n        self.offset -= 1;\n        Ok(self.offset)\n    }\n}\n";
+    let mut types = Types::default();
+    let at = crate::code::source::Location::new(crate::code::source::FileId::new(0), 8);
+    types.set_variable(at, "start", "usize");
+    let made: BTreeSet<String> = outcomes_typed(text, Operator::Guard, 8, &types)
+        .iter()
+        .map(|t| line(t, 8).to_string())
+        .collect();
+    for expected in [
+        "if self.offset == start { return Ok(self.offset); }",
+        "if self.offset == 0 { return Ok(self.offset); }",
+        "if self.done { return Ok(self.offset); }",
+    ] {
+        assert!(made.contains(expected), "{expected} not in {made:?}");
+    }
 }
