@@ -184,8 +184,8 @@ pub struct Args {
     #[arg(global = true, long, value_name = "W", help_heading = "Repair")]
     pub weight_failing: Option<f64>,
 
-    /// Mutation operators to use, comma separated: operator, condition, value, member, method,
-    /// jump, range, ends, identifier, offset, arguments, idiom, overflow, bounds, synthesis,
+    /// Mutation operators to use, comma separated: operator, overflow, bounds, condition, value,
+    /// member, method, jump, range, ends, identifier, offset, arguments, idiom, synthesis,
     /// delete, guard, swap, insert, adapted [default: all]
     #[arg(
         global = true,

@@ -251,14 +251,20 @@ pub fn repair(
         !complete && (cut_short.is_some() || !unfixed_groups.is_empty() && !patched.is_empty());
     if complete || patch_so_far {
         let validate_started = Instant::now();
-        let mut tries = vec![patched.clone()];
+        // The patch; for a one-stage repair, then the unreduced candidate
+        // and the next plausible patches (a runner-up by its index).
+        let mut tries: Vec<(Option<usize>, BTreeMap<PathBuf, String>)> =
+            vec![(None, patched.clone())];
         if let [only] = stages.as_slice()
-            && only.unreduced != only.patched
             && complete
         {
-            tries.push(only.unreduced.clone());
+            if only.unreduced != only.patched {
+                tries.push((None, only.unreduced.clone()));
+            }
+            let runners = only.runners_up.iter().enumerate();
+            tries.extend(runners.map(|(i, r)| (Some(i), r.files.clone())));
         }
-        for files in tries {
+        for (runner_up, files) in tries {
             let validation =
                 validate_files(baseline, &user_files, &files, &flaky, settings, console).map(|v| {
                     if complete {
@@ -269,6 +275,22 @@ pub fn repair(
                 });
             match halts(validation)? {
                 Ok(Ok(text)) => {
+                    if let (Some(i), Some(stage)) = (runner_up, stages.last_mut()) {
+                        let runner = stage.runners_up.remove(i);
+                        console.note(format!(
+                            "the next plausible patch passed validation: {}",
+                            runner
+                                .edits
+                                .iter()
+                                .map(|e| format!("{}:{}", e.file.display(), e.line))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ));
+                        stage.patch = Some(runner.candidate);
+                        stage.edits = runner.edits;
+                        stage.patched = runner.files.clone();
+                        patched = runner.files;
+                    }
                     diff = Some(text);
                     complete = true;
                     break;

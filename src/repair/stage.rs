@@ -73,6 +73,18 @@ pub struct Plausible {
     pub unnatural: usize,
 }
 
+/// A plausible patch after the chosen one, tried in its place when the
+/// chosen one fails validation.
+#[derive(Debug, Clone)]
+pub struct RunnerUp {
+    pub candidate: Candidate,
+    pub edits: Vec<EditDescription>,
+    pub files: BTreeMap<PathBuf, String>,
+}
+
+/// Plausible patches after the chosen one that validation tries, at most.
+const RUNNERS_UP: usize = 3;
+
 /// A stage whose search ran.
 #[derive(Debug)]
 pub struct Stage {
@@ -94,6 +106,8 @@ pub struct Stage {
     pub patched: BTreeMap<PathBuf, String>,
     /// The best candidate before reduction, as files.
     pub unreduced: BTreeMap<PathBuf, String>,
+    /// The next plausible patches of the sweep, in the choice's order.
+    pub runners_up: Vec<RunnerUp>,
     pub counts: EvaluationCounts,
     pub evaluation: EvaluatorStats,
     pub flaky: Vec<String>,
@@ -332,6 +346,16 @@ pub fn run_stage(
         tests: baseline.suite.full_names(&group.group.tests),
         patched: patch.as_ref().map(files_of).unwrap_or_default(),
         unreduced: files_of(&best.candidate),
+        runners_up: alternatives
+            .iter()
+            .skip(1)
+            .take(RUNNERS_UP)
+            .map(|a| RunnerUp {
+                candidate: a.scored.candidate.clone(),
+                edits: described(&a.scored.candidate, originals),
+                files: files_of(&a.scored.candidate),
+            })
+            .collect(),
         edits: patch
             .as_ref()
             .map(|c| described(c, originals))

@@ -16,6 +16,10 @@ pub(super) struct Guard;
 /// Values of a function's own returns a guard may return, at most.
 const OWN_VALUES: usize = 3;
 
+/// Lines away from the site within which a condition found in the crate
+/// counts as near (tried before the synthesized ones).
+const NEAR: usize = 8;
+
 impl MutationOperator for Guard {
     fn operator(&self) -> Operator {
         Operator::Guard
@@ -66,11 +70,43 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
     if actions.is_empty() {
         return Vec::new();
     }
-    let found = closest(&cx.space.conditions, site)
+    // A condition the code tests a few lines away comes first (the same
+    // check, missing here); then the synthesized ones; then the crate's
+    // others, nearest first.
+    let first = (site.line as usize).saturating_sub(NEAR + 1);
+    let window: Vec<(usize, &str)> = cx
+        .text
+        .lines()
+        .enumerate()
+        .skip(first)
+        .take(2 * NEAR + 1)
+        .map(|(index, line)| ((index + 1).abs_diff(site.line as usize), line))
+        .collect();
+    let mut near: Vec<(usize, &str)> = cx
+        .space
+        .conditions
+        .iter()
         .filter(|i| i.fits(&site.bound))
+        .filter_map(|i| {
+            let lines = window
+                .iter()
+                .filter(|(_, line)| line.contains(i.text.as_str()));
+            Some((lines.map(|(distance, _)| *distance).min()?, i.text.as_str()))
+        })
+        .collect();
+    near.sort();
+    near.dedup();
+    let near: Vec<String> = near.iter().take(2).map(|(_, t)| t.to_string()).collect();
+    let far = closest(&cx.space.conditions, site)
+        .filter(|i| i.fits(&site.bound) && !near.contains(&i.text))
         .map(|i| i.text.clone())
         .take(6);
-    let conditions: Vec<String> = synthesized(site, cx).into_iter().chain(found).collect();
+    let conditions: Vec<String> = near
+        .iter()
+        .cloned()
+        .chain(synthesized(site, cx))
+        .chain(far)
+        .collect();
     let mut out = Vec::new();
     for condition in conditions {
         for action in &actions {

@@ -105,6 +105,8 @@ pub trait MutationOperator {
 /// (the likeliest fixes first, and the likeliest to compile).
 const OPERATORS: &[&dyn MutationOperator] = &[
     &binary::Binary,
+    &safe::Overflow,
+    &safe::Bounds,
     &condition::Condition,
     &value::Value,
     &member::Member,
@@ -116,8 +118,6 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &offset::Offset,
     &arguments::Arguments,
     &idiom::Idiom,
-    &safe::Overflow,
-    &safe::Bounds,
     &synthesis::Synthesis,
     &statement::Delete,
     &guard::Guard,
