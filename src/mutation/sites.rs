@@ -345,6 +345,18 @@ pub struct MutationSpace {
     pub returned: BTreeMap<(FileId, String), Vec<Returned>>,
 }
 
+impl MutationSpace {
+    /// The values the function of `site` returns that can be returned
+    /// there (their variables in scope).
+    pub fn returned_at<'s>(&'s self, site: &'s Site) -> impl Iterator<Item = &'s Returned> {
+        self.returned
+            .get(&(site.file, site.function.clone()))
+            .into_iter()
+            .flatten()
+            .filter(|value| value.fits(&site.bound))
+    }
+}
+
 /// A method declared in the crate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Declared {

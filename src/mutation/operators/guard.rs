@@ -73,6 +73,34 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
     // A condition the code tests a few lines away comes first (the same
     // check, missing here); then the synthesized ones; then the crate's
     // others, nearest first.
+    let near = near_conditions(site, cx);
+    let far = closest(&cx.space.conditions, site)
+        .filter(|i| i.fits(&site.bound) && !near.contains(&i.text))
+        .map(|i| i.text.clone())
+        .take(6);
+    let conditions: Vec<String> = near
+        .iter()
+        .cloned()
+        .chain(synthesized(site, cx))
+        .chain(far)
+        .collect();
+    let mut out = Vec::new();
+    for condition in conditions {
+        for action in &actions {
+            out.push(Edit::insert(
+                statement.range.start,
+                format!("if {condition} {{ {action} }}\n{}", statement.indent),
+            ));
+        }
+    }
+    out
+}
+
+/// The two conditions found in the crate that fit the site and are
+/// tested nearest it, within [`NEAR`] lines (the crate's conditions are
+/// kept once each, where first found: so they are looked for in the
+/// site's own lines).
+fn near_conditions(site: &Site, cx: &Context) -> Vec<String> {
     let first = (site.line as usize).saturating_sub(NEAR + 1);
     let window: Vec<(usize, &str)> = cx
         .text
@@ -96,27 +124,10 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
         .collect();
     near.sort();
     near.dedup();
-    let near: Vec<String> = near.iter().take(2).map(|(_, t)| t.to_string()).collect();
-    let far = closest(&cx.space.conditions, site)
-        .filter(|i| i.fits(&site.bound) && !near.contains(&i.text))
-        .map(|i| i.text.clone())
-        .take(6);
-    let conditions: Vec<String> = near
-        .iter()
-        .cloned()
-        .chain(synthesized(site, cx))
-        .chain(far)
-        .collect();
-    let mut out = Vec::new();
-    for condition in conditions {
-        for action in &actions {
-            out.push(Edit::insert(
-                statement.range.start,
-                format!("if {condition} {{ {action} }}\n{}", statement.indent),
-            ));
-        }
-    }
-    out
+    near.into_iter()
+        .take(2)
+        .map(|(_, text)| text.to_string())
+        .collect()
 }
 
 /// Values a function returning `returns` (without spaces) can return
@@ -137,11 +148,8 @@ pub(super) fn returned_values<'a>(
     };
     let own: Vec<String> = cx
         .space
-        .returned
-        .get(&(site.file, site.function.clone()))
-        .into_iter()
-        .flatten()
-        .filter(|value| value.fits(&site.bound) && !literals.contains(&value.text))
+        .returned_at(site)
+        .filter(|value| !literals.contains(&value.text))
         .map(|value| value.text.clone())
         .take(OWN_VALUES)
         .collect();

@@ -202,11 +202,7 @@ fn early_exits<'a>(site: &'a Site, cx: &'a Context) -> impl Iterator<Item = Stri
         let unit = (returns.ends_with(",()>")).then(|| ".ok_or(())?".to_string());
         let own = cx
             .space
-            .returned
-            .get(&(site.file, site.function.clone()))
-            .into_iter()
-            .flatten()
-            .filter(|value| value.fits(&site.bound))
+            .returned_at(site)
             .filter_map(|value| value.error())
             .filter(|error| *error != "()")
             .map(|error| format!(".ok_or({error})?"))

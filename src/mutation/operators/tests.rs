@@ -610,3 +610,34 @@ fn conditions_are_made_of_selfs_fields_too() {
         assert!(made.contains(expected), "{expected} not in {made:?}");
     }
 }
+
+#[test]
+fn a_guard_tries_the_condition_tested_nearest_first() {
+    let text = "pub fn f(v: &[u8], k: usize) -> Option<u8> {\n    if v.len() > k + 9 {\n        return None;\n    }\n    let x = v[k];\n    if v.len() - k == 2 {\n        return Some(0);\n    }\n    Some(x)\n}\n";
+    let sources = sources(text);
+    let space = collect_mutation_space(&sources, &Default::default());
+    let types = Types::default();
+    let cx = Context {
+        space: &space,
+        text,
+        types: &types,
+    };
+    let site = space
+        .sites
+        .iter()
+        .find(|s| s.line == 5 && matches!(s.kind, SiteKind::Statement(_)))
+        .unwrap();
+    let made: Vec<String> = edits(Operator::Guard, site, &cx)
+        .into_iter()
+        .map(|edit| line(&splice(text, &[edit]).unwrap(), 5).to_string())
+        .collect();
+    // The nearer check (a line away) before the farther one (three away).
+    assert_eq!(
+        made[0], "if v.len() - k == 2 { return Some(0); }",
+        "{made:?}"
+    );
+    assert!(
+        made[..4].contains(&"if v.len() > k + 9 { return None; }".to_string()),
+        "{made:?}"
+    );
+}
