@@ -142,6 +142,18 @@ fn guard_returns_the_functions_own_error() {
     );
 }
 
+/// One test checks both ends: no single comparison fixes it (without
+/// `ends`, the genetic search finds `> 2049 || < 1950`, two edits).
+#[test]
+fn ends_moves_both_ends_of_a_range_check() {
+    fixed_by(
+        "range_ends",
+        "ends",
+        "-    if year > 2050 || year <= 1950 {",
+        "+    if year >= 2050 || year < 1950 {",
+    );
+}
+
 #[test]
 fn idiom_reverses_a_loop() {
     fixed_by(

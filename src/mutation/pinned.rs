@@ -74,6 +74,7 @@ const PINNED: &[&str] = &[
     "testdata/passing 739123778cfd7c99 defe3bedec464b3f d9fcad8aba7f1da6 43067ffb5c2ad3e6 9 24",
     "testdata/postage 00067c64439035f6 f9315b1d8773f0ee 0358e9ebfe929028 f5f6eded93b0f3b1 93 126",
     "testdata/postage_rates f594d0c1a7be4c8d c09e62ebe3f697f8 07485e723ed70e55 c69fcfb7a0deacdb 293 630",
+    "testdata/range_ends 6c6fd3333000055a 72d14d187c8a0886 98d229cd975f21e0 fd9289362b127b12 56 76",
     "testdata/ranking 6648b52eef2f27d8 412971504c9c4159 50a7a4a5f3c9d247 669b0d3ecd6b1f93 77 154",
     "testdata/remove_html_markup 25a702d26eaaf4ab 6d3f28c1e88137f2 b057cc019ef60b6c c38d7d87b2b0ab7f 581 1172",
     "testdata/reversed 4ebc2ae1c4b08de3 3c7e3e4f4ad404f4 7410f367f2d6f74e 3d0a676dc4a1671b 35 190",
