@@ -445,6 +445,26 @@ fn the_registry_holds_each_operator_once_by_a_name_of_its_own() {
     assert_eq!(Operator::Given.to_string(), "given");
 }
 
+/// The lines `operator` makes of `number` in `text`, in the order it
+/// makes them (sites in the order collected), without types.
+fn lines_in_order(text: &str, operator: Operator, number: u32) -> Vec<String> {
+    let sources = sources(text);
+    let space = collect_mutation_space(&sources, &Default::default());
+    let types = Types::default();
+    let cx = Context {
+        space: &space,
+        text,
+        types: &types,
+    };
+    space
+        .sites
+        .iter()
+        .filter(|s| s.line == number)
+        .flat_map(|site| edits(operator, site, &cx))
+        .map(|edit| line(&splice(text, &[edit]).unwrap(), number as usize).to_string())
+        .collect()
+}
+
 /// The lines `operator` makes of `number` in `text`.
 fn lines_made(text: &str, operator: Operator, number: u32) -> BTreeSet<String> {
     outcomes(text, operator, number)
@@ -542,24 +562,10 @@ fn a_member_becomes_another_of_its_owner_and_type() {
     let text = "pub struct Class {\n    negated: bool,\n    open: bool,\n    items: Vec<u8>,\n}\n\nimpl Class {\n    pub fn is_negated(&self) -> bool {\n        self.negated\n    }\n    pub fn is_empty(&self) -> bool {\n        self.items.is_empty()\n    }\n    pub fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n\npub fn describe(c: &Class) -> bool {\n    c.negated\n}\n\npub fn nothing(c: &Class) -> bool {\n    c.is_empty()\n}\n";
     // The field becomes the method that holds its name first, then the
     // other `bool` method; never `len()`.
-    let made: Vec<String> = {
-        let sources = sources(text);
-        let space = collect_mutation_space(&sources, &Default::default());
-        let types = Types::default();
-        let cx = Context {
-            space: &space,
-            text,
-            types: &types,
-        };
-        space
-            .sites
-            .iter()
-            .filter(|s| s.line == 20)
-            .flat_map(|site| edits(Operator::Member, site, &cx))
-            .map(|edit| line(&splice(text, &[edit]).unwrap(), 20).to_string())
-            .collect()
-    };
-    assert_eq!(made, ["c.is_negated()", "c.is_empty()"]);
+    assert_eq!(
+        lines_in_order(text, Operator::Member, 20),
+        ["c.is_negated()", "c.is_empty()"]
+    );
     // A method becomes a method or a field of its owner of its type.
     assert_eq!(
         lines_made(text, Operator::Member, 24),
@@ -614,23 +620,7 @@ fn conditions_are_made_of_selfs_fields_too() {
 #[test]
 fn a_guard_tries_the_condition_tested_nearest_first() {
     let text = "pub fn f(v: &[u8], k: usize) -> Option<u8> {\n    if v.len() > k + 9 {\n        return None;\n    }\n    let x = v[k];\n    if v.len() - k == 2 {\n        return Some(0);\n    }\n    Some(x)\n}\n";
-    let sources = sources(text);
-    let space = collect_mutation_space(&sources, &Default::default());
-    let types = Types::default();
-    let cx = Context {
-        space: &space,
-        text,
-        types: &types,
-    };
-    let site = space
-        .sites
-        .iter()
-        .find(|s| s.line == 5 && matches!(s.kind, SiteKind::Statement(_)))
-        .unwrap();
-    let made: Vec<String> = edits(Operator::Guard, site, &cx)
-        .into_iter()
-        .map(|edit| line(&splice(text, &[edit]).unwrap(), 5).to_string())
-        .collect();
+    let made = lines_in_order(text, Operator::Guard, 5);
     // The nearer check (a line away) before the farther one (three away).
     assert_eq!(
         made[0], "if v.len() - k == 2 { return Some(0); }",
