@@ -643,13 +643,13 @@ fn historical_section(md: &mut String, records: &[BugRecord]) {
         return;
     }
     md.push_str(
-        "\n## Real bugs\n\nA published version's fix reverted, with the test that came with it. *Restores the fix*: the patch gives the published fix's tokens.\n\n| case | shape | history | repair | restores the fix | patch |\n|---|---|---|---|---|---|\n",
+        "\n## Real bugs\n\nA published version's fix reverted, with the test that came with it. *Restores the fix*: the patch gives the published fix's tokens. *Confidence*: what the tool said of its patch, with the reasons against it.\n\n| case | shape | history | repair | restores the fix | confidence | patch |\n|---|---|---|---|---|---|---|\n",
     );
     for r in historical {
         let repair = r.repair.as_ref();
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             r.id,
             r.shape.as_deref().unwrap_or("-"),
             r.historical.as_deref().unwrap_or(""),
@@ -659,6 +659,7 @@ fn historical_section(md: &mut String, records: &[BugRecord]) {
                 "not found"
             }),
             repair.map_or("-", |p| if p.restores_original { "yes" } else { "no" }),
+            repair.map_or("-".to_string(), confidence_cell),
             repair
                 .and_then(|p| p.patch.as_deref())
                 .map_or(String::new(), |patch| format!(
@@ -666,6 +667,23 @@ fn historical_section(md: &mut String, records: &[BugRecord]) {
                     changed(patch).replace('|', "\\|")
                 )),
         );
+    }
+}
+
+/// The confidence the tool gave its patch, with the reasons against it.
+fn confidence_cell(repair: &RepairRecord) -> String {
+    let Some(level) = &repair.confidence else {
+        return "-".to_string();
+    };
+    let against: Vec<&str> = repair
+        .reasons
+        .iter()
+        .filter_map(|r| r.strip_prefix("- "))
+        .collect();
+    if against.is_empty() {
+        level.clone()
+    } else {
+        format!("{level}: {}", against.join("; ").replace('|', "\\|"))
     }
 }
 

@@ -106,6 +106,10 @@ pub struct RepairRecord {
     /// The operators of the patch's edits.
     pub patch_operators: Vec<String>,
     pub patch: Option<String>,
+    /// How sure the repair was of its patch (`likely`, `plausible`), and
+    /// why (`+` for, `-` against).
+    pub confidence: Option<String>,
+    pub reasons: Vec<String>,
 }
 
 impl RepairRecord {
@@ -400,14 +404,14 @@ fn run_repair(
         Ok(text) => Some(serde_json::from_str(&text).context("cannot read the repair report")?),
         Err(_) => None,
     };
-    let patch = output
-        .status
-        .success()
+    // A patch is printed with exit 0 (likely) or 13 (only plausible).
+    let patch = matches!(output.status.code(), Some(0 | 13))
         .then(|| String::from_utf8_lossy(&output.stdout).into_owned());
     let (applies, passes, restores) = match &patch {
         Some(diff) => verify_patch(sources, case, diff)?,
         None => (false, false, false),
     };
+    let confidence = report.as_ref().and_then(|r| r.confidence.as_ref());
     let candidates = report.as_ref().map_or(0, |r| r.candidates_evaluated);
     // Candidates are evaluated in the sweep and the genetic search.
     let search_seconds = report.as_ref().map_or(0.0, |r| {
@@ -453,6 +457,12 @@ fn run_repair(
             .map(|r| r.edits.iter().map(|e| e.operator.clone()).collect())
             .unwrap_or_default(),
         patch,
+        confidence: confidence.map(|c| c.level.name().to_string()),
+        reasons: confidence
+            .into_iter()
+            .flat_map(|c| &c.reasons)
+            .map(|r| format!("{} {}", if r.supports { '+' } else { '-' }, r.text))
+            .collect(),
     })
 }
 

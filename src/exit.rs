@@ -40,6 +40,9 @@ pub enum Exit {
     /// A module of the crate lives outside the workspace (a `#[path]`
     /// leading out of it), where the scratch copy cannot hold it.
     ModuleOutside = 12,
+    /// A validated patch was found, but only `plausible`: something speaks
+    /// against it (its reasons are printed and in the report).
+    OnlyPlausible = 13,
     /// Stopped by SIGHUP; child processes were killed, scratch files removed.
     HungUp = 129,
     /// Interrupted by Ctrl-C (SIGINT); child processes were killed, scratch files removed.
@@ -151,7 +154,7 @@ impl std::error::Error for Failure {}
 /// The exit code table as it appears in `--help` and the README.
 pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
-  0    ranking printed, or a validated patch printed
+  0    ranking printed, or a validated patch printed that is likely the fix
   1    internal error
   2    invalid command line; reduce: no test has that name
   3    no cargo package found (no Cargo.toml, or --manifest-path does not exist)
@@ -166,6 +169,8 @@ Exit codes:
   10   bisect: no such revision in a git repository, or no change of the library since it
   11   no space left in the temp dir (TMPDIR) for scratch copies and captured output
   12   a module of the crate lives outside the workspace (a #[path] leading out of it)
+  13   a validated patch printed, but only plausible: something speaks against it (the
+       reasons are printed); review it before you apply it
   129  stopped by SIGHUP
   130  interrupted (Ctrl-C)
   143  stopped by SIGTERM";

@@ -26,6 +26,7 @@ use crate::localize::{Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
 use crate::repair::bisect::bisect;
+use crate::repair::confidence::Level;
 use crate::repair::given::{GivenPatch, judge};
 use crate::repair::shard::{Shard, read_shards};
 use crate::repair::{self, Repair, RepairEnding};
@@ -476,7 +477,10 @@ fn finish_repair(
                 ))?,
                 _ => {}
             }
-            Exit::Success
+            match repair.report.confidence.as_ref().map(|c| c.level) {
+                Some(Level::Likely) => Exit::Success,
+                _ => Exit::OnlyPlausible,
+            }
         }
         RepairEnding::NotFixed(why) => return Err(Failure::new(Exit::NoPatchFound, why).into()),
         RepairEnding::Interrupted { .. } => unreachable!("handled above"),

@@ -31,7 +31,7 @@ const PINNED: &[&str] = &[
     "bench/programs/intervals 32c0c0578ea096cb 5e6bc8e2fe9b8036 dbd6560a3181c388 8162ff62df1a716d 4480 9312",
     "bench/programs/ledger d9e652b622d5e759 1c10dde518d38c0e db31ad75168f3382 9a7c815e11606642 4201 9419",
     "bench/programs/rle 87aead685f97a80a 359a184dfb3897bb 7f58ad1d179d7e17 1b02aff3a377fa39 4132 9496",
-    "bench/programs/roman eacf7d0556400b34 c7a35d6c63b6b275 157085d621b5c1a4 5d858d0bc7a3ebe7 2138 4722",
+    "bench/programs/roman 2d5d7123a1587166 5be8ccf9ca0696fb e7e4e9133af813c8 0476383f1e948691 2144 4728",
     "bench/programs/textstats 962aad4027d4af78 3ce3e8a4440bb8b8 c9053f3107cb62a4 06e9a0b44140c40f 4913 7514",
     "testdata/all_failing ab6fcc01a117f9ac b98251ccd7e40214 5a636d994aa6d5a3 f59c6d1e29fd5cdd 13 57",
     "testdata/arithmetic 8df958b59c7ef74d 43431e3552b082b5 cfd3468bafc31d51 640dd9c6c7a3ca45 39 26",

@@ -85,13 +85,16 @@ pub enum SiteKind {
         expression: Range<usize>,
     },
     /// The method name of a method call (`expression`), or the function
-    /// name of a call by path that has siblings ([`method_siblings`])
-    /// (`cmp::max(a, b)`: no receiver).
+    /// name of a call by path (`cmp::max(a, b)`, `Self::new(x)`: no
+    /// receiver).
     Method {
         range: Range<usize>,
         name: String,
         arguments: usize,
         receiver: bool,
+        /// For a call by path, the segment before the function's name
+        /// (`cmp`, `Self`, a type).
+        owner: Option<String>,
         expression: Range<usize>,
         /// With one argument: the receiver and the argument (`a` and `&b`
         /// in `a.cmp(&b)`), and whether the argument, its `&` taken away,
@@ -357,12 +360,14 @@ impl MutationSpace {
     }
 }
 
-/// A method declared in the crate.
+/// A method or associated function declared in the crate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Declared {
     /// The type of its `impl` (its last path segment, without generics) or
     /// its trait.
     pub owner: String,
+    /// Whether it takes `self` (a method).
+    pub receiver: bool,
     /// Its arguments besides `self`.
     pub arguments: usize,
     /// Its return type without spaces (empty for `()`).
@@ -370,6 +375,37 @@ pub struct Declared {
 }
 
 impl MutationSpace {
+    /// The other associated functions (no `self`) of the types that declare
+    /// `name` as one, with `arguments` arguments and the same return type:
+    /// those of `owner` itself, or, for `Self::name`, of any type that does
+    /// (`UniCase::new` for `UniCase::unicode`).
+    pub fn associated(&self, owner: &str, name: &str, arguments: usize) -> Vec<String> {
+        let own: Vec<(&str, &str)> = self
+            .declared
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|d| !d.receiver && d.arguments == arguments)
+            .filter(|d| owner == "Self" || d.owner == owner)
+            .map(|d| (d.owner.as_str(), d.returns.as_str()))
+            .collect();
+        if own.is_empty() {
+            return Vec::new();
+        }
+        self.declared
+            .iter()
+            .filter(|(other, _)| *other != name)
+            .filter(|(_, declared)| {
+                declared.iter().any(|d| {
+                    !d.receiver
+                        && d.arguments == arguments
+                        && own.contains(&(d.owner.as_str(), d.returns.as_str()))
+                })
+            })
+            .map(|(other, _)| other.clone())
+            .collect()
+    }
+
     /// Members that may stand for `recv.name` (a field, when `field`) or
     /// `recv.name()` on the same receiver, each with the text after the
     /// `.`: methods with no arguments and fields of the same owners and the
@@ -389,7 +425,7 @@ impl MutationSpace {
         } else {
             let declared = self.declared.get(name).into_iter().flatten();
             declared
-                .filter(|d| d.arguments == 0)
+                .filter(|d| d.receiver && d.arguments == 0)
                 .map(|d| (d.owner.as_str(), d.returns.as_str()))
                 .collect()
         };
@@ -398,7 +434,7 @@ impl MutationSpace {
         let mut same: Vec<(bool, String)> = Vec::new();
         let mut others: Vec<String> = Vec::new();
         for (method, declared) in &self.declared {
-            for d in declared.iter().filter(|d| d.arguments == 0) {
+            for d in declared.iter().filter(|d| d.receiver && d.arguments == 0) {
                 if typed.contains(&(d.owner.as_str(), d.returns.as_str())) {
                     same.push((!method.contains(stem), format!("{method}()")));
                 } else if !field && typed.iter().any(|(_, ty)| *ty == d.returns) {
@@ -1259,23 +1295,40 @@ impl RunnableCode for Collector<'_> {
                 let range = call.func.span().byte_range();
                 self.callees.insert((range.start, range.end));
                 self.arguments(call.args.iter(), scope);
-                // A function called by path, where it has siblings.
-                if let Expr::Path(path) = &*call.func
-                    && let Some(last) = path.path.segments.last()
+                // A function called by path, where it has siblings, or
+                // after one of the crate's types with other functions of
+                // its kind (the sites are collected after every file's
+                // declarations).
+                let segments = match &*call.func {
+                    Expr::Path(path) if path.qself.is_none() => Some(&path.path.segments),
+                    _ => None,
+                };
+                if let Some(segments) = segments
+                    && let Some(last) = segments.last()
                     && last.arguments.is_none()
-                    && method_siblings(&last.ident.to_string()).next().is_some()
                 {
-                    self.site(
-                        scope,
-                        SiteKind::Method {
-                            range: last.ident.span().byte_range(),
-                            name: last.ident.to_string(),
-                            arguments: call.args.len(),
-                            receiver: false,
-                            expression: call.span().byte_range(),
-                            operands: None,
-                        },
-                    );
+                    let name = last.ident.to_string();
+                    let owner = segments.iter().rev().nth(1).map(|s| s.ident.to_string());
+                    let associated = owner.as_ref().is_some_and(|owner| {
+                        !self
+                            .space
+                            .associated(owner, &name, call.args.len())
+                            .is_empty()
+                    });
+                    if associated || method_siblings(&name).next().is_some() {
+                        self.site(
+                            scope,
+                            SiteKind::Method {
+                                range: last.ident.span().byte_range(),
+                                name,
+                                arguments: call.args.len(),
+                                receiver: false,
+                                owner,
+                                expression: call.span().byte_range(),
+                                operands: None,
+                            },
+                        );
+                    }
                 }
             }
             Expr::Path(path) => {
@@ -1378,6 +1431,7 @@ impl RunnableCode for Collector<'_> {
                         name,
                         arguments,
                         receiver: true,
+                        owner: None,
                         expression: call.span().byte_range(),
                         operands,
                     },
@@ -1465,14 +1519,13 @@ fn collect_constants(
         depth: usize,
     }
     impl Finder<'_> {
-        /// A method of `owner` taking `self`.
+        /// A method or associated function of `owner`.
         fn declare(&mut self, owner: &str, sig: &syn::Signature) {
-            if sig.receiver().is_none() {
-                return;
-            }
+            let receiver = sig.receiver().is_some();
             let declared = Declared {
                 owner: owner.to_string(),
-                arguments: sig.inputs.len() - 1,
+                receiver,
+                arguments: sig.inputs.len() - usize::from(receiver),
                 returns: match &sig.output {
                     syn::ReturnType::Default => String::new(),
                     syn::ReturnType::Type(_, ty) => without_spaces(ty),

@@ -42,6 +42,9 @@ pub struct Alternative {
     pub behaviour_change: Option<usize>,
     /// How unusual the edit is as a fix (0: a one-token slip).
     pub unnatural: usize,
+    /// At the line where the failing tests panicked, of the kind that
+    /// panic calls for (see [`answers`]).
+    pub answers_crash: bool,
 }
 
 /// The plausible candidates, best first (see the module's doc). Those after
@@ -57,11 +60,15 @@ pub fn rank_plausible(
     let originals = baseline.sources.originals();
     let mut alternatives: Vec<Alternative> = plausible
         .iter()
-        .map(|scored| Alternative {
-            unnatural: unnatural(&scored.candidate, &originals)
-                .saturating_sub(usize::from(answers(&scored.candidate, crash))),
-            behaviour_change: None,
-            scored: scored.clone(),
+        .map(|scored| {
+            let answers_crash = answers(&scored.candidate, crash);
+            Alternative {
+                unnatural: unnatural(&scored.candidate, &originals)
+                    .saturating_sub(usize::from(answers_crash)),
+                behaviour_change: None,
+                answers_crash,
+                scored: scored.clone(),
+            }
         })
         .collect();
     let static_key = |a: &Alternative| {

@@ -304,7 +304,7 @@ fn reduce_and_validate(
         name,
         edits_before: candidate.len(),
         edits_after: reduced.len(),
-        patch: validation.as_ref().ok().cloned(),
+        patch: validation.as_ref().ok().map(|v| v.diff.clone()),
         rejected: validation.err(),
     })
 }

@@ -6,6 +6,7 @@
 
 pub mod bisect;
 pub mod choice;
+pub mod confidence;
 pub mod given;
 pub mod report;
 pub mod search;
@@ -35,7 +36,7 @@ pub use crate::repair::settings::Settings;
 use crate::repair::shard::{Shard, ShardReport, enumerate, run_shard};
 use crate::repair::stage::{Ground, Stage, StageOutcome, in_diff_only, run_stage, sweep_locations};
 use crate::repair::validate::{Validation, validate};
-use crate::system::console::Console;
+use crate::system::console::{Console, ordinal};
 use crate::system::process;
 
 /// What a repair found.
@@ -247,6 +248,7 @@ pub fn repair(
     // the other groups' failures remain, and it is not rejected.
     let mut rejected = None;
     let mut diff = None;
+    let mut new_warnings: Vec<String> = Vec::new();
     let patch_so_far =
         !complete && (cut_short.is_some() || !unfixed_groups.is_empty() && !patched.is_empty());
     if complete || patch_so_far {
@@ -264,6 +266,9 @@ pub fn repair(
             let runners = only.runners_up.iter().enumerate();
             tries.extend(runners.map(|(i, r)| (Some(i), r.files.clone())));
         }
+        // A patch that passes with new compiler warnings is kept while the
+        // next ones are tried for one that adds none.
+        let mut chosen: Option<(Option<usize>, Validated)> = None;
         for (runner_up, files) in tries {
             let validation =
                 validate_files(baseline, &user_files, &files, &flaky, settings, console).map(|v| {
@@ -274,26 +279,14 @@ pub fn repair(
                     }
                 });
             match halts(validation)? {
-                Ok(Ok(text)) => {
-                    if let (Some(i), Some(stage)) = (runner_up, stages.last_mut()) {
-                        let runner = stage.runners_up.remove(i);
-                        console.note(format!(
-                            "the next plausible patch passed validation: {}",
-                            runner
-                                .edits
-                                .iter()
-                                .map(|e| format!("{}:{}", e.file.display(), e.line))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ));
-                        stage.patch = Some(runner.candidate);
-                        stage.edits = runner.edits;
-                        stage.patched = runner.files.clone();
-                        patched = runner.files;
+                Ok(Ok(validated)) => {
+                    let clean = validated.warnings.is_empty();
+                    if chosen.is_none() || clean {
+                        chosen = Some((runner_up, validated));
                     }
-                    diff = Some(text);
-                    complete = true;
-                    break;
+                    if clean {
+                        break;
+                    }
                 }
                 Ok(Err(reason)) => rejected = complete.then_some(reason),
                 Err(halt) => {
@@ -301,6 +294,33 @@ pub fn repair(
                     break;
                 }
             }
+        }
+        if let Some((runner_up, validated)) = chosen {
+            if let (Some(i), Some(stage)) = (runner_up, stages.last_mut()) {
+                let runner = stage.runners_up.remove(i);
+                console.note(format!(
+                    "the next plausible patch passed validation{}: {}",
+                    if i == 0 {
+                        ""
+                    } else {
+                        " (the ones before it did not, or added warnings)"
+                    },
+                    runner
+                        .edits
+                        .iter()
+                        .map(|e| format!("{}:{}", e.file.display(), e.line))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                stage.patch = Some(runner.candidate);
+                stage.edits = runner.edits;
+                stage.patched = runner.files.clone();
+                stage.chosen = i + 1;
+                patched = runner.files;
+            }
+            new_warnings = validated.warnings;
+            diff = Some(validated.diff);
+            complete = true;
         }
         if let Some(stage) = stages.last_mut() {
             stage
@@ -358,6 +378,9 @@ pub fn repair(
         fixed_tests,
         flaky,
         rejected: rejected.clone(),
+        confidence: diff
+            .as_ref()
+            .map(|_| confidence::assess(&confidence::Evidence::of(&stages, &new_warnings))),
     };
     let report = RepairReport::new(
         &stages,
@@ -436,18 +459,6 @@ pub fn shard_sweep(
     Ok(outcome)
 }
 
-/// `1st`, `2nd`, `3rd`, `4th`...
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 /// Whether a group is unlikely to be fixed by an edit: its tests did not
 /// panic but hung, exited or were killed (a test that calls
 /// `process::exit` fails whatever the crate does). Such groups are searched
@@ -468,13 +479,23 @@ const VALIDATION_SHARE: f64 = 0.15;
 
 /// A validation of files that passed every test of the search, warned
 /// about when it fails.
-fn warn_rejected(validation: Result<String, String>, console: &Console) -> Result<String, String> {
+fn warn_rejected(
+    validation: Result<Validated, String>,
+    console: &Console,
+) -> Result<Validated, String> {
     if let Err(reason) = &validation {
         console.warn(format!(
             "a candidate that passed every test failed validation: {reason}"
         ));
     }
     validation
+}
+
+/// Patched files that passed validation: their diff against the user's
+/// files, and the compiler warnings they add.
+struct Validated {
+    diff: String,
+    warnings: Vec<String>,
 }
 
 /// Runs every test on a clean copy with patched files in place: their diff
@@ -486,7 +507,7 @@ fn validate_files(
     flaky: &BTreeSet<String>,
     settings: &Settings,
     console: &Console,
-) -> Result<Result<String, String>> {
+) -> Result<Result<Validated, String>> {
     let changes: Vec<(PathBuf, String)> = files
         .iter()
         .filter(|(path, text)| user_files.get(*path) != Some(*text))
@@ -511,7 +532,10 @@ fn validate_files(
     )?;
     drop(spinner);
     Ok(match validation {
-        Validation::Passed => Ok(diff_of(user_files, files)),
+        Validation::Passed { warnings } => Ok(Validated {
+            diff: diff_of(user_files, files),
+            warnings,
+        }),
         Validation::Failed(reason) => Err(reason),
     })
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::exit::Exit;
+use crate::repair::confidence::{Confidence, Level};
 use crate::repair::search::Stop;
 use crate::repair::settings::Settings;
 use crate::repair::stage::{EditDescription, Stage, percent};
@@ -77,6 +78,9 @@ pub struct RepairReport {
     /// When a signal stopped the repair: which, and how far it got.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
+    /// How sure the repair is of its patch, and why (with a patch only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Confidence>,
 }
 
 /// One edit of the patch.
@@ -86,6 +90,10 @@ pub struct EditReport {
     pub line: u32,
     pub operator: String,
     pub replacement: String,
+    /// The worst-case rank of its line in the failure group's ranking (0:
+    /// unranked).
+    #[serde(default)]
+    pub rank: usize,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,6 +170,10 @@ pub struct AlternativeReport {
     pub behaviour_change: Option<usize>,
     /// How unusual the edit is as a fix (0: a one-token slip).
     pub unnatural: usize,
+    /// At the line where the failing tests panicked, of the kind that
+    /// panic calls for.
+    #[serde(default)]
+    pub answers_crash: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -179,6 +191,7 @@ pub struct Ending {
     pub fixed_tests: Vec<String>,
     pub flaky: BTreeSet<String>,
     pub rejected: Option<String>,
+    pub confidence: Option<Confidence>,
 }
 
 impl RepairReport {
@@ -279,6 +292,7 @@ impl RepairReport {
                             edits: edit_reports(&a.edits),
                             behaviour_change: a.behaviour_change,
                             unnatural: a.unnatural,
+                            answers_crash: a.answers_crash,
                         })
                         .collect(),
                     sweep_progress: s
@@ -297,6 +311,7 @@ impl RepairReport {
                 .collect(),
             sources: BTreeMap::new(),
             interrupted: None,
+            confidence: ending.confidence,
         }
     }
 }
@@ -309,6 +324,7 @@ fn edit_reports(edits: &[EditDescription]) -> Vec<EditReport> {
             line: e.line,
             operator: e.operator.name().to_string(),
             replacement: e.replacement.clone(),
+            rank: e.rank,
         })
         .collect()
 }
@@ -370,14 +386,59 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, c
     if !report.fixed_tests.is_empty() {
         let edits = report.edits.len();
         console.status("Fixed", abbreviate(&report.fixed_tests));
-        console.status(
-            "Plausible",
-            format!(
-                "a patch of {edits} edit{} that passes every test it was given ({}); review it before you apply it",
-                if edits == 1 { "" } else { "s" },
-                settings.test_tool.describe()
-            ),
+        let what = format!(
+            "a patch of {edits} edit{} that passes every test it was given ({})",
+            if edits == 1 { "" } else { "s" },
+            settings.test_tool.describe()
         );
+        let (verb, advice) = match report.confidence.as_ref().map(|c| c.level) {
+            Some(Level::Likely) => (
+                "Likely",
+                "the evidence points at it and nothing speaks against it",
+            ),
+            _ => ("Plausible", "review it before you apply it"),
+        };
+        console.status(verb, format!("{what}; {advice}"));
+        for reason in report.confidence.iter().flat_map(|c| &c.reasons) {
+            let sign = if reason.supports { '+' } else { '-' };
+            console.status("", format!("{sign} {}", reason.text));
+        }
+        if let [stage] = stages {
+            let others = stage
+                .alternatives
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != stage.chosen)
+                .take(ALTERNATIVES_SHOWN);
+            for (_, other) in others {
+                let edits: Vec<String> = other
+                    .edits
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{}:{} ({}) `{}`",
+                            e.file.display(),
+                            e.line,
+                            e.operator.name(),
+                            one_line(&e.replacement)
+                        )
+                    })
+                    .collect();
+                console.status("Also passes", edits.join(", "));
+            }
+        }
+    }
+}
+
+/// Plausible patches besides the chosen one listed after it, at most.
+const ALTERNATIVES_SHOWN: usize = 3;
+
+/// `text` on one line, shortened to 80 characters.
+fn one_line(text: &str) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match joined.char_indices().nth(80) {
+        Some((end, _)) => format!("{}...", &joined[..end]),
+        None => joined,
     }
 }
 
@@ -451,6 +512,7 @@ pub fn abbreviate(names: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repair::confidence::Reason;
 
     #[test]
     fn long_lists_are_abbreviated() {
@@ -481,6 +543,7 @@ mod tests {
                 line: 3,
                 operator: "value".into(),
                 replacement: "1".into(),
+                rank: 2,
             }],
             operators: BTreeMap::from([(
                 "value".into(),
@@ -498,9 +561,17 @@ mod tests {
             stages: vec![],
             sources: BTreeMap::new(),
             interrupted: None,
+            confidence: Some(Confidence {
+                level: Level::Plausible,
+                reasons: vec![Reason {
+                    supports: false,
+                    text: "the edited line ranks 9th".into(),
+                }],
+            }),
         };
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["outcome"], "not_fixed");
+        assert_eq!(json["confidence"]["level"], "plausible");
         assert_eq!(json["never_passed"][0], "tests::a");
         let back: RepairReport = serde_json::from_value(json).unwrap();
         assert_eq!(back, report);

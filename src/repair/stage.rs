@@ -63,6 +63,9 @@ pub struct EditDescription {
     pub line: u32,
     pub operator: Operator,
     pub replacement: String,
+    /// The worst-case rank of its line in the failure group's ranking (0:
+    /// unranked).
+    pub rank: usize,
 }
 
 /// A plausible patch of the sweep, with what decided its place.
@@ -71,6 +74,7 @@ pub struct Plausible {
     pub edits: Vec<EditDescription>,
     pub behaviour_change: Option<usize>,
     pub unnatural: usize,
+    pub answers_crash: bool,
 }
 
 /// A plausible patch after the chosen one, tried in its place when the
@@ -97,6 +101,9 @@ pub struct Stage {
     pub search: Option<SearchResult>,
     /// The sweep's plausible patches, best first (the first is `best`).
     pub alternatives: Vec<Plausible>,
+    /// Which of them the patch is (a runner-up when the ones before it
+    /// failed validation or added warnings).
+    pub chosen: usize,
     /// The fittest candidate of the stage, and why the stage ended.
     pub best: Scored,
     pub stop: Stop,
@@ -352,25 +359,27 @@ pub fn run_stage(
             .take(RUNNERS_UP)
             .map(|a| RunnerUp {
                 candidate: a.scored.candidate.clone(),
-                edits: described(&a.scored.candidate, originals),
+                edits: described(&a.scored.candidate, originals, group),
                 files: files_of(&a.scored.candidate),
             })
             .collect(),
         edits: patch
             .as_ref()
-            .map(|c| described(c, originals))
+            .map(|c| described(c, originals, group))
             .unwrap_or_default(),
         patch,
         counts: evaluator.counts(),
         evaluation: evaluator.stats(),
         flaky: baseline.suite.full_names(&flaky),
         never_passed: baseline.suite.full_names(&never_passed),
+        chosen: 0,
         alternatives: alternatives
             .iter()
             .map(|a| Plausible {
-                edits: described(&a.scored.candidate, originals),
+                edits: described(&a.scored.candidate, originals, group),
                 behaviour_change: a.behaviour_change,
                 unnatural: a.unnatural,
+                answers_crash: a.answers_crash,
             })
             .collect(),
         sweep: swept,
@@ -461,7 +470,11 @@ pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking) -> Vec<Location>
 }
 
 /// Each edit of a candidate.
-fn described(candidate: &Candidate, originals: &Originals) -> Vec<EditDescription> {
+fn described(
+    candidate: &Candidate,
+    originals: &Originals,
+    group: &GroupRanking,
+) -> Vec<EditDescription> {
     candidate
         .edits()
         .iter()
@@ -470,6 +483,11 @@ fn described(candidate: &Candidate, originals: &Originals) -> Vec<EditDescriptio
             line: e.line,
             operator: e.operator,
             replacement: e.edit.text.clone(),
+            rank: group
+                .suspects
+                .iter()
+                .find(|s| s.location == e.location())
+                .map_or(0, |s| s.rank),
         })
         .collect()
 }

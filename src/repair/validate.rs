@@ -4,14 +4,15 @@
 //! the tests it was given.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
 
 use crate::cargo::build::{
-    BuildOutcome, BuildRequest, build_tests, nextest_failures, run_all_tests, run_doctests,
-    run_nextest,
+    BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests, nextest_failures,
+    run_all_tests, run_doctests, run_nextest,
 };
 use crate::cargo::discover::Workspace;
 use crate::cargo::suite::parse_results;
@@ -21,8 +22,9 @@ use crate::system::scratch::MAIN_TARGET;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Validation {
-    /// `cargo test` passes (tests known to be flaky may fail).
-    Passed,
+    /// `cargo test` passes (tests known to be flaky may fail), with the
+    /// compiler's warnings the patch adds (`file:line: message`).
+    Passed { warnings: Vec<String> },
     /// Why not: what does not build or which tests fail.
     Failed(String),
 }
@@ -40,7 +42,10 @@ pub fn validate(
     tool: TestTool,
 ) -> Result<Validation> {
     let scratch = workspace.scratch_copy(MAIN_TARGET)?;
+    let mut unchanged = Vec::new();
     for (path, text) in changes {
+        let original = fs::read_to_string(scratch.file(path)?).unwrap_or_default();
+        unchanged.push((path.clone(), original));
         scratch.write(path, text)?;
     }
     let manifest_path = scratch.path_of(&workspace.package.manifest_path);
@@ -58,26 +63,81 @@ pub fn validate(
             "the patched crate does not build: {first}"
         )));
     }
-    match tool {
-        TestTool::Cargo => Ok(judge_cargo_test(
+    let tests = match tool {
+        TestTool::Cargo => judge_cargo_test(
             &run_all_tests(&request, Some(timeout))?,
             flaky,
             timeout,
             "cargo test",
-        )),
+        ),
         TestTool::Nextest => {
             let nextest = judge_nextest(&run_nextest(&request, Some(timeout))?, flaky, timeout);
-            if nextest != Validation::Passed || !workspace.package.has_doctests() {
-                return Ok(nextest);
+            if nextest.is_err() || !workspace.package.has_doctests() {
+                nextest
+            } else {
+                judge_cargo_test(
+                    &run_doctests(&request, Some(timeout))?,
+                    flaky,
+                    timeout,
+                    "cargo test --doc",
+                )
             }
-            Ok(judge_cargo_test(
-                &run_doctests(&request, Some(timeout))?,
-                flaky,
-                timeout,
-                "cargo test --doc",
-            ))
+        }
+    };
+    Ok(match tests {
+        Ok(()) => Validation::Passed {
+            warnings: new_warnings(&request, &unchanged, |path, text| scratch.write(path, text))?,
+        },
+        Err(reason) => Validation::Failed(reason),
+    })
+}
+
+/// The compiler's warnings in the patched files (`unchanged` holds their
+/// original texts) that the original files do not have, as
+/// `file:line: message`, told apart by file and message (a warning that
+/// only moved is not new). The build is done, so asking is a replay of
+/// cargo's cached diagnostics; the original is built again only when the
+/// patched files warn at all.
+fn new_warnings(
+    request: &BuildRequest,
+    unchanged: &[(PathBuf, String)],
+    mut write: impl FnMut(&Path, &str) -> Result<()>,
+) -> Result<Vec<String>> {
+    let in_changed = |warnings: Vec<CompileError>| -> Vec<CompileError> {
+        let mut kept: Vec<CompileError> = warnings
+            .into_iter()
+            .filter(|w| {
+                let file = w.file.as_deref().map(Path::new);
+                file.is_some_and(|f| unchanged.iter().any(|(path, _)| f == path))
+            })
+            .collect();
+        // The library and its unit tests build the same file: once each.
+        kept.sort_by(|a, b| (&a.file, a.line, &a.message).cmp(&(&b.file, b.line, &b.message)));
+        kept.dedup_by(|a, b| (&a.file, a.line, &a.message) == (&b.file, b.line, &b.message));
+        kept
+    };
+    let patched = in_changed(diagnose_tests(request)?);
+    if patched.is_empty() {
+        return Ok(Vec::new());
+    }
+    for (path, text) in unchanged {
+        write(path, text)?;
+    }
+    let mut before: Vec<(Option<String>, String)> = in_changed(diagnose_tests(request)?)
+        .into_iter()
+        .map(|w| (w.file, w.message))
+        .collect();
+    let mut new = Vec::new();
+    for warning in patched {
+        let key = (warning.file.clone(), warning.message.clone());
+        match before.iter().position(|k| *k == key) {
+            Some(i) => {
+                before.remove(i);
+            }
+            None => new.push(warning.to_string()),
         }
     }
+    Ok(new)
 }
 
 /// What `cargo test`'s (`what`'s) output says about the patch.
@@ -86,15 +146,15 @@ fn judge_cargo_test(
     flaky: &BTreeSet<String>,
     timeout: Duration,
     what: &str,
-) -> Validation {
+) -> Result<(), String> {
     if finished.status == Status::TimedOut {
-        return Validation::Failed(format!(
+        return Err(format!(
             "{what} did not finish within {} s",
             timeout.as_secs()
         ));
     }
     if finished.success() {
-        return Validation::Passed;
+        return Ok(());
     }
     let results = parse_results(&finished.stdout);
     let failing: Vec<&str> = results
@@ -103,7 +163,7 @@ fn judge_cargo_test(
         .map(|(name, _)| *name)
         .collect();
     if !failing.is_empty() {
-        return Validation::Failed(format!("tests fail with the patch: {}", failing.join(", ")));
+        return Err(format!("tests fail with the patch: {}", failing.join(", ")));
     }
     // A test executable that crashed reports no FAILED line for its tests.
     let crashed = finished
@@ -111,22 +171,26 @@ fn judge_cargo_test(
         .lines()
         .find(|l| l.contains("process didn't exit successfully"));
     match crashed {
-        None if results.values().any(|passed| !passed) => Validation::Passed, // only flaky tests failed
-        None => Validation::Failed(first_error(&finished.stderr)),
-        Some(line) => Validation::Failed(line.trim().to_string()),
+        None if results.values().any(|passed| !passed) => Ok(()), // only flaky tests failed
+        None => Err(first_error(&finished.stderr)),
+        Some(line) => Err(line.trim().to_string()),
     }
 }
 
 /// What `cargo nextest run`'s output says about the patch.
-fn judge_nextest(finished: &Finished, flaky: &BTreeSet<String>, timeout: Duration) -> Validation {
+fn judge_nextest(
+    finished: &Finished,
+    flaky: &BTreeSet<String>,
+    timeout: Duration,
+) -> Result<(), String> {
     if finished.status == Status::TimedOut {
-        return Validation::Failed(format!(
+        return Err(format!(
             "cargo nextest run did not finish within {} s",
             timeout.as_secs()
         ));
     }
     if finished.success() {
-        return Validation::Passed;
+        return Ok(());
     }
     let failed = nextest_failures(&format!("{}\n{}", finished.stdout, finished.stderr));
     let failing: Vec<&String> = failed
@@ -134,8 +198,8 @@ fn judge_nextest(finished: &Finished, flaky: &BTreeSet<String>, timeout: Duratio
         .filter(|name| !flaky.contains(*name))
         .collect();
     match (failed.is_empty(), failing.is_empty()) {
-        (false, true) => Validation::Passed, // only flaky tests failed
-        (false, false) => Validation::Failed(format!(
+        (false, true) => Ok(()), // only flaky tests failed
+        (false, false) => Err(format!(
             "tests fail with the patch (cargo nextest): {}",
             failing
                 .iter()
@@ -143,7 +207,7 @@ fn judge_nextest(finished: &Finished, flaky: &BTreeSet<String>, timeout: Duratio
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
-        (true, _) => Validation::Failed(first_error(&finished.stderr)),
+        (true, _) => Err(first_error(&finished.stderr)),
     }
 }
 
@@ -189,15 +253,35 @@ mod tests {
         assert_eq!(
             validate(
                 &workspace,
-                &[(path.clone(), fixed)],
+                &[(path.clone(), fixed.clone())],
                 &features,
                 &none,
                 timeout,
                 TestTool::Cargo
             )
             .unwrap(),
-            Validation::Passed
+            Validation::Passed { warnings: vec![] }
         );
+
+        // The same fix with a variable left unused: one warning more.
+        let warned = fixed.replacen(
+            "return x;",
+            "let left_unused = 1;\n            return x;",
+            1,
+        );
+        let Validation::Passed { warnings } = validate(
+            &workspace,
+            &[(path.clone(), warned)],
+            &features,
+            &none,
+            timeout,
+            TestTool::Cargo,
+        )
+        .unwrap() else {
+            panic!("the warned fix passes the tests");
+        };
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("left_unused"), "{warnings:?}");
 
         let unchanged = validate(
             &workspace,
@@ -224,7 +308,7 @@ mod tests {
                 TestTool::Cargo
             )
             .unwrap(),
-            Validation::Passed
+            Validation::Passed { warnings: vec![] }
         );
 
         let broken = text.replace("return x;", "return x");

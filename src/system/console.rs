@@ -12,6 +12,23 @@ use anyhow::{Context, Result};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+/// `1st`, `2nd`, `3rd`, `4th`...
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// `s` after a count other than one.
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// Stderr output, quiet or not.
 #[derive(Debug, Clone, Copy)]
 pub struct Console {

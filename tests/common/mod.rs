@@ -171,10 +171,13 @@ pub fn apply_and_test(fixture_name: &str, diff: &str) -> TempDir {
     pristine
 }
 
-/// A repair that must succeed: exit 0, a diff that applies and passes.
+/// A repair that must succeed: exit 0 (`likely`) or 13 (only `plausible`),
+/// as its report's confidence says, a diff that applies and passes.
 pub fn assert_repaired(fixture_name: &str, extra: &[&str]) -> (String, serde_json::Value) {
     let (output, report) = repair(fixture_name, extra);
-    assert_exit(&output, 0);
+    let level = report["confidence"]["level"].as_str();
+    assert_exit(&output, if level == Some("likely") { 0 } else { 13 });
+    assert!(matches!(level, Some("likely" | "plausible")), "{report:#}");
     let diff = stdout(&output);
     assert!(
         diff.starts_with(
@@ -188,7 +191,12 @@ pub fn assert_repaired(fixture_name: &str, extra: &[&str]) -> (String, serde_jso
     assert_eq!(report["patch"], diff.as_str());
     let evaluated = report["candidates_evaluated"].as_u64().unwrap();
     assert!(evaluated >= 1 && report["candidates_compiled"].as_u64().unwrap() <= evaluated);
-    assert!(stderr(&output).contains("Plausible"), "{}", stderr(&output));
+    let verb = if level == Some("likely") {
+        "Likely"
+    } else {
+        "Plausible"
+    };
+    assert!(stderr(&output).contains(verb), "{}", stderr(&output));
     (diff, report)
 }
 

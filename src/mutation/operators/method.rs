@@ -1,6 +1,9 @@
 //! Methods replaced: by a sibling (`min` for `max`, `starts_with` for
 //! `ends_with`...), the likelier mistake, then by another method of the
-//! crate called with as many arguments.
+//! crate called with as many arguments; a function called by path after
+//! one of the crate's types (`UniCase::unicode(s)`) by another associated
+//! function of that type with as many arguments and the same return type
+//! (`UniCase::new(s)`: the wrong constructor).
 
 use std::collections::BTreeSet;
 
@@ -32,6 +35,7 @@ impl MutationOperator for Method {
             name,
             arguments,
             receiver,
+            owner,
             ..
         } = &site.kind
         else {
@@ -48,9 +52,13 @@ impl MutationOperator for Method {
             .into_iter()
             .flatten()
             .cloned();
+        let associated = owner
+            .iter()
+            .flat_map(|owner| cx.space.associated(owner, name, *arguments));
         let mut seen = BTreeSet::from([name.clone()]);
         siblings
             .chain(from_crate)
+            .chain(associated)
             .filter(|m| seen.insert(m.clone()))
             .map(|m| Edit::replace(range.clone(), m))
             .collect()

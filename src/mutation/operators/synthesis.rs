@@ -166,6 +166,7 @@ fn self_fields(site: &Site, cx: &Context) -> Vec<(String, String)> {
         .get(&site.function)
         .into_iter()
         .flatten()
+        .filter(|d| d.receiver)
         .map(|d| d.owner.as_str());
     let (Some(owner), None) = (owners.next(), owners.next()) else {
         return Vec::new();

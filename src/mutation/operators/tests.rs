@@ -315,6 +315,22 @@ fn a_function_called_by_path_becomes_its_sibling() {
 }
 
 #[test]
+fn a_constructor_becomes_another_of_its_type() {
+    let text = "pub struct Fold<S>(S, bool);\nimpl<S> Fold<S> {\n    pub fn new(s: S) -> Fold<S> {\n        Fold(s, true)\n    }\n    pub fn unicode(s: S) -> Fold<S> {\n        Fold(s, false)\n    }\n    pub fn pair(s: S, b: bool) -> Fold<S> {\n        Fold(s, b)\n    }\n    pub fn inner(s: S) -> S {\n        s\n    }\n    pub fn get(self) -> S {\n        Self::inner(self.0)\n    }\n}\npub fn from(s: &str) -> Fold<&str> {\n    Fold::unicode(s)\n}\n";
+    let at = |line_number: u32| -> BTreeSet<String> {
+        outcomes(text, Operator::Method, line_number)
+            .iter()
+            .map(|t| line(t, line_number as usize).to_string())
+            .collect()
+    };
+    // Same type, as many arguments, the same return type: not `pair` (two
+    // arguments), not `inner` (returns `S`), not `get` (a method).
+    assert_eq!(at(20), BTreeSet::from(["Fold::new(s)".to_string()]));
+    // `Self::inner` has no other function of its type returning `S`.
+    assert_eq!(at(16), BTreeSet::new());
+}
+
+#[test]
 fn a_compound_assignments_value_is_offset() {
     let text = "fn f(days: &[u32]) -> u32 {\n    let mut total = 0;\n    for day in days {\n        total += day;\n    }\n    total\n}\n";
     let mut types = Types::default();

@@ -1,0 +1,340 @@
+//! How sure the repair is of its patch: `likely` (the evidence points at
+//! it and nothing speaks against it) or `plausible` (it passes every test,
+//! and something says a person would check it twice), with the reasons
+//! either way. A patch that passes the tests may still be wrong; these are
+//! the signs, each computed from what the repair already measured:
+//!
+//! - where the evidence points: the edited line's rank in the failure's
+//!   ranking, and the crash site (an edit of the kind the panic calls for,
+//!   at the line where the failing tests panicked);
+//! - what the edit is: a one-token change, or new code (a statement, a
+//!   guard, a synthesized condition), which tests pin down less;
+//! - what else passes: plausible single edits at other lines (the tests
+//!   do not tell those places apart);
+//! - what it disturbs: lines the originally passing tests execute
+//!   differently, and compiler warnings the patch adds (a comparison made
+//!   useless by its type, a variable left unused);
+//! - how it was found: a single edit of the sweep, or edits combined by the
+//!   genetic search, in one stage or several.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::repair::stage::{Plausible, Stage};
+use crate::system::console::{ordinal, plural};
+
+/// An edit whose line ranks this high (or at the crash site) is where the
+/// evidence points.
+const TOP: usize = 5;
+
+/// The unusualness from which an edit writes new code rather than
+/// changing a token or two (see the operators' `unusualness`).
+const NEW_CODE: usize = 3;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Nothing speaks against the patch, and the evidence points at it.
+    Likely,
+    /// It passes every test; something speaks against it (see the reasons).
+    Plausible,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Likely => "likely",
+            Level::Plausible => "plausible",
+        }
+    }
+}
+
+/// One reason, for the patch or against it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reason {
+    /// Whether it speaks for the patch.
+    pub supports: bool,
+    pub text: String,
+}
+
+/// The level and its reasons, those against first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Confidence {
+    pub level: Level,
+    pub reasons: Vec<Reason>,
+}
+
+/// What the confidence in a patch is judged from.
+#[derive(Debug, Clone, Default)]
+pub struct Evidence<'a> {
+    /// Failure groups searched apart, each with its part of the patch.
+    pub stages: usize,
+    /// Edits of the patch.
+    pub edits: usize,
+    /// The plausible single edit the patch is, when a sweep found it (with
+    /// one stage).
+    pub chosen: Option<&'a Plausible>,
+    /// Plausible single edits of that sweep at none of its lines.
+    pub elsewhere: usize,
+    /// Compiler warnings the patch adds.
+    pub new_warnings: &'a [String],
+}
+
+impl<'a> Evidence<'a> {
+    /// The evidence about the validated patch of `stages` (the last
+    /// stage's chosen plausible patch when a sweep found it), which adds
+    /// the compiler warnings `new_warnings`.
+    pub fn of(stages: &'a [Stage], new_warnings: &'a [String]) -> Evidence<'a> {
+        let chosen = match stages {
+            [stage] => stage.alternatives.get(stage.chosen),
+            _ => None,
+        };
+        let elsewhere = chosen.map_or(0, |chosen| {
+            let lines: Vec<(&Path, u32)> = chosen
+                .edits
+                .iter()
+                .map(|e| (e.file.as_path(), e.line))
+                .collect();
+            stages[0]
+                .alternatives
+                .iter()
+                .filter(|a| !a.edits.iter().any(|e| lines.contains(&(&e.file, e.line))))
+                .count()
+        });
+        Evidence {
+            stages: stages.len(),
+            edits: stages.iter().map(|s| s.edits.len()).sum(),
+            chosen,
+            elsewhere,
+            new_warnings,
+        }
+    }
+}
+
+/// The level and its reasons: `likely` when no reason speaks against the
+/// patch.
+pub fn assess(evidence: &Evidence) -> Confidence {
+    let mut against: Vec<String> = Vec::new();
+    let mut support: Vec<String> = Vec::new();
+    if let [first, ..] = evidence.new_warnings {
+        let more = evidence.new_warnings.len() - 1;
+        against.push(format!(
+            "it adds a compiler warning: {first}{}",
+            if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if evidence.stages > 1 {
+        against.push(format!(
+            "it fixes {} failure groups in as many searches, each judged by its own tests",
+            evidence.stages
+        ));
+    }
+    match evidence.chosen {
+        None if evidence.stages == 1 => against.push(format!(
+            "the genetic search combined {} edits: no single edit passes every test",
+            evidence.edits
+        )),
+        None => {}
+        Some(chosen) => {
+            if chosen.answers_crash {
+                support.push(
+                    "at the line where the failing tests panicked, the kind of edit that panic calls for"
+                        .to_string(),
+                );
+            }
+            match chosen.behaviour_change {
+                Some(0) => support.push(
+                    "the passing tests that reach the edit execute the same lines as before"
+                        .to_string(),
+                ),
+                Some(lines) => against.push(format!(
+                    "the passing tests that reach the edit execute {lines} line{} differently",
+                    plural(lines)
+                )),
+                None => {}
+            }
+            if chosen.unnatural >= NEW_CODE && !chosen.answers_crash {
+                against.push(
+                    "it writes new code (a statement, a guard or a condition), which the tests pin down less than a changed token"
+                        .to_string(),
+                );
+            } else if chosen.unnatural == 0 {
+                support.push("a one-token change".to_string());
+            }
+            if evidence.elsewhere > 0 {
+                against.push(format!(
+                    "{} other single edit{} at other lines also pass{} every test",
+                    evidence.elsewhere,
+                    plural(evidence.elsewhere),
+                    if evidence.elsewhere == 1 { "es" } else { "" }
+                ));
+            }
+            let best = chosen
+                .edits
+                .iter()
+                .map(|e| if e.rank == 0 { usize::MAX } else { e.rank })
+                .min()
+                .unwrap_or(usize::MAX);
+            match best {
+                1 => support.push("the edited line ranks first".to_string()),
+                r if r <= TOP => support.push(format!("the edited line ranks {}", ordinal(r))),
+                _ if chosen.answers_crash => {}
+                usize::MAX => against.push("the edited line is not in the ranking".to_string()),
+                r => against.push(format!(
+                    "the edited line ranks {}: the evidence points elsewhere",
+                    ordinal(r)
+                )),
+            }
+        }
+    }
+    let level = if against.is_empty() {
+        Level::Likely
+    } else {
+        Level::Plausible
+    };
+    let reasons = against
+        .into_iter()
+        .map(|text| Reason {
+            supports: false,
+            text,
+        })
+        .chain(support.into_iter().map(|text| Reason {
+            supports: true,
+            text,
+        }))
+        .collect();
+    Confidence { level, reasons }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::mutation::patch::Operator;
+    use crate::repair::stage::EditDescription;
+
+    fn edit(line: u32, operator: Operator, rank: usize) -> EditDescription {
+        EditDescription {
+            file: PathBuf::from("src/lib.rs"),
+            line,
+            operator,
+            replacement: "<=".into(),
+            rank,
+        }
+    }
+
+    fn one_token(rank: usize) -> Plausible {
+        Plausible {
+            edits: vec![edit(7, Operator::Binary, rank)],
+            behaviour_change: Some(0),
+            unnatural: 0,
+            answers_crash: false,
+        }
+    }
+
+    fn texts(confidence: &Confidence, supports: bool) -> Vec<&str> {
+        let reasons = confidence.reasons.iter().filter(|r| r.supports == supports);
+        reasons.map(|r| r.text.as_str()).collect()
+    }
+
+    #[test]
+    fn a_one_token_fix_where_the_evidence_points_is_likely() {
+        let chosen = one_token(1);
+        let evidence = Evidence {
+            stages: 1,
+            edits: 1,
+            chosen: Some(&chosen),
+            ..Evidence::default()
+        };
+        let confidence = assess(&evidence);
+        assert_eq!(confidence.level, Level::Likely);
+        assert!(texts(&confidence, false).is_empty());
+        assert_eq!(
+            texts(&confidence, true),
+            [
+                "the passing tests that reach the edit execute the same lines as before",
+                "a one-token change",
+                "the edited line ranks first"
+            ]
+        );
+    }
+
+    #[test]
+    fn each_sign_against_makes_it_only_plausible() {
+        let far = one_token(9);
+        let changed = Plausible {
+            behaviour_change: Some(3),
+            ..one_token(2)
+        };
+        let new_code = Plausible {
+            unnatural: 4,
+            ..one_token(2)
+        };
+        let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
+        let near = one_token(2);
+        let cases = [
+            (
+                Some(&far),
+                0,
+                &[][..],
+                "the edited line ranks 9th: the evidence points elsewhere",
+            ),
+            (Some(&changed), 0, &[][..], "execute 3 lines differently"),
+            (Some(&new_code), 0, &[][..], "it writes new code"),
+            (
+                Some(&near),
+                2,
+                &[][..],
+                "2 other single edits at other lines also pass every test",
+            ),
+            (
+                Some(&near),
+                0,
+                &warning[..],
+                "it adds a compiler warning: src/lib.rs:7: comparison is useless",
+            ),
+            (None, 0, &[][..], "the genetic search combined 2 edits"),
+        ];
+        for (chosen, elsewhere, new_warnings, reason) in cases {
+            let evidence = Evidence {
+                stages: 1,
+                edits: 2,
+                chosen,
+                elsewhere,
+                new_warnings,
+            };
+            let confidence = assess(&evidence);
+            assert_eq!(confidence.level, Level::Plausible, "{reason}");
+            let against = texts(&confidence, false);
+            assert!(
+                against.len() == 1 && against[0].contains(reason),
+                "{against:?} for {reason}"
+            );
+        }
+    }
+
+    #[test]
+    fn new_code_that_answers_the_crash_is_not_held_against_it() {
+        let guard = Plausible {
+            edits: vec![edit(12, Operator::Guard, 14)],
+            behaviour_change: Some(0),
+            unnatural: 3,
+            answers_crash: true,
+        };
+        let evidence = Evidence {
+            stages: 1,
+            edits: 1,
+            chosen: Some(&guard),
+            ..Evidence::default()
+        };
+        let confidence = assess(&evidence);
+        assert_eq!(confidence.level, Level::Likely, "{confidence:?}");
+        assert!(texts(&confidence, true)[0].contains("panicked"));
+    }
+}
