@@ -77,6 +77,11 @@ fn a_revision_that_cannot_be_bisected_is_refused() {
     let unknown = autofix(dir.path(), &["bisect", "no-such-rev"]);
     assert_exit(&unknown, 10);
     assert!(error_line(&unknown).contains("git cannot show the change since `no-such-rev`"));
+    assert!(
+        error_line(&unknown).contains(": no commit has that name; name a commit"),
+        "{}",
+        error_line(&unknown)
+    );
     let unchanged = autofix(dir.path(), &["bisect", "HEAD"]);
     assert_exit(&unchanged, 10);
     assert!(

@@ -392,6 +392,23 @@ fn an_unparsable_file_is_skipped_with_a_warning() {
     assert!(stdout(&output).contains("src/lib.rs:5"));
 }
 
+/// A crate whose only file does not parse does not build: exit 5, not
+/// "nothing to rank" (6).
+#[test]
+fn a_crate_that_does_not_parse_does_not_build() {
+    let dir = fixture("middle");
+    let lib = dir.path().join("src/lib.rs");
+    let text = fs::read_to_string(&lib).unwrap();
+    fs::write(&lib, text.replacen("if y < z {", "if y < z {{", 1)).unwrap();
+    let output = autofix(dir.path(), &["--rank-only"]);
+    assert_exit(&output, 5);
+    let error = error_line(&output);
+    assert!(
+        error.contains("does not build: syn cannot parse src/lib.rs"),
+        "{error}"
+    );
+}
+
 #[test]
 fn outside_a_package_or_with_a_missing_manifest() {
     let empty = tempfile::tempdir().unwrap();
@@ -808,6 +825,38 @@ fn github_format_annotates_the_top_suspects() {
             .any(|l| l.contains(",line=6,") && l.contains("::suspicious line, rank ")),
         "{out}"
     );
+}
+
+/// A line no failing test executed (score 0) is no finding: SARIF and the
+/// GitHub annotations leave it out, however many lines are asked for.
+#[test]
+fn ci_outputs_leave_out_lines_of_score_zero() {
+    let dir = fixture("middle");
+    let json = rank_json(dir.path(), &[]);
+    let ranked = json["ranking"].as_array().unwrap();
+    let positive = ranked
+        .iter()
+        .filter(|e| e["score"].as_f64() > Some(0.0))
+        .count();
+    assert!(positive > 0 && positive < ranked.len(), "{json:#}");
+
+    let output = autofix(dir.path(), &["--rank-only", "--format", "sarif"]);
+    assert_exit(&output, 0);
+    let sarif: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), positive, "{sarif:#}");
+    assert!(
+        results
+            .iter()
+            .all(|r| r["properties"]["score"].as_f64() > Some(0.0))
+    );
+
+    let output = autofix(
+        dir.path(),
+        &["--rank-only", "--format", "github", "--top", "50"],
+    );
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output).lines().count(), positive.min(10));
 }
 
 #[test]

@@ -467,7 +467,9 @@ fn github_format_annotates_the_patch() {
         "one annotation, the diff inside it:\n{out}"
     );
     assert!(
-        out.starts_with("::notice file=src/lib.rs,line=6,title=cargo autofix%3A "),
+        out.starts_with(
+            "::notice file=src/lib.rs,line=6,title=cargo autofix%3A a patch that passes every test%2C likely the fix::likely the fix%3A "
+        ),
         "{out}"
     );
     assert!(
@@ -532,6 +534,19 @@ fn sarif_and_the_report_after_a_repair_match_their_schemas() {
     let patch = &results[3];
     assert_eq!(patch["ruleId"], "plausible-patch");
     assert_eq!(patch["properties"]["patch"], report["patch"]);
+    assert_eq!(patch["properties"]["confidence"], report["confidence"]);
+    let level = report["confidence"]["level"].as_str().unwrap();
+    assert!(
+        patch["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains(if level == "likely" {
+                "(likely the fix: "
+            } else {
+                "(only plausible: "
+            }),
+        "{patch:#}"
+    );
     // The fix: `return y;` to `return x;` on line 6, as bytes of the file.
     let change = &patch["fixes"][0]["artifactChanges"][0];
     assert_eq!(change["artifactLocation"]["uri"], "src/lib.rs");

@@ -324,3 +324,27 @@ fn arguments_swaps_a_comparison_methods_receiver_and_argument() {
         "+    players.sort_by(|a, b| b.score.cmp(&a.score).then(a.name.cmp(&b.name)));",
     );
 }
+
+/// `rem > 0` to `rem >= 0` passes every test too, and reads as the more
+/// natural slip, but the compiler warns that the comparison is useless on
+/// a `usize` (as it warns that `rem` is unused after `rem` to `bits`): the
+/// first plausible patch that adds no warning is printed, the real fix.
+#[test]
+fn a_patch_that_adds_a_warning_gives_way_to_one_that_adds_none() {
+    let (diff, report) = assert_repaired("useless_comparison", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-        let words = words_for(max);",
+            "+        let words = words_for(max + 1);"
+        ],
+        "{diff}"
+    );
+    let stage = &report["stages"][0];
+    let first = &stage["alternatives"][0]["edits"][0];
+    assert_eq!(first["replacement"], ">=", "{report:#}");
+    assert_ne!(stage["alternatives"][0]["edits"], report["edits"]);
+    // The patch printed is one of the runners-up, with the warned one
+    // among its alternatives (the other lines that pass too).
+    assert_eq!(report["confidence"]["level"], "plausible", "{report:#}");
+}

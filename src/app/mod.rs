@@ -470,10 +470,19 @@ fn finish_repair(
                 None => {}
             }
             match options.format {
-                Format::Github => write_product(&render::github::patch(&diff, prefix))?,
+                Format::Github => write_product(&render::github::patch(
+                    &diff,
+                    repair.report.confidence.as_ref(),
+                    prefix,
+                ))?,
                 Format::Sarif => write_product(&format!(
                     "{:#}\n",
-                    render::sarif::log(ranking, options.top, Some(&diff), prefix)
+                    render::sarif::log(
+                        ranking,
+                        options.top,
+                        Some((&diff, repair.report.confidence.as_ref())),
+                        prefix
+                    )
                 ))?,
                 _ => {}
             }

@@ -21,7 +21,7 @@ use crate::code::crate_sources::{CrateSources, read_crate_sources};
 use crate::code::source::{FileId, Location};
 use crate::code::test_fn::{TestFunction, find_test_function};
 use crate::exit::{Exit, Failure};
-use crate::system::console::Console;
+use crate::system::console::{Console, plural};
 use crate::system::scratch::{MAIN_TARGET, ScratchDir};
 
 /// How the baseline is measured.
@@ -167,6 +167,17 @@ pub fn establish(
         )
         .into());
     }
+    if let (true, Some((path, reason))) = (sources.files.is_empty(), sources.unparsable.first()) {
+        return Err(Failure::new(
+            Exit::BuildFailed,
+            format!(
+                "package `{}` does not build: syn cannot parse {} ({reason}); fix the syntax error (`cargo build` shows it)",
+                package.name,
+                path.display()
+            ),
+        )
+        .into());
+    }
     if sources.files.is_empty() {
         return Err(Failure::new(
             Exit::NothingToLocalize,
@@ -186,8 +197,9 @@ pub fn establish(
     console.status(
         "Instrumented",
         format!(
-            "{} files with {} probes{event_note}",
+            "{} file{} with {} probes{event_note}",
             instrumented.files.len(),
+            plural(instrumented.files.len()),
             instrumented.probes.locations.len()
         ),
     );

@@ -18,6 +18,7 @@ use crate::localize::spectrum::{Suspect, confidence, tarantula_hue};
 use crate::localize::spectrum_of;
 use crate::localize::tree::Tree;
 use crate::localize::{Localization, TREE_DEPTH};
+use crate::repair::confidence::Level;
 use crate::repair::report::{Outcome, RepairReport};
 
 /// Rows of the overall ranking the page lists, and of each group's.
@@ -33,6 +34,7 @@ pre { font-family: ui-monospace, monospace; font-size: 13px; line-height: 1.35; 
 .no { display: inline-block; width: 4em; color: #888; user-select: none; }
 table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: left; }
 .diff .add { background: #e6ffec; } .diff .del { background: #ffebe9; } .diff .hunk { color: #888; }
+.reasons { list-style: none; padding-left: 0; } .reasons .for { color: #1a7f37; } .reasons .against { color: #cf222e; }
 svg { font: 11px system-ui, sans-serif; }";
 
 /// The page of a ranking (with its localization's groups), and of the
@@ -187,7 +189,10 @@ fn repair_section(out: &mut String, report: &RepairReport) {
         out,
         "<p>{}: {} candidates evaluated ({} compiled), {} single edits swept, {} generations, {:.1} s.</p>",
         match report.outcome {
-            Outcome::Fixed => "A patch that passes every test (plausible: review it)",
+            Outcome::Fixed => match report.confidence.as_ref().map(|c| c.level) {
+                Some(Level::Likely) => "A patch that passes every test, likely the fix",
+                _ => "A patch that passes every test, only plausible: review it",
+            },
             Outcome::NotFixed => "No patch passes every test",
             Outcome::Interrupted => "Interrupted before a patch was validated",
         },
@@ -197,6 +202,22 @@ fn repair_section(out: &mut String, report: &RepairReport) {
         report.generations,
         report.elapsed_seconds
     );
+    if let Some(confidence) = &report.confidence {
+        out.push_str("<ul class=\"reasons\">\n");
+        for reason in &confidence.reasons {
+            let (class, sign) = if reason.supports {
+                ("for", "+")
+            } else {
+                ("against", "-")
+            };
+            let _ = writeln!(
+                out,
+                "<li class=\"{class}\">{sign} {}</li>",
+                escape(&reason.text)
+            );
+        }
+        out.push_str("</ul>\n");
+    }
     if let Some(patch) = report.patch.as_deref().or(report.partial_patch.as_deref()) {
         if report.patch.is_none() {
             out.push_str("<p>The patch of the failure groups fixed (not validated):</p>\n");

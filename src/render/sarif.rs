@@ -11,20 +11,29 @@ use serde_json::{Value, json};
 use super::{Ranking, format_score, json_score};
 use crate::code::diff::{first_change, hunk_edits, parse_diff};
 use crate::code::spans::{Span, Spans};
+use crate::repair::confidence::Confidence;
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-/// The SARIF log of a ranking: its top `top` suspects (all for `None`),
+/// The SARIF log of a ranking: its top `top` suspects with a positive
+/// score (all of those for `None`),
 /// and the validated patch, if any. `prefix` leads from the repository
 /// root to the workspace root (SARIF paths are relative to the repository).
-pub fn log(ranking: &Ranking, top: Option<usize>, patch: Option<&str>, prefix: &Path) -> Value {
+pub fn log(
+    ranking: &Ranking,
+    top: Option<usize>,
+    patch: Option<(&str, Option<&Confidence>)>,
+    prefix: &Path,
+) -> Value {
     let spans = Spans::of(&ranking.baseline.sources);
     let failing = ranking.baseline.failing().count();
     let passing = ranking.baseline.passing().count();
+    // Lines no failing test executed (score 0) are not findings.
     let mut results: Vec<Value> = ranking
         .suspects
         .iter()
+        .filter(|s| s.score > 0.0)
         .take(top.unwrap_or(usize::MAX))
         .map(|suspect| {
             let file = &ranking.baseline.sources.get(suspect.location.file).path;
@@ -67,16 +76,17 @@ pub fn log(ranking: &Ranking, top: Option<usize>, patch: Option<&str>, prefix: &
             })
         })
         .collect();
-    if let Some(diff) = patch {
+    if let Some((diff, confidence)) = patch {
         let (file, line) = first_change(diff).unwrap_or_default();
+        let said = confidence.map_or(String::new(), |c| format!(" ({})", c.summary()));
         results.push(json!({
             "ruleId": "plausible-patch",
             "ruleIndex": 1,
             "level": "note",
-            "message": {"text": format!("A patch that passes every test (review it before applying):\n{diff}")},
+            "message": {"text": format!("A patch that passes every test{said}; review it before applying:\n{diff}")},
             "locations": [location(prefix, Path::new(&file), json!({"startLine": line.max(1)}))],
             "fixes": fixes(ranking, diff, prefix),
-            "properties": {"patch": diff},
+            "properties": {"patch": diff, "confidence": confidence},
         }));
     }
     json!({

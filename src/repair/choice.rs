@@ -45,6 +45,8 @@ pub struct Alternative {
     /// At the line where the failing tests panicked, of the kind that
     /// panic calls for (see [`answers`]).
     pub answers_crash: bool,
+    /// How many tokens longer it makes the code (negative: shorter).
+    pub growth: i64,
 }
 
 /// The plausible candidates, best first (see the module's doc). Those after
@@ -63,6 +65,7 @@ pub fn rank_plausible(
         .map(|scored| {
             let answers_crash = answers(&scored.candidate, crash);
             Alternative {
+                growth: extent(&scored.candidate, &originals).0,
                 unnatural: unnatural(&scored.candidate, &originals)
                     .saturating_sub(usize::from(answers_crash)),
                 behaviour_change: None,

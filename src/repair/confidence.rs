@@ -28,9 +28,15 @@ use crate::system::console::{ordinal, plural};
 /// evidence points.
 const TOP: usize = 5;
 
-/// The unusualness from which an edit writes new code rather than
-/// changing a token or two (see the operators' `unusualness`).
-const NEW_CODE: usize = 3;
+/// The unusualness from which an edit changes whole statements (see the
+/// operators' `unusualness`: a statement inserted, deleted, swapped or
+/// adapted, a guard).
+const NEW_STATEMENT: usize = 3;
+
+/// The tokens from which an expression edit writes new code rather than
+/// changing a token or two (`a + 1` for `a` adds two; `input[i + 2] ==
+/// 0x85` for `next == 0xC2` five).
+const NEW_TOKENS: i64 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -63,6 +69,28 @@ pub struct Reason {
 pub struct Confidence {
     pub level: Level,
     pub reasons: Vec<Reason>,
+}
+
+impl Confidence {
+    /// One line: the level, then the reasons against it (or, when none,
+    /// for it), as the CI outputs show it.
+    pub fn summary(&self) -> String {
+        let against: Vec<&str> = self
+            .reasons
+            .iter()
+            .filter(|r| !r.supports)
+            .map(|r| r.text.as_str())
+            .collect();
+        let reasons: Vec<&str> = if against.is_empty() {
+            self.reasons.iter().map(|r| r.text.as_str()).collect()
+        } else {
+            against
+        };
+        match self.level {
+            Level::Likely => format!("likely the fix: {}", reasons.join("; ")),
+            Level::Plausible => format!("only plausible: {}", reasons.join("; ")),
+        }
+    }
 }
 
 /// What the confidence in a patch is judged from.
@@ -136,8 +164,9 @@ pub fn assess(evidence: &Evidence) -> Confidence {
     }
     match evidence.chosen {
         None if evidence.stages == 1 => against.push(format!(
-            "the genetic search combined {} edits: no single edit passes every test",
-            evidence.edits
+            "the genetic search found it ({} edit{}), not the sweep of single edits at the top lines, so it was not weighed against other plausible patches",
+            evidence.edits,
+            plural(evidence.edits)
         )),
         None => {}
         Some(chosen) => {
@@ -158,9 +187,10 @@ pub fn assess(evidence: &Evidence) -> Confidence {
                 )),
                 None => {}
             }
-            if chosen.unnatural >= NEW_CODE && !chosen.answers_crash {
+            let new_code = chosen.unnatural >= NEW_STATEMENT || chosen.growth >= NEW_TOKENS;
+            if new_code && !chosen.answers_crash {
                 against.push(
-                    "it writes new code (a statement, a guard or a condition), which the tests pin down less than a changed token"
+                    "it changes whole statements (one inserted, deleted or swapped, a guard) or writes a longer expression, which the tests pin down less than a changed token"
                         .to_string(),
                 );
             } else if chosen.unnatural == 0 {
@@ -235,6 +265,7 @@ mod tests {
             behaviour_change: Some(0),
             unnatural: 0,
             answers_crash: false,
+            growth: 0,
         }
     }
 
@@ -276,6 +307,11 @@ mod tests {
             unnatural: 4,
             ..one_token(2)
         };
+        let longer = Plausible {
+            unnatural: 2,
+            growth: 5,
+            ..one_token(2)
+        };
         let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
         let near = one_token(2);
         let cases = [
@@ -286,7 +322,7 @@ mod tests {
                 "the edited line ranks 9th: the evidence points elsewhere",
             ),
             (Some(&changed), 0, &[][..], "execute 3 lines differently"),
-            (Some(&new_code), 0, &[][..], "it writes new code"),
+            (Some(&new_code), 0, &[][..], "it changes whole statements"),
             (
                 Some(&near),
                 2,
@@ -299,7 +335,8 @@ mod tests {
                 &warning[..],
                 "it adds a compiler warning: src/lib.rs:7: comparison is useless",
             ),
-            (None, 0, &[][..], "the genetic search combined 2 edits"),
+            (Some(&longer), 0, &[][..], "a longer expression"),
+            (None, 0, &[][..], "the genetic search found it (2 edits)"),
         ];
         for (chosen, elsewhere, new_warnings, reason) in cases {
             let evidence = Evidence {
@@ -326,6 +363,7 @@ mod tests {
             behaviour_change: Some(0),
             unnatural: 3,
             answers_crash: true,
+            growth: 9,
         };
         let evidence = Evidence {
             stages: 1,

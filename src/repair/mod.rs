@@ -269,6 +269,8 @@ pub fn repair(
         // A patch that passes with new compiler warnings is kept while the
         // next ones are tried for one that adds none.
         let mut chosen: Option<(Option<usize>, Validated)> = None;
+        // The first warning of a validated patch that gave way.
+        let mut displaced: Option<String> = None;
         for (runner_up, files) in tries {
             let validation =
                 validate_files(baseline, &user_files, &files, &flaky, settings, console).map(|v| {
@@ -281,8 +283,13 @@ pub fn repair(
             match halts(validation)? {
                 Ok(Ok(validated)) => {
                     let clean = validated.warnings.is_empty();
-                    if chosen.is_none() || clean {
-                        chosen = Some((runner_up, validated));
+                    match &chosen {
+                        None => chosen = Some((runner_up, validated)),
+                        Some((_, warned)) if clean => {
+                            displaced = warned.warnings.first().cloned();
+                            chosen = Some((runner_up, validated));
+                        }
+                        Some(_) => {}
                     }
                     if clean {
                         break;
@@ -298,13 +305,14 @@ pub fn repair(
         if let Some((runner_up, validated)) = chosen {
             if let (Some(i), Some(stage)) = (runner_up, stages.last_mut()) {
                 let runner = stage.runners_up.remove(i);
+                let why = match &displaced {
+                    Some(warning) => {
+                        format!("a patch before it adds a compiler warning: {warning}")
+                    }
+                    None => "the patches before it did not".to_string(),
+                };
                 console.note(format!(
-                    "the next plausible patch passed validation{}: {}",
-                    if i == 0 {
-                        ""
-                    } else {
-                        " (the ones before it did not, or added warnings)"
-                    },
+                    "the next plausible patch passed validation ({why}): {}",
                     runner
                         .edits
                         .iter()

@@ -174,6 +174,9 @@ pub struct AlternativeReport {
     /// panic calls for.
     #[serde(default)]
     pub answers_crash: bool,
+    /// How many tokens longer it makes the code (negative: shorter).
+    #[serde(default)]
+    pub growth: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -293,6 +296,7 @@ impl RepairReport {
                             behaviour_change: a.behaviour_change,
                             unnatural: a.unnatural,
                             answers_crash: a.answers_crash,
+                            growth: a.growth,
                         })
                         .collect(),
                     sweep_progress: s

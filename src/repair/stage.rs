@@ -75,6 +75,8 @@ pub struct Plausible {
     pub behaviour_change: Option<usize>,
     pub unnatural: usize,
     pub answers_crash: bool,
+    /// How many tokens longer it makes the code (negative: shorter).
+    pub growth: i64,
 }
 
 /// A plausible patch after the chosen one, tried in its place when the
@@ -380,6 +382,7 @@ pub fn run_stage(
                 behaviour_change: a.behaviour_change,
                 unnatural: a.unnatural,
                 answers_crash: a.answers_crash,
+                growth: a.growth,
             })
             .collect(),
         sweep: swept,

@@ -34,7 +34,14 @@ pub fn change_since(dir: &Path, rev: &str) -> Result<ChangeSince> {
                 .next()
                 .unwrap_or("")
                 .trim()
+                .trim_start_matches("fatal: ")
                 .to_string();
+            // `rev-parse --quiet` says nothing of a name it does not know.
+            let why = if why.is_empty() {
+                "no commit has that name".to_string()
+            } else {
+                why
+            };
             return Err(Failure::new(
                 Exit::BadRevision,
                 format!("git cannot show the change since `{rev}` in {}: {why}; name a commit of the repository that holds the package", dir.display()),
