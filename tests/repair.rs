@@ -468,7 +468,7 @@ fn github_format_annotates_the_patch() {
     );
     assert!(
         out.starts_with(
-            "::notice file=src/lib.rs,line=6,title=cargo autofix%3A a patch that passes every test%2C likely the fix::likely the fix%3A "
+            "::notice file=src/lib.rs,line=6,title=cargo autofix%3A a patch that passes every test%2C likely the fix::likely the fix: "
         ),
         "{out}"
     );

@@ -325,10 +325,10 @@ fn arguments_swaps_a_comparison_methods_receiver_and_argument() {
     );
 }
 
-/// `rem > 0` to `rem >= 0` passes every test too, and reads as the more
-/// natural slip, but the compiler warns that the comparison is useless on
-/// a `usize` (as it warns that `rem` is unused after `rem` to `bits`): the
-/// first plausible patch that adds no warning is printed, the real fix.
+/// `bits.rem_euclid(64) > 0` to `>= 0` passes every test too, and reads as
+/// the more natural slip (an operator before an offset), but the compiler
+/// warns that the comparison is useless on a `usize`: the first plausible
+/// patch that adds no warning is printed, the real fix.
 #[test]
 fn a_patch_that_adds_a_warning_gives_way_to_one_that_adds_none() {
     let (diff, report) = assert_repaired("useless_comparison", &[]);

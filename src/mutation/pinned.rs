@@ -93,7 +93,7 @@ const PINNED: &[&str] = &[
     "testdata/unrepairable fcc1221025afa46b 8ac94e585de53afc 45a6a73b148e843e 94d6a26b5445268e 153 473",
     "testdata/unused_binding 8259d636084e930b ea5b09fd2c8eba79 6e00b25dc6d593a7 5d44b201f58f72a1 577 1472",
     "testdata/unzip_pairs c52f9456c4167a55 3c28cf3c82911c3e 0bd62b7cdd95042c 4546fb9a55c3c9c1 76 245",
-    "testdata/useless_comparison c27bb8ce6c7fde38 4b74d147a74d5555 ac53bd581bcb8447 8c0f06f18b57a35d 56 97",
+    "testdata/useless_comparison 7e0ea5b28d055014 6bae802c8b8c6600 92a46890d9ed2147 0d4d822329cb8c60 48 75",
     "testdata/word_pieces d8f3efed5de0b49c 84da010ca7a0d0c0 500ebc99acb8039f 7534563e1add43d6 731 2021",
 ];
 

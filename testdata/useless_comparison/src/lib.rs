@@ -2,8 +2,7 @@
 
 /// Words of 64 bits needed to hold `bits` bits.
 fn words_for(bits: usize) -> usize {
-    let rem = bits % 64;
-    bits / 64 + (rem > 0) as usize
+    bits / 64 + (bits.rem_euclid(64) > 0) as usize
 }
 
 /// Bits `0..=max`.
@@ -33,6 +32,11 @@ mod tests {
     #[test]
     fn a_set_up_to_a_word_boundary_takes_the_next_word() {
         assert_eq!(Bits::with_max(64).words(), 2);
+    }
+
+    #[test]
+    fn the_first_bit_takes_a_word() {
+        assert_eq!(Bits::with_max(0).words(), 1);
     }
 
     #[test]
