@@ -274,16 +274,21 @@ mod tests {
         reasons.map(|r| r.text.as_str()).collect()
     }
 
+    /// The confidence in `chosen`, the one plausible single edit of a
+    /// one-stage repair.
+    fn assess_one(chosen: &Plausible) -> Confidence {
+        assess(&Evidence {
+            stages: 1,
+            edits: 1,
+            chosen: Some(chosen),
+            ..Evidence::default()
+        })
+    }
+
     #[test]
     fn a_one_token_fix_where_the_evidence_points_is_likely() {
         let chosen = one_token(1);
-        let evidence = Evidence {
-            stages: 1,
-            edits: 1,
-            chosen: Some(&chosen),
-            ..Evidence::default()
-        };
-        let confidence = assess(&evidence);
+        let confidence = assess_one(&chosen);
         assert_eq!(confidence.level, Level::Likely);
         assert!(texts(&confidence, false).is_empty());
         assert_eq!(
@@ -365,13 +370,7 @@ mod tests {
             answers_crash: true,
             growth: 9,
         };
-        let evidence = Evidence {
-            stages: 1,
-            edits: 1,
-            chosen: Some(&guard),
-            ..Evidence::default()
-        };
-        let confidence = assess(&evidence);
+        let confidence = assess_one(&guard);
         assert_eq!(confidence.level, Level::Likely, "{confidence:?}");
         assert!(texts(&confidence, true)[0].contains("panicked"));
     }
