@@ -42,7 +42,7 @@ const PINNED: &[&str] = &[
     "testdata/cli 1b275af7e828d148 162d3c8e7f297556 621ea44bca4bc6f4 72c2321b7139110b 140 241",
     "testdata/comparison 2879862ecd44b628 fd465721fd3aa919 6c9220ac4d7a6ebc 09223cc1803f51a7 125 201",
     "testdata/const_table 0dd57b5cb17443e2 2cd4656b3eb2ff08 7af09ea79747ff4b 9a26174261fbac55 119 146",
-    "testdata/crash_site fae93278ac989291 bcf242cea04f4dfa 6956beae6b76be9f 09aac1682d88562a 1174 1807",
+    "testdata/crash_site 993828cd8844ef70 56bb8f6f5d783e3a 2df289d1590a9b0d 428b247a7d137270 1167 1805",
     "testdata/early_stop f23157438c9df6ee bfc202825b71a96d 61a234f12fbe123d b92e0e03de90a82c 144 346",
     "testdata/far_fault e0dd7af38c5bdd81 6d4d800e83b38d4c c0c7a474a420c63a 60b7bfdc55e97eb8 557 592",
     "testdata/features 5589f548ef92fc26 28ab81ea02c8be59 d20623a644b303b6 7bd5583f32394c3c 23 55",

@@ -28,6 +28,12 @@ use crate::system::console::{ordinal, plural};
 /// evidence points.
 const TOP: usize = 5;
 
+/// An edit whose line ranks below this (and not at the crash site) is away
+/// from where the evidence points. The repair's ranking is the plain one,
+/// without `--rank-only`'s mutation refinement, which lifts the lines of
+/// plausible single edits: a line ranked 7th there is often 1st refined.
+const FAR: usize = 10;
+
 /// The unusualness from which an edit changes whole statements (see the
 /// operators' `unusualness`: a statement inserted, deleted, swapped or
 /// adapted, a guard).
@@ -213,7 +219,7 @@ pub fn assess(evidence: &Evidence) -> Confidence {
             match best {
                 1 => support.push("the edited line ranks first".to_string()),
                 r if r <= TOP => support.push(format!("the edited line ranks {}", ordinal(r))),
-                _ if chosen.answers_crash => {}
+                r if r <= FAR || chosen.answers_crash => {}
                 usize::MAX => against.push("the edited line is not in the ranking".to_string()),
                 r => against.push(format!(
                     "the edited line ranks {}: the evidence points elsewhere",
@@ -302,8 +308,15 @@ mod tests {
     }
 
     #[test]
+    fn a_line_in_the_top_ten_is_not_held_against_a_patch() {
+        let confidence = assess_one(&one_token(8));
+        assert_eq!(confidence.level, Level::Likely);
+        assert!(!texts(&confidence, true).iter().any(|t| t.contains("ranks")));
+    }
+
+    #[test]
     fn each_sign_against_makes_it_only_plausible() {
-        let far = one_token(9);
+        let far = one_token(12);
         let changed = Plausible {
             behaviour_change: Some(3),
             ..one_token(2)
@@ -324,7 +337,7 @@ mod tests {
                 Some(&far),
                 0,
                 &[][..],
-                "the edited line ranks 9th: the evidence points elsewhere",
+                "the edited line ranks 12th: the evidence points elsewhere",
             ),
             (Some(&changed), 0, &[][..], "execute 3 lines differently"),
             (Some(&new_code), 0, &[][..], "it changes whole statements"),

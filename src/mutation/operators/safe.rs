@@ -1,9 +1,12 @@
 //! Arithmetic and indexing that cannot panic, the fixes of a crash at an
 //! operation: `a + b` to `a.saturating_add(b)`, `a.checked_add(b)?` or
 //! `.ok_or(E)?` with the function's own error, `.unwrap_or(0)`, `wrapping_`;
-//! `x += e` likewise as `x = x.saturating_add(e)`; `v[i]` to
+//! `x += e` likewise as `x = x.saturating_add(e)`, and with it the
+//! statements next to it that update `x` too (`x *= 10;` before it: an
+//! accumulation overflows in each of its steps); `v[i]` to
 //! `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`.
 
+use std::fmt::Write;
 use std::ops::Range;
 
 use crate::code::source::Edit;
@@ -58,6 +61,12 @@ impl MutationOperator for Overflow {
             return Vec::new();
         };
         let right_text = cx.text[right.clone()].trim();
+        if assigns {
+            let run = accumulation(cx.text, expression, left_text);
+            if run.len() > 1 {
+                return accumulation_made_safe(&run, left_text, &receiver, site, cx);
+            }
+        }
         let safe =
             |kind: &str, tail: &str| format!("{receiver}.{kind}_{method}({right_text}){tail}");
         let mut made = Vec::new();
@@ -88,6 +97,95 @@ impl MutationOperator for Overflow {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
     }
+}
+
+/// One statement of an accumulation: `x *= 10` (without its `;`), as its
+/// range, its operator's method family and its right operand.
+struct Update<'t> {
+    range: Range<usize>,
+    method: &'static str,
+    right: &'t str,
+}
+
+/// The run of consecutive statements, one per line, that update `left`
+/// with arithmetic assignments, the one at `expression` among them
+/// (`x *= 10;` just before `x += d;`): where one of them overflows, the
+/// others do at the same values, so the run is made safe as a whole.
+/// Empty unless the statement at `expression` fills its line.
+fn accumulation<'t>(text: &'t str, expression: &Range<usize>, left: &str) -> Vec<Update<'t>> {
+    let update = |line: Range<usize>| -> Option<Update<'t>> {
+        let full = &text[line.clone()];
+        let statement = full.trim().strip_suffix(';')?;
+        let start = line.start + full.find(statement)?;
+        let rest = statement.strip_prefix(left)?.strip_prefix(' ')?;
+        let (operator, right) = rest.split_once(' ')?;
+        let method = method_of(operator).filter(|_| operator.ends_with('='))?;
+        let right = right.trim();
+        (!right.is_empty() && !right.contains(';')).then_some(Update {
+            range: start..start + statement.len(),
+            method,
+            right,
+        })
+    };
+    let line_at = |at: usize| {
+        let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+        start..end
+    };
+    let own_line = line_at(expression.start);
+    let Some(own) = update(own_line.clone()).filter(|u| u.range == *expression) else {
+        return Vec::new();
+    };
+    let mut before = Vec::new();
+    let mut line = own_line.clone();
+    while line.start > 0 {
+        line = line_at(line.start - 1);
+        let Some(found) = update(line.clone()) else {
+            break;
+        };
+        before.push(found);
+    }
+    let mut run: Vec<Update> = before.into_iter().rev().chain([own]).collect();
+    line = own_line;
+    while line.end < text.len() {
+        line = line_at(line.end + 1);
+        let Some(found) = update(line.clone()) else {
+            break;
+        };
+        run.push(found);
+    }
+    run
+}
+
+/// The edits that make every statement of an accumulation safe the same
+/// way: saturating, leaving the function early, wrapping.
+fn accumulation_made_safe(
+    run: &[Update],
+    left: &str,
+    receiver: &str,
+    site: &Site,
+    cx: &Context,
+) -> Vec<Edit> {
+    let whole = run[0].range.start..run[run.len() - 1].range.end;
+    let made = |kind: &str, tail: &str| {
+        let mut text = String::new();
+        let mut at = whole.start;
+        for update in run {
+            text.push_str(&cx.text[at..update.range.start]);
+            let (method, right) = (update.method, update.right);
+            let _ = write!(text, "{left} = {receiver}.{kind}_{method}({right}){tail}");
+            at = update.range.end;
+        }
+        Edit::replace(whole.clone(), text)
+    };
+    let shifts = run.iter().any(|u| u.method == "shl");
+    let mut edits = Vec::new();
+    if !shifts {
+        edits.push(made("saturating", ""));
+    }
+    edits.extend(early_exits(site, cx).map(|exit| made("checked", &exit)));
+    edits.push(made("wrapping", ""));
+    edits
 }
 
 /// `v[i]` to `v.get(i).copied().unwrap_or_default()`, or leaving the

@@ -530,6 +530,26 @@ fn overflow_makes_arithmetic_checked_with_the_functions_own_error() {
 }
 
 #[test]
+fn overflow_makes_an_accumulation_safe_in_every_step() {
+    let text = "pub fn parse(digits: &[u8]) -> u64 {\n    let mut n: u64 = 0;\n    for d in digits {\n        n *= 10;\n        n += *d as u64;\n    }\n    n\n}\n";
+    let both = "        n = n.saturating_mul(10);\n        n = n.saturating_add(*d as u64);";
+    for line in [4, 5] {
+        let made = outcomes(text, Operator::Overflow, line);
+        assert!(
+            made.iter().any(|t| t.contains(both)),
+            "line {line}: {made:?}"
+        );
+        assert!(
+            made.iter().all(|t| t.matches("wrapping_").count() != 1),
+            "one step alone is not offered: {made:?}"
+        );
+    }
+    // A statement of its own is made safe alone.
+    let alone = "pub fn f(mut n: u64, d: u64) -> u64 {\n    n *= 10;\n\n    n += d;\n    n\n}\n";
+    assert!(lines_made(alone, Operator::Overflow, 4).contains("n = n.saturating_add(d);"));
+}
+
+#[test]
 fn bounds_reads_an_element_that_may_be_missing() {
     let text =
         "pub fn at(v: &[u8], i: usize) -> Option<u8> {\n    let x = v[i] + 1;\n    Some(x)\n}\n";
