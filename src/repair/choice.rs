@@ -47,6 +47,9 @@ pub struct Alternative {
     pub answers_crash: bool,
     /// How many tokens longer it makes the code (negative: shorter).
     pub growth: i64,
+    /// How many originally passing tests execute an edited line (0: only
+    /// the failing tests check the edit).
+    pub passing_reach: usize,
 }
 
 /// The plausible candidates, best first (see the module's doc). Those after
@@ -65,6 +68,7 @@ pub fn rank_plausible(
         .map(|scored| {
             let answers_crash = answers(&scored.candidate, crash);
             Alternative {
+                passing_reach: passing_reach(&scored.candidate, baseline, model),
                 growth: extent(&scored.candidate, &originals).0,
                 unnatural: unnatural(&scored.candidate, &originals)
                     .saturating_sub(usize::from(answers_crash)),
@@ -96,6 +100,21 @@ pub fn rank_plausible(
     Ok(alternatives)
 }
 
+/// The lines `candidate` edits.
+fn edited(candidate: &Candidate) -> BTreeSet<Location> {
+    candidate.edits().iter().map(|e| e.location()).collect()
+}
+
+/// How many originally passing tests execute a line `candidate` edits.
+fn passing_reach(candidate: &Candidate, baseline: &Baseline, model: &FitnessModel) -> usize {
+    let edited = edited(candidate);
+    baseline
+        .records
+        .iter()
+        .filter(|r| model.originally_passing.contains(&r.test) && reaches(&r.lines, &edited))
+        .count()
+}
+
 /// How much `scored` changes the lines the originally passing tests that
 /// reach its edits execute.
 fn behaviour_change(
@@ -105,12 +124,7 @@ fn behaviour_change(
     model: &FitnessModel,
     settings: &Settings,
 ) -> Result<usize> {
-    let edited: BTreeSet<Location> = scored
-        .candidate
-        .edits()
-        .iter()
-        .map(|e| e.location())
-        .collect();
+    let edited = edited(&scored.candidate);
     let before: BTreeMap<TestId, &BTreeSet<Location>> = baseline
         .records
         .iter()

@@ -14,6 +14,8 @@
 //! - what it disturbs: lines the originally passing tests execute
 //!   differently, and compiler warnings the patch adds (a comparison made
 //!   useless by its type, a variable left unused);
+//! - what checks it: a line no originally passing test executes is held
+//!   in place by the failing tests alone;
 //! - how it was found: a single edit of the sweep, or edits combined by the
 //!   genetic search, in one stage or several.
 
@@ -183,6 +185,10 @@ pub fn assess(evidence: &Evidence) -> Confidence {
                 );
             }
             match chosen.behaviour_change {
+                _ if chosen.passing_reach == 0 => against.push(
+                    "no test that passed before executes the edited line: only the failing tests check the edit"
+                        .to_string(),
+                ),
                 Some(0) => support.push(
                     "the passing tests that reach the edit execute the same lines as before"
                         .to_string(),
@@ -199,7 +205,7 @@ pub fn assess(evidence: &Evidence) -> Confidence {
                     "it changes whole statements (one inserted, deleted or swapped, a guard) or writes a longer expression, which the tests pin down less than a changed token"
                         .to_string(),
                 );
-            } else if chosen.unnatural == 0 {
+            } else if chosen.unnatural == 0 && !chosen.answers_crash {
                 support.push("a one-token change".to_string());
             }
             if evidence.elsewhere > 0 {
@@ -272,6 +278,7 @@ mod tests {
             unnatural: 0,
             answers_crash: false,
             growth: 0,
+            passing_reach: 3,
         }
     }
 
@@ -330,6 +337,10 @@ mod tests {
             growth: 5,
             ..one_token(2)
         };
+        let unchecked = Plausible {
+            passing_reach: 0,
+            ..one_token(1)
+        };
         let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
         let near = one_token(2);
         let cases = [
@@ -354,6 +365,12 @@ mod tests {
                 "it adds a compiler warning: src/lib.rs:7: comparison is useless",
             ),
             (Some(&longer), 0, &[][..], "a longer expression"),
+            (
+                Some(&unchecked),
+                0,
+                &[][..],
+                "only the failing tests check the edit",
+            ),
             (None, 0, &[][..], "the genetic search found it (2 edits)"),
         ];
         for (chosen, elsewhere, new_warnings, reason) in cases {
@@ -382,9 +399,20 @@ mod tests {
             unnatural: 3,
             answers_crash: true,
             growth: 9,
+            passing_reach: 3,
         };
         let confidence = assess_one(&guard);
         assert_eq!(confidence.level, Level::Likely, "{confidence:?}");
         assert!(texts(&confidence, true)[0].contains("panicked"));
+        // An overflow-safe form at an overflow counts as natural, but it is
+        // not called a one-token change.
+        let safe = Plausible {
+            edits: vec![edit(12, Operator::Overflow, 1)],
+            answers_crash: true,
+            growth: 4,
+            ..one_token(1)
+        };
+        let supports = texts(&assess_one(&safe), true).join("; ");
+        assert!(!supports.contains("one-token"), "{supports}");
     }
 }

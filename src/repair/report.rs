@@ -177,6 +177,10 @@ pub struct AlternativeReport {
     /// How many tokens longer it makes the code (negative: shorter).
     #[serde(default)]
     pub growth: i64,
+    /// How many originally passing tests execute an edited line (0: only
+    /// the failing tests check the edit).
+    #[serde(default)]
+    pub passing_reach: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -297,6 +301,7 @@ impl RepairReport {
                             unnatural: a.unnatural,
                             answers_crash: a.answers_crash,
                             growth: a.growth,
+                            passing_reach: a.passing_reach,
                         })
                         .collect(),
                     sweep_progress: s

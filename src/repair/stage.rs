@@ -77,6 +77,8 @@ pub struct Plausible {
     pub answers_crash: bool,
     /// How many tokens longer it makes the code (negative: shorter).
     pub growth: i64,
+    /// How many originally passing tests execute an edited line.
+    pub passing_reach: usize,
 }
 
 /// A plausible patch after the chosen one, tried in its place when the
@@ -383,6 +385,7 @@ pub fn run_stage(
                 unnatural: a.unnatural,
                 answers_crash: a.answers_crash,
                 growth: a.growth,
+                passing_reach: a.passing_reach,
             })
             .collect(),
         sweep: swept,
