@@ -5,6 +5,8 @@
 //! ([`Place`]), which the adapted operator shares. The seed's operators,
 //! with its rules for compound statements.
 
+use std::collections::BTreeSet;
+
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Ingredient, Site, SiteKind, StatementSite};
@@ -102,7 +104,8 @@ impl MutationOperator for Insert {
                 bound.extend(statement.binds.iter().cloned());
                 let mutations = mutations_of_unmutated(site, cx)
                     .map(|text| insert(statement, (false, true), &text, cx.text));
-                let found = closest(&cx.space.statements, site)
+                let around = identifiers(&cx.text[statement.range.clone()]);
+                let found = sharing_first(closest(&cx.space.statements, site), &around)
                     .filter(|i| i.fits(&bound) && !i.inert)
                     .filter(|i| !(i.header && (binds_new(site, statement) || statement.valued)))
                     .map(|i| insert(statement, (i.header, i.closed), &i.text, cx.text));
@@ -134,6 +137,29 @@ impl MutationOperator for Insert {
     fn writes_statements(&self) -> bool {
         true
     }
+}
+
+/// The identifiers in `code`.
+fn identifiers(code: &str) -> BTreeSet<&str> {
+    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| word.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+        .collect()
+}
+
+/// `ingredients` (nearest first) with those that use a local variable the
+/// statement at the site uses too before the rest: a statement missing
+/// next to `x.step();` more likely works on `x` (`x.skip_spaces();`) than
+/// on whatever the nearest lines hold.
+fn sharing_first<'i>(
+    ingredients: impl Iterator<Item = &'i Ingredient>,
+    around: &BTreeSet<&str>,
+) -> impl Iterator<Item = &'i Ingredient> {
+    let (sharing, rest): (Vec<_>, Vec<_>) = ingredients.partition(|i| {
+        i.free
+            .iter()
+            .any(|name| name != "self" && around.contains(name.as_str()))
+    });
+    sharing.into_iter().chain(rest)
 }
 
 /// Whether the statement is a `let` that binds a name not bound before it

@@ -530,6 +530,34 @@ fn overflow_makes_arithmetic_checked_with_the_functions_own_error() {
 }
 
 #[test]
+fn insert_tries_statements_on_the_sites_variables_first() {
+    let text = "pub fn f(mut s: Scanner, mut n: u32) -> u32 {\n    s.start();\n    n += 1;\n    n *= 2;\n    s.step();\n    n\n}\npub fn g(mut s: Scanner) {\n    s.skip_spaces();\n}\n";
+    let sources = sources(text);
+    let space = collect_mutation_space(&sources, &Default::default());
+    let cx = Context {
+        space: &space,
+        text,
+        types: &Types::default(),
+    };
+    let site = space
+        .sites
+        .iter()
+        .find(|s| s.line == 5 && matches!(s.kind, SiteKind::Statement(_)))
+        .unwrap();
+    let made: Vec<String> = edits(Operator::Insert, site, &cx)
+        .into_iter()
+        .map(|e| e.text)
+        .collect();
+    let at = |code: &str| made.iter().position(|m| m.contains(code));
+    // `s.skip_spaces();` is four lines away, `n *= 2;` one: the one on
+    // `s`, which `s.step();` uses, comes first.
+    assert!(
+        at("s.skip_spaces();").unwrap() < at("n *= 2;").unwrap(),
+        "{made:?}"
+    );
+}
+
+#[test]
 fn overflow_makes_an_accumulation_safe_in_every_step() {
     let text = "pub fn parse(digits: &[u8]) -> u64 {\n    let mut n: u64 = 0;\n    for d in digits {\n        n *= 10;\n        n += *d as u64;\n    }\n    n\n}\n";
     let both = "        n = n.saturating_mul(10);\n        n = n.saturating_add(*d as u64);";
