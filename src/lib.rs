@@ -38,4 +38,5 @@ pub use localize::spectrum::{
 };
 pub use mutation::patch::Candidate;
 pub use repair::report::RepairReport;
+pub use system::console::{colors, error_prefix};
 pub use system::process::{Finished, Status, install_interrupt_handler, run as run_process};

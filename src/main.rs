@@ -3,7 +3,9 @@
 
 use std::process::ExitCode;
 
-use cargo_autofix::{Exit, Failure, Halt, TimeUp, install_interrupt_handler, parse_args, run};
+use cargo_autofix::{
+    Exit, Failure, Halt, TimeUp, colors, error_prefix, install_interrupt_handler, parse_args, run,
+};
 
 // The error line is the binary's own output (see `print_stderr` in Cargo.toml).
 #[allow(clippy::print_stderr)]
@@ -12,7 +14,9 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(error) => {
             if error.use_stderr() {
-                eprintln!("{}", one_line(&error.render().to_string()));
+                let line = one_line(&error.render().to_string());
+                let line = line.strip_prefix("error:").unwrap_or(&line);
+                eprintln!("{}{line}", error_prefix(colors(None)));
             } else {
                 // --help, --version
                 let _ = error.print();
@@ -20,6 +24,7 @@ fn main() -> ExitCode {
             return ExitCode::from(error.exit_code() as u8);
         }
     };
+    let prefix = error_prefix(args.color_on_stderr());
     let outcome = install_interrupt_handler().and_then(|()| {
         let cwd = std::env::current_dir()?;
         run(args, &cwd)
@@ -31,21 +36,21 @@ fn main() -> ExitCode {
             .find_map(|cause| cause.downcast_ref::<Failure>())
         {
             Some(failure) => {
-                eprintln!("error: {}", failure.message);
+                eprintln!("{prefix} {}", failure.message);
                 failure.exit
             }
             None => match Halt::of(&error) {
                 Some(Halt::TimeLimit) => {
-                    eprintln!("error: {TimeUp}");
+                    eprintln!("{prefix} {TimeUp}");
                     Exit::NoPatchFound
                 }
                 // A signal that stopped a command with nothing to keep.
                 Some(Halt::Signal(exit)) => {
-                    eprintln!("error: {}", Failure::interrupted(exit).message);
+                    eprintln!("{prefix} {}", Failure::interrupted(exit).message);
                     exit
                 }
                 None => {
-                    eprintln!("error: {error:#}");
+                    eprintln!("{prefix} {error:#}");
                     Exit::Internal
                 }
             },

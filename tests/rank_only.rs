@@ -456,6 +456,40 @@ fn help_documents_the_exit_codes() {
 }
 
 #[test]
+fn stderr_is_coloured_as_cargo_says() {
+    let red = "\x1b[1;31merror\x1b[0m: ";
+    let bad = ["--metric", "cosine"];
+    let always = autofix(Path::new("."), &[&bad[..], &["--color", "always"]].concat());
+    assert!(stderr(&always).starts_with(red), "{}", stderr(&always));
+    let from_env = command(Path::new("."), &bad)
+        .env("CARGO_TERM_COLOR", "always")
+        .output()
+        .unwrap();
+    assert!(stderr(&from_env).starts_with(red));
+    // Not a terminal, or never: plain.
+    for args in [&bad[..], &[&bad[..], &["--color", "never"]].concat()] {
+        let plain = autofix(Path::new("."), args);
+        assert!(stderr(&plain).starts_with("error: "), "{}", stderr(&plain));
+    }
+    let wrong = autofix(Path::new("."), &["--color", "sometimes"]);
+    assert_exit(&wrong, 2);
+}
+
+/// `--locked` reaches cargo: the fixture has no lockfile, and cargo may
+/// not write one.
+#[test]
+fn locked_reaches_cargo() {
+    let dir = fixture("middle");
+    let output = autofix(dir.path(), &["--rank-only", "--locked"]);
+    assert_exit(&output, 5);
+    assert!(
+        error_line(&output).contains("because --locked was passed"),
+        "{}",
+        error_line(&output)
+    );
+}
+
+#[test]
 fn features_reach_the_build() {
     let dir = fixture("features");
     let output = autofix(dir.path(), &["--rank-only"]);

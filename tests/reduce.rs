@@ -3,7 +3,8 @@
 //! printed as the function and as a diff that applies; the reduced test
 //! fails as the original does and is 1-minimal (checked here with cargo,
 //! independently of the tool); the user's files are untouched; and the
-//! errors for a name no test has and for a passing test.
+//! errors for a name no test has and for a passing test; a failing
+//! assertion keeps its inputs and its expected value.
 
 #![allow(clippy::disallowed_methods)]
 
@@ -176,6 +177,24 @@ fn an_integration_test_reduces_in_its_own_file_as_json() {
     assert!(
         builds >= 2 && versions > builds,
         "{builds} builds, {versions} versions"
+    );
+}
+
+/// The test's own assertion fails: a simpler input with the same expected
+/// value would fail on correct code too, so neither is reduced.
+#[test]
+fn a_failing_assertion_keeps_its_inputs_and_its_expected_value() {
+    let dir = fixture("middle");
+    let output = autofix(
+        dir.path(),
+        &["reduce", "tests::middle_2_1_3", "--format", "json"],
+    );
+    assert_exit(&output, 0);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reduced = json["reduced"].as_str().unwrap();
+    assert!(
+        reduced.contains("assert_eq!(middle(2, 1, 3), 2);"),
+        "{reduced}"
     );
 }
 

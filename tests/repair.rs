@@ -147,6 +147,17 @@ fn no_patch_found_says_what_was_tried() {
 }
 
 #[test]
+fn format_json_prints_the_repairs_report() {
+    let dir = fixture("middle");
+    let output = autofix(dir.path(), &["-q", "--format", "json"]);
+    assert_exit(&output, 0);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["outcome"], "fixed");
+    assert_eq!(report["confidence"]["level"], "likely");
+    apply_and_test("middle", report["patch"].as_str().unwrap());
+}
+
+#[test]
 fn output_writes_the_patch_to_a_file() {
     let dir = fixture("middle");
     let out = tempfile::tempdir().unwrap();

@@ -52,6 +52,18 @@ pub struct Args {
     )]
     pub package: Option<String>,
 
+    /// Assert that `Cargo.lock` will remain unchanged
+    #[arg(global = true, long, help_heading = "Manifest Options")]
+    pub locked: bool,
+
+    /// Run without accessing the network
+    #[arg(global = true, long, help_heading = "Manifest Options")]
+    pub offline: bool,
+
+    /// Equivalent to specifying both --locked and --offline
+    #[arg(global = true, long, help_heading = "Manifest Options")]
+    pub frozen: bool,
+
     /// Space or comma separated list of features to activate
     #[arg(
         global = true,
@@ -124,6 +136,16 @@ pub struct Args {
     /// Also write a self-contained HTML page of the ranked files, coloured by suspiciousness
     #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
     pub html: Option<PathBuf>,
+
+    /// Coloring on stderr: auto, always, never [default: auto, or CARGO_TERM_COLOR]
+    #[arg(
+        global = true,
+        long,
+        value_name = "WHEN",
+        value_parser = ["auto", "always", "never"],
+        help_heading = "Output"
+    )]
+    pub color: Option<String>,
 
     /// Print only warnings and errors on stderr
     #[arg(global = true, short, long, help_heading = "Output")]
@@ -236,6 +258,21 @@ impl Args {
         crate::cargo::discover::PackageQuery {
             manifest_path: self.manifest_path.clone(),
             package: self.package.clone(),
+            lockfile: self.lockfile(),
+        }
+    }
+
+    /// Whether stderr is coloured.
+    pub fn color_on_stderr(&self) -> bool {
+        crate::system::console::colors(self.color.as_deref())
+    }
+
+    /// `--locked`, `--offline`, `--frozen`.
+    pub fn lockfile(&self) -> crate::cargo::Lockfile {
+        crate::cargo::Lockfile {
+            locked: self.locked,
+            offline: self.offline,
+            frozen: self.frozen,
         }
     }
 }
@@ -320,6 +357,7 @@ pub struct ValidateArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
+    /// The ranking; after a repair, its report (the patch in `patch`).
     Json,
     /// Graphviz, for `--explain`.
     Dot,

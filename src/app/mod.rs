@@ -437,11 +437,17 @@ fn finish_repair(
         let page = render::html::page(ranking, localization, Some(&repair.report));
         undelivered = deliver(path, &page, "the HTML page", console).err();
     }
-    if let Some(path) = &options.report {
+    if options.report.is_some() || options.format == Format::Json {
         let json =
-            serde_json::to_string_pretty(&repair.report).context("cannot write the report")?;
-        let failed = deliver(path, &(json + "\n"), "the report", console).err();
-        undelivered = undelivered.or(failed);
+            serde_json::to_string_pretty(&repair.report).context("cannot write the report")? + "\n";
+        if let Some(path) = &options.report {
+            let failed = deliver(path, &json, "the report", console).err();
+            undelivered = undelivered.or(failed);
+        }
+        // The report is the repair's JSON: the patch is in it.
+        if options.format == Format::Json {
+            write_product(&json)?;
+        }
     }
     if let RepairEnding::Interrupted { exit, note, best } = &repair.ending {
         console.warn(note);
@@ -464,9 +470,7 @@ fn finish_repair(
                     let failed = deliver(path, &diff, what, console).err();
                     undelivered = undelivered.or(failed);
                 }
-                None if !matches!(options.format, Format::Github | Format::Sarif) => {
-                    write_product(&diff)?
-                }
+                None if options.format == Format::Text => write_product(&diff)?,
                 None => {}
             }
             match options.format {

@@ -37,6 +37,8 @@ pub struct Options {
     pub shard: Option<Shard>,
     pub html: Option<PathBuf>,
     pub quiet: bool,
+    /// Whether stderr is coloured (see `console::colors`).
+    pub color: bool,
     pub output: Option<PathBuf>,
     pub report: Option<PathBuf>,
     pub baseline: baseline::Settings,
@@ -272,6 +274,7 @@ fn features(args: &Args) -> Features {
             .collect(),
         all_features: args.all_features,
         no_default_features: args.no_default_features,
+        lockfile: args.lockfile(),
     }
 }
 
@@ -338,6 +341,7 @@ impl Options {
         let operators =
             operators(args.operators.as_deref().or(config.operators.as_deref())).map_err(usage)?;
         let shard = shard(&args)?;
+        let color = args.color_on_stderr();
         let (population, generations) = search_sizes(&args, &config)?;
         let time_limit = seconds(
             pick(args.time_limit, config.time_limit, "time-limit")
@@ -374,6 +378,7 @@ impl Options {
             shard,
             html: args.html,
             quiet: args.quiet,
+            color,
             output: args.output,
             report: args.report,
             baseline: baseline::Settings {

@@ -76,6 +76,7 @@ impl Session {
     pub fn measure(workspace: Workspace, options: Options) -> Result<Session> {
         let console = Console {
             quiet: options.quiet,
+            color: options.color,
         };
         for note in &options.notes {
             console.warn(note);

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use cargo_metadata::{MetadataCommand, TargetKind};
 
+use super::Lockfile;
 use crate::exit::{Exit, Failure};
 use crate::system::process;
 use crate::system::scratch::ScratchDir;
@@ -107,13 +108,17 @@ impl Kind {
 pub struct PackageQuery {
     pub manifest_path: Option<PathBuf>,
     pub package: Option<String>,
+    pub lockfile: Lockfile,
 }
 
 /// Runs `cargo metadata` and picks the package.
 pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
     let manifest = find_manifest(query, cwd)?;
     let mut metadata_command = MetadataCommand::new();
-    metadata_command.manifest_path(&manifest).no_deps();
+    metadata_command
+        .manifest_path(&manifest)
+        .no_deps()
+        .other_options(query.lockfile.to_args());
     let mut command = metadata_command.cargo_command();
     command.current_dir(cwd);
     let finished = process::run(command, None)?;

@@ -48,17 +48,43 @@ impl std::str::FromStr for TestTool {
     }
 }
 
-/// Feature selection, passed through to every cargo invocation.
+/// `--locked`, `--offline`, `--frozen`: what cargo may do to the lockfile
+/// and whether it may use the network, passed through to every cargo
+/// invocation (`cargo metadata` included).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Lockfile {
+    pub locked: bool,
+    pub offline: bool,
+    pub frozen: bool,
+}
+
+impl Lockfile {
+    pub fn to_args(self) -> Vec<String> {
+        [
+            (self.locked, "--locked"),
+            (self.offline, "--offline"),
+            (self.frozen, "--frozen"),
+        ]
+        .into_iter()
+        .filter(|(given, _)| *given)
+        .map(|(_, flag)| flag.to_string())
+        .collect()
+    }
+}
+
+/// Feature selection and the lockfile's flags, passed through to every
+/// cargo invocation that builds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Features {
     pub features: Vec<String>,
     pub all_features: bool,
     pub no_default_features: bool,
+    pub lockfile: Lockfile,
 }
 
 impl Features {
     pub fn to_args(&self) -> Vec<String> {
-        let mut args = Vec::new();
+        let mut args = self.lockfile.to_args();
         if !self.features.is_empty() {
             args.push("--features".to_string());
             args.push(self.features.join(","));

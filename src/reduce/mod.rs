@@ -280,7 +280,12 @@ impl Reducer<'_> {
     /// build; those that keep the failure taken together if that keeps it
     /// too, else the first. `None` if none keeps it.
     fn simplify(&mut self, body: &str) -> Result<Option<String>> {
-        let cuts = simplifications(body);
+        // Inputs only for a panic in the crate's code (see `simplify`).
+        let crash = self
+            .reference
+            .as_ref()
+            .is_some_and(|r| matches!(r.signature, Signature::PanicAt(_)));
+        let cuts = simplifications(body, crash);
         if cuts.is_empty() {
             return Ok(None);
         }

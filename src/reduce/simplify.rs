@@ -4,8 +4,13 @@
 //! `true`/`false`, and a literal argument of a call (or of `vec![...]`) to
 //! a simpler literal of its kind (`0`, `1`, `0.0`, `""`). Literals compared
 //! by an assertion are expectations, not inputs: they are left alone (only
-//! arguments of calls are simplified), so a reduced test still checks what
-//! the original checked.
+//! arguments of calls are simplified, and nothing in an assertion's operand
+//! that calls no function, such as `vec!["a", "b"]`), so a reduced test
+//! still checks what the original checked. And inputs are simplified only
+//! when asked (`inputs`): a test whose own assertion fails ties its inputs
+//! to its expected values, and a simpler input with the same expectation
+//! fails on correct code too; a panic in the crate's code at the same line
+//! is the same bug with any input.
 //!
 //! Pure: a body's text in, cuts out.
 
@@ -27,8 +32,9 @@ const LITERAL: &str = "a call's argument to a simpler literal";
 const ORDER: [&str; 5] = [IF_THEN, IF_ELSE, OPERAND, CONSTANT, LITERAL];
 
 /// Every single syntactic reduction of `body` (a block, braces included),
-/// larger ones first, then in source order. Empty if it does not parse.
-pub fn simplifications(body: &str) -> Vec<Cut> {
+/// larger ones first, then in source order; literal arguments only with
+/// `inputs`. Empty if it does not parse.
+pub fn simplifications(body: &str, inputs: bool) -> Vec<Cut> {
     let Ok(block) = syn::parse_str::<syn::Block>(body) else {
         return Vec::new();
     };
@@ -36,6 +42,8 @@ pub fn simplifications(body: &str) -> Vec<Cut> {
         body,
         cuts: Vec::new(),
         statement_ifs: Vec::new(),
+        inputs,
+        expectations: 0,
     };
     finder.visit_block(&block);
     let mut cuts = finder.cuts;
@@ -55,6 +63,11 @@ struct Finder<'a> {
     cuts: Vec<Cut>,
     /// `if`s in statement position, already reduced to their blocks' insides.
     statement_ifs: Vec<Range<usize>>,
+    /// Whether literal arguments are simplified.
+    inputs: bool,
+    /// How many assertion operands that call no function (expected values)
+    /// the visit is inside: nothing in them is reduced.
+    expectations: usize,
 }
 
 /// The inside of a block, between its braces.
@@ -68,7 +81,7 @@ impl Finder<'_> {
     /// statements (so later rounds can delete them one by one), elsewhere
     /// the block as an expression.
     fn reduce_if(&mut self, expr: &syn::ExprIf, statement: bool) {
-        if matches!(*expr.cond, syn::Expr::Let(_)) {
+        if matches!(*expr.cond, syn::Expr::Let(_)) || self.expectations > 0 {
             return; // the blocks use what the pattern binds
         }
         let range = expr.span().byte_range();
@@ -100,6 +113,9 @@ impl Finder<'_> {
 
     /// A literal argument (or a negated one) to simpler literals.
     fn reduce_argument(&mut self, argument: &syn::Expr) {
+        if !self.inputs || self.expectations > 0 {
+            return;
+        }
         let (literal, negative) = match argument {
             syn::Expr::Lit(lit) => (&lit.lit, false),
             syn::Expr::Unary(unary) => match (&unary.op, &*unary.expr) {
@@ -189,7 +205,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
     }
 
     fn visit_expr_binary(&mut self, expr: &'ast syn::ExprBinary) {
-        if matches!(expr.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) {
+        if matches!(expr.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) && self.expectations == 0 {
             let range = expr.span().byte_range();
             for operand in [&expr.left, &expr.right] {
                 let kept = operand.span().byte_range();
@@ -219,7 +235,8 @@ impl<'ast> Visit<'ast> for Finder<'_> {
     }
 
     /// A macro whose input is expressions (`assert_eq!(a, b)`, `vec![...]`)
-    /// is searched like code; `vec!`'s elements are arguments.
+    /// is searched like code; `vec!`'s elements are arguments, and an
+    /// assertion's operands that call no function are expected values.
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         let Ok(exprs) =
             mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
@@ -227,13 +244,56 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             return;
         };
         let is_vec = mac.path.is_ident("vec");
+        let asserts = mac
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident.to_string().contains("assert"));
         for expr in &exprs {
+            let expected = asserts && !calls_a_function(expr);
+            self.expectations += usize::from(expected);
             if is_vec {
                 self.reduce_argument(expr);
             }
             self.visit_expr(expr);
+            self.expectations -= usize::from(expected);
         }
     }
+}
+
+/// Whether `expr` calls a function or a method (a constructor such as
+/// `Some(1)` or `Point(2, 3)`, named in upper case, is a value).
+fn calls_a_function(expr: &syn::Expr) -> bool {
+    struct Calls(bool);
+    impl<'ast> Visit<'ast> for Calls {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            let constructor = match &*call.func {
+                syn::Expr::Path(path) => path
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident.to_string().starts_with(char::is_uppercase)),
+                _ => false,
+            };
+            self.0 |= !constructor;
+            syn::visit::visit_expr_call(self, call);
+        }
+
+        fn visit_expr_method_call(&mut self, _: &'ast syn::ExprMethodCall) {
+            self.0 = true;
+        }
+
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if let Ok(exprs) =
+                mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+            {
+                exprs.iter().for_each(|e| self.visit_expr(e));
+            }
+        }
+    }
+    let mut calls = Calls(false);
+    calls.visit_expr(expr);
+    calls.0
 }
 
 #[cfg(test)]
@@ -243,7 +303,7 @@ mod tests {
 
     /// Each reduction applied alone, tidied to one line per statement.
     fn reduced(body: &str) -> Vec<String> {
-        simplifications(body)
+        simplifications(body, true)
             .iter()
             .map(|cut| {
                 apply(body, &[cut])
@@ -269,7 +329,7 @@ mod tests {
             ]
         );
         // The block's statements move out one level, keeping their lines.
-        let moved = apply(body, &[&simplifications(body)[0]]);
+        let moved = apply(body, &[&simplifications(body, true)[0]]);
         assert_eq!(moved.lines().nth(2), Some("    go();"));
         assert_eq!(moved.lines().count(), body.lines().count());
         // In expression position an `if` becomes a block expression.
@@ -278,7 +338,7 @@ mod tests {
             ["{ let x = { 1 }; }", "{ let x = { 2 }; }"]
         );
         // `if let` is left alone: its blocks use what it binds.
-        assert!(simplifications("{ if let Some(x) = y { use_it(x); } }").is_empty());
+        assert!(simplifications("{ if let Some(x) = y { use_it(x); } }", true).is_empty());
     }
 
     #[test]
@@ -298,7 +358,26 @@ mod tests {
                 "{ assert_eq!(price(12, -3, 1, 0, 2.5, \"abc\"), 7); let v = vec![1u8]; }",
             ]
         );
-        assert!(simplifications("{ assert_eq!(x, 7); assert!(y > 3); }").is_empty());
-        assert!(simplifications("{ let = }").is_empty());
+        assert!(simplifications("{ assert_eq!(x, 7); assert!(y > 3); }", true).is_empty());
+        assert!(simplifications("{ let = }", true).is_empty());
+    }
+
+    #[test]
+    fn expected_values_stay_and_inputs_only_when_asked() {
+        let body = "{ assert_eq!(wrap(\"one two three\", 7), vec![\"one two\", \"three\"]); }";
+        // A failing assertion ties the inputs to the expectation.
+        assert!(simplifications(body, false).is_empty());
+        // Asked for inputs (a crash), the call's arguments; never the
+        // expected `vec!` that calls nothing, nor `Some(2)`.
+        let made = reduced(body);
+        assert_eq!(made.len(), 3, "{made:?}");
+        assert!(
+            made.iter()
+                .all(|m| m.contains("vec![\"one two\", \"three\"]")),
+            "{made:?}"
+        );
+        assert!(simplifications("{ assert_eq!(f(), Some(2)); }", true).is_empty());
+        // An operand that calls a function is not an expectation.
+        assert_eq!(reduced("{ assert!(vec![f(3)].is_empty()); }").len(), 2);
     }
 }

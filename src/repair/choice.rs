@@ -149,7 +149,10 @@ fn behaviour_change(
         only: Some(only),
         events: false,
     };
-    let quiet = Console { quiet: true };
+    let quiet = Console {
+        quiet: true,
+        color: false,
+    };
     let patched = baseline::establish(baseline.workspace.clone(), &measure, &quiet, &files)?;
     let shifts = line_shifts(&scored.candidate, originals);
     let mut change = 0;

@@ -5,7 +5,7 @@
 #![allow(clippy::print_stderr)]
 
 use std::fmt::Display;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -29,23 +29,57 @@ pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// Stderr output, quiet or not.
+/// When stderr is coloured, as cargo decides it: `--color` (`auto`,
+/// `always`, `never`), else `CARGO_TERM_COLOR`, else `auto`: on a terminal,
+/// unless `NO_COLOR` is set.
+pub fn colors(choice: Option<&str>) -> bool {
+    let from_env = std::env::var("CARGO_TERM_COLOR").ok();
+    match choice.or(from_env.as_deref()) {
+        Some("always") => true,
+        Some("never") => false,
+        _ => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
+        }
+    }
+}
+
+/// `text` in bold and an ANSI colour (`32` green, `31` red, `33` yellow,
+/// `36` cyan) when `on`, as cargo writes its status words.
+pub fn paint(text: &str, colour: u8, on: bool) -> String {
+    if on {
+        format!("\x1b[1;{colour}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The `error:` that starts an error line.
+pub fn error_prefix(color: bool) -> String {
+    format!("{}:", paint("error", 31, color))
+}
+
+/// Stderr output, quiet or not, coloured or not.
 #[derive(Debug, Clone, Copy)]
 pub struct Console {
     pub quiet: bool,
+    pub color: bool,
 }
 
 impl Console {
     /// A cargo-style status line: a right-aligned verb, then the message.
     pub fn status(&self, verb: &str, message: impl Display) {
         if !self.quiet {
-            eprintln!("{verb:>12} {message}");
+            eprintln!(
+                "{} {message}",
+                paint(&format!("{verb:>12}"), 32, self.color)
+            );
         }
     }
 
     /// Warnings are shown even when quiet.
     pub fn warn(&self, message: impl Display) {
-        eprintln!("warning: {message}");
+        eprintln!("{}: {message}", paint("warning", 33, self.color));
     }
 
     /// A block of text (a diff, say) on stderr, shown even when quiet.
@@ -55,7 +89,7 @@ impl Console {
 
     pub fn note(&self, message: impl Display) {
         if !self.quiet {
-            eprintln!("note: {message}");
+            eprintln!("{}: {message}", paint("note", 36, self.color));
         }
     }
 

@@ -53,7 +53,10 @@ pub fn command(dir: &Path, args: &[&str]) -> Command {
         .arg("autofix")
         .args(args)
         .current_dir(dir)
-        .env_remove("CARGO_TARGET_DIR");
+        .env_remove("CARGO_TARGET_DIR")
+        // Plain stderr, whatever the machine's settings (see `--color`).
+        .env_remove("CARGO_TERM_COLOR")
+        .env_remove("NO_COLOR");
     command
 }
 
