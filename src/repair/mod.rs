@@ -26,7 +26,7 @@ use crate::baseline::Baseline;
 use crate::cargo::suite::PROCESS_FAILED;
 use crate::code::diff::{FileChange, unified_diff};
 use crate::evaluate::setup::prepare;
-use crate::exit::{Exit, Failure, Halt};
+use crate::exit::{Exit, Failure, Halt, TimeUp};
 use crate::localize::groups::Signature;
 use crate::localize::{GroupRanking, Localization};
 use crate::mutation::patch::Candidate;
@@ -227,15 +227,18 @@ pub fn repair(
             }
         }
     }
-    if stages.is_empty() {
-        if let Some(halt) = halted {
-            return Err(halt.into_error());
+    match halted {
+        // Reported as not fixed below, with what the run spent.
+        Some(Halt::TimeLimit) => {}
+        Some(halt) if stages.is_empty() => return Err(halt.into_error()),
+        None if stages.is_empty() => {
+            return Err(Failure::new(
+                Exit::NothingToLocalize,
+                "nothing to repair: every failing test is flaky",
+            )
+            .into());
         }
-        return Err(Failure::new(
-            Exit::NothingToLocalize,
-            "nothing to repair: every failing test is flaky",
-        )
-        .into());
+        _ => {}
     }
     let mut flaky = flaky_groups;
     flaky.extend(stages.iter().flat_map(|s| s.flaky.iter().cloned()));
@@ -412,6 +415,7 @@ pub fn repair(
         None if complete && rejected.is_none() => RepairEnding::NotFixed(
             "the time limit was reached before the patch above could be validated: check it by hand, or allow more time".to_string(),
         ),
+        None if stages.is_empty() => RepairEnding::NotFixed(TimeUp.to_string()),
         None => RepairEnding::NotFixed(not_found_message(&stages, rejected.as_deref(), cut_short)),
     };
     Ok(Repair { report, ending })
