@@ -475,6 +475,35 @@ fn stderr_is_coloured_as_cargo_says() {
     assert_exit(&wrong, 2);
 }
 
+/// `clean` removes the builds a run kept, says how much they held, and
+/// removes a link in their place without following it.
+#[test]
+fn clean_removes_the_kept_builds() {
+    let dir = fixture("middle");
+    let kept = dir.path().join("target/autofix");
+    assert_exit(&autofix(dir.path(), &["--rank-only", "-q"]), 0);
+    assert!(kept.is_dir());
+    let output = autofix(dir.path(), &["clean"]);
+    assert_exit(&output, 0);
+    assert!(
+        stderr(&output).contains("Removed") && stderr(&output).contains(" MiB)"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!kept.exists());
+    assert!(dir.path().join("src/lib.rs").is_file());
+    let again = autofix(dir.path(), &["clean"]);
+    assert_exit(&again, 0);
+    assert!(stderr(&again).contains("nothing at"), "{}", stderr(&again));
+
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::write(elsewhere.path().join("keep.txt"), "mine").unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), &kept).unwrap();
+    assert_exit(&autofix(dir.path(), &["clean"]), 0);
+    assert!(fs::symlink_metadata(&kept).is_err());
+    assert!(elsewhere.path().join("keep.txt").is_file());
+}
+
 /// `--locked` reaches cargo: the fixture has no lockfile, and cargo may
 /// not write one.
 #[test]

@@ -294,6 +294,9 @@ pub enum Command {
     /// its statements, then its ifs, conditions and literal arguments
     #[command(after_help = REDUCE_HELP)]
     Reduce(ReduceArgs),
+    /// Remove the builds kept between runs (`autofix/` in the package's target dir) and say how
+    /// much space that freed; the next run compiles the dependencies again
+    Clean,
 }
 
 #[derive(Debug, clap::Args)]

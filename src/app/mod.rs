@@ -17,7 +17,7 @@ use crate::app::cli::{Args, Command, Format};
 use crate::app::options::Options;
 use crate::app::output::{annotation_prefix, check_outputs, deliver};
 use crate::app::patches::read_patches;
-use crate::app::session::Session;
+use crate::app::session::{self, Session};
 use crate::baseline::{self, Baseline};
 use crate::cargo::TestTool;
 use crate::cargo::build::nextest_installed;
@@ -33,7 +33,7 @@ use crate::repair::{self, Repair, RepairEnding};
 use crate::system::console::{Console, write_product};
 use crate::system::git::{self, ChangeSince};
 use crate::system::process;
-use crate::system::scratch::RunDir;
+use crate::system::scratch::{self, RunDir};
 
 /// Runs `cargo autofix` from directory `cwd`: finds the package, settles the
 /// options, measures the baseline, then prints the ranking or searches for
@@ -46,6 +46,9 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
         check_subcommand_args(command, &args)?;
     }
     let (workspace, mut options) = Session::settle(args, cwd)?;
+    if let Some(Command::Clean) = &command {
+        return clean(&workspace.target_dir, &options);
+    }
     check_outputs(&options)?;
     if options.repair.test_tool == TestTool::Nextest
         && !options.rank_only
@@ -81,7 +84,7 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
             since = Some((bisect.rev.clone(), change));
         }
         Some(Command::Merge(merge)) => options.repair.shards = Some(read_shards(&merge.shards)?),
-        Some(Command::Reduce(_)) | None => {}
+        Some(Command::Reduce(_) | Command::Clean) | None => {}
     }
     if !options.rank_only && !options.explain {
         // The time limit holds for the whole repair: no process runs past it.
@@ -183,9 +186,11 @@ fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> 
         Command::Bisect(_) => "bisect",
         Command::Merge(_) => "merge",
         Command::Reduce(_) => "reduce",
+        Command::Clean => "clean",
     };
     let not_a_repair = !matches!(command, Command::Merge(_));
-    let reduce = matches!(command, Command::Reduce(_));
+    // `reduce` and `clean` write no output file.
+    let reduce = matches!(command, Command::Reduce(_) | Command::Clean);
     let misplaced = [
         (args.rank_only, "--rank-only"),
         (args.explain, "--explain"),
@@ -206,6 +211,24 @@ fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> 
         )),
         None => Ok(()),
     }
+}
+
+/// `cargo autofix clean`: the builds kept in the target dir removed, and
+/// how much space that freed.
+fn clean(target_dir: &Path, options: &Options) -> Result<Exit> {
+    let console = Console {
+        quiet: options.quiet,
+        color: options.color,
+    };
+    let dir = target_dir.join("autofix");
+    match scratch::clean(target_dir, |lock| session::blocked(&console, lock))? {
+        Some(bytes) => console.status(
+            "Removed",
+            format!("{} ({:.1} MiB)", dir.display(), bytes as f64 / 1048576.0),
+        ),
+        None => console.status("Clean", format!("nothing at {}", dir.display())),
+    }
+    Ok(Exit::Success)
 }
 
 /// `cargo autofix reduce TEST`: the test reduced, the function and the

@@ -88,15 +88,8 @@ impl Session {
                 format!("{stale} scratch directories left behind by runs that were killed"),
             );
         }
-        let build_lock = scratch::lock_target_dir(&workspace.target_dir, |path| {
-            console.status(
-                "Blocking",
-                format!(
-                    "waiting for another cargo autofix in this crate to finish (lock on {})",
-                    path.display()
-                ),
-            )
-        })?;
+        let build_lock =
+            scratch::lock_target_dir(&workspace.target_dir, |lock| blocked(&console, lock))?;
         let baseline =
             baseline::establish(workspace, &options.baseline, &console, &Default::default())?;
         for pattern in options.repair.exclude.unmatched(&baseline.sources) {
@@ -223,4 +216,15 @@ impl Session {
             Prepared::AllFlaky { .. } => anyhow::bail!("every failing test is flaky"),
         }
     }
+}
+
+/// Says that another run holds the target dir's build lock.
+pub fn blocked(console: &Console, lock: &Path) {
+    console.status(
+        "Blocking",
+        format!(
+            "waiting for another cargo autofix in this crate to finish (lock on {})",
+            lock.display()
+        ),
+    );
 }

@@ -1,4 +1,4 @@
-//! The ranking as one JSON object (the schema is in the README).
+//! The ranking as one JSON object (its schema: `src/render/schemas/ranking.schema.json`).
 
 use serde_json::{Value, json};
 

@@ -230,6 +230,33 @@ pub fn lock_target_dir(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result
     Lock::wait(&path, || on_wait(&path)).map(Some)
 }
 
+/// `cargo autofix clean`: removes `<target_dir>/autofix`, the builds kept
+/// between runs, once no other run in this crate uses them (`on_wait` is
+/// told when one does); the bytes it held, or `None` if there was none. A
+/// link there is removed, never followed.
+pub fn clean(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result<Option<u64>> {
+    let dir = target_dir.join("autofix");
+    let Ok(found) = fs::symlink_metadata(&dir) else {
+        return Ok(None);
+    };
+    if !found.is_dir() {
+        // A link (or a file): only it goes.
+        fs::remove_file(&dir).with_context(|| format!("cannot remove {}", dir.display()))?;
+        return Ok(Some(0));
+    }
+    let bytes = WalkDir::new(&dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    let _lock = lock_target_dir(target_dir, on_wait)?;
+    fs::remove_dir_all(&dir).with_context(|| format!("cannot remove {}", dir.display()))?;
+    Ok(Some(bytes))
+}
+
 /// A new target dir starts from the builds in `built` (a profile dir,
 /// `debug`: the user's for `main`, `main`'s for a rebuild worker): a copy,
 /// all but `incremental` (which holds the crates' own state), with the
