@@ -17,7 +17,7 @@ use crate::app::cli::{Args, Command, Format};
 use crate::app::options::Options;
 use crate::app::output::{annotation_prefix, check_outputs, deliver};
 use crate::app::patches::read_patches;
-use crate::app::session::{self, Session};
+use crate::app::session::Session;
 use crate::baseline::{self, Baseline};
 use crate::cargo::TestTool;
 use crate::cargo::build::nextest_installed;
