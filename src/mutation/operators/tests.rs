@@ -96,21 +96,12 @@ fn operator_replacement_stays_in_its_class() {
         }
     }
     let first = |text: &str, at: usize| {
-        let sources = sources(text);
-        let space = collect_mutation_space(&sources, &Default::default());
-        let cx = Context {
-            space: &space,
+        ordered(
             text,
-            types: &Types::default(),
-        };
-        let site = space
-            .sites
-            .iter()
-            .find(
-                |s| matches!(&s.kind, SiteKind::BinaryOperator { range, .. } if range.start == at),
-            )
-            .unwrap();
-        edits(Operator::Binary, site, &cx)[0].text.clone()
+            Operator::Binary,
+            |s| matches!(&s.kind, SiteKind::BinaryOperator { range, .. } if range.start == at),
+        )[0]
+        .clone()
     };
     assert_eq!(
         first("fn f(n: u8) -> bool {\n    n % 2 == 0\n}\n", 32),
@@ -481,6 +472,27 @@ fn lines_in_order(text: &str, operator: Operator, number: u32) -> Vec<String> {
         .collect()
 }
 
+/// The texts `operator` makes at the first site of `text` that `pick`
+/// picks, in the order it makes them.
+fn ordered(
+    text: &str,
+    operator: Operator,
+    pick: impl Fn(&crate::mutation::sites::Site) -> bool,
+) -> Vec<String> {
+    let sources = sources(text);
+    let space = collect_mutation_space(&sources, &Default::default());
+    let cx = Context {
+        space: &space,
+        text,
+        types: &Types::default(),
+    };
+    let site = space.sites.iter().find(|s| pick(s)).unwrap();
+    edits(operator, site, &cx)
+        .into_iter()
+        .map(|e| e.text)
+        .collect()
+}
+
 /// The lines `operator` makes of `number` in `text`.
 fn lines_made(text: &str, operator: Operator, number: u32) -> BTreeSet<String> {
     outcomes(text, operator, number)
@@ -532,22 +544,9 @@ fn overflow_makes_arithmetic_checked_with_the_functions_own_error() {
 #[test]
 fn insert_tries_statements_on_the_sites_variables_first() {
     let text = "pub fn f(mut s: Scanner, mut n: u32) -> u32 {\n    s.start();\n    n += 1;\n    n *= 2;\n    s.step();\n    n\n}\npub fn g(mut s: Scanner) {\n    s.skip_spaces();\n}\n";
-    let sources = sources(text);
-    let space = collect_mutation_space(&sources, &Default::default());
-    let cx = Context {
-        space: &space,
-        text,
-        types: &Types::default(),
-    };
-    let site = space
-        .sites
-        .iter()
-        .find(|s| s.line == 5 && matches!(s.kind, SiteKind::Statement(_)))
-        .unwrap();
-    let made: Vec<String> = edits(Operator::Insert, site, &cx)
-        .into_iter()
-        .map(|e| e.text)
-        .collect();
+    let made = ordered(text, Operator::Insert, |s| {
+        s.line == 5 && matches!(s.kind, SiteKind::Statement(_))
+    });
     let at = |code: &str| made.iter().position(|m| m.contains(code));
     // `s.skip_spaces();` is four lines away, `n *= 2;` one: the one on
     // `s`, which `s.step();` uses, comes first.
