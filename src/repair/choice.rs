@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 
 use crate::baseline::{self, Baseline};
 use crate::cargo::suite::TestId;
@@ -32,10 +33,11 @@ use crate::system::console::Console;
 /// Plausible candidates whose behaviour is measured, at most.
 const MEASURED: usize = 4;
 
-/// A plausible candidate with what was measured about it.
-#[derive(Debug, Clone)]
-pub struct Alternative {
-    pub scored: Scored,
+/// What was measured of a plausible patch: its place among the others,
+/// and the confidence in it, are decided from these (the report carries
+/// them as they are).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Measures {
     /// Lines the originally passing tests that reach the edit execute, or
     /// no longer execute, with the patch (summed over those tests); `None`
     /// if not measured.
@@ -44,12 +46,24 @@ pub struct Alternative {
     pub unnatural: usize,
     /// At the line where the failing tests panicked, of the kind that
     /// panic calls for (see [`answers`]).
+    #[serde(default)]
     pub answers_crash: bool,
     /// How many tokens longer it makes the code (negative: shorter).
+    #[serde(default)]
     pub growth: i64,
     /// How many originally passing tests execute an edited line (0: only
     /// the failing tests check the edit).
+    #[serde(default)]
     pub passing_reach: usize,
+}
+
+/// A plausible candidate with what was measured about it.
+#[derive(Debug, Clone)]
+pub struct Alternative {
+    pub scored: Scored,
+    pub measures: Measures,
+    /// Tokens written and replaced (the smaller edit wins a tie).
+    size: usize,
 }
 
 /// The plausible candidates, best first (see the module's doc). Those after
@@ -67,21 +81,22 @@ pub fn rank_plausible(
         .iter()
         .map(|scored| {
             let answers_crash = answers(&scored.candidate, crash);
+            let (growth, size) = extent(&scored.candidate, &originals);
             Alternative {
-                passing_reach: passing_reach(&scored.candidate, baseline, model),
-                growth: extent(&scored.candidate, &originals).0,
-                unnatural: unnatural(&scored.candidate, &originals)
-                    .saturating_sub(usize::from(answers_crash)),
-                behaviour_change: None,
-                answers_crash,
+                measures: Measures {
+                    behaviour_change: None,
+                    unnatural: unnatural(&scored.candidate, &originals)
+                        .saturating_sub(usize::from(answers_crash)),
+                    answers_crash,
+                    growth,
+                    passing_reach: passing_reach(&scored.candidate, baseline, model),
+                },
+                size,
                 scored: scored.clone(),
             }
         })
         .collect();
-    let static_key = |a: &Alternative| {
-        let (growth, size) = extent(&a.scored.candidate, &originals);
-        (a.unnatural, growth, size)
-    };
+    let static_key = |a: &Alternative| (a.measures.unnatural, a.measures.growth, a.size);
     alternatives.sort_by_key(static_key);
     if alternatives.len() > 1 {
         for alternative in alternatives.iter_mut().take(MEASURED) {
@@ -89,14 +104,17 @@ pub fn rank_plausible(
                 break;
             }
             match behaviour_change(&alternative.scored, baseline, &originals, model, settings) {
-                Ok(change) => alternative.behaviour_change = Some(change),
+                Ok(change) => alternative.measures.behaviour_change = Some(change),
                 // Stopped: the measured ones and the rest in static order.
                 Err(error) if Halt::of(&error).is_some() => break,
                 Err(error) => return Err(error),
             }
         }
     }
-    alternatives.sort_by_key(|a| (a.behaviour_change.unwrap_or(usize::MAX), static_key(a)));
+    alternatives.sort_by_key(|a| {
+        let change = a.measures.behaviour_change.unwrap_or(usize::MAX);
+        (change, static_key(a))
+    });
     Ok(alternatives)
 }
 

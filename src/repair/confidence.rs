@@ -178,14 +178,14 @@ pub fn assess(evidence: &Evidence) -> Confidence {
         )),
         None => {}
         Some(chosen) => {
-            if chosen.answers_crash {
+            if chosen.measures.answers_crash {
                 support.push(
                     "at the line where the failing tests panicked, the kind of edit that panic calls for"
                         .to_string(),
                 );
             }
-            match chosen.behaviour_change {
-                _ if chosen.passing_reach == 0 => against.push(
+            match chosen.measures.behaviour_change {
+                _ if chosen.measures.passing_reach == 0 => against.push(
                     "no test that passed before executes the edited line: only the failing tests check the edit"
                         .to_string(),
                 ),
@@ -199,13 +199,13 @@ pub fn assess(evidence: &Evidence) -> Confidence {
                 )),
                 None => {}
             }
-            let new_code = chosen.unnatural >= NEW_STATEMENT || chosen.growth >= NEW_TOKENS;
-            if new_code && !chosen.answers_crash {
+            let new_code = chosen.measures.unnatural >= NEW_STATEMENT || chosen.measures.growth >= NEW_TOKENS;
+            if new_code && !chosen.measures.answers_crash {
                 against.push(
                     "it changes whole statements (one inserted, deleted or swapped, a guard) or writes a longer expression, which the tests pin down less than a changed token"
                         .to_string(),
                 );
-            } else if chosen.unnatural == 0 && !chosen.answers_crash {
+            } else if chosen.measures.unnatural == 0 && !chosen.measures.answers_crash {
                 support.push("a one-token change".to_string());
             }
             if evidence.elsewhere > 0 {
@@ -225,7 +225,7 @@ pub fn assess(evidence: &Evidence) -> Confidence {
             match best {
                 1 => support.push("the edited line ranks first".to_string()),
                 r if r <= TOP => support.push(format!("the edited line ranks {}", ordinal(r))),
-                r if r <= FAR || chosen.answers_crash => {}
+                r if r <= FAR || chosen.measures.answers_crash => {}
                 usize::MAX => against.push("the edited line is not in the ranking".to_string()),
                 r => against.push(format!(
                     "the edited line ranks {}: the evidence points elsewhere",
@@ -259,6 +259,7 @@ mod tests {
 
     use super::*;
     use crate::mutation::patch::Operator;
+    use crate::repair::choice::Measures;
     use crate::repair::stage::EditDescription;
 
     fn edit(line: u32, operator: Operator, rank: usize) -> EditDescription {
@@ -274,12 +275,22 @@ mod tests {
     fn one_token(rank: usize) -> Plausible {
         Plausible {
             edits: vec![edit(7, Operator::Binary, rank)],
-            behaviour_change: Some(0),
-            unnatural: 0,
-            answers_crash: false,
-            growth: 0,
-            passing_reach: 3,
+            measures: Measures {
+                behaviour_change: Some(0),
+                unnatural: 0,
+                answers_crash: false,
+                growth: 0,
+                passing_reach: 3,
+            },
         }
+    }
+
+    /// A one-token edit at a line of rank `rank`, with `change` made to
+    /// its measures.
+    fn measured(rank: usize, change: impl FnOnce(&mut Measures)) -> Plausible {
+        let mut plausible = one_token(rank);
+        change(&mut plausible.measures);
+        plausible
     }
 
     fn texts(confidence: &Confidence, supports: bool) -> Vec<&str> {
@@ -324,23 +335,13 @@ mod tests {
     #[test]
     fn each_sign_against_makes_it_only_plausible() {
         let far = one_token(12);
-        let changed = Plausible {
-            behaviour_change: Some(3),
-            ..one_token(2)
-        };
-        let new_code = Plausible {
-            unnatural: 4,
-            ..one_token(2)
-        };
-        let longer = Plausible {
-            unnatural: 2,
-            growth: 5,
-            ..one_token(2)
-        };
-        let unchecked = Plausible {
-            passing_reach: 0,
-            ..one_token(1)
-        };
+        let changed = measured(2, |m| m.behaviour_change = Some(3));
+        let new_code = measured(2, |m| m.unnatural = 4);
+        let longer = measured(2, |m| {
+            m.unnatural = 2;
+            m.growth = 5;
+        });
+        let unchecked = measured(1, |m| m.passing_reach = 0);
         let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
         let near = one_token(2);
         let cases = [
@@ -393,25 +394,22 @@ mod tests {
 
     #[test]
     fn new_code_that_answers_the_crash_is_not_held_against_it() {
-        let guard = Plausible {
-            edits: vec![edit(12, Operator::Guard, 14)],
-            behaviour_change: Some(0),
-            unnatural: 3,
-            answers_crash: true,
-            growth: 9,
-            passing_reach: 3,
-        };
+        let mut guard = measured(14, |m| {
+            m.unnatural = 3;
+            m.answers_crash = true;
+            m.growth = 9;
+        });
+        guard.edits = vec![edit(12, Operator::Guard, 14)];
         let confidence = assess_one(&guard);
         assert_eq!(confidence.level, Level::Likely, "{confidence:?}");
         assert!(texts(&confidence, true)[0].contains("panicked"));
         // An overflow-safe form at an overflow counts as natural, but it is
         // not called a one-token change.
-        let safe = Plausible {
-            edits: vec![edit(12, Operator::Overflow, 1)],
-            answers_crash: true,
-            growth: 4,
-            ..one_token(1)
-        };
+        let mut safe = measured(1, |m| {
+            m.answers_crash = true;
+            m.growth = 4;
+        });
+        safe.edits = vec![edit(12, Operator::Overflow, 1)];
         let supports = texts(&assess_one(&safe), true).join("; ");
         assert!(!supports.contains("one-token"), "{supports}");
     }

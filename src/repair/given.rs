@@ -195,7 +195,7 @@ pub fn judge(
             .iter()
             .find(|(i, s)| !order.contains(i) && s.candidate == alternative.scored.candidate)
             .expect("a ranked patch is one of the plausible ones");
-        judged[*index].behaviour_change = alternative.behaviour_change;
+        judged[*index].behaviour_change = alternative.measures.behaviour_change;
         order.push(*index);
     }
     let mut rest: Vec<usize> = (0..judged.len()).filter(|i| !order.contains(i)).collect();

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::exit::Exit;
+use crate::repair::choice::Measures;
 use crate::repair::confidence::{Confidence, Level};
 use crate::repair::search::Stop;
 use crate::repair::settings::Settings;
@@ -165,22 +166,8 @@ pub struct GenerationPoint {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AlternativeReport {
     pub edits: Vec<EditReport>,
-    /// Lines the originally passing tests that reach the edit execute, or
-    /// no longer execute, with it (null: not measured).
-    pub behaviour_change: Option<usize>,
-    /// How unusual the edit is as a fix (0: a one-token slip).
-    pub unnatural: usize,
-    /// At the line where the failing tests panicked, of the kind that
-    /// panic calls for.
-    #[serde(default)]
-    pub answers_crash: bool,
-    /// How many tokens longer it makes the code (negative: shorter).
-    #[serde(default)]
-    pub growth: i64,
-    /// How many originally passing tests execute an edited line (0: only
-    /// the failing tests check the edit).
-    #[serde(default)]
-    pub passing_reach: usize,
+    #[serde(flatten)]
+    pub measures: Measures,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -297,11 +284,7 @@ impl RepairReport {
                         .iter()
                         .map(|a| AlternativeReport {
                             edits: edit_reports(&a.edits),
-                            behaviour_change: a.behaviour_change,
-                            unnatural: a.unnatural,
-                            answers_crash: a.answers_crash,
-                            growth: a.growth,
-                            passing_reach: a.passing_reach,
+                            measures: a.measures,
                         })
                         .collect(),
                     sweep_progress: s

@@ -32,7 +32,7 @@ use crate::mutation::mutator::Mutator;
 use crate::mutation::patch::{Candidate, Operator};
 use crate::mutation::sites::{MutationSpace, collect_mutation_space};
 use crate::mutation::types::Types;
-use crate::repair::choice::rank_plausible;
+use crate::repair::choice::{Measures, rank_plausible};
 use crate::repair::search::{
     OperatorCounts, Progress, Scored, SearchResult, SearchSettings, Stop, search,
 };
@@ -72,13 +72,7 @@ pub struct EditDescription {
 #[derive(Debug, Clone)]
 pub struct Plausible {
     pub edits: Vec<EditDescription>,
-    pub behaviour_change: Option<usize>,
-    pub unnatural: usize,
-    pub answers_crash: bool,
-    /// How many tokens longer it makes the code (negative: shorter).
-    pub growth: i64,
-    /// How many originally passing tests execute an edited line.
-    pub passing_reach: usize,
+    pub measures: Measures,
 }
 
 /// A plausible patch after the chosen one, tried in its place when the
@@ -381,11 +375,7 @@ pub fn run_stage(
             .iter()
             .map(|a| Plausible {
                 edits: described(&a.scored.candidate, originals, group),
-                behaviour_change: a.behaviour_change,
-                unnatural: a.unnatural,
-                answers_crash: a.answers_crash,
-                growth: a.growth,
-                passing_reach: a.passing_reach,
+                measures: a.measures,
             })
             .collect(),
         sweep: swept,
