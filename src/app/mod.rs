@@ -216,10 +216,7 @@ fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> 
 /// `cargo autofix clean`: the builds kept in the target dir removed, and
 /// how much space that freed.
 fn clean(target_dir: &Path, options: &Options) -> Result<Exit> {
-    let console = Console {
-        quiet: options.quiet,
-        color: options.color,
-    };
+    let console = options.console();
     let dir = target_dir.join("autofix");
     match scratch::clean(target_dir, |lock| session::blocked(&console, lock))? {
         Some(bytes) => console.status(

@@ -20,6 +20,7 @@ use crate::mutation::patch::Operator;
 use crate::mutation::sites::Exclusions;
 use crate::repair;
 use crate::repair::shard::Shard;
+use crate::system::console::Console;
 
 /// Every setting of a run, validated: what to do, how to show it, and each
 /// stage's settings.
@@ -318,6 +319,14 @@ fn search_sizes(args: &Args, config: &Config) -> Result<(usize, usize), Failure>
 }
 
 impl Options {
+    /// Stderr as `--quiet` and `--color` ask.
+    pub fn console(&self) -> Console {
+        Console {
+            quiet: self.quiet,
+            color: self.color,
+        }
+    }
+
     /// The command line over `config` over the defaults, validated.
     pub fn new(args: Args, config: Config) -> Result<Options, Failure> {
         let mut notes = Vec::new();

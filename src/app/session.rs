@@ -74,10 +74,7 @@ impl Session {
 
     /// Measures the baseline of a settled package.
     pub fn measure(workspace: Workspace, options: Options) -> Result<Session> {
-        let console = Console {
-            quiet: options.quiet,
-            color: options.color,
-        };
+        let console = options.console();
         for note in &options.notes {
             console.warn(note);
         }

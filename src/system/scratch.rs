@@ -244,6 +244,8 @@ pub fn clean(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result<Option<u6
         fs::remove_file(&dir).with_context(|| format!("cannot remove {}", dir.display()))?;
         return Ok(Some(0));
     }
+    // Measured once no run writes there.
+    let _lock = lock_target_dir(target_dir, on_wait)?;
     let bytes = WalkDir::new(&dir)
         .follow_links(false)
         .into_iter()
@@ -252,7 +254,6 @@ pub fn clean(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result<Option<u6
         .filter_map(|e| e.metadata().ok())
         .map(|m| m.len())
         .sum();
-    let _lock = lock_target_dir(target_dir, on_wait)?;
     fs::remove_dir_all(&dir).with_context(|| format!("cannot remove {}", dir.display()))?;
     Ok(Some(bytes))
 }
