@@ -152,6 +152,13 @@ pub fn walk_runnable_code(file: &syn::File, hooks: &mut impl RunnableCode) {
     walker.visit_file(file);
 }
 
+/// The words of `text`: its runs of letters, digits and `_` (identifiers,
+/// keywords and numbers; a text match, no parse).
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| !word.is_empty())
+}
+
 /// A type (or any node) as text without spaces: `Option<usize>`.
 pub fn without_spaces(node: &impl ToTokens) -> String {
     node.to_token_stream()

@@ -24,7 +24,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
-use crate::code::syntax::{Mention, mentions};
+use crate::code::syntax::{Mention, mentions, words};
 
 /// Where the items named `names` are read in one file.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -51,7 +51,7 @@ pub fn reads(syntax: &syn::File, names: &BTreeSet<&str>) -> Reads {
 /// The names among `names` that `text` holds as words (runs of letters,
 /// digits and `_`): those it may read.
 pub fn words_among<'n>(text: &str, names: &BTreeSet<&'n str>) -> BTreeSet<&'n str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+    words(text)
         .filter_map(|word| names.get(word).copied())
         .collect()
 }

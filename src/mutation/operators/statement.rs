@@ -8,6 +8,7 @@
 use std::collections::BTreeSet;
 
 use crate::code::source::Edit;
+use crate::code::syntax::words;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Ingredient, Site, SiteKind, StatementSite};
 
@@ -104,7 +105,7 @@ impl MutationOperator for Insert {
                 bound.extend(statement.binds.iter().cloned());
                 let mutations = mutations_of_unmutated(site, cx)
                     .map(|text| insert(statement, (false, true), &text, cx.text));
-                let around = identifiers(&cx.text[statement.range.clone()]);
+                let around = words(&cx.text[statement.range.clone()]).collect();
                 let found = sharing_first(closest(&cx.space.statements, site), &around)
                     .filter(|i| i.fits(&bound) && !i.inert)
                     .filter(|i| !(i.header && (binds_new(site, statement) || statement.valued)))
@@ -137,13 +138,6 @@ impl MutationOperator for Insert {
     fn writes_statements(&self) -> bool {
         true
     }
-}
-
-/// The identifiers in `code`.
-fn identifiers(code: &str) -> BTreeSet<&str> {
-    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|word| word.starts_with(|c: char| c.is_alphabetic() || c == '_'))
-        .collect()
 }
 
 /// `ingredients` (nearest first) with those that use a local variable the
