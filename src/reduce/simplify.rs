@@ -81,8 +81,10 @@ impl Finder<'_> {
     /// statements (so later rounds can delete them one by one), elsewhere
     /// the block as an expression.
     fn reduce_if(&mut self, expr: &syn::ExprIf, statement: bool) {
+        // An `if let`'s blocks use what its pattern binds; an expected
+        // value stays whole.
         if matches!(*expr.cond, syn::Expr::Let(_)) || self.expectations > 0 {
-            return; // the blocks use what the pattern binds
+            return;
         }
         let range = expr.span().byte_range();
         let part = |block: &syn::Block| {
@@ -238,9 +240,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
     /// is searched like code; `vec!`'s elements are arguments, and an
     /// assertion's operands that call no function are expected values.
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        let Ok(exprs) =
-            mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
-        else {
+        let Some(exprs) = expressions(mac) else {
             return;
         };
         let is_vec = mac.path.is_ident("vec");
@@ -259,6 +259,12 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             self.expectations -= usize::from(expected);
         }
     }
+}
+
+/// A macro's input as comma-separated expressions (`assert_eq!(a, b)`,
+/// `vec![...]`), if it is that.
+fn expressions(mac: &syn::Macro) -> Option<Punctuated<syn::Expr, syn::Token![,]>> {
+    mac.parse_body_with(Punctuated::parse_terminated).ok()
 }
 
 /// Whether `expr` calls a function or a method (a constructor such as
@@ -284,11 +290,10 @@ fn calls_a_function(expr: &syn::Expr) -> bool {
         }
 
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            if let Ok(exprs) =
-                mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
-            {
-                exprs.iter().for_each(|e| self.visit_expr(e));
-            }
+            expressions(mac)
+                .into_iter()
+                .flatten()
+                .for_each(|e| self.visit_expr(&e));
         }
     }
     let mut calls = Calls(false);
