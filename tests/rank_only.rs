@@ -16,7 +16,7 @@ use common::*;
 fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
     let dir = fixture("middle");
     let before = snapshot(dir.path());
-    let output = autofix(dir.path(), &["--rank-only", "--top", "2"]);
+    let output = autofix(dir.path(), &["--rank-only", "--top", "2", "-v"]);
     assert_exit(&output, 0);
     let table = stdout(&output);
     let lines: Vec<&str> = table.lines().collect();
@@ -43,10 +43,12 @@ fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
     );
     let summary = stderr(&output);
     assert!(summary.contains("5 passed, 1 failed"), "{summary}");
+    // -v says how the stages did their work.
     assert!(
         summary.contains("Grouped the failing tests into 1 failure group (by how they fail)"),
         "{summary}"
     );
+    assert!(summary.contains("Instrumented 1 file with"), "{summary}");
     assert!(
         summary
             .contains("tests::middle_2_1_3: assertion `left == right` failed at src/lib.rs:49:9"),
@@ -58,7 +60,18 @@ fn middle_table_ranks_the_faulty_return_first_and_leaves_files_alone() {
 #[test]
 fn middle_json_follows_the_schema() {
     let dir = fixture("middle");
-    let json = rank_json(dir.path(), &[]);
+    let output = autofix(dir.path(), &["--rank-only", "--format", "json"]);
+    assert_exit(&output, 0);
+    // Without -v, the stages' own terms stay off stderr.
+    let summary = stderr(&output);
+    for detail in ["Instrumented", "Grouped", "Switched"] {
+        assert!(!summary.contains(detail), "{summary}");
+    }
+    assert!(
+        summary.contains("5 passed, 1 failed, 0 ignored"),
+        "{summary}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(json["metric"], "ochiai");
     assert_eq!(json["tests"]["passed"], 5);
     assert_eq!(json["tests"]["failed"], 1);

@@ -220,12 +220,12 @@ fn unknown_and_passing_tests_are_refused_with_their_exit_codes() {
 
     let misplaced = autofix(
         dir.path(),
-        &["reduce", "tests::restock_and_sell", "--rank-only"],
+        &["--rank-only", "reduce", "tests::restock_and_sell"],
     );
     assert_exit(&misplaced, 2);
     assert_eq!(
         error_line(&misplaced),
-        "error: --rank-only does not go with `reduce`; drop it"
+        "error: --rank-only does not go with `reduce`; drop it; see `cargo autofix reduce --help`"
     );
     assert_eq!(snapshot(dir.path()), before, "the user's files changed");
 }

@@ -251,12 +251,15 @@ fn ctrl_c_during_the_search_reports_the_best_so_far() {
     use std::time::{Duration, Instant};
     let dir = fixture("unrepairable");
     let temp = tempfile::tempdir().unwrap();
-    let mut child = command(dir.path(), &["--time-limit", "0", "--generations", "1000"])
-        .env("TMPDIR", temp.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = command(
+        dir.path(),
+        &["--time-limit", "0", "--generations", "1000", "-v"],
+    )
+    .env("TMPDIR", temp.path())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
     // Read stderr until the initial population is scored.
     let mut lines = BufReader::new(child.stderr.take().unwrap());
     let mut seen = String::new();

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::exit::EXIT_CODES_HELP;
 
@@ -119,15 +119,10 @@ pub struct Args {
     )]
     pub refine: Option<Vec<String>>,
 
-    /// How many lines the text ranking shows (0 shows all; lines tied with the last one are counted below it)
-    #[arg(
-        global = true,
-        long,
-        value_name = "N",
-        default_value_t = 20,
-        help_heading = "Output"
-    )]
-    pub top: usize,
+    /// How many lines the ranking shows (0 shows all; lines tied with the last one are counted
+    /// below it) [default: 20; --format github and sarif: 10, lines of a positive score only]
+    #[arg(global = true, long, value_name = "N", help_heading = "Output")]
+    pub top: Option<usize>,
 
     /// Output format on stdout
     #[arg(global = true, long, value_enum, default_value_t = Format::Text, help_heading = "Output")]
@@ -150,6 +145,11 @@ pub struct Args {
     /// Print only warnings and errors on stderr
     #[arg(global = true, short, long, help_heading = "Output")]
     pub quiet: bool,
+
+    /// Say more on stderr: -v the details of each stage (what was typed, probed, switched,
+    /// learned; each generation of the search), -vv also every cargo command run
+    #[arg(global = true, short, long, action = clap::ArgAction::Count, conflicts_with = "quiet", help_heading = "Output")]
+    pub verbose: u8,
 
     /// Tests run in parallel while localizing, and repair workers (each with its own scratch copy);
     /// at most the number of CPUs [default: number of CPUs]
@@ -372,14 +372,129 @@ pub enum Format {
     Sarif,
 }
 
+/// The options every subcommand takes: where the package is, how cargo
+/// resolves it, and what goes to stderr.
+const EVERY_COMMAND: &[&str] = &[
+    "manifest_path",
+    "package",
+    "locked",
+    "offline",
+    "frozen",
+    "target_dir",
+    "color",
+    "quiet",
+    "verbose",
+];
+
+/// The options of every subcommand that builds and runs the tests.
+const TEST_RUNS: &[&str] = &[
+    "features",
+    "all_features",
+    "no_default_features",
+    "jobs",
+    "test_timeout",
+    "time_limit",
+    "format",
+];
+
+/// Whether `subcommand` takes the option `id`: the others are refused, and
+/// left out of its `--help`. `merge` is a repair, and takes what a repair
+/// takes but the ranking's own and `--shard`.
+fn takes(subcommand: &str, id: &str) -> bool {
+    let own: &[&str] = match subcommand {
+        "validate" => &[
+            "test_tool",
+            "weight_passing",
+            "weight_failing",
+            "evaluator",
+            "output",
+            "report",
+        ],
+        "bisect" => &["weight_passing", "weight_failing", "evaluator", "output"],
+        "reduce" => &[],
+        "clean" => return EVERY_COMMAND.contains(&id),
+        _ => return !["rank_only", "explain", "shard"].contains(&id),
+    };
+    EVERY_COMMAND.contains(&id) || TEST_RUNS.contains(&id) || own.contains(&id)
+}
+
+/// The subcommand the arguments name, if any: the first argument that is
+/// not an option or an option's value (`help NAME` names NAME).
+fn subcommand_named(command: &clap::Command, args: &[OsString]) -> Option<String> {
+    let takes_value = |arg: Option<&clap::Arg>| arg.is_some_and(|a| a.get_action().takes_values());
+    let mut tokens = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(token) = tokens.next() {
+        if token == "--" {
+            return None;
+        } else if let Some(long) = token.strip_prefix("--") {
+            let arg = command.get_arguments().find(|a| a.get_long() == Some(long));
+            if takes_value(arg) {
+                tokens.next();
+            }
+        } else if let Some(shorts) = token.strip_prefix('-').filter(|s| !s.is_empty()) {
+            // `-qj 4`, `-j4`: the first short option that takes a value
+            // takes the rest of the argument, or else the next one.
+            let mut chars = shorts.chars();
+            while let Some(short) = chars.next() {
+                let arg = command
+                    .get_arguments()
+                    .find(|a| a.get_short() == Some(short));
+                if takes_value(arg) {
+                    if chars.as_str().is_empty() {
+                        tokens.next();
+                    }
+                    break;
+                }
+            }
+        } else if token == "help" {
+            return tokens.next().map(|name| name.into_owned());
+        } else {
+            return Some(token.into_owned());
+        }
+    }
+    None
+}
+
 /// Parses the process arguments. Cargo runs `cargo-autofix autofix ARGS...`;
-/// the extra `autofix` is dropped so both spellings work.
+/// the extra `autofix` is dropped so both spellings work. A subcommand takes
+/// only its own options (see [`takes`]), wherever they are written.
 pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, clap::Error> {
     let mut args: Vec<OsString> = args.into_iter().collect();
     if args.get(1).is_some_and(|a| a == "autofix") {
         args.remove(1);
     }
-    Args::try_parse_from(args)
+    let mut command = Args::command();
+    let subcommand = subcommand_named(&command, &args)
+        .filter(|name| command.get_subcommands().any(|s| s.get_name() == name));
+    // Options the subcommand does not take stay with the command before it.
+    let foreign: Vec<clap::Id> = match &subcommand {
+        Some(name) => command
+            .get_arguments()
+            .filter(|a| a.is_global_set() && !takes(name, a.get_id().as_str()))
+            .map(|a| a.get_id().clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    for id in &foreign {
+        command = command.mut_arg(id, |a| a.global(false));
+    }
+    let matches = command.try_get_matches_from_mut(args)?;
+    if let Some(name) = &subcommand {
+        // Written before the subcommand's name.
+        let given = foreign.iter().find(|id| {
+            matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
+        });
+        if let Some(id) = given {
+            let flag = id.as_str().replace('_', "-");
+            let message = format!("--{flag} does not go with `{name}`; drop it");
+            let kind = clap::error::ErrorKind::ArgumentConflict;
+            return Err(match command.find_subcommand_mut(name) {
+                Some(subcommand) => subcommand.error(kind, message),
+                None => command.error(kind, message),
+            });
+        }
+    }
+    Args::from_arg_matches(&matches)
 }
 
 #[cfg(test)]
@@ -396,13 +511,11 @@ mod tests {
 
     #[test]
     fn clap_definition_is_consistent() {
-        use clap::CommandFactory;
         Args::command().debug_assert();
     }
 
     #[test]
     fn the_operators_help_names_every_operator_in_the_sweeps_order() {
-        use clap::CommandFactory;
         let command = Args::command();
         let argument = command.get_arguments().find(|a| a.get_id() == "operators");
         let help = argument.and_then(|a| a.get_help()).unwrap().to_string();
@@ -413,5 +526,57 @@ mod tests {
             help.contains(&format!(": {} [", names.join(", "))),
             "{help}"
         );
+    }
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        parse_args(
+            std::iter::once("cargo-autofix")
+                .chain(args.iter().copied())
+                .map(OsString::from),
+        )
+    }
+
+    fn help(args: &[&str]) -> String {
+        let error = parse(args).unwrap_err();
+        assert_eq!(error.kind(), clap::error::ErrorKind::DisplayHelp);
+        error.render().to_string()
+    }
+
+    #[test]
+    fn a_subcommand_shows_and_takes_only_its_own_options() {
+        let reduce = help(&["reduce", "--help"]);
+        for shown in [
+            "--manifest-path",
+            "--jobs",
+            "--locked",
+            "--color",
+            "--verbose",
+        ] {
+            assert!(reduce.contains(shown), "{shown} missing:\n{reduce}");
+        }
+        for hidden in ["--population", "--rank-only", "--report", "--html"] {
+            assert!(!reduce.contains(hidden), "{hidden} shown:\n{reduce}");
+        }
+        assert_eq!(help(&["help", "reduce"]), reduce);
+        let validate = help(&["-q", "validate", "-h"]);
+        assert!(validate.contains("--report") && !validate.contains("--seed"));
+        assert!(help(&["--help"]).contains("--population"));
+
+        let after = parse(&["reduce", "t", "--population", "3"]).unwrap_err();
+        assert_eq!(after.kind(), clap::error::ErrorKind::UnknownArgument);
+        let before = parse(&["--population", "3", "reduce", "t"]).unwrap_err();
+        assert_eq!(before.kind(), clap::error::ErrorKind::ArgumentConflict);
+        assert!(
+            before
+                .to_string()
+                .contains("--population does not go with `reduce`")
+        );
+
+        // An option's value named like a subcommand is a value.
+        let args = parse(&["-j", "2", "--manifest-path", "merge", "reduce", "t"]).unwrap();
+        assert_eq!(args.jobs, Some(2));
+        assert!(matches!(args.command, Some(Command::Reduce(_))));
+        let merge = parse(&["merge", "s.json", "--population", "3", "-vv"]).unwrap();
+        assert_eq!((merge.population, merge.verbose), (Some(3), 2));
     }
 }

@@ -177,39 +177,22 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
 }
 
-/// `validate`, `bisect` and `reduce` take the package, feature, test and
-/// output options, not those of the ranking or the search (`reduce` not
-/// the output files either); `merge` is a repair.
+/// What the command line cannot say by itself: `validate`, `bisect` and
+/// `reduce` print text or JSON (which options each subcommand takes at all
+/// is `cli::parse_args`'s).
 fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> {
     let name = match command {
         Command::Validate(_) => "validate",
         Command::Bisect(_) => "bisect",
-        Command::Merge(_) => "merge",
         Command::Reduce(_) => "reduce",
-        Command::Clean => "clean",
+        Command::Merge(_) | Command::Clean => return Ok(()),
     };
-    let not_a_repair = !matches!(command, Command::Merge(_));
-    // `reduce` and `clean` write no output file.
-    let reduce = matches!(command, Command::Reduce(_) | Command::Clean);
-    let misplaced = [
-        (args.rank_only, "--rank-only"),
-        (args.explain, "--explain"),
-        (args.shard.is_some(), "--shard"),
-        (reduce && args.output.is_some(), "--output"),
-        (reduce && args.report.is_some(), "--report"),
-        (not_a_repair && args.html.is_some(), "--html"),
-        (not_a_repair && args.in_diff.is_some(), "--in-diff"),
-        (
-            not_a_repair && !matches!(args.format, Format::Text | Format::Json),
-            "--format other than text or json",
-        ),
-    ];
-    match misplaced.iter().find(|(given, _)| *given) {
-        Some((_, flag)) => Err(Failure::new(
+    match args.format {
+        Format::Text | Format::Json => Ok(()),
+        _ => Err(Failure::new(
             Exit::Usage,
-            format!("{flag} does not go with `{name}`; drop it"),
+            format!("`{name}` prints text or json; drop --format or choose one of those"),
         )),
-        None => Ok(()),
     }
 }
 

@@ -10,7 +10,7 @@ use clap::ValueEnum;
 use crate::app::cli::{Args, Format};
 use crate::app::config::Config;
 use crate::baseline;
-use crate::cargo::{Features, TestTool};
+use crate::cargo::{CargoFlags, TestTool};
 use crate::evaluate::fitness::Weights;
 use crate::evaluate::{self, EvaluatorKind};
 use crate::exit::{Exit, Failure};
@@ -38,6 +38,8 @@ pub struct Options {
     pub shard: Option<Shard>,
     pub html: Option<PathBuf>,
     pub quiet: bool,
+    /// `-v`, `-vv`.
+    pub verbose: u8,
     /// Whether stderr is coloured (see `console::colors`).
     pub color: bool,
     pub output: Option<PathBuf>,
@@ -264,8 +266,8 @@ fn in_diff(args: &Args) -> Result<Option<BTreeMap<String, BTreeSet<u32>>>, Failu
 }
 
 /// The features to build with (`--features` takes commas and spaces).
-fn features(args: &Args) -> Features {
-    Features {
+fn cargo_flags(args: &Args) -> CargoFlags {
+    CargoFlags {
         features: args
             .features
             .iter()
@@ -276,6 +278,7 @@ fn features(args: &Args) -> Features {
         all_features: args.all_features,
         no_default_features: args.no_default_features,
         lockfile: args.lockfile(),
+        echo: args.verbose > 1,
     }
 }
 
@@ -324,6 +327,7 @@ impl Options {
         Console {
             quiet: self.quiet,
             color: self.color,
+            verbose: self.verbose,
         }
     }
 
@@ -357,7 +361,7 @@ impl Options {
                 .unwrap_or((600.0, String::new())),
         )?;
         let in_diff = in_diff(&args)?;
-        let features = features(&args);
+        let cargo = cargo_flags(&args);
         let mut exclude = config.exclude.unwrap_or_default();
         exclude.extend(args.exclude);
         let exclude = Exclusions { patterns: exclude };
@@ -374,7 +378,7 @@ impl Options {
             .map_err(usage)?;
         let evaluation = evaluate::Settings {
             kind,
-            features: features.clone(),
+            cargo: cargo.clone(),
             jobs,
             test_timeout,
         };
@@ -382,16 +386,23 @@ impl Options {
             notes,
             rank_only: args.rank_only,
             explain: args.explain,
-            top: (args.top > 0).then_some(args.top),
+            top: match args.top {
+                Some(0) => None,
+                Some(top) => Some(top),
+                // Annotations are findings: fewer, and only the best.
+                None if matches!(args.format, Format::Github | Format::Sarif) => Some(10),
+                None => Some(20),
+            },
             format: args.format,
             shard,
             html: args.html,
             quiet: args.quiet,
+            verbose: args.verbose,
             color,
             output: args.output,
             report: args.report,
             baseline: baseline::Settings {
-                features,
+                cargo,
                 jobs: baseline_jobs,
                 test_timeout,
                 trace_failing: refine.slices,

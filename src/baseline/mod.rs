@@ -13,7 +13,7 @@ use anyhow::{Result, anyhow};
 
 use crate::baseline::coverage::{TestRecord, run_with_coverage, run_with_trace};
 use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, ProbeMap, instrument};
-use crate::cargo::Features;
+use crate::cargo::CargoFlags;
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
 use crate::cargo::discover::Workspace;
 use crate::cargo::suite::{RunSettings, TestId, TestSuite, Verdict, list_tests};
@@ -27,7 +27,7 @@ use crate::system::scratch::{MAIN_TARGET, ScratchDir};
 /// How the baseline is measured.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    pub features: Features,
+    pub cargo: CargoFlags,
     /// Tests run in parallel.
     pub jobs: usize,
     /// A test running longer is killed and counts as timed out.
@@ -194,7 +194,7 @@ pub fn establish(
     } else {
         String::new()
     };
-    console.status(
+    console.detail(
         "Instrumented",
         format!(
             "{} file{} with {} probes{event_note}",
@@ -220,7 +220,7 @@ pub fn establish(
         &scratch,
         &sources,
         &instrumented,
-        &settings.features,
+        &settings.cargo,
         console,
     )?;
 
@@ -351,7 +351,7 @@ fn build_instrumented(
     scratch: &ScratchDir,
     sources: &CrateSources,
     instrumented: &Instrumented,
-    features: &Features,
+    features: &CargoFlags,
     console: &Console,
 ) -> Result<(Vec<TestExecutable>, Vec<FileId>, ProbesLeftOut)> {
     for (file, text) in &instrumented.files {
@@ -362,7 +362,7 @@ fn build_instrumented(
         manifest_path: &manifest_path,
         package: &workspace.package.name,
         version: &workspace.package.version,
-        features,
+        cargo: features,
         target_dir: &scratch.target_dir,
         cap_lints: false,
     };
@@ -549,13 +549,18 @@ fn summarize(baseline: &Baseline, console: &Console) {
         .failing()
         .filter(|r| r.outcome.verdict == Verdict::TimedOut)
         .count();
+    let executables = baseline.suite.executables.len();
     console.status(
         "Summary",
         format!(
-            "{passed} passed, {} failed ({timed_out} timed out), {} ignored, in {} test executables",
+            "{passed} passed, {} failed{}, {} ignored ({executables} test executable{})",
             baseline.failing().count(),
+            match timed_out {
+                0 => String::new(),
+                n => format!(" ({n} timed out)"),
+            },
             baseline.ignored(),
-            baseline.suite.executables.len()
+            plural(executables),
         ),
     );
     for record in baseline.failing() {

@@ -10,7 +10,7 @@ use anyhow::Result;
 use cargo_metadata::Message;
 use cargo_metadata::diagnostic::DiagnosticLevel;
 
-use super::Features;
+use super::CargoFlags;
 use super::discover::Kind;
 use crate::system::process::{self, Finished};
 
@@ -21,7 +21,7 @@ pub struct BuildRequest<'a> {
     /// The package's name and version.
     pub package: &'a str,
     pub version: &'a str,
-    pub features: &'a Features,
+    pub cargo: &'a CargoFlags,
     pub target_dir: &'a Path,
     /// Lints only warn (`--cap-lints=warn`), so that a mutant's new warning
     /// is no error in a crate that denies warnings. For candidate builds.
@@ -87,7 +87,7 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
         ])
         .arg("--target-dir")
         .arg(request.target_dir)
-        .args(request.features.to_args())
+        .args(request.cargo.to_args())
         // No debug info for the package's own code, none linked into its
         // test executables: it costs a fifth of a build and nothing here
         // reads it (panic locations do not need it). The dependencies keep
@@ -110,6 +110,9 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
                 command.env("RUSTFLAGS", flags.trim_start());
             }
         }
+    }
+    if request.cargo.echo {
+        crate::system::console::echo(&command);
     }
     command
 }
@@ -349,12 +352,12 @@ mod tests {
         }
         let manifest_path = app.join("Cargo.toml");
         let target_dir = temp.path().join("target");
-        let features = Features::default();
+        let features = CargoFlags::default();
         let request = |cap_lints| BuildRequest {
             manifest_path: &manifest_path,
             package: "app",
             version: "0.0.0",
-            features: &features,
+            cargo: &features,
             target_dir: &target_dir,
             cap_lints,
         };

@@ -72,17 +72,20 @@ impl Lockfile {
     }
 }
 
-/// Feature selection and the lockfile's flags, passed through to every
-/// cargo invocation that builds.
+/// What every cargo invocation that builds is given: the feature
+/// selection and the lockfile's flags; and whether the command is shown
+/// (`-vv`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Features {
+pub struct CargoFlags {
     pub features: Vec<String>,
     pub all_features: bool,
     pub no_default_features: bool,
     pub lockfile: Lockfile,
+    /// Each command is written on stderr before it runs.
+    pub echo: bool,
 }
 
-impl Features {
+impl CargoFlags {
     pub fn to_args(&self) -> Vec<String> {
         let mut args = self.lockfile.to_args();
         if !self.features.is_empty() {

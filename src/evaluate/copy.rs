@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::cargo::Features;
+use crate::cargo::CargoFlags;
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests};
 use crate::cargo::discover::{Kind, Workspace};
 use crate::code::crate_sources::Originals;
@@ -24,7 +24,7 @@ pub struct BuildCopy {
     pub package_dir: PathBuf,
     package: String,
     version: String,
-    features: Features,
+    cargo: CargoFlags,
     /// Files of the copy that differ from the originals, with their text.
     written: BTreeMap<FileId, String>,
 }
@@ -36,7 +36,7 @@ impl BuildCopy {
     pub fn new(
         workspace: &Workspace,
         originals: &Originals,
-        features: &Features,
+        features: &CargoFlags,
         purpose: &str,
     ) -> Result<BuildCopy> {
         let scratch = workspace.scratch_copy(purpose)?;
@@ -49,7 +49,7 @@ impl BuildCopy {
             scratch,
             package: workspace.package.name.clone(),
             version: workspace.package.version.clone(),
-            features: features.clone(),
+            cargo: features.clone(),
             written: BTreeMap::new(),
         })
     }
@@ -94,7 +94,7 @@ impl BuildCopy {
             manifest_path: &self.manifest_path,
             package: &self.package,
             version: &self.version,
-            features: &self.features,
+            cargo: &self.cargo,
             target_dir: &self.scratch.target_dir,
             cap_lints: true,
         }

@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::cargo::Features;
+use crate::cargo::CargoFlags;
 use crate::cargo::suite::{TestId, Verdict};
 use crate::code::crate_sources::Originals;
 use crate::code::source::{FileId, Location};
@@ -41,7 +41,7 @@ use crate::mutation::patch::Candidate;
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub kind: EvaluatorKind,
-    pub features: Features,
+    pub cargo: CargoFlags,
     /// Candidates (or rebuild workers) at once.
     pub jobs: usize,
     /// The longest a test may run (timeouts derive from the baseline below it).
@@ -201,10 +201,15 @@ pub type Decided = (Vec<(usize, CandidateOutcome)>, Option<Halt>);
 
 /// Evaluates `batch`, keeping what a halt (a signal, the time limit) cuts
 /// short: the outcomes decided before it, and the halt. Other errors are
-/// errors.
-pub fn evaluate_until_halt(evaluator: &mut dyn Evaluator, batch: &[Candidate]) -> Result<Decided> {
+/// errors. `on_done` hears each outcome as it is decided.
+pub fn evaluate_until_halt(
+    evaluator: &mut dyn Evaluator,
+    batch: &[Candidate],
+    on_done: OnDone,
+) -> Result<Decided> {
     let decided: Mutex<Vec<(usize, CandidateOutcome)>> = Mutex::new(Vec::new());
     let result = evaluator.evaluate(batch, &|index, outcome| {
+        on_done(index, outcome);
         if let Ok(mut decided) = decided.lock() {
             decided.push((index, outcome.clone()));
         }

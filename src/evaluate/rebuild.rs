@@ -79,7 +79,7 @@ impl RebuildEvaluator {
                 copy: BuildCopy::new(
                     &self.workspace,
                     &self.originals,
-                    &self.settings.features,
+                    &self.settings.cargo,
                     &format!("worker-{index}"),
                 )?,
                 builds: 0,

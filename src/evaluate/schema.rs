@@ -103,7 +103,7 @@ impl SchemaEvaluator {
         suite: TestSuite,
         settings: &Settings,
     ) -> Result<SchemaEvaluator> {
-        let copy = BuildCopy::new(workspace, &originals, &settings.features, MAIN_TARGET)?;
+        let copy = BuildCopy::new(workspace, &originals, &settings.cargo, MAIN_TARGET)?;
         Ok(SchemaEvaluator {
             fallback,
             originals,

@@ -86,7 +86,7 @@ pub fn infer_types(
     let mut copy = BuildCopy::new(
         &baseline.workspace,
         &originals,
-        &settings.features,
+        &settings.cargo,
         MAIN_TARGET,
     )?;
     let mut types = Types::default();

@@ -182,14 +182,17 @@ pub fn localize(
 ) -> Result<Localization> {
     let groups = failure_groups(baseline);
     let data = constants(&baseline.sources);
-    console.status(
-        "Grouped",
-        format!(
-            "the failing tests into {} failure group{} (by how they fail)",
-            groups.len(),
-            if groups.len() == 1 { "" } else { "s" }
-        ),
+    // Several groups change what the user reads (a ranking and a repair
+    // per group); one is the usual case.
+    let grouped = format!(
+        "the failing tests into {} failure group{} (by how they fail)",
+        groups.len(),
+        if groups.len() == 1 { "" } else { "s" }
     );
+    match groups.len() {
+        1 => console.detail("Grouped", grouped),
+        _ => console.status("Grouped", grouped),
+    }
     let facts = if settings.slices {
         statement_facts(&baseline.sources)
     } else {
@@ -237,7 +240,7 @@ pub fn localize(
         } else {
             String::new()
         };
-        console.status(
+        console.detail(
             "Switched",
             format!(
                 "{} conditions both ways and one evaluation at a time: {count} critical{cut}",

@@ -198,7 +198,7 @@ fn try_edits(
         .map(|edit| Candidate::original().with(edit.clone()))
         .collect();
     let (outcomes, halt) = process::with_deadline(Some(deadline), || {
-        evaluate_until_halt(&mut *evaluator, &candidates)
+        evaluate_until_halt(&mut *evaluator, &candidates, &|_, _| {})
     })?;
     let cut_short = halt.is_some();
     if let Some(halt) = halt

@@ -103,7 +103,7 @@ pub fn critical_predicates(
     let mut evaluator = build_evaluator(baseline, plan, &schema)?;
     let candidates: Vec<Candidate> = switches.iter().map(|(_, c)| c.clone()).collect();
     let (outcomes, halt) = process::with_deadline(deadline, || {
-        evaluate_until_halt(&mut *evaluator, &candidates)
+        evaluate_until_halt(&mut *evaluator, &candidates, &|_, _| {})
     })?;
     if let Some(halt) = halt
         && !process::budget_ended(halt)

@@ -65,7 +65,7 @@ impl TestOracle {
         settings: &Settings,
     ) -> Result<TestOracle> {
         let originals = Originals::new(vec![(function.path.clone(), function.text.clone())]);
-        let copy = BuildCopy::new(workspace, &originals, &settings.features, MAIN_TARGET)?;
+        let copy = BuildCopy::new(workspace, &originals, &settings.cargo, MAIN_TARGET)?;
         Ok(TestOracle {
             copy,
             originals,

@@ -160,18 +160,19 @@ fn behaviour_change(
         .map(|&t| baseline.suite.get(t).full_name.clone())
         .collect();
     let measure = baseline::Settings {
-        features: settings.evaluation.features.clone(),
+        cargo: settings.evaluation.cargo.clone(),
         jobs: settings.evaluation.jobs,
         test_timeout: settings.evaluation.test_timeout,
         trace_failing: false,
         only: Some(only),
         events: false,
     };
-    let quiet = Console {
-        quiet: true,
-        color: false,
-    };
-    let patched = baseline::establish(baseline.workspace.clone(), &measure, &quiet, &files)?;
+    let patched = baseline::establish(
+        baseline.workspace.clone(),
+        &measure,
+        &Console::QUIET,
+        &files,
+    )?;
     let shifts = line_shifts(&scored.candidate, originals);
     let mut change = 0;
     for record in &patched.records {

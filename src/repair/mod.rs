@@ -537,7 +537,7 @@ fn validate_files(
     let validation = validate(
         &baseline.workspace,
         &changes,
-        &settings.evaluation.features,
+        &settings.evaluation.cargo,
         &flaky_names,
         timeout,
         settings.test_tool,

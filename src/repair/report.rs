@@ -341,16 +341,20 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, c
         .iter()
         .map(|(operator, c)| format!("{operator} {}/{}", c.compiled, c.tried))
         .collect();
-    console.status(
+    console.detail(
         "Operators",
         format!("{} (compiled/tried)", operators.join(", ")),
     );
+    let search = match report.generations {
+        0 => String::new(),
+        1 => ", 1 generation of the search".to_string(),
+        n => format!(", {n} generations of the search"),
+    };
     console.status(
         "Tried",
         format!(
-            "{} candidates in {} generations ({}% compiled), {:.1} s",
+            "{} candidate patches ({}% compiled{search}) in {:.1} s",
             report.candidates_evaluated,
-            report.generations,
             percent(report.candidates_compiled, report.candidates_evaluated),
             report.elapsed_seconds
         ),
@@ -369,7 +373,7 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, c
             })
             .collect();
         if feedback && stage.learned_anything() {
-            console.status(
+            console.detail(
                 "Learned",
                 format!("most promising after the search: {}", learned.join(", ")),
             );
@@ -383,14 +387,17 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, c
             if edits == 1 { "" } else { "s" },
             settings.test_tool.describe()
         );
-        let (verb, advice) = match report.confidence.as_ref().map(|c| c.level) {
+        let (verb, said) = match report.confidence.as_ref().map(|c| c.level) {
             Some(Level::Likely) => (
                 "Likely",
-                "the evidence points at it and nothing speaks against it",
+                format!("the fix: {what}; the evidence points at it and nothing speaks against it"),
             ),
-            _ => ("Plausible", "review it before you apply it"),
+            _ => (
+                "Plausible",
+                format!("but not sure: {what}; review it before you apply it"),
+            ),
         };
-        console.status(verb, format!("{what}; {advice}"));
+        console.status(verb, said);
         for reason in report.confidence.iter().flat_map(|c| &c.reasons) {
             let sign = if reason.supports { '+' } else { '-' };
             console.status("", format!("{sign} {}", reason.text));

@@ -149,7 +149,7 @@ pub fn run_shard(
             .iter()
             .map(|&i| Candidate::original().with(edits[i].clone()))
             .collect();
-        let (decided, halt) = evaluate_until_halt(evaluator, &batch)?;
+        let (decided, halt) = evaluate_until_halt(evaluator, &batch, &|_, _| {})?;
         for (position, outcome) in decided {
             outcomes.push(record(
                 chunk[position],

@@ -209,11 +209,12 @@ pub fn run_stage(
     console.status(
         "Sweeping",
         format!(
-            "every single edit at the {} suspicious locations, most suspicious first",
+            "every single edit at the {} most suspicious locations, most suspicious first",
             locations.len()
         ),
     );
-    let spinner = console.spinner("Sweeping");
+    let bar = console.counter("Sweeping", locations.len() as u64);
+    bar.set_message("locations");
     let sweep_started = Instant::now();
     let swept = sweep(
         &mutator,
@@ -221,18 +222,21 @@ pub fn run_stage(
         &mut *evaluator,
         &model,
         sweep_deadline,
-        &|swept_locations, edits| {
-            spinner.set_message(format!(
-                "{edits} single edits at {swept_locations} locations"
-            ))
+        &|progress| {
+            bar.set_position(progress.locations as u64);
+            bar.set_message(format!(
+                "locations · {} single edits tried ({})",
+                progress.edits,
+                rate(progress.edits, sweep_started)
+            ));
         },
     )?;
-    drop(spinner);
+    drop(bar);
     timings.insert("sweep", sweep_started.elapsed().as_secs_f64());
     console.status(
         "Swept",
         format!(
-            "{} single edits at {} locations: {} plausible, {} partial fixes",
+            "{} single edits at {} locations: {} pass every test, {} fix some failing tests and break none",
             swept.edits,
             swept.locations,
             swept.plausible.len(),
@@ -423,7 +427,7 @@ impl Ground {
         let types = infer_types(baseline, &space, &suspicious, &settings.evaluation)?;
         let types_seconds = types_started.elapsed().as_secs_f64();
         let (variables, operands) = types.counts();
-        console.status(
+        console.detail(
             "Typed",
             format!(
                 "{variables} variables and {operands} operands at {} locations ({types_seconds:.1} s)",
@@ -513,11 +517,15 @@ fn genetic_search(
     console.status(
         "Searching",
         format!(
-            "for a patch of several edits: population {}, at most {} generations, seed {seed}",
+            "for a patch of several edits: at most {1} generations of {0} candidates (seed {seed})",
             settings.population, settings.generations
         ),
     );
-    let spinner = console.spinner("Searching");
+    // Every generation in full is the most the search can try.
+    let most = settings
+        .population
+        .saturating_mul(settings.generations.max(1));
+    let bar = console.counter("Searching", most as u64);
     let (tried, compiled) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let started = Instant::now();
     let result = search(mutator, evaluator, model, settings, rng, &|progress| {
@@ -530,22 +538,35 @@ fn genetic_search(
             let tried = tried.fetch_add(1, Ordering::SeqCst) + 1;
             let compiled =
                 compiled.fetch_add(usize::from(built), Ordering::SeqCst) + usize::from(built);
-            spinner.set_message(format!(
-                "generation {generation} · best fitness {best_fitness:.4} · {tried} candidates · {}% compiled",
+            bar.set_position(tried as u64);
+            bar.set_message(format!(
+                "candidates ({}; {}% compiled) · generation {generation} · best fitness {best_fitness:.4}",
+                rate(tried, started),
                 percent(compiled, tried)
             ));
         }
         Progress::Generation {
             generation,
             best_fitness,
-        } => spinner.println(format!(
+        } if console.verbose > 0 => bar.println(format!(
             "{:>12} {generation} scored: best fitness {best_fitness:.4}, {} candidates tried so far",
             "Generation",
             tried.load(Ordering::SeqCst)
         )),
+        Progress::Generation { .. } => {}
     }
     })?;
     Ok((result, started.elapsed().as_secs_f64()))
+}
+
+/// `12.5/s`: how many per second since `started`.
+fn rate(count: usize, started: Instant) -> String {
+    let seconds = started.elapsed().as_secs_f64();
+    if seconds > 0.0 {
+        format!("{:.1}/s", count as f64 / seconds)
+    } else {
+        "-/s".to_string()
+    }
 }
 
 /// Condition mutations at the group's critical predicates, tried first:

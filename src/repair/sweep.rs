@@ -9,6 +9,7 @@
 //! No randomness: the same crate gives the same sweep with any seed.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -74,15 +75,23 @@ pub fn sweep_cutoff(model: &FitnessModel) -> Cutoff {
     }
 }
 
-/// Sweeps `locations` (in the order given) until `deadline`; `on_batch`
-/// hears the locations swept and the edits evaluated so far.
+/// How far a sweep is, for a progress bar: the locations whose edits
+/// are all decided, and the edits decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SweepProgress {
+    pub locations: usize,
+    pub edits: usize,
+}
+
+/// Sweeps `locations` (in the order given) until `deadline`; `on_progress`
+/// hears each edit decided and each batch done.
 pub fn sweep(
     mutator: &Mutator,
     locations: &[Location],
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,
     deadline: Option<Instant>,
-    on_batch: &dyn Fn(usize, usize),
+    on_progress: &(dyn Fn(SweepProgress) + Sync),
 ) -> Result<Swept> {
     let mut swept = Swept {
         plausible: Vec::new(),
@@ -113,7 +122,13 @@ pub fn sweep(
             .map(|edit| Candidate::original().with(edit.clone()))
             .collect();
         // A halt in the middle of the batch loses none of what was decided.
-        let (outcomes, halt) = evaluate_until_halt(evaluator, &candidates)?;
+        let decided = AtomicUsize::new(swept.edits);
+        let (outcomes, halt) = evaluate_until_halt(evaluator, &candidates, &|_, _| {
+            on_progress(SweepProgress {
+                locations: swept.locations,
+                edits: decided.fetch_add(1, Ordering::Relaxed) + 1,
+            })
+        })?;
         match halt {
             Some(Halt::TimeLimit) => swept.stop = SweepStop::TimeLimit,
             Some(Halt::Signal(_)) => swept.stop = SweepStop::Interrupted,
@@ -144,7 +159,10 @@ pub fn sweep(
         }
         let best = swept.best.as_ref().map_or(0.0, |b| b.fitness);
         swept.progress.push((swept.edits, best));
-        on_batch(swept.locations, swept.edits);
+        on_progress(SweepProgress {
+            locations: swept.locations,
+            edits: swept.edits,
+        });
         if !swept.plausible.is_empty() {
             swept.stop = SweepStop::Found;
             break;
@@ -283,7 +301,7 @@ mod tests {
             .iter()
             .map(|&l| Location::new(FileId::new(0), l))
             .collect();
-        let swept = sweep(&mutator, &at, &mut oracle, &model, None, &|_, _| {}).unwrap();
+        let swept = sweep(&mutator, &at, &mut oracle, &model, None, &|_| {}).unwrap();
         (swept, oracle.seen.into_inner())
     }
 

@@ -16,7 +16,7 @@ use crate::cargo::build::{
 };
 use crate::cargo::discover::Workspace;
 use crate::cargo::suite::parse_results;
-use crate::cargo::{Features, TestTool};
+use crate::cargo::{CargoFlags, TestTool};
 use crate::system::process::{Finished, Status};
 use crate::system::scratch::MAIN_TARGET;
 
@@ -36,7 +36,7 @@ pub enum Validation {
 pub fn validate(
     workspace: &Workspace,
     changes: &[(PathBuf, String)],
-    features: &Features,
+    features: &CargoFlags,
     flaky: &BTreeSet<String>,
     timeout: Duration,
     tool: TestTool,
@@ -53,7 +53,7 @@ pub fn validate(
         manifest_path: &manifest_path,
         package: &workspace.package.name,
         version: &workspace.package.version,
-        features,
+        cargo: features,
         target_dir: &scratch.target_dir,
         cap_lints: false,
     };
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn only_a_patch_that_passes_cargo_test_is_valid() {
         let (dir, workspace, text) = middle();
-        let features = Features::default();
+        let features = CargoFlags::default();
         let timeout = Duration::from_secs(300);
         let none = BTreeSet::new();
         let fixed = text.replacen(

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// `1st`, `2nd`, `3rd`, `4th`...
 pub fn ordinal(n: usize) -> String {
@@ -64,9 +64,28 @@ pub fn error_prefix(color: bool) -> String {
 pub struct Console {
     pub quiet: bool,
     pub color: bool,
+    /// `-v` (1) shows how each stage did its work, `-vv` (2) also the
+    /// commands run.
+    pub verbose: u8,
 }
 
 impl Console {
+    /// Nothing but warnings, uncoloured: for work whose progress is not
+    /// the user's concern.
+    pub const QUIET: Console = Console {
+        quiet: true,
+        color: false,
+        verbose: 0,
+    };
+
+    /// A status line that only `-v` shows: how a stage did its work, in
+    /// the tool's own terms.
+    pub fn detail(&self, verb: &str, message: impl Display) {
+        if self.verbose > 0 {
+            self.status(verb, message);
+        }
+    }
+
     /// A cargo-style status line: a right-aligned verb, then the message.
     pub fn status(&self, verb: &str, message: impl Display) {
         if !self.quiet {
@@ -108,6 +127,41 @@ impl Console {
         }
     }
 
+    /// A bar over `len` steps of long work, the message after the count,
+    /// and the time left: the rate so far's estimate, or the time limit's
+    /// if that ends first. Hidden when quiet or when stderr is not a
+    /// terminal (a status line before and after says what it did).
+    pub fn counter(&self, verb: &str, len: u64) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(len), self.draw_target());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>12} [{bar:25}] {pos}/{len} {msg} · {left} ({elapsed})",
+            )
+            .expect("valid template")
+            .progress_chars("=> ")
+            .with_key(
+                "left",
+                |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                    let estimate = (state.pos() > 0).then(|| state.eta());
+                    let left = match (estimate, crate::system::process::time_left()) {
+                        (Some(eta), Some(limit)) => Some(eta.min(limit)),
+                        (eta, limit) => eta.or(limit),
+                    };
+                    let _ = match left {
+                        Some(left) => write!(out, "{} left", short_duration(left)),
+                        None => write!(out, "time left unknown"),
+                    };
+                },
+            ),
+        );
+        bar.set_prefix(verb.to_string());
+        bar.enable_steady_tick(Duration::from_millis(250));
+        Progress {
+            bar,
+            quiet: self.quiet,
+        }
+    }
+
     /// A spinner for work of unknown length.
     pub fn spinner(&self, verb: &str) -> Progress {
         let bar = ProgressBar::with_draw_target(None, self.draw_target());
@@ -130,6 +184,34 @@ impl Console {
             ProgressDrawTarget::stderr()
         }
     }
+}
+
+/// `1h 02m`, `3m 05s`, `42s`: a time left, to the second.
+pub fn short_duration(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    match (seconds / 3600, seconds / 60 % 60, seconds % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, s) => format!("{m}m {s:02}s"),
+        (h, m, _) => format!("{h}h {m:02}m"),
+    }
+}
+
+/// `-vv`: a command about to run, as cargo shows one (`Running` and the
+/// command line, with the environment it is given).
+pub fn echo(command: &std::process::Command) {
+    let mut line: Vec<String> = command
+        .get_envs()
+        .filter_map(|(key, value)| {
+            Some(format!(
+                "{}={}",
+                key.to_string_lossy(),
+                value?.to_string_lossy()
+            ))
+        })
+        .collect();
+    line.push(command.get_program().to_string_lossy().into_owned());
+    line.extend(command.get_args().map(|a| a.to_string_lossy().into_owned()));
+    eprintln!("{:>12} `{}`", "Running", line.join(" "));
 }
 
 /// Writes the product (a ranking, a patch) to stdout; a closed pipe (`| head`)
@@ -155,6 +237,10 @@ pub struct Progress {
 impl Progress {
     pub fn inc(&self) {
         self.bar.inc(1);
+    }
+
+    pub fn set_position(&self, position: u64) {
+        self.bar.set_position(position);
     }
 
     pub fn set_message(&self, message: impl Into<String>) {
