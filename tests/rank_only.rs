@@ -128,32 +128,65 @@ fn remove_html_markup_quote_line_ranks_first_with_one() {
     }
 }
 
-#[test]
-fn html_colours_executed_lines_by_hue_and_brightness() {
-    let dir = fixture("middle");
-    let page = dir.path().join("ranking.html");
+/// The page of `--rank-only` on `middle`, with the JSON of the same run.
+fn middle_page(dir: &Path, metric: &str) -> (String, serde_json::Value) {
+    let page = dir.join(format!("ranking-{metric}.html"));
     let output = autofix(
-        dir.path(),
+        dir,
         &[
             "--rank-only",
             "-q",
             "--format",
             "json",
+            "--metric",
+            metric,
             "--html",
             page.to_str().unwrap(),
         ],
     );
     assert_exit(&output, 0);
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let html = fs::read_to_string(&page).unwrap();
+    let json = serde_json::from_slice(&output.stdout).unwrap();
+    (fs::read_to_string(&page).unwrap(), json)
+}
+
+#[test]
+fn html_shades_executed_lines_by_the_chosen_metric() {
+    let dir = fixture("middle");
+    let source = fs::read_to_string(dir.path().join("src/lib.rs")).unwrap();
+    let (html, json) = middle_page(dir.path(), "ochiai");
     let page = parse_page(&html);
+    // The header: no repair, the failing test with its message, the first line.
+    let verdict = with_class(&page, "verdict");
+    assert!(has_class(verdict, "rank-only"), "{html}");
+    assert!(text_of(verdict).starts_with("Ranking only"), "{html}");
+    let failure = &json["tests"]["failures"][0];
+    let listed = with_class(&page, "failure");
+    assert_eq!(
+        text_of(with_class(&page, "test")),
+        failure["test"].as_str().unwrap()
+    );
+    assert!(
+        text_of(listed).contains(&format!(
+            "panicked at {}",
+            failure["location"].as_str().unwrap()
+        )),
+        "{html}"
+    );
+    assert_eq!(
+        text_of(with_class(&page, "message")),
+        failure["message"].as_str().unwrap()
+    );
+    let first = with_class(&page, "most-suspicious");
+    let link = first.descendants().find(|n| n.has_tag_name("a")).unwrap();
+    assert_eq!(link.attribute("href"), Some("#src-lib-rs-6"));
     // Every ranked line is on the page as a ranked line, with its marks.
     let ranked: Vec<_> = page
         .descendants()
-        .filter(|n| n.attribute("class") == Some("line ranked"))
+        .filter(|n| has_class(*n, "ranked"))
         .collect();
     let entries = json["ranking"].as_array().unwrap();
     assert_eq!(ranked.len(), entries.len());
+    let top = entries[0]["score"].as_f64().unwrap();
     for entry in entries {
         let id = format!("src-lib-rs-{}", entry["line"]);
         let node = ranked
@@ -166,6 +199,21 @@ fn html_colours_executed_lines_by_hue_and_brightness() {
             .filter(|_| entry["mutation"]["edits"].as_u64() > Some(0));
         let why = node.attribute("data-why").unwrap();
         assert!(class.is_none_or(|c| why.contains(c)), "{why} {entry}");
+        // Shaded by the score relative to the top score.
+        let shade = entry["score"].as_f64().unwrap() / top;
+        assert_eq!(
+            node.attribute("data-shade"),
+            Some(format!("{shade:.3}").as_str()),
+            "{entry}"
+        );
+        // Ranks 1 to 5 beside their lines; only the first outlined.
+        let rank = entry["rank"].as_u64().unwrap();
+        let badge = node
+            .children()
+            .find(|n| has_class(*n, "badge"))
+            .map(text_of);
+        assert_eq!(badge, (rank <= 5).then(|| rank.to_string()), "{entry}");
+        assert_eq!(has_class(*node, "top"), rank == 1, "{entry}");
     }
     let line = |n: u32| {
         let id = format!("src-lib-rs-{n}");
@@ -174,28 +222,75 @@ fn html_colours_executed_lines_by_hue_and_brightness() {
             .unwrap_or_else(|| panic!("no line {n}"))
     };
     let style = |n: u32| line(n).attribute("style").unwrap_or_default().to_string();
-    // The seed's colours: line 6 hsl(20, 100%), line 5 hsl(34.3), line 3 hsl(45).
-    assert_eq!(style(6), "background-color: hsl(20.0, 100.0%, 80%)");
-    assert_eq!(style(5), "background-color: hsl(34.3, 100.0%, 80%)");
-    assert_eq!(style(3), "background-color: hsl(45.0, 100.0%, 80%)");
+    // Ochiai: line 6 tops the ranking at 0.7071, line 3 scores 0.5 (0.707 of it).
+    assert_eq!(entries[0]["line"], 6);
+    assert_eq!(style(6), "background-color: hsl(0, 85%, 72.0%)");
+    assert_eq!(style(3), "background-color: hsl(0, 85%, 80.2%)");
     let title = line(6).attribute("title").unwrap();
     assert!(title.starts_with("rank 1 · ochiai 0.7071"), "{title}");
+    let legend = text_of(with_class(&page, "legend"));
+    assert!(
+        legend.contains("ochiai score relative to the top score (0.7071)"),
+        "{legend}"
+    );
     // `return x` never ran: no colour.
     assert_eq!(style(12), "");
-    // One line of the page per line of the file, none empty between them.
-    let source = page
-        .descendants()
-        .find(|n| n.attribute("class") == Some("source"))
-        .unwrap();
-    let lines: Vec<_> = source.children().collect();
+    // One line of the page per line of the file, none empty between them;
+    // highlighted, each reads as its line of the file.
+    let lines: Vec<_> = with_class(&page, "source").children().collect();
     assert!(lines.iter().all(|n| n.is_element()), "text between lines");
-    assert_eq!(
-        lines.len(),
-        fs::read_to_string(dir.path().join("src/lib.rs"))
-            .unwrap()
-            .lines()
-            .count()
+    assert_eq!(lines.len(), source.lines().count());
+    for (node, text) in lines.iter().zip(source.lines()) {
+        let code: String = node
+            .children()
+            .filter(|n| !has_class(*n, "no") && !has_class(*n, "badge"))
+            .map(text_of)
+            .collect();
+        assert_eq!(code, text);
+    }
+    let classed = |n: u32, class: &str| -> Vec<String> {
+        line(n)
+            .children()
+            .filter(|c| has_class(*c, class))
+            .map(text_of)
+            .collect()
+    };
+    assert_eq!(classed(1, "kw"), ["pub", "fn"]);
+    assert_eq!(classed(2, "kw"), ["if"]);
+    assert!(
+        (1..=source.lines().count() as u32).any(|n| classed(n, "mac") == ["assert_eq!"]),
+        "{html}"
     );
+
+    // Tarantula ranks the same lines, with other scores: other shades.
+    let (html, json) = middle_page(dir.path(), "tarantula");
+    let page = parse_page(&html);
+    let top = json["ranking"][0]["score"].as_f64().unwrap();
+    assert!((top - 0.8333).abs() < 1e-4, "{json:#}");
+    for entry in json["ranking"].as_array().unwrap() {
+        let id = format!("src-lib-rs-{}", entry["line"]);
+        let node = page
+            .descendants()
+            .find(|n| n.attribute("id") == Some(id.as_str()))
+            .unwrap();
+        let shade = entry["score"].as_f64().unwrap() / top;
+        assert_eq!(
+            node.attribute("data-shade"),
+            Some(format!("{shade:.3}").as_str()),
+            "{entry}"
+        );
+    }
+    // Line 3 scores 0.625, three quarters of the top.
+    let line_3 = page
+        .descendants()
+        .find(|n| n.attribute("id") == Some("src-lib-rs-3"))
+        .unwrap();
+    assert_eq!(
+        line_3.attribute("style"),
+        Some("background-color: hsl(0, 85%, 79.0%)")
+    );
+    let legend = text_of(with_class(&page, "legend"));
+    assert!(legend.contains("tarantula score"), "{legend}");
 }
 
 #[test]

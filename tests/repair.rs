@@ -124,7 +124,19 @@ fn a_flaky_test_is_reported_and_left_out() {
 
 #[test]
 fn no_patch_found_says_what_was_tried() {
-    let (output, report) = repair("unrepairable", &["--generations", "2", "--population", "6"]);
+    let pages = tempfile::tempdir().unwrap();
+    let page = pages.path().join("page.html");
+    let (output, report) = repair(
+        "unrepairable",
+        &[
+            "--generations",
+            "2",
+            "--population",
+            "6",
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
     assert_exit(&output, 7);
     assert!(output.stdout.is_empty());
     let error = error_line(&output);
@@ -143,6 +155,27 @@ fn no_patch_found_says_what_was_tried() {
     assert_eq!(
         report["never_passed"],
         serde_json::json!(["tests::says_hi"])
+    );
+    // The page says so first, and plots the search where the fitness moved.
+    let html = fs::read_to_string(&page).unwrap();
+    let parsed = parse_page(&html);
+    let verdict = with_class(&parsed, "verdict");
+    assert!(has_class(verdict, "not-fixed"), "{html}");
+    assert!(text_of(verdict).starts_with("Not fixed"), "{html}");
+    assert!(!html.contains("class=\"diff\""), "no patch: {html}");
+    let progress = report["stages"][0]["search_progress"].as_array().unwrap();
+    let fitness: Vec<f64> = progress
+        .iter()
+        .flat_map(|p| [p["best"].as_f64().unwrap(), p["mean"].as_f64().unwrap()])
+        .collect();
+    let moved = fitness.iter().any(|f| (f - fitness[0]).abs() > 1e-9);
+    let plotted = parsed
+        .descendants()
+        .any(|n| n.has_tag_name("svg") && text_of(n).contains("fitness by generation"));
+    assert_eq!(
+        plotted,
+        progress.len() >= 2 && moved,
+        "{progress:?}\n{html}"
     );
 }
 
@@ -312,7 +345,7 @@ fn two_faults_are_repaired_one_failure_group_at_a_time() {
     let pages = tempfile::tempdir().unwrap();
     let page = pages.path().join("page.html");
     let (diff, report) = assert_repaired("two_faults", &["--html", page.to_str().unwrap()]);
-    // The page: both groups' rankings, the validated patch, a plot per stage.
+    // The page: both groups' rankings, the validated patch, the search per stage.
     let html = fs::read_to_string(&page).unwrap();
     let parsed = parse_page(&html);
     let headings: Vec<&str> = parsed
@@ -339,11 +372,67 @@ fn two_faults_are_repaired_one_failure_group_at_a_time() {
         .map(|line| format!("{}\n", line.text().unwrap_or_default()))
         .collect();
     assert_eq!(patch, diff);
-    let plots = parsed
+    // The header: the verdict at the report's confidence, both failing
+    // tests with their messages, fixed; the patch before the ranking.
+    let verdict = with_class(&parsed, "verdict");
+    let (class, label) = match report["confidence"]["level"].as_str() {
+        Some("likely") => ("fixed", "Fixed"),
+        _ => ("plausible", "Plausible"),
+    };
+    assert!(has_class(verdict, class), "{html}");
+    assert!(text_of(verdict).starts_with(label), "{html}");
+    let failures: Vec<String> = parsed
         .descendants()
-        .filter(|n| n.has_tag_name("svg"))
-        .count();
-    assert!(plots >= 2, "a plot per stage:\n{html}");
+        .filter(|n| has_class(*n, "failure"))
+        .map(text_of)
+        .collect();
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert!(
+        failures[0].starts_with("tests::clamp_above fixed by the patch panicked at src/lib.rs:")
+            && failures[0].contains("assertion `left == right` failed"),
+        "{failures:?}"
+    );
+    assert!(
+        failures[1]
+            .starts_with("tests::first_of_one_word fixed by the patch panicked at src/lib.rs:")
+            && failures[1].contains("out of"),
+        "{failures:?}"
+    );
+    let order: Vec<_> = parsed
+        .descendants()
+        .filter(|n| has_class(*n, "diff") || has_class(*n, "ranking"))
+        .map(|n| n.attribute("class").unwrap())
+        .collect();
+    assert_eq!(order.first(), Some(&"diff"), "{order:?}");
+    // Per stage, a plot where the fitness moved, else a sentence; a plot
+    // has a line of two points or more, on a fitness axis.
+    let stages = parsed
+        .descendants()
+        .filter(|n| n.has_tag_name("h3") && text_of(*n).starts_with("Stage "));
+    for stage in stages {
+        let shown: Vec<_> = stage
+            .next_siblings()
+            .skip(1) // the heading itself
+            .filter(|n| n.is_element())
+            .take_while(|n| !n.has_tag_name("h3") && !n.has_tag_name("h2"))
+            .collect();
+        assert!(
+            shown
+                .iter()
+                .any(|n| n.has_tag_name("svg") || has_class(*n, "progress")),
+            "stage {}: {html}",
+            text_of(stage)
+        );
+    }
+    for plot in parsed.descendants().filter(|n| n.has_tag_name("svg")) {
+        assert!(text_of(plot).contains("fitness"), "{html}");
+        assert!(
+            plot.descendants()
+                .filter(|n| n.has_tag_name("polyline"))
+                .any(|n| n.attribute("points").unwrap().split(' ').count() >= 2),
+            "{html}"
+        );
+    }
     let changed = changed_lines(&diff);
     assert_eq!(changed.len(), 4, "{diff}");
     assert_eq!(changed[0..2], ["-        low", "+        high"], "{diff}");

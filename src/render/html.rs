@@ -1,38 +1,75 @@
-//! A self-contained HTML page (no JavaScript): the ranking with its `why`
-//! column and each failure group's ranking, the top predicates and the
-//! decision tree over them (where events were recorded); after a repair, the validated
-//! patch and plots of the search (inline SVG); then the ranked files, each
-//! executed line coloured by Tarantula's hue (red: failing tests only,
-//! green: passing only) with its brightness as saturation, as in the
-//! statistical debugging seed (the score is in the tooltip). Unexecuted
-//! lines stay uncoloured. The page is well-formed XML as well as HTML (the
-//! tests parse it).
+//! A self-contained HTML page (inline CSS, no JavaScript, nothing fetched),
+//! laid out like a coverage report: a header with the verdict (after a
+//! repair: fixed, plausible, not fixed or interrupted; else "ranking
+//! only"), each failing test with its panic message, and a link to the
+//! most suspicious line; the patch; the ranking with its `why` column and
+//! each failure group's ranking; after a repair, how the sweep and the
+//! genetic search went (a plot where the fitness moved, a sentence where it
+//! did not); the top predicates and the decision tree (where events were
+//! recorded); then the ranked files, syntax-highlighted, each executed line
+//! shaded by its score under the ranking's metric relative to the top
+//! score, the first-ranked lines outlined and the ranks up to
+//! [`BADGE_RANKS`] shown beside their lines. Unexecuted lines stay
+//! unshaded. The page is well-formed XML as well as HTML (the tests parse
+//! it).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::{Ranking, format_score, why};
+use super::{Ranking, format_score, nothing_ranked, why};
 use crate::baseline::events::Predicate;
+use crate::cargo::suite::Verdict;
 use crate::code::source::{FileId, Location};
-use crate::localize::spectrum::{Suspect, confidence, tarantula_hue};
+use crate::localize::spectrum::{Counts, Suspect};
 use crate::localize::spectrum_of;
 use crate::localize::tree::Tree;
 use crate::localize::{Localization, TREE_DEPTH};
 use crate::repair::confidence::Level;
-use crate::repair::report::{Outcome, RepairReport};
+use crate::repair::report::{Outcome, RepairReport, StageReport};
 
 /// Rows of the overall ranking the page lists, and of each group's.
 const TOP: usize = 20;
 const GROUP_TOP: usize = 10;
 /// Predicates the page lists.
 const PREDICATES_TOP: usize = 20;
+/// Failing tests the header lists (a suite can fail by the hundred).
+const FAILURES_TOP: usize = 20;
+/// Of a panic message, the lines and the characters the header shows.
+const MESSAGE_LINES: usize = 12;
+const MESSAGE_CHARS: usize = 1500;
+/// Lines ranked at most this (worst-case rank) get a badge with their rank.
+const BADGE_RANKS: usize = 5;
+/// The lightness of the darkest shade (the top score); white is 100%.
+const DARKEST: f64 = 72.0;
+/// Where a finite score's shade stops when some line scores DStar's `inf`:
+/// the `inf` lines alone get the darkest shade.
+const FINITE_CAP: f64 = 0.8;
 
 const STYLE: &str = "\
-body { font-family: system-ui, sans-serif; margin: 2em; }
+body { font-family: system-ui, sans-serif; margin: 2em; color: #1f2328; }
 pre { font-family: ui-monospace, monospace; font-size: 13px; line-height: 1.35; margin: 0; }
-.line { display: block; white-space: pre; }
-.no { display: inline-block; width: 4em; color: #888; user-select: none; }
+.line { display: block; white-space: pre; position: relative; }
+.no { display: inline-block; width: 3.5em; padding-left: 0.5em; color: #888; user-select: none; }
+.ranked .no { color: #24292f; }
+pre.source { padding-left: 3em; }
+.ranked { box-shadow: inset 3px 0 0 #8c959f; }
+.top { outline: 2px solid #b31d28; outline-offset: -1px; }
+.badge { position: absolute; left: -2.7em; min-width: 1.8em; padding: 0 0.2em; border-radius: 0.9em; background: #57606a; color: #fff; font-weight: 600; text-align: center; user-select: none; }
+.top .badge, .badge.first { background: #b31d28; }
+.legend .badge { position: static; display: inline-block; }
+.legend .bar { display: inline-block; width: 3px; height: 1em; background: #8c959f; vertical-align: middle; }
+.scale { display: inline-block; width: 10em; height: 1em; vertical-align: middle; border: 1px solid #d0d7de; }
+.kw { color: #8250df; font-weight: 600; } .str { color: #116329; } .com { color: #57606a; font-style: italic; }
+.num { color: #0550ae; } .life { color: #953800; } .mac { color: #0a3069; font-weight: 600; } .ty { color: #6f3800; }
 table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: left; }
+.summary { border: 1px solid #d0d7de; border-radius: 6px; padding: 0.5em 1.2em; margin-bottom: 1.5em; }
+.verdict { font-size: 1.15em; } .verdict strong { padding: 0 0.4em; border-radius: 4px; color: #fff; }
+.fixed strong { background: #1a7f37; } .plausible strong { background: #9a6700; }
+.not-fixed strong, .interrupted strong { background: #cf222e; } .rank-only strong { background: #57606a; }
+.failures { padding-left: 1.2em; } .failures li { margin-bottom: 0.4em; }
+.message { background: #f6f8fa; border-left: 3px solid #cf222e; padding: 4px 8px; margin-top: 2px; white-space: pre-wrap; }
+.tag { font-size: 0.85em; padding: 0 0.4em; border-radius: 4px; background: #dafbe1; color: #1a7f37; }
+.tag.flaky { background: #fff8c5; color: #9a6700; }
 .diff .add { background: #e6ffec; } .diff .del { background: #ffebe9; } .diff .hunk { color: #888; }
 .reasons { list-style: none; padding-left: 0; } .reasons .for { color: #1a7f37; } .reasons .against { color: #cf222e; }
 svg { font: 11px system-ui, sans-serif; }";
@@ -57,13 +94,9 @@ pub fn page(
         escape(&title),
         escape(&title)
     );
-    let _ = writeln!(
-        out,
-        "<p>{} passing and {} failing tests. Lines are coloured by Tarantula hue (red: executed mostly by failing tests; green: mostly by passing tests) and brightness (how many tests executed them); hover for the {} score.</p>",
-        totals.passed, totals.failed, ranking.metric
-    );
+    header(&mut out, ranking, totals, repair);
     if let Some(report) = repair {
-        repair_section(&mut out, report);
+        patch(&mut out, report);
     }
     out.push_str("<h2>Most suspicious lines</h2>\n");
     table(&mut out, ranking, TOP);
@@ -87,10 +120,244 @@ pub fn page(
             );
         }
     }
+    if let Some(report) = repair {
+        search(&mut out, report);
+    }
     predicates(&mut out, ranking, localization);
     sources(&mut out, ranking, totals);
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// What a reader looks for first: the verdict (with the repair's counts
+/// and the reasons for and against its patch), the tests, how each failing
+/// test failed, and where the most suspicious line is.
+fn header(out: &mut String, ranking: &Ranking, totals: Counts, repair: Option<&RepairReport>) {
+    let (class, label, sentence) = verdict(repair);
+    let _ = writeln!(
+        out,
+        "<header class=\"summary\">\n<p class=\"verdict {class}\"><strong>{label}</strong> {}</p>",
+        escape(&sentence)
+    );
+    if let Some(report) = repair {
+        repair_facts(out, report);
+    }
+    let _ = writeln!(
+        out,
+        "<p class=\"facts\">Package <code>{}</code>: {} passing and {} failing tests; lines ranked by {}.</p>",
+        escape(&ranking.baseline.workspace.package.name),
+        totals.passed,
+        totals.failed,
+        ranking.metric
+    );
+    failures(out, ranking, repair);
+    most_suspicious(out, ranking);
+    out.push_str("</header>\n");
+}
+
+/// The verdict's CSS class, its label and the sentence after it: the
+/// repair's outcome with the report's confidence level, or "ranking only".
+fn verdict(repair: Option<&RepairReport>) -> (&'static str, &'static str, String) {
+    let Some(report) = repair else {
+        return (
+            "rank-only",
+            "Ranking only",
+            "no repair was attempted: the lines below are ranked by how suspicious they are."
+                .to_string(),
+        );
+    };
+    match report.outcome {
+        Outcome::Fixed => match report.confidence.as_ref().map(|c| c.level) {
+            Some(Level::Likely) => (
+                "fixed",
+                "Fixed",
+                "the patch below passes every test, and nothing speaks against it (confidence: likely).".to_string(),
+            ),
+            Some(Level::Plausible) => (
+                "plausible",
+                "Plausible",
+                "the patch below passes every test, but something speaks against it (confidence: plausible): review it.".to_string(),
+            ),
+            None => (
+                "fixed",
+                "Fixed",
+                "the patch below passes every test.".to_string(),
+            ),
+        },
+        Outcome::NotFixed => (
+            "not-fixed",
+            "Not fixed",
+            "no patch passes every test.".to_string(),
+        ),
+        Outcome::Interrupted => (
+            "interrupted",
+            "Interrupted",
+            match &report.interrupted {
+                Some(how) => format!("before a patch was validated: {how}."),
+                None => "before a patch was validated.".to_string(),
+            },
+        ),
+    }
+}
+
+/// The reasons for and against the repair's patch, why validation
+/// rejected its best candidate (if it did), and its counts.
+fn repair_facts(out: &mut String, report: &RepairReport) {
+    if let Some(confidence) = &report.confidence {
+        out.push_str("<ul class=\"reasons\">\n");
+        for reason in &confidence.reasons {
+            let (class, sign) = if reason.supports {
+                ("for", "+")
+            } else {
+                ("against", "-")
+            };
+            let _ = writeln!(
+                out,
+                "<li class=\"{class}\">{sign} {}</li>",
+                escape(&reason.text)
+            );
+        }
+        out.push_str("</ul>\n");
+    }
+    if let Some(rejected) = &report.rejected_by_validation {
+        let _ = writeln!(
+            out,
+            "<p>The best candidate failed validation: {}</p>",
+            escape(rejected)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<p>{} candidates evaluated ({} compiled) in {:.1} s.</p>",
+        report.candidates_evaluated, report.candidates_compiled, report.elapsed_seconds
+    );
+}
+
+/// Each failing test (the first [`FAILURES_TOP`]) with how it failed: its
+/// panic message and where it panicked, or that it timed out; after a
+/// repair, a tag on those the patch fixed and those found flaky.
+fn failures(out: &mut String, ranking: &Ranking, repair: Option<&RepairReport>) {
+    let baseline = ranking.baseline;
+    let failing: Vec<_> = baseline.failing().collect();
+    if failing.is_empty() {
+        return;
+    }
+    out.push_str("<h2>Failing tests</h2>\n<ul class=\"failures\">\n");
+    for record in failing.iter().take(FAILURES_TOP) {
+        let name = &baseline.suite.get(record.test).full_name;
+        let tag = repair.map_or("", |report| {
+            if report.flaky_tests.contains(name) {
+                " <span class=\"tag flaky\">flaky</span>"
+            } else if report.fixed_tests.contains(name) {
+                " <span class=\"tag\">fixed by the patch</span>"
+            } else {
+                ""
+            }
+        });
+        let _ = write!(
+            out,
+            "<li class=\"failure\"><code class=\"test\">{}</code>{tag} ",
+            escape(name)
+        );
+        match &record.outcome.verdict {
+            Verdict::Failed(panic) => {
+                if let Some(location) = &panic.location {
+                    let _ = write!(out, "panicked at <code>{}</code>", escape(location));
+                } else {
+                    out.push_str("failed");
+                }
+                let _ = write!(
+                    out,
+                    "<pre class=\"message\">{}</pre>",
+                    escape(&excerpt(&panic.message))
+                );
+            }
+            Verdict::TimedOut => out.push_str("timed out"),
+            Verdict::Passed => out.push_str("passed"),
+        }
+        out.push_str("</li>\n");
+    }
+    if failing.len() > FAILURES_TOP {
+        let _ = writeln!(out, "<li>… and {} more</li>", failing.len() - FAILURES_TOP);
+    }
+    out.push_str("</ul>\n");
+}
+
+/// A panic message cut to [`MESSAGE_LINES`] lines and [`MESSAGE_CHARS`]
+/// characters (an `assert_eq!` of two long values can fill a screen), with
+/// `…` where it was cut; `(no message)` for an empty one.
+fn excerpt(message: &str) -> String {
+    let message = message.trim_end();
+    if message.is_empty() {
+        return "(no message)".to_string();
+    }
+    let lines: Vec<&str> = message.lines().take(MESSAGE_LINES).collect();
+    let mut text = lines.join("\n");
+    let mut cut = lines.len() < message.lines().count();
+    if text.chars().count() > MESSAGE_CHARS {
+        text = text.chars().take(MESSAGE_CHARS).collect();
+        cut = true;
+    }
+    if cut {
+        text.push_str(" …");
+    }
+    text
+}
+
+/// A link to the first-ranked line with its code and score; or why no
+/// line is ranked.
+fn most_suspicious(out: &mut String, ranking: &Ranking) {
+    let Some(first) = ranking.suspects.first() else {
+        if let Some(why) = nothing_ranked(ranking.baseline) {
+            let _ = writeln!(out, "<p class=\"most-suspicious\">{}.</p>", escape(&why));
+        }
+        return;
+    };
+    let tied = ranking
+        .suspects
+        .iter()
+        .skip(1)
+        .take_while(|s| s.rank == first.rank)
+        .count();
+    let ties = match tied {
+        0 => String::new(),
+        1 => ", tied with 1 other line".to_string(),
+        n => format!(", tied with {n} other lines"),
+    };
+    let _ = writeln!(
+        out,
+        "<p class=\"most-suspicious\">Most suspicious line: <a href=\"#{}\">{}</a> <code>{}</code> (rank {}{ties}; {} {}).</p>",
+        anchor(ranking, first.location),
+        escape(&ranking.place(first.location)),
+        escape(&ranking.code(first)),
+        first.rank,
+        ranking.metric,
+        format_score(first.score)
+    );
+}
+
+/// The patch, validated or (when some failure groups were fixed and not
+/// others) partial, as a coloured unified diff.
+fn patch(out: &mut String, report: &RepairReport) {
+    let Some(patch) = report.patch.as_deref().or(report.partial_patch.as_deref()) else {
+        return;
+    };
+    out.push_str("<h2>Patch</h2>\n");
+    if report.patch.is_none() {
+        out.push_str("<p>The patch of the failure groups fixed (not validated):</p>\n");
+    }
+    out.push_str("<pre class=\"diff\">");
+    for line in patch.lines() {
+        let class = match line.chars().next() {
+            _ if line.starts_with("+++") || line.starts_with("---") => "line",
+            Some('+') => "line add",
+            Some('-') => "line del",
+            Some('@') => "line hunk",
+            _ => "line",
+        };
+        let _ = write!(out, "<span class=\"{class}\">{}</span>", escape(line));
+    }
+    out.push_str("</pre>\n");
 }
 
 /// The top predicates and the decision tree (nothing without events).
@@ -162,7 +429,8 @@ fn tree_item(out: &mut String, ranking: &Ranking, tree: &Tree<Predicate>, label:
     }
 }
 
-/// The first `top` rows of a ranking, with the `why` column.
+/// The first `top` rows of a ranking, with the `why` column; each row
+/// links to its line in the sources below.
 fn table(out: &mut String, ranking: &Ranking, top: usize) {
     out.push_str("<table class=\"ranking\">\n<tr><th>rank</th><th>score</th><th>line</th><th>failed/passed</th><th>why</th><th>code</th></tr>\n");
     for suspect in ranking.suspects.iter().take(top) {
@@ -182,59 +450,19 @@ fn table(out: &mut String, ranking: &Ranking, top: usize) {
     out.push_str("</table>\n");
 }
 
-/// The repair's outcome, its patch, and plots of the sweep and the search.
-fn repair_section(out: &mut String, report: &RepairReport) {
-    out.push_str("<h2>Repair</h2>\n");
+/// How the repair searched: its counts, then per stage how the best
+/// fitness moved in the sweep and the genetic search.
+fn search(out: &mut String, report: &RepairReport) {
     let _ = writeln!(
         out,
-        "<p>{}: {} candidates evaluated ({} compiled), {} single edits swept, {} generations, {:.1} s.</p>",
-        match report.outcome {
-            Outcome::Fixed => match report.confidence.as_ref().map(|c| c.level) {
-                Some(Level::Likely) => "A patch that passes every test, likely the fix",
-                _ => "A patch that passes every test, only plausible: review it",
-            },
-            Outcome::NotFixed => "No patch passes every test",
-            Outcome::Interrupted => "Interrupted before a patch was validated",
-        },
+        "<h2>The search</h2>\n<p>{} single edits swept at {} locations, {} generations of the genetic search, {} candidates evaluated ({} compiled), {:.1} s. Fitness is the weighted share of the tests a candidate passes: 1 when it passes every test, 0 when it does not build.</p>",
+        report.swept_edits,
+        report.swept_locations,
+        report.generations,
         report.candidates_evaluated,
         report.candidates_compiled,
-        report.swept_edits,
-        report.generations,
         report.elapsed_seconds
     );
-    if let Some(confidence) = &report.confidence {
-        out.push_str("<ul class=\"reasons\">\n");
-        for reason in &confidence.reasons {
-            let (class, sign) = if reason.supports {
-                ("for", "+")
-            } else {
-                ("against", "-")
-            };
-            let _ = writeln!(
-                out,
-                "<li class=\"{class}\">{sign} {}</li>",
-                escape(&reason.text)
-            );
-        }
-        out.push_str("</ul>\n");
-    }
-    if let Some(patch) = report.patch.as_deref().or(report.partial_patch.as_deref()) {
-        if report.patch.is_none() {
-            out.push_str("<p>The patch of the failure groups fixed (not validated):</p>\n");
-        }
-        out.push_str("<pre class=\"diff\">");
-        for line in patch.lines() {
-            let class = match line.chars().next() {
-                _ if line.starts_with("+++") || line.starts_with("---") => "line",
-                Some('+') => "line add",
-                Some('-') => "line del",
-                Some('@') => "line hunk",
-                _ => "line",
-            };
-            let _ = write!(out, "<span class=\"{class}\">{}</span>", escape(line));
-        }
-        out.push_str("</pre>\n");
-    }
     for (index, stage) in report.stages.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -242,47 +470,115 @@ fn repair_section(out: &mut String, report: &RepairReport) {
             index + 1,
             escape(&stage.group)
         );
-        if !stage.sweep_progress.is_empty() {
-            let best: Vec<(f64, f64)> = stage
-                .sweep_progress
-                .iter()
-                .map(|p| (p.edits as f64, p.best))
-                .collect();
-            out.push_str(&plot(
-                "The sweep: best fitness by single edits evaluated",
-                "edits",
-                &[("best", "#c0392b", &best)],
-            ));
-        }
-        if !stage.search_progress.is_empty() {
-            let series =
-                |pick: fn(&crate::repair::report::GenerationPoint) -> f64| -> Vec<(f64, f64)> {
-                    stage
-                        .search_progress
-                        .iter()
-                        .enumerate()
-                        .map(|(generation, p)| (generation as f64, pick(p)))
-                        .collect()
-                };
-            out.push_str(&plot(
-                "The genetic search: fitness by generation",
-                "generation",
-                &[
-                    ("best", "#c0392b", &series(|p| p.best)),
-                    ("mean", "#2c3e50", &series(|p| p.mean)),
-                ],
-            ));
-        }
+        sweep_progress(out, stage);
+        search_progress(out, stage);
     }
+}
+
+/// The sweep's best fitness by single edits evaluated: a plot when it
+/// moved over several batches, else a sentence.
+fn sweep_progress(out: &mut String, stage: &StageReport) {
+    let (Some(first), Some(last)) = (stage.sweep_progress.first(), stage.sweep_progress.last())
+    else {
+        return;
+    };
+    let best: Vec<(f64, f64)> = stage
+        .sweep_progress
+        .iter()
+        .map(|p| (p.edits as f64, p.best))
+        .collect();
+    let series = [("best", "#c0392b", best.as_slice())];
+    if moves(&series) {
+        out.push_str(&plot(
+            "The sweep: best fitness by single edits evaluated",
+            "single edits evaluated",
+            &series,
+        ));
+        return;
+    }
+    let batches = stage.sweep_progress.len();
+    let _ = writeln!(
+        out,
+        "<p class=\"progress\">The sweep evaluated {} single edits {}.</p>",
+        last.edits,
+        if batches == 1 {
+            format!(
+                "in one batch, the best of them of fitness {:.4} (one point: no plot)",
+                first.best
+            )
+        } else {
+            format!(
+                "in {batches} batches; the best fitness stayed at {:.4} (no plot: it did not move)",
+                first.best
+            )
+        }
+    );
+}
+
+/// The genetic search's best and mean fitness by generation: a plot when
+/// either moved over several generations, else a sentence.
+fn search_progress(out: &mut String, stage: &StageReport) {
+    let Some(first) = stage.search_progress.first() else {
+        return;
+    };
+    let series = |pick: fn(&crate::repair::report::GenerationPoint) -> f64| -> Vec<(f64, f64)> {
+        stage
+            .search_progress
+            .iter()
+            .enumerate()
+            .map(|(generation, p)| (generation as f64, pick(p)))
+            .collect()
+    };
+    let (best, mean) = (series(|p| p.best), series(|p| p.mean));
+    let series = [
+        ("best", "#c0392b", best.as_slice()),
+        ("mean", "#2c3e50", mean.as_slice()),
+    ];
+    if moves(&series) {
+        out.push_str(&plot(
+            "The genetic search: fitness by generation",
+            "generation (0: the initial population)",
+            &series,
+        ));
+        return;
+    }
+    let generations = stage.search_progress.len();
+    let _ = writeln!(
+        out,
+        "<p class=\"progress\">The genetic search {}: best fitness {:.4}, mean {:.4}.</p>",
+        if generations == 1 {
+            "evaluated its initial population only (one point: no plot)".to_string()
+        } else {
+            format!("ran {generations} generations, the fitness flat throughout (no plot)")
+        },
+        first.best,
+        first.mean
+    );
 }
 
 /// One line of a plot: its name, its colour and its points.
 type Series<'a> = (&'a str, &'a str, &'a [(f64, f64)]);
 
-/// A line plot as inline SVG, the y axis from the lowest value shown to
-/// the highest.
+/// Whether a plot of `series` would show something: some series has two
+/// points or more, and the values are not all the same (one dot, or a flat
+/// line on an axis stretched around it, says nothing a sentence cannot).
+fn moves(series: &[Series]) -> bool {
+    let values = || {
+        series
+            .iter()
+            .flat_map(|(_, _, p)| p.iter().map(|&(_, y)| y))
+    };
+    let low = values().fold(f64::INFINITY, f64::min);
+    let high = values().fold(f64::NEG_INFINITY, f64::max);
+    series.iter().any(|(_, _, p)| p.len() >= 2) && high - low > 1e-9
+}
+
+/// A line plot as inline SVG: the fitness on the y axis, from the lowest
+/// value shown to the highest (ticks at both ends and the middle, with
+/// grid lines), `x_label` on the x axis from 0 to its largest value.
+/// Callers draw it only when [`moves`] says it shows something.
 fn plot(title: &str, x_label: &str, series: &[Series]) -> String {
-    let (width, height, left, bottom, top, right) = (480.0, 180.0, 56.0, 28.0, 20.0, 70.0);
+    let (width, height, left, bottom, top, right) = (520.0, 210.0, 64.0, 40.0, 22.0, 70.0);
     let points = series.iter().flat_map(|(_, _, p)| p.iter());
     let (mut x_max, mut y_min, mut y_max) = (0.0f64, f64::MAX, f64::MIN);
     for &(x, y) in points {
@@ -295,29 +591,39 @@ fn plot(title: &str, x_label: &str, series: &[Series]) -> String {
         y_max += 0.01;
     }
     let x_max = x_max.max(1.0);
-    let to_x = |x: f64| left + x / x_max * (width - left - right);
-    let to_y = |y: f64| top + (y_max - y) / (y_max - y_min) * (height - top - bottom);
+    let (x0, x1, y0, y1) = (left, width - right, height - bottom, top);
+    let to_x = |x: f64| x0 + x / x_max * (x1 - x0);
+    let to_y = |y: f64| y1 + (y_max - y) / (y_max - y_min) * (y0 - y1);
     let mut svg = format!(
-        "<svg class=\"plot\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{}\">\n<title>{}</title>\n",
+        "<svg class=\"plot\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{}\">\n<title>{}</title>\n<text x=\"{x0}\" y=\"12\">{}</text>\n",
+        escape(title),
         escape(title),
         escape(title)
     );
+    // The y axis: grid lines with their values, and its title.
+    for value in [y_min, (y_min + y_max) / 2.0, y_max] {
+        let y = to_y(value);
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{x0}\" y1=\"{y:.1}\" x2=\"{x1}\" y2=\"{y:.1}\" stroke=\"#e1e4e8\"/>\n<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{value:.4}</text>",
+            x0 - 4.0,
+            y + 4.0
+        );
+    }
     let _ = writeln!(
         svg,
-        "<text x=\"{left}\" y=\"12\">{}</text>\n<line x1=\"{left}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>\n<line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{}\" stroke=\"#888\"/>",
-        escape(title),
-        height - bottom,
-        width - right,
-        height - bottom,
-        height - bottom
+        "<text transform=\"translate(12 {:.1}) rotate(-90)\" text-anchor=\"middle\">fitness</text>",
+        (y0 + y1) / 2.0
     );
+    // The x axis: its line, ticks at 0 and the end, and its title.
     let _ = writeln!(
         svg,
-        "<text x=\"4\" y=\"{}\">{y_max:.4}</text>\n<text x=\"4\" y=\"{}\">{y_min:.4}</text>\n<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{x_max} {x_label}</text>",
-        to_y(y_max) + 4.0,
-        to_y(y_min),
-        width - right,
-        height - 6.0
+        "<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x1}\" y2=\"{y0}\" stroke=\"#888\"/>\n<line x1=\"{x0}\" y1=\"{y1}\" x2=\"{x0}\" y2=\"{y0}\" stroke=\"#888\"/>\n<text x=\"{x0}\" y=\"{}\" text-anchor=\"middle\">0</text>\n<text x=\"{x1}\" y=\"{}\" text-anchor=\"middle\">{x_max}</text>\n<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+        y0 + 14.0,
+        y0 + 14.0,
+        (x0 + x1) / 2.0,
+        height - 6.0,
+        escape(x_label)
     );
     for (index, (name, colour, points)) in series.iter().enumerate() {
         let path: Vec<String> = points
@@ -340,16 +646,57 @@ fn plot(title: &str, x_label: &str, series: &[Series]) -> String {
         let _ = writeln!(
             svg,
             "<text x=\"{}\" y=\"{}\" fill=\"{colour}\">{name}</text>",
-            width - right + 6.0,
-            top + 14.0 * (index as f64 + 1.0)
+            x1 + 6.0,
+            y1 + 14.0 * (index as f64 + 1.0)
         );
     }
     svg.push_str("</svg>\n");
     svg
 }
 
-/// The ranked files, most suspicious first, one line per source line.
-fn sources(out: &mut String, ranking: &Ranking, totals: crate::localize::spectrum::Counts) {
+/// How a line's score becomes the intensity of its shade, 0 (white) to 1
+/// (the darkest): its score over the top finite score, negative scores
+/// (Op2's) as 0. When some line scores DStar's unbounded `inf`, those lines
+/// alone get 1 and the finite scores at most [`FINITE_CAP`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Shading {
+    /// The highest finite score.
+    top: f64,
+    /// Whether some line scores `inf`.
+    unbounded: bool,
+}
+
+impl Shading {
+    fn of(suspects: &[Suspect]) -> Shading {
+        let finite = suspects.iter().map(|s| s.score).filter(|s| s.is_finite());
+        Shading {
+            top: finite.fold(0.0, f64::max),
+            unbounded: suspects
+                .iter()
+                .any(|s| s.score.is_infinite() && s.score > 0.0),
+        }
+    }
+
+    fn shade(self, score: f64) -> f64 {
+        if score.is_infinite() && score > 0.0 {
+            return 1.0;
+        }
+        if !score.is_finite() || self.top <= 0.0 {
+            return 0.0;
+        }
+        let cap = if self.unbounded { FINITE_CAP } else { 1.0 };
+        (score / self.top).clamp(0.0, 1.0) * cap
+    }
+}
+
+/// The background of a line of that shade: white to red by lightness (text
+/// stays readable on the darkest).
+fn shade_colour(shade: f64) -> String {
+    format!("hsl(0, 85%, {:.1}%)", 100.0 - (100.0 - DARKEST) * shade)
+}
+
+/// The ranked files, most suspicious first, after a legend of their marks.
+fn sources(out: &mut String, ranking: &Ranking, totals: Counts) {
     let by_line: BTreeMap<Location, &Suspect> =
         ranking.suspects.iter().map(|s| (s.location, s)).collect();
     let mut files: Vec<FileId> = Vec::new();
@@ -358,49 +705,142 @@ fn sources(out: &mut String, ranking: &Ranking, totals: crate::localize::spectru
             files.push(suspect.location.file);
         }
     }
+    if files.is_empty() {
+        return;
+    }
+    let shading = Shading::of(ranking.suspects);
+    let marks = Marks::of(ranking.suspects);
+    out.push_str("<h2>Sources</h2>\n");
+    legend(out, ranking, shading, marks);
     for file in files {
         let source = ranking.baseline.sources.get(file);
         let _ = write!(
             out,
-            "<h2>{}</h2>\n<pre class=\"source\">",
+            "<h3>{}</h3>\n<pre class=\"source\">",
             escape(&source.path.display().to_string())
         );
+        let mut state = highlight::State::default();
         for (index, text) in source.text.lines().enumerate() {
-            let line = index as u32 + 1;
-            let location = Location::new(file, line);
-            let id = anchor(ranking, location);
-            let number = format!("<span class=\"no\">{line}</span>");
-            // Block spans, no newline between them: one line per line.
-            match by_line.get(&location) {
-                Some(suspect) => {
-                    let hue = tarantula_hue(suspect.counts, totals).unwrap_or(0.5);
-                    let brightness = confidence(suspect.counts, totals);
-                    let _ = write!(
-                        out,
-                        "<span class=\"line ranked\" id=\"{id}\" data-why=\"{}\" style=\"background-color: hsl({:.1}, {:.1}%, 80%)\" title=\"rank {} · {} {} · failed {}/{} · passed {}/{}\">{number}{}</span>",
-                        escape(&why(suspect)),
-                        hue * 120.0,
-                        brightness * 100.0,
-                        suspect.rank,
-                        ranking.metric,
-                        format_score(suspect.score),
-                        suspect.counts.failed,
-                        totals.failed,
-                        suspect.counts.passed,
-                        totals.passed,
-                        escape(text)
-                    );
-                }
-                None => {
-                    let _ = write!(
-                        out,
-                        "<span class=\"line\" id=\"{id}\">{number}{}</span>",
-                        escape(text)
-                    );
-                }
-            }
+            let location = Location::new(file, index as u32 + 1);
+            let (code, next) = highlight::html(text, state);
+            state = next;
+            let line = Line {
+                location,
+                code: &code,
+                suspect: by_line.get(&location).copied(),
+            };
+            line.write(out, ranking, totals, shading, marks);
         }
         out.push_str("</pre>\n");
+    }
+}
+
+/// Which ranked lines are marked: those of the first rank are outlined,
+/// those ranked at most [`BADGE_RANKS`] (or tied with the first) show their
+/// rank beside the line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Marks {
+    /// The rank of the first line of the ranking (worst case: the number of
+    /// lines tied with it).
+    first: usize,
+}
+
+impl Marks {
+    fn of(suspects: &[Suspect]) -> Marks {
+        Marks {
+            first: suspects.first().map_or(0, |s| s.rank),
+        }
+    }
+
+    fn is_first(self, suspect: &Suspect) -> bool {
+        suspect.rank == self.first
+    }
+
+    fn badge(self, suspect: &Suspect) -> bool {
+        suspect.rank <= BADGE_RANKS.max(self.first)
+    }
+}
+
+/// What the colours and marks of the sources mean.
+fn legend(out: &mut String, ranking: &Ranking, shading: Shading, marks: Marks) {
+    let _ = writeln!(
+        out,
+        "<ul class=\"legend\">\n<li><span class=\"scale\" style=\"background: linear-gradient(to right, {}, {})\"></span> background: the line's {} score relative to the top score ({}): white for 0 or less, the darkest red for the top{}. Hover over a line for its rank, score and tests.</li>",
+        shade_colour(0.0),
+        shade_colour(1.0),
+        ranking.metric,
+        format_score(shading.top),
+        if shading.unbounded {
+            "; lines scoring inf are darkest, finite scores stop short of it"
+        } else {
+            ""
+        }
+    );
+    out.push_str("<li><span class=\"bar\"></span> a grey bar at the left: some test executed the line; lines without it never ran.</li>\n");
+    let _ = writeln!(
+        out,
+        "<li><span class=\"badge first\">{}</span> the rank of the lines ranked {} or better (worst case among ties); the first-ranked line is outlined in red.</li>\n</ul>",
+        marks.first,
+        BADGE_RANKS.max(marks.first)
+    );
+}
+
+/// One line of a source file, its code already highlighted.
+struct Line<'a> {
+    location: Location,
+    code: &'a str,
+    suspect: Option<&'a Suspect>,
+}
+
+impl Line<'_> {
+    /// A block span, no newline after it (one line per line): a ranked
+    /// line has its shade, its why, its rank and score in the tooltip, and
+    /// its marks.
+    fn write(
+        &self,
+        out: &mut String,
+        ranking: &Ranking,
+        totals: Counts,
+        shading: Shading,
+        marks: Marks,
+    ) {
+        let id = anchor(ranking, self.location);
+        let number = format!("<span class=\"no\">{}</span>", self.location.line);
+        let Some(suspect) = self.suspect else {
+            let _ = write!(
+                out,
+                "<span class=\"line\" id=\"{id}\">{number}{}</span>",
+                self.code
+            );
+            return;
+        };
+        let shade = shading.shade(suspect.score);
+        let (class, badge) = (
+            if marks.is_first(suspect) {
+                "line ranked top"
+            } else {
+                "line ranked"
+            },
+            if marks.badge(suspect) {
+                format!("<span class=\"badge\">{}</span>", suspect.rank)
+            } else {
+                String::new()
+            },
+        );
+        let _ = write!(
+            out,
+            "<span class=\"{class}\" id=\"{id}\" data-why=\"{}\" data-shade=\"{shade:.3}\" style=\"background-color: {}\" title=\"rank {} · {} {} · failed {}/{} · passed {}/{}\">{number}{badge}{}</span>",
+            escape(&why(suspect)),
+            shade_colour(shade),
+            suspect.rank,
+            ranking.metric,
+            format_score(suspect.score),
+            suspect.counts.failed,
+            totals.failed,
+            suspect.counts.passed,
+            totals.passed,
+            self.code
+        );
     }
 }
 
@@ -423,4 +863,524 @@ fn escape(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// Rust syntax highlighting, one line at a time: keywords, strings and
+/// characters, comments, numbers, lifetimes, macros (`name!`) and type-like
+/// names (`Capitalized`). What a line ends inside of (a block comment, a
+/// string, a raw string) carries to the next. A lexer of a few rules, not
+/// a parser: it never fails, and the pieces of a line always put it back
+/// together (else the line is shown plain).
+mod highlight {
+    use std::fmt::Write;
+
+    use super::escape;
+
+    /// What the lexer is inside of where a line ends.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub enum State {
+        #[default]
+        Code,
+        /// Block comments nested this deep.
+        Comment(usize),
+        /// A string with escapes (`"…"`, `b"…"`, `c"…"`).
+        Str,
+        /// A raw string, closed by `"` and this many `#`.
+        Raw(usize),
+    }
+
+    /// A piece of a line and its CSS class (`None`: plain text).
+    pub type Token<'a> = (Option<&'static str>, &'a str);
+
+    const KEYWORDS: &[&str] = &[
+        "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum",
+        "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move",
+        "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait",
+        "true", "type", "unsafe", "use", "where", "while", "yield",
+    ];
+
+    /// A line as escaped HTML with a span per classed piece, and the state
+    /// the next line starts in. Should the pieces not put the line back
+    /// together, the line is plain text and the next starts afresh.
+    pub fn html(line: &str, state: State) -> (String, State) {
+        let (tokens, next) = tokens(line, state);
+        if tokens.iter().map(|(_, text)| *text).collect::<String>() != line {
+            return (escape(line), State::Code);
+        }
+        let mut out = String::new();
+        for (class, text) in tokens {
+            match class {
+                Some(class) => {
+                    let _ = write!(out, "<span class=\"{class}\">{}</span>", escape(text));
+                }
+                None => out.push_str(&escape(text)),
+            }
+        }
+        (out, next)
+    }
+
+    /// The pieces of a line that starts in `state`, and the state it ends in.
+    pub fn tokens(line: &str, state: State) -> (Vec<Token<'_>>, State) {
+        let mut lexer = Lexer {
+            line,
+            pos: 0,
+            plain: 0,
+            tokens: Vec::new(),
+        };
+        let mut state = state;
+        while lexer.pos < line.len() {
+            let before = lexer.pos;
+            state = match state {
+                State::Code => lexer.code(),
+                State::Comment(depth) => lexer.comment(lexer.pos, depth),
+                State::Str => lexer.string(lexer.pos),
+                State::Raw(hashes) => lexer.raw(lexer.pos, hashes),
+            };
+            if lexer.pos == before {
+                // No rule moved on: the character is plain text.
+                lexer.pos += lexer.char_len(before);
+            }
+        }
+        if lexer.plain < line.len() {
+            lexer.tokens.push((None, &line[lexer.plain..]));
+        }
+        (lexer.tokens, state)
+    }
+
+    /// A position in a line (always at a character boundary), where the
+    /// plain text not yet emitted starts, and the pieces so far.
+    struct Lexer<'a> {
+        line: &'a str,
+        pos: usize,
+        plain: usize,
+        tokens: Vec<Token<'a>>,
+    }
+
+    impl<'a> Lexer<'a> {
+        fn rest(&self, from: usize) -> &'a str {
+            self.line.get(from..).unwrap_or("")
+        }
+
+        fn char_at(&self, at: usize) -> Option<char> {
+            self.rest(at).chars().next()
+        }
+
+        fn char_len(&self, at: usize) -> usize {
+            self.char_at(at).map_or(1, char::len_utf8)
+        }
+
+        /// Emits the plain text before `pos`, then `pos..end` as `class`.
+        fn emit(&mut self, class: &'static str, end: usize) {
+            if self.plain < self.pos {
+                self.tokens.push((None, &self.line[self.plain..self.pos]));
+            }
+            self.tokens.push((Some(class), &self.line[self.pos..end]));
+            self.pos = end;
+            self.plain = end;
+        }
+
+        /// One token of code (or one plain character), and the state after it.
+        fn code(&mut self) -> State {
+            let at = self.pos;
+            let rest = self.rest(at);
+            let Some(c) = rest.chars().next() else {
+                return State::Code;
+            };
+            if rest.starts_with("//") {
+                self.emit("com", self.line.len());
+                State::Code
+            } else if rest.starts_with("/*") {
+                self.comment(at + 2, 1)
+            } else if c == '"' {
+                self.string(at + 1)
+            } else if c == '\'' {
+                self.quote(at);
+                State::Code
+            } else if c.is_ascii_digit() {
+                let end = self.number_end(at);
+                self.emit("num", end);
+                State::Code
+            } else if c.is_alphabetic() || c == '_' {
+                self.word(at)
+            } else {
+                self.pos += c.len_utf8();
+                State::Code
+            }
+        }
+
+        /// A block comment from `from` (past its opening), `depth` deep.
+        fn comment(&mut self, from: usize, depth: usize) -> State {
+            let mut depth = depth;
+            let mut at = from;
+            while at < self.line.len() {
+                let rest = self.rest(at);
+                if rest.starts_with("/*") {
+                    depth += 1;
+                    at += 2;
+                } else if rest.starts_with("*/") {
+                    depth -= 1;
+                    at += 2;
+                    if depth == 0 {
+                        self.emit("com", at);
+                        return State::Code;
+                    }
+                } else {
+                    at += self.char_len(at);
+                }
+            }
+            self.emit("com", self.line.len());
+            State::Comment(depth)
+        }
+
+        /// A string from `from` (past its opening quote) to its closing
+        /// quote, or to the end of the line, where it goes on.
+        fn string(&mut self, from: usize) -> State {
+            let mut chars = self.rest(from).char_indices();
+            while let Some((offset, c)) = chars.next() {
+                match c {
+                    '\\' if chars.next().is_none() => break,
+                    '"' => {
+                        self.emit("str", from + offset + 1);
+                        return State::Code;
+                    }
+                    _ => {}
+                }
+            }
+            self.emit("str", self.line.len());
+            State::Str
+        }
+
+        /// A raw string from `from` (past its opening quote) to `"`
+        /// followed by `hashes` `#`, or to the end of the line.
+        fn raw(&mut self, from: usize, hashes: usize) -> State {
+            let closing = format!("\"{}", "#".repeat(hashes));
+            match self.rest(from).find(&closing) {
+                Some(offset) => {
+                    self.emit("str", from + offset + closing.len());
+                    State::Code
+                }
+                None => {
+                    self.emit("str", self.line.len());
+                    State::Raw(hashes)
+                }
+            }
+        }
+
+        /// At a `'`: a character literal, a lifetime (or label), or a
+        /// plain quote.
+        fn quote(&mut self, at: usize) {
+            if let Some(end) = self.char_end(at) {
+                self.emit("str", end);
+            } else if let Some(c) = self.char_at(at + 1).filter(|&c| is_word_start(c)) {
+                let end = self.word_end(at + 1 + c.len_utf8());
+                self.emit("life", end);
+            } else {
+                self.pos = at + 1;
+            }
+        }
+
+        /// Where the character literal opened by the `'` at `at` ends: one
+        /// character, or an escape (`\n`, `\'`, `\u{1F600}`), then `'`.
+        fn char_end(&self, at: usize) -> Option<usize> {
+            let first = self.char_at(at + 1)?;
+            if first == '\\' {
+                let escaped = self.char_at(at + 2)?;
+                let from = at + 2 + escaped.len_utf8();
+                let offset = self.rest(from).find('\'')?;
+                // `\u{10FFFF}` is the longest escape.
+                return (offset <= 8).then_some(from + offset + 1);
+            }
+            let after = at + 1 + first.len_utf8();
+            (first != '\'' && self.char_at(after) == Some('\'')).then_some(after + 1)
+        }
+
+        /// At a letter or `_`: a literal with a prefix (`b'x'`, `b"…"`,
+        /// `r"…"`, `r#"…"#`, `br"…"`, `c"…"`), a raw identifier, or a word:
+        /// a keyword, a macro's name with its `!`, a type-like name, or
+        /// plain.
+        fn word(&mut self, at: usize) -> State {
+            let rest = self.rest(at);
+            let raw_prefix = ["br", "cr", "r"].into_iter().find(|p| rest.starts_with(p));
+            if let Some(prefix) = raw_prefix {
+                let after = at + prefix.len();
+                let hashes = self.rest(after).chars().take_while(|&c| c == '#').count();
+                if self.char_at(after + hashes) == Some('"') {
+                    return self.raw(after + hashes + 1, hashes);
+                }
+                if prefix == "r"
+                    && hashes == 1
+                    && self.char_at(after + 1).is_some_and(is_word_start)
+                {
+                    // A raw identifier, `r#match`: plain.
+                    self.pos = self.word_end(after + 1);
+                    return State::Code;
+                }
+            }
+            if rest.starts_with("b\"") || rest.starts_with("c\"") {
+                return self.string(at + 2);
+            }
+            if rest.starts_with("b'")
+                && let Some(end) = self.char_end(at + 1)
+            {
+                self.emit("str", end);
+                return State::Code;
+            }
+            let end = self.word_end(at);
+            let word = &self.line[at..end];
+            let after = self.rest(end);
+            if KEYWORDS.contains(&word) {
+                self.emit("kw", end);
+            } else if after.starts_with('!') && !after.starts_with("!=") {
+                self.emit("mac", end + 1);
+            } else if is_type_like(word) {
+                self.emit("ty", end);
+            } else {
+                self.pos = end;
+            }
+            State::Code
+        }
+
+        /// The end of the word whose characters go on from `from`.
+        fn word_end(&self, from: usize) -> usize {
+            let length: usize = self
+                .rest(from)
+                .chars()
+                .take_while(|&c| c.is_alphanumeric() || c == '_')
+                .map(char::len_utf8)
+                .sum();
+            from + length
+        }
+
+        /// The end of the number starting at `at`: digits, letters and `_`
+        /// (`0x1F`, `1_000u64`), a `.` followed by a digit (`1.5`, not
+        /// `1..2` or `1.max(2)`), an exponent's sign (`1e-3`).
+        fn number_end(&self, at: usize) -> usize {
+            let hex = self.rest(at).starts_with("0x") || self.rest(at).starts_with("0X");
+            let mut end = at;
+            let mut dot = false;
+            while let Some(c) = self.char_at(end) {
+                let next = self.char_at(end + 1);
+                let previous = self.line[..end].chars().next_back();
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    end += 1;
+                } else if c == '.' && !dot && next.is_some_and(|n| n.is_ascii_digit()) {
+                    dot = true;
+                    end += 1;
+                } else if (c == '+' || c == '-')
+                    && !hex
+                    && matches!(previous, Some('e' | 'E'))
+                    && next.is_some_and(|n| n.is_ascii_digit())
+                {
+                    end += 1;
+                } else {
+                    break;
+                }
+            }
+            end
+        }
+    }
+
+    fn is_word_start(c: char) -> bool {
+        c.is_alphabetic() || c == '_'
+    }
+
+    /// A name that starts with a capital and is not all capitals (`Vec`,
+    /// `Option`; not the constant `TOP`).
+    fn is_type_like(word: &str) -> bool {
+        word.starts_with(|c: char| c.is_uppercase()) && word.chars().any(|c| c.is_lowercase())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::highlight::{State, html, tokens};
+    use super::*;
+
+    /// The classed pieces of a line (plain text left out).
+    fn classed(line: &str) -> Vec<(&'static str, &str)> {
+        tokens(line, State::Code)
+            .0
+            .into_iter()
+            .filter_map(|(class, text)| class.map(|c| (c, text)))
+            .collect()
+    }
+
+    #[test]
+    fn highlight_classes_the_pieces_of_a_line() {
+        assert_eq!(
+            classed(r#"let s: &'static str = format!("{}", 'x', b'\n', 1.5e-3); // hi"#),
+            [
+                ("kw", "let"),
+                ("life", "'static"),
+                ("mac", "format!"),
+                ("str", "\"{}\""),
+                ("str", "'x'"),
+                ("str", "b'\\n'"),
+                ("num", "1.5e-3"),
+                ("com", "// hi"),
+            ]
+        );
+        assert_eq!(
+            classed("for i in 0..n { v.push(Vec::new()); if x != TOP { r#match(1.max(2)) } }"),
+            [
+                ("kw", "for"),
+                ("kw", "in"),
+                ("num", "0"),
+                ("ty", "Vec"),
+                ("kw", "if"),
+                ("num", "1"),
+                ("num", "2"),
+            ]
+        );
+        assert_eq!(
+            classed(r##"x = r#"a "b" c"#; y = '\''; z = '\u{1F600}';"##),
+            [
+                ("str", r##"r#"a "b" c"#"##),
+                ("str", r"'\''"),
+                ("str", r"'\u{1F600}'"),
+            ]
+        );
+    }
+
+    #[test]
+    fn highlight_carries_strings_and_comments_across_lines() {
+        let lines = [
+            "let s = \"one",
+            "two fn \\",
+            "three\"; let r = r##\"raw",
+            "still \"# raw\"##; /* a /* nested",
+            "*/ still */ fn",
+        ];
+        let mut state = State::Code;
+        let mut states = Vec::new();
+        let mut pieces = Vec::new();
+        for line in lines {
+            let (tokens, next) = tokens(line, state);
+            pieces.push(tokens);
+            states.push(next);
+            state = next;
+        }
+        assert_eq!(
+            states,
+            [
+                State::Str,
+                State::Str,
+                State::Raw(2),
+                State::Comment(2),
+                State::Code
+            ]
+        );
+        assert_eq!(pieces[1], [(Some("str"), "two fn \\")]);
+        assert_eq!(pieces[4].last(), Some(&(Some("kw"), "fn")));
+    }
+
+    #[test]
+    fn highlight_never_fails_and_keeps_every_character() {
+        let odd = [
+            "'",
+            "\"",
+            "\\",
+            "'\\",
+            "b'",
+            "b'\\",
+            "r#",
+            "r###\"",
+            "br\"",
+            "c\"x",
+            "'é'",
+            "\"é\\",
+            "x.0.1",
+            "/*/",
+            "*/",
+            "0x",
+            "1e",
+            "1e+",
+            "'a",
+            "'ab'",
+            "<&>\"'",
+            "é'é",
+            "_!",
+            "a!=b",
+            "#[cfg(test)]",
+        ];
+        let own = include_str!("html.rs");
+        for start in [State::Code, State::Str, State::Raw(1), State::Comment(1)] {
+            let mut state = start;
+            for line in odd.iter().copied().chain(own.lines()) {
+                let (pieces, next) = tokens(line, state);
+                let whole: String = pieces.iter().map(|(_, text)| *text).collect();
+                assert_eq!(whole, line, "{start:?}");
+                // Escaped: the line parses as XML and reads back as itself.
+                let (code, _) = html(line, state);
+                let wrapped = format!("<pre>{code}</pre>");
+                let document = roxmltree::Document::parse(&wrapped).unwrap();
+                let text: String = document
+                    .descendants()
+                    .filter(|n| n.is_text())
+                    .filter_map(|n| n.text())
+                    .collect();
+                assert_eq!(text, line);
+                state = next;
+            }
+        }
+    }
+
+    #[test]
+    fn shading_is_relative_to_the_top_score() {
+        let plain = Shading {
+            top: 0.5,
+            unbounded: false,
+        };
+        assert_eq!(plain.shade(0.5), 1.0);
+        assert_eq!(plain.shade(0.25), 0.5);
+        assert_eq!(plain.shade(-1.0), 0.0);
+        assert_eq!(plain.shade(f64::NAN), 0.0);
+        let unbounded = Shading {
+            top: 2.0,
+            unbounded: true,
+        };
+        assert_eq!(unbounded.shade(f64::INFINITY), 1.0);
+        assert_eq!(unbounded.shade(2.0), FINITE_CAP);
+        let nothing = Shading {
+            top: 0.0,
+            unbounded: false,
+        };
+        assert_eq!(nothing.shade(0.0), 0.0);
+        assert_eq!(shade_colour(0.0), "hsl(0, 85%, 100.0%)");
+        assert_eq!(shade_colour(1.0), format!("hsl(0, 85%, {DARKEST:.1}%)"));
+    }
+
+    #[test]
+    fn plots_only_what_moves() {
+        let one = [(158.0, 1.0)];
+        let flat = [(0.0, 0.99), (1.0, 0.99), (2.0, 0.99)];
+        let rising = [(0.0, 0.5), (1.0, 0.99)];
+        assert!(!moves(&[("best", "red", &one)]));
+        assert!(!moves(&[("best", "red", &flat)]));
+        assert!(moves(&[("best", "red", &flat), ("mean", "blue", &rising)]));
+        let svg = plot(
+            "fitness <by> generation",
+            "generation",
+            &[("mean", "blue", &rising)],
+        );
+        let document = roxmltree::Document::parse(&svg).unwrap();
+        let texts: Vec<&str> = document
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text())
+            .collect();
+        for label in ["fitness", "generation", "0.5000", "0.9900", "0", "1"] {
+            assert!(texts.contains(&label), "{label}: {texts:?}");
+        }
+    }
+
+    #[test]
+    fn excerpt_cuts_long_messages() {
+        assert_eq!(excerpt(""), "(no message)");
+        assert_eq!(excerpt("boom\n"), "boom");
+        let long = "line\n".repeat(MESSAGE_LINES + 3);
+        let cut = excerpt(&long);
+        assert_eq!(cut.lines().count(), MESSAGE_LINES);
+        assert!(cut.ends_with(" …"));
+    }
 }

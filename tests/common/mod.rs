@@ -266,3 +266,28 @@ pub fn parse_page(html: &str) -> roxmltree::Document<'_> {
     roxmltree::Document::parse_with_options(html, options)
         .unwrap_or_else(|e| panic!("the page is not well-formed: {e}:\n{html}"))
 }
+
+/// Whether a node of the page has `class` among its classes.
+pub fn has_class(node: roxmltree::Node, class: &str) -> bool {
+    node.attribute("class")
+        .is_some_and(|classes| classes.split_whitespace().any(|c| c == class))
+}
+
+/// The first node of the page with `class` among its classes.
+pub fn with_class<'a, 'input>(
+    document: &'a roxmltree::Document<'input>,
+    class: &str,
+) -> roxmltree::Node<'a, 'input> {
+    document
+        .descendants()
+        .find(|n| has_class(*n, class))
+        .unwrap_or_else(|| panic!("no element of class {class} on the page"))
+}
+
+/// The text of a node of the page, its descendants' text joined.
+pub fn text_of(node: roxmltree::Node) -> String {
+    node.descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect()
+}
