@@ -4,6 +4,7 @@
 
 pub mod explain;
 pub mod github;
+mod highlight;
 pub mod html;
 pub mod json;
 pub mod judgement;

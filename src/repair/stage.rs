@@ -236,7 +236,7 @@ pub fn run_stage(
     console.status(
         "Swept",
         format!(
-            "{} single edits at {} locations: {} pass every test, {} fix some failing tests and break none",
+            "{} single edits at {} locations; passing every test: {}, fixing some failing tests and breaking none: {}",
             swept.edits,
             swept.locations,
             swept.plausible.len(),
