@@ -589,15 +589,38 @@ fn stderr_is_coloured_as_cargo_says() {
 fn clean_removes_the_kept_builds() {
     let dir = fixture("middle");
     let kept = dir.path().join("target/autofix");
-    assert_exit(&autofix(dir.path(), &["--rank-only", "-q"]), 0);
+    let run = autofix(dir.path(), &["--rank-only", "-vv"]);
+    assert_exit(&run, 0);
     assert!(kept.is_dir());
+    // -vv shows the cargo commands; the last line, the builds kept.
+    let said = stderr(&run);
+    assert!(
+        said.lines()
+            .any(|l| l.trim_start().starts_with("Running `") && l.contains(" test ")),
+        "{said}"
+    );
+    let last = said.lines().last().unwrap();
+    let mib = |line: &str| {
+        line.split(" MiB")
+            .next()
+            .unwrap()
+            .rsplit([' ', '('])
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        last.trim_start().starts_with("Kept ") && last.contains(&kept.display().to_string()),
+        "{said}"
+    );
     let output = autofix(dir.path(), &["clean"]);
     assert_exit(&output, 0);
+    let removed = stderr(&output);
     assert!(
-        stderr(&output).contains("Removed") && stderr(&output).contains(" MiB)"),
-        "{}",
-        stderr(&output)
+        removed.contains("Removed") && removed.contains(" MiB)"),
+        "{removed}"
     );
+    assert_eq!(mib(&removed), mib(last), "{removed}\n{last}");
     assert!(!kept.exists());
     assert!(dir.path().join("src/lib.rs").is_file());
     let again = autofix(dir.path(), &["clean"]);

@@ -21,6 +21,7 @@ use crate::app::session::Session;
 use crate::baseline::{self, Baseline};
 use crate::cargo::TestTool;
 use crate::cargo::build::nextest_installed;
+use crate::cargo::discover::Workspace;
 use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{Localization, localize};
 use crate::reduce::reduce_test;
@@ -45,10 +46,34 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     if let Some(command) = &command {
         check_subcommand_args(command, &args)?;
     }
-    let (workspace, mut options) = Session::settle(args, cwd)?;
+    let (workspace, options) = Session::settle(args, cwd)?;
     if let Some(Command::Clean) = &command {
         return clean(&workspace.target_dir, &options);
     }
+    let (target_dir, console) = (workspace.target_dir.clone(), options.console());
+    let exit = work(command, workspace, options, cwd, started);
+    // After a failure, its message is the last line.
+    if let (Ok(_), Some(bytes)) = (&exit, scratch::kept_bytes(&target_dir)) {
+        console.status(
+            "Kept",
+            format!(
+                "{:.1} MiB of builds in {} for the next run (`cargo autofix clean` removes them)",
+                mebibytes(bytes),
+                target_dir.join("autofix").display()
+            ),
+        );
+    }
+    exit
+}
+
+/// What the command asks, from the settled options on.
+fn work(
+    command: Option<Command>,
+    workspace: Workspace,
+    mut options: Options,
+    cwd: &Path,
+    started: Instant,
+) -> Result<Exit> {
     check_outputs(&options)?;
     if options.repair.test_tool == TestTool::Nextest
         && !options.rank_only
@@ -196,6 +221,10 @@ fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> 
     }
 }
 
+fn mebibytes(bytes: u64) -> f64 {
+    bytes as f64 / 1048576.0
+}
+
 /// `cargo autofix clean`: the builds kept in the target dir removed, and
 /// how much space that freed.
 fn clean(target_dir: &Path, options: &Options) -> Result<Exit> {
@@ -204,7 +233,7 @@ fn clean(target_dir: &Path, options: &Options) -> Result<Exit> {
     match scratch::clean(target_dir, |lock| session::blocked(&console, lock))? {
         Some(bytes) => console.status(
             "Removed",
-            format!("{} ({:.1} MiB)", dir.display(), bytes as f64 / 1048576.0),
+            format!("{} ({:.1} MiB)", dir.display(), mebibytes(bytes)),
         ),
         None => console.status("Clean", format!("nothing at {}", dir.display())),
     }

@@ -524,4 +524,14 @@ mod tests {
         assert_eq!(options.notes.len(), 1, "{:?}", options.notes);
         assert!(options.notes[0].starts_with("--jobs 100000 is more than"));
     }
+
+    #[test]
+    fn annotations_show_the_top_ten_unless_told() {
+        let top = |args: &[&str]| options(args, Config::default()).unwrap().top;
+        assert_eq!(top(&[]), Some(20));
+        assert_eq!(top(&["--format", "sarif"]), Some(10));
+        assert_eq!(top(&["--format", "github"]), Some(10));
+        assert_eq!(top(&["--format", "sarif", "--top", "3"]), Some(3));
+        assert_eq!(top(&["--top", "0"]), None);
+    }
 }

@@ -230,6 +230,21 @@ pub fn lock_target_dir(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result
     Lock::wait(&path, || on_wait(&path)).map(Some)
 }
 
+/// The size of the builds kept in `target_dir`'s `autofix/`, if it is a
+/// directory (a link is not followed).
+pub fn kept_bytes(target_dir: &Path) -> Option<u64> {
+    let dir = target_dir.join("autofix");
+    if !fs::symlink_metadata(&dir).ok()?.is_dir() {
+        return None;
+    }
+    let files = WalkDir::new(&dir).follow_links(false).into_iter();
+    let sizes = files
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| e.metadata().ok());
+    Some(sizes.map(|m| m.len()).sum())
+}
+
 /// `cargo autofix clean`: removes `<target_dir>/autofix`, the builds kept
 /// between runs, once no other run in this crate uses them (`on_wait` is
 /// told when one does); the bytes it held, or `None` if there was none. A
@@ -246,14 +261,7 @@ pub fn clean(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result<Option<u6
     }
     // Measured once no run writes there.
     let _lock = lock_target_dir(target_dir, on_wait)?;
-    let bytes = WalkDir::new(&dir)
-        .follow_links(false)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| e.metadata().ok())
-        .map(|m| m.len())
-        .sum();
+    let bytes = kept_bytes(target_dir).unwrap_or(0);
     fs::remove_dir_all(&dir).with_context(|| format!("cannot remove {}", dir.display()))?;
     Ok(Some(bytes))
 }
