@@ -25,6 +25,11 @@ fn restock_and_sell() {
 }
 ";
 
+/// What the reduced test still executes: `names()` (line 42, which both
+/// failing tests call and no passing test does) is gone with the
+/// assertions that called it.
+const STILL_RUNS: &str = "it executes 6 of the 13 lines of the crate the original executed; of its 5 most suspicious (Ochiai), still src/lib.rs:10 (rank 9), src/lib.rs:15 (rank 9), src/lib.rs:17 (rank 9), src/lib.rs:24 (rank 9), no longer src/lib.rs:42 (rank 1)";
+
 /// The reduction as a diff of the fixture's src/lib.rs.
 const DIFF: &str = "\
 diff --git a/src/lib.rs b/src/lib.rs
@@ -99,7 +104,7 @@ fn the_long_test_reduces_to_the_statements_its_failure_needs() {
     assert_eq!(
         function,
         format!(
-            "// tests::restock_and_sell: 24 statements reduced to 3 (1-minimal); it still fails with panic at src/lib.rs:30\n{REDUCED}"
+            "// tests::restock_and_sell: 24 statements reduced to 3 (1-minimal); it still fails with panic at src/lib.rs:30\n// {STILL_RUNS}\n{REDUCED}"
         )
     );
     let diff = format!("diff --git{diff}");
@@ -161,6 +166,10 @@ fn an_integration_test_reduces_in_its_own_file_as_json() {
     assert_eq!(json["statements_before"], 6);
     assert_eq!(json["statements_after"], 4);
     assert_eq!(json["complete"], true);
+    // `names()` went with the assertion that called it.
+    let top = json["still_runs"]["top"].as_array().unwrap();
+    let names = top.iter().find(|t| t["place"] == "src/lib.rs:42").unwrap();
+    assert_eq!(names["kept"], false);
     assert_eq!(
         json["reduced"],
         "#[test]\nfn an_order_too_large() {\n    let mut inventory = Inventory::new();\n    inventory.add(\"gears\", 7);\n    let ordered = 8;\n    assert!(!inventory.remove(\"gears\", ordered), \"an order larger than the stock\");\n}\n"

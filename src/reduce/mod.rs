@@ -17,6 +17,7 @@ pub mod body;
 pub mod oracle;
 pub mod simplify;
 pub mod weave;
+pub mod witness;
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,7 @@ use crate::localize::groups::{Signature, describe, signer};
 use crate::reduce::body::{Cut, apply, keeping, statements, tidy};
 use crate::reduce::oracle::{TestOracle, Trial};
 use crate::reduce::simplify::simplifications;
+use crate::reduce::witness::StillRuns;
 use crate::system::console::{Console, Progress};
 
 /// A reduced test, and what the reduction took.
@@ -61,6 +63,9 @@ pub struct ReducedTest {
     /// Whether the reduction ran to its end (1-minimal); false when the time
     /// limit stopped it (the smallest version found so far is shown).
     pub complete: bool,
+    /// What the reduced test still executes of what the original did
+    /// (`None` when it could not be measured).
+    pub still_runs: Option<StillRuns>,
 }
 
 /// How a version of the test fails: its signature, and where it panicked
@@ -148,16 +153,35 @@ pub fn reduce_test(
     };
     drop(reducer.progress);
     let after = statements(&body).map_or(0, |s| s.len());
-    Ok(presented(
+    let tidied = tidy(function.body_text(), &body);
+    let text = &function.text;
+    let reduced_file = format!(
+        "{}{tidied}{}",
+        &text[..function.body.start],
+        &text[function.body.end..]
+    );
+    let still_runs = match witness::still_runs(baseline, test, &function, &reduced_file, settings) {
+        Ok(still_runs) => Some(still_runs),
+        Err(error) if Halt::of(&error).is_some() => None,
+        Err(error) => {
+            console.warn(format!(
+                "cannot tell what the reduced test still executes: {error:#}"
+            ));
+            None
+        }
+    };
+    let mut reduced = presented(
         name,
         &function,
-        &body,
+        (&tidied, &reduced_file),
         failure,
         (before, after),
         (reducer.oracle.builds, reducer.oracle.tried),
         started.elapsed(),
         complete,
-    ))
+    );
+    reduced.still_runs = still_runs;
+    Ok(reduced)
 }
 
 /// The error for a name no test has, with the names that contain it.
@@ -355,7 +379,7 @@ fn size(body: &str) -> usize {
 fn presented(
     name: &str,
     function: &TestFunction,
-    body: &str,
+    (tidied, reduced_file): (&str, &str),
     failure: String,
     (statements_before, statements_after): (usize, usize),
     (builds, versions): (usize, usize),
@@ -363,13 +387,6 @@ fn presented(
     complete: bool,
 ) -> ReducedTest {
     let text = &function.text;
-    let tidied = tidy(function.body_text(), body);
-    let reduced_file = format!(
-        "{}{}{}",
-        &text[..function.body.start],
-        tidied,
-        &text[function.body.end..]
-    );
     let line_start = text[..function.item.start].rfind('\n').map_or(0, |i| i + 1);
     let reduced_end = function.body.start + tidied.len();
     ReducedTest {
@@ -383,11 +400,12 @@ fn presented(
         diff: unified_diff(&[FileChange {
             path: &function.path,
             original: text,
-            patched: &reduced_file,
+            patched: reduced_file,
         }]),
         builds,
         versions,
         seconds: took.as_secs_f64(),
         complete,
+        still_runs: None,
     }
 }

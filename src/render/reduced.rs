@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::json::VERSION;
 use crate::reduce::ReducedTest;
+use crate::reduce::witness::StillRuns;
 
 /// A comment line saying what was reduced, the function, a blank line,
 /// the diff.
@@ -23,10 +24,41 @@ pub fn text(reduced: &ReducedTest) -> String {
         "// {}: {} statements reduced to {} ({minimal}); it still fails with {}",
         reduced.test, reduced.statements_before, reduced.statements_after, reduced.failure
     );
+    if let Some(still) = &reduced.still_runs {
+        let _ = writeln!(out, "// {}", still_runs(still));
+    }
     out.push_str(&dedent(&reduced.reduced));
     out.push('\n');
     out.push_str(&reduced.diff);
     out
+}
+
+/// What the reduced test still executes, in a sentence.
+fn still_runs(still: &StillRuns) -> String {
+    let places = |kept: bool| -> Vec<String> {
+        let top = still.top.iter().filter(|t| t.kept == kept);
+        top.map(|t| format!("{} (rank {})", t.place, t.rank))
+            .collect()
+    };
+    let mut said = format!(
+        "it executes {} of the {} lines of the crate the original executed",
+        still.kept_lines, still.original_lines
+    );
+    let (kept, lost) = (places(true), places(false));
+    if !still.top.is_empty() {
+        let _ = write!(
+            said,
+            "; of its {} most suspicious (Ochiai)",
+            still.top.len()
+        );
+    }
+    if !kept.is_empty() {
+        let _ = write!(said, ", still {}", kept.join(", "));
+    }
+    if !lost.is_empty() {
+        let _ = write!(said, ", no longer {}", lost.join(", "));
+    }
+    said
 }
 
 /// The same as a JSON object.
@@ -55,6 +87,7 @@ fn dedent(code: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reduce::witness::TopLine;
 
     fn reduced() -> ReducedTest {
         ReducedTest {
@@ -70,6 +103,7 @@ mod tests {
             versions: 9,
             seconds: 1.5,
             complete: true,
+            still_runs: None,
         }
     }
 
@@ -84,6 +118,34 @@ mod tests {
             ..reduced()
         };
         assert!(text(&stopped).contains("(stopped by the time limit, maybe not 1-minimal)"));
+    }
+
+    #[test]
+    fn text_says_what_the_reduced_test_still_executes() {
+        let line = |place: &str, rank, kept| TopLine {
+            place: place.into(),
+            rank,
+            kept,
+        };
+        let measured = ReducedTest {
+            still_runs: Some(StillRuns {
+                original_lines: 9,
+                kept_lines: 7,
+                top: vec![
+                    line("src/lib.rs:3", 1, true),
+                    line("src/lib.rs:5", 2, false),
+                ],
+            }),
+            ..reduced()
+        };
+        let said = text(&measured);
+        assert_eq!(
+            said.lines().nth(1),
+            Some(
+                "// it executes 7 of the 9 lines of the crate the original executed; of its 2 most suspicious (Ochiai), still src/lib.rs:3 (rank 1), no longer src/lib.rs:5 (rank 2)"
+            )
+        );
+        assert_eq!(json(&measured)["still_runs"]["top"][1]["kept"], false);
     }
 
     #[test]
