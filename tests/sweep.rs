@@ -348,3 +348,13 @@ fn a_patch_that_adds_a_warning_gives_way_to_one_that_adds_none() {
     // among its alternatives (the other lines that pass too).
     assert_eq!(report["confidence"]["level"], "plausible", "{report:#}");
 }
+
+#[test]
+fn variant_adds_the_variant_a_pattern_forgot() {
+    fixed_by(
+        "forgotten_variant",
+        "variant",
+        "-        matches!(*self, Block::Heading(..) | Block::Quote | Block::Code)",
+        "+        matches!(*self, Block::Heading(..) | Block::Quote | Block::Code | Block::Rule)",
+    );
+}

@@ -66,6 +66,9 @@ pub enum Operator {
     /// Flip the inclusivity of two or more comparisons of a condition at
     /// once (both ends of a range check).
     Ends,
+    /// Add a variant an or-pattern over one enum forgot, drop one, or
+    /// replace one (`| ItemBody::Rule`).
+    Variant,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

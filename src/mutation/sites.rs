@@ -138,6 +138,17 @@ pub enum SiteKind {
         range: Range<usize>,
         atomic: bool,
     },
+    /// A pattern of a match arm or of `matches!` whose alternatives are
+    /// variants of one of the crate's enums (`ItemBody::Paragraph |
+    /// ItemBody::List(..)`): `owner` the enum's name as written before the
+    /// variants, `variants` theirs, in order, with each one's bytes.
+    Pattern {
+        range: Range<usize>,
+        owner: String,
+        variants: Vec<(String, Range<usize>)>,
+        /// Whether an alternative binds a name (then none can be added).
+        binds: bool,
+    },
     /// The start of the first block of an `if`, `while`, `for` or `loop`
     /// (just after its `{`), where a statement can go first: the site's
     /// `bound` has the names the header binds (`names`), such as `name` in
@@ -341,6 +352,10 @@ pub struct MutationSpace {
     /// Per owner (a struct's name), its named fields and their types
     /// without spaces.
     pub struct_fields: BTreeMap<String, Vec<(String, String)>>,
+    /// Per enum of the crate (its name), its variants as a pattern that
+    /// binds nothing names them after `Enum::`: `Rule`, `List(..)`,
+    /// `Heading { .. }`.
+    pub enums: BTreeMap<String, Vec<String>>,
     /// Per file and function name, the values its `return`s and tail
     /// return, as written (`None`, `Err(Error::Empty)`, `input.is_empty()`),
     /// and `Err(E)` for each `.ok_or(E)` in a function returning a `Result`:
@@ -617,6 +632,11 @@ impl SiteKind {
                 base,
                 index,
             } => vec![expression.clone(), base.clone(), index.clone()],
+            SiteKind::Pattern {
+                range, variants, ..
+            } => std::iter::once(range.clone())
+                .chain(variants.iter().map(|(_, r)| r.clone()))
+                .collect(),
         }
     }
 }
@@ -1451,9 +1471,77 @@ impl RunnableCode for Collector<'_> {
                     },
                 );
             }
+            Expr::Match(expr_match) => {
+                for arm in &expr_match.arms {
+                    self.pattern(&arm.pat, scope);
+                }
+            }
+            Expr::Macro(call) if call.mac.path.is_ident("matches") => {
+                if let Some(pat) = matches_pattern(&call.mac) {
+                    self.pattern(&pat, scope);
+                }
+            }
             _ => {}
         }
     }
+}
+
+impl Collector<'_> {
+    /// A pattern site, if `pat`'s alternatives are variants of one of the
+    /// crate's enums.
+    fn pattern(&mut self, pat: &syn::Pat, scope: &Scope) {
+        let alternatives: Vec<&syn::Pat> = match pat {
+            syn::Pat::Or(or) => or.cases.iter().collect(),
+            other => vec![other],
+        };
+        let mut owner = None;
+        let mut variants = Vec::new();
+        for alternative in &alternatives {
+            let path = match alternative {
+                syn::Pat::Path(path) if path.qself.is_none() => &path.path,
+                syn::Pat::TupleStruct(tuple) if tuple.qself.is_none() => &tuple.path,
+                syn::Pat::Struct(fields) if fields.qself.is_none() => &fields.path,
+                _ => return,
+            };
+            let mut segments = path.segments.iter().rev();
+            let (Some(variant), Some(enum_name)) = (segments.next(), segments.next()) else {
+                return;
+            };
+            let enum_name = enum_name.ident.to_string();
+            if owner.get_or_insert_with(|| enum_name.clone()) != &enum_name {
+                return;
+            }
+            variants.push((variant.ident.to_string(), alternative.span().byte_range()));
+        }
+        let Some(owner) = owner else {
+            return;
+        };
+        if !self.space.enums.contains_key(&owner) {
+            return;
+        }
+        let binds = alternatives.iter().any(|a| !pattern_bindings(a).is_empty());
+        self.site(
+            scope,
+            SiteKind::Pattern {
+                range: pat.span().byte_range(),
+                owner,
+                variants,
+                binds,
+            },
+        );
+    }
+}
+
+/// The pattern of `matches!(value, PATTERN)` (its guard left out).
+fn matches_pattern(mac: &syn::Macro) -> Option<syn::Pat> {
+    mac.parse_body_with(|input: syn::parse::ParseStream| {
+        input.parse::<Expr>()?;
+        input.parse::<syn::Token![,]>()?;
+        let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
+        input.parse::<proc_macro2::TokenStream>()?;
+        Ok(pat)
+    })
+    .ok()
 }
 
 impl Collector<'_> {
@@ -1653,6 +1741,24 @@ fn collect_constants(
                     siblings.extend(names.iter().filter(|n| *n != name).cloned());
                 }
             }
+        }
+        fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
+            if is_test_code(&item.attrs) {
+                return;
+            }
+            let variants = item.variants.iter().map(|variant| {
+                let name = variant.ident.to_string();
+                match &variant.fields {
+                    syn::Fields::Unit => name,
+                    syn::Fields::Unnamed(_) => format!("{name}(..)"),
+                    syn::Fields::Named(_) => format!("{name} {{ .. }}"),
+                }
+            });
+            self.space
+                .enums
+                .entry(item.ident.to_string())
+                .or_default()
+                .extend(variants);
         }
         fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
             if !is_test_code(&item.attrs) {
@@ -1985,6 +2091,7 @@ mod tests {
                     SiteKind::Iterable { .. } => "iterable",
                     SiteKind::BlockStart { .. } => "block",
                     SiteKind::Index { .. } => "index",
+                    SiteKind::Pattern { .. } => "pattern",
                 };
                 (s.line, kind)
             })

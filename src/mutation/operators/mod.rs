@@ -40,6 +40,7 @@ mod synthesis;
 #[cfg(test)]
 mod tests;
 mod value;
+mod variant;
 
 use std::fmt;
 use std::str::FromStr;
@@ -111,6 +112,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &value::Value,
     &member::Member,
     &method::Method,
+    &variant::Variant,
     &jump::Jump,
     &range::Range,
     &ends::Ends,

@@ -694,3 +694,27 @@ fn a_guard_tries_the_condition_tested_nearest_first() {
         "{made:?}"
     );
 }
+
+#[test]
+fn a_pattern_gets_the_variant_it_forgot_loses_one_or_swaps_one() {
+    let text = "pub enum Item { Rule, Text, List(u8), Heading { level: u8 } }\nimpl Item {\n    pub fn is_block(&self) -> bool {\n        matches!(*self, Item::List(..) | Item::Heading { .. })\n    }\n    pub fn level(&self) -> u8 {\n        match self {\n            Item::List(n) | Item::Heading { level: n } => *n,\n            _ => 0,\n        }\n    }\n}\n";
+    let made = lines_in_order(text, Operator::Variant, 4);
+    assert_eq!(
+        made[..2],
+        [
+            "matches!(*self, Item::List(..) | Item::Heading { .. } | Item::Rule)",
+            "matches!(*self, Item::List(..) | Item::Heading { .. } | Item::Text)",
+        ]
+    );
+    assert!(made.contains(&"matches!(*self, Item::Heading { .. })".to_string()));
+    assert!(made.contains(&"matches!(*self, Item::List(..))".to_string()));
+    assert!(made.contains(&"matches!(*self, Item::Rule | Item::Heading { .. })".to_string()));
+    // Names bound: nothing added, and only a variant of the same shape
+    // takes another's place.
+    let bound = outcomes(text, Operator::Variant, 7);
+    let arms: BTreeSet<&str> = bound.iter().map(|t| line(t, 8)).collect();
+    assert_eq!(
+        arms,
+        BTreeSet::from(["Item::Heading { level: n } => *n,", "Item::List(n) => *n,"])
+    );
+}
