@@ -1559,9 +1559,12 @@ impl Collector<'_> {
     }
 }
 
-/// A comparison, or a conjunction or disjunction (not a chain of `let`s):
-/// surely a `bool`.
+/// A comparison, a conjunction or disjunction (not a chain of `let`s), or
+/// a `matches!`: surely a `bool`.
 fn is_predicate(expr: &Expr) -> bool {
+    if let Expr::Macro(call) = expr {
+        return call.mac.path.is_ident("matches");
+    }
     let Expr::Binary(binary) = expr else {
         return false;
     };

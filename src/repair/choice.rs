@@ -259,20 +259,34 @@ fn extent(candidate: &Candidate, originals: &Originals) -> (i64, usize) {
     (growth, size)
 }
 
-/// The tokens of `text`, a multi-character operator one token (the words
-/// of text that does not lex).
+/// The tokens of `text`, a multi-character operator one token, and a path
+/// one token too (`ItemBody::Rule`, `u32::MAX` name one thing); the words
+/// of text that does not lex.
 fn tokens(text: &str) -> usize {
     fn count(stream: proc_macro2::TokenStream) -> usize {
-        stream
-            .into_iter()
-            .map(|tree| match tree {
-                proc_macro2::TokenTree::Group(group) => 2 + count(group.stream()),
-                proc_macro2::TokenTree::Punct(punct) => {
-                    usize::from(punct.spacing() == proc_macro2::Spacing::Alone)
+        use proc_macro2::{Spacing, TokenTree};
+        let mut total = 0;
+        // The `::` just read, and the segment after it: part of a path.
+        let mut in_path = false;
+        let mut previous_colon = false;
+        for tree in stream {
+            let counted = match &tree {
+                TokenTree::Group(group) => 2 + count(group.stream()),
+                TokenTree::Punct(punct) if punct.as_char() == ':' && previous_colon => {
+                    in_path = true;
+                    0
                 }
+                TokenTree::Punct(punct) => usize::from(punct.spacing() == Spacing::Alone),
+                TokenTree::Ident(_) if in_path => 0,
                 _ => 1,
-            })
-            .sum()
+            };
+            previous_colon = matches!(&tree, TokenTree::Punct(p) if p.as_char() == ':' && p.spacing() == Spacing::Joint);
+            if !matches!(&tree, TokenTree::Punct(p) if p.as_char() == ':') {
+                in_path = false;
+            }
+            total += counted;
+        }
+        total
     }
     match text.parse::<proc_macro2::TokenStream>() {
         Ok(stream) => count(stream),
@@ -440,6 +454,10 @@ mod tests {
         assert_eq!(extent(&negated, &o), (0, 2));
         assert_eq!(extent(&greater, &o), extent(&negated, &o));
         assert_eq!(tokens("a.b(c, &d) != 0"), 11);
+        // A path names one thing.
+        assert_eq!(tokens(" | ItemBody::Rule"), 2);
+        assert_eq!(tokens("u32::MAX"), 1);
+        assert_eq!(tokens("Some(ItemBody::Rule)"), 4);
     }
 
     #[test]
