@@ -358,3 +358,25 @@ fn variant_adds_the_variant_a_pattern_forgot() {
         "+        matches!(*self, Block::Heading(..) | Block::Quote | Block::Code | Block::Rule)",
     );
 }
+
+/// Two single edits pass every test: `| Card::King` in `is_face`, which
+/// passing tests run, and `_ => 0` to `_ => 10` in `points`, which only
+/// the failing test runs. Neither changes what the passing tests execute;
+/// the one they reach, and so check, is chosen.
+#[test]
+fn of_two_quiet_patches_the_one_passing_tests_reach_wins() {
+    let report = fixed_by(
+        "face_cards",
+        "variant",
+        "-        matches!(self, Card::Jack | Card::Queen)",
+        "+        matches!(self, Card::Jack | Card::Queen | Card::King)",
+    );
+    let others = &report["stages"][0]["alternatives"];
+    let unreached = others
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["edits"][0]["replacement"] == "10")
+        .unwrap_or_else(|| panic!("{others:#}"));
+    assert_eq!(unreached["passing_reach"], 0, "{unreached:#}");
+}
