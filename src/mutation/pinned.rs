@@ -46,6 +46,7 @@ const PINNED: &[&str] = &[
     "testdata/const_table 0dd57b5cb17443e2 2cd4656b3eb2ff08 7af09ea79747ff4b 9a26174261fbac55 119 146",
     "testdata/crash_site 4ceeaea6c2549ae0 e3dd8509048fe3ea 9f0ab480e0e808c1 951384d5ec255fc8 1167 1805",
     "testdata/early_stop 390517ad15436006 f4e22b8174800ced 4cce23983deb8b06 6eac9d5f62baf1c0 144 346",
+    "testdata/face_cards b97e41ebb505fc49 fe6ed09c83150896 ba2dfe9880b448a7 b76b4d3d51a37dcd 242 393",
     "testdata/far_fault 753503b82028fab3 da43193af3d741ca 005628e6e8bb7a62 40932d2853b5d287 557 592",
     "testdata/features 5589f548ef92fc26 28ab81ea02c8be59 d20623a644b303b6 7bd5583f32394c3c 23 55",
     "testdata/flaky 4d6fae5334f3aebe 5436a579c019d74d 9d5e834ed2383ec5 1af12b252e353771 9 32",
