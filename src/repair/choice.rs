@@ -5,12 +5,11 @@
 //! by how little it disturbs what the originally passing tests do. So each
 //! candidate's passing tests that reach its edit run again with coverage on
 //! the patched crate, and the candidate whose tests execute the lines they
-//! executed before, no more and no fewer, wins; then, of those that change
-//! nothing, one that passing tests reach (an edit no passing test executes
-//! changes nothing they run only because they never run it: the failing
-//! tests alone check it); then the more natural edit
+//! executed before, no more and no fewer, wins; then the more natural edit
 //! (a one-token slip before a rewrite, a rewrite before new statements, and
-//! no identity arithmetic such as `* 1`), then the one that leaves the code
+//! no identity arithmetic such as `* 1`); then one that passing tests reach
+//! (an edit no passing test executes changes nothing they run only because
+//! they never run it: the failing tests alone check it); then the one that leaves the code
 //! shorter, then the smaller edit (in tokens), then the one made first
 //! (the likelier slip, see the operators). The behaviour is measured for the first
 //! few in that static order.
@@ -117,7 +116,8 @@ pub fn rank_plausible(
     alternatives.sort_by_key(|a| {
         let change = a.measures.behaviour_change.unwrap_or(usize::MAX);
         let unchecked = a.measures.passing_reach == 0;
-        (change, unchecked, static_key(a))
+        let m = &a.measures;
+        (change, m.unnatural, unchecked, m.growth, a.size)
     });
     Ok(alternatives)
 }
