@@ -48,6 +48,24 @@ pub struct Settings {
     pub test_timeout: Duration,
 }
 
+impl Settings {
+    /// A baseline run that measures only the tests named: their lines,
+    /// no traces, no events (a patched or reduced version's coverage).
+    pub fn coverage_of(
+        &self,
+        only: std::collections::BTreeSet<String>,
+    ) -> crate::baseline::Settings {
+        crate::baseline::Settings {
+            cargo: self.cargo.clone(),
+            jobs: self.jobs,
+            test_timeout: self.test_timeout,
+            trace_failing: false,
+            only: Some(only),
+            events: false,
+        }
+    }
+}
+
 /// How candidates are built and tested.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvaluatorKind {

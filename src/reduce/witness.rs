@@ -74,14 +74,7 @@ pub fn still_runs(
             .collect()
     };
     let before = comparable(&original.lines);
-    let measure = baseline::Settings {
-        cargo: settings.cargo.clone(),
-        jobs: settings.jobs,
-        test_timeout: settings.test_timeout,
-        trace_failing: false,
-        only: Some(BTreeSet::from([name.clone()])),
-        events: false,
-    };
+    let measure = settings.coverage_of(BTreeSet::from([name.clone()]));
     let files = BTreeMap::from([(function.path.clone(), reduced_file.to_string())]);
     let reduced = baseline::establish(
         baseline.workspace.clone(),

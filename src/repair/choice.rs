@@ -163,14 +163,7 @@ fn behaviour_change(
         .keys()
         .map(|&t| baseline.suite.get(t).full_name.clone())
         .collect();
-    let measure = baseline::Settings {
-        cargo: settings.evaluation.cargo.clone(),
-        jobs: settings.evaluation.jobs,
-        test_timeout: settings.evaluation.test_timeout,
-        trace_failing: false,
-        only: Some(only),
-        events: false,
-    };
+    let measure = settings.evaluation.coverage_of(only);
     let patched = baseline::establish(
         baseline.workspace.clone(),
         &measure,
