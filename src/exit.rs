@@ -55,6 +55,27 @@ impl Exit {
     pub fn code(self) -> i32 {
         self as i32
     }
+
+    /// What the code means, in a few words (as in [`EXIT_CODES_HELP`]).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Exit::Success => "success",
+            Exit::Internal => "internal error",
+            Exit::Usage => "invalid arguments",
+            Exit::NoPackage => "no cargo package found",
+            Exit::PackageSelection => "package selection",
+            Exit::BuildFailed => "the crate or its tests do not build before any change",
+            Exit::NothingToLocalize => "nothing to localize: no tests, or every test passes",
+            Exit::NoPatchFound => "no patch found within the budget",
+            Exit::Output => "an output file cannot be written",
+            Exit::BadPatch => "a patch cannot be read, or none applies",
+            Exit::BadRevision => "bad revision",
+            Exit::DiskFull => "no space left in the temp dir",
+            Exit::ModuleOutside => "a module outside the workspace",
+            Exit::OnlyPlausible => "a patch found, but only plausible",
+            Exit::HungUp | Exit::Interrupted | Exit::Terminated => "stopped",
+        }
+    }
 }
 
 /// An error the user can act on: one line, one exit code.
@@ -142,6 +163,21 @@ impl fmt::Display for TimeUp {
 }
 
 impl std::error::Error for TimeUp {}
+
+/// What `error` means to the user: its exit code and one line (a
+/// [`Failure`]'s own; a halt's; an internal error's context chain). The
+/// binary prints it; the MCP server returns it as a tool error.
+pub fn described(error: &anyhow::Error) -> Failure {
+    if let Some(failure) = error.chain().find_map(|c| c.downcast_ref::<Failure>()) {
+        return Failure::new(failure.exit, failure.message.clone());
+    }
+    match Halt::of(error) {
+        Some(Halt::TimeLimit) => Failure::new(Exit::NoPatchFound, TimeUp.to_string()),
+        // A signal that stopped a command with nothing to keep.
+        Some(Halt::Signal(exit)) => Failure::interrupted(exit),
+        None => Failure::new(Exit::Internal, format!("{error:#}")),
+    }
+}
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

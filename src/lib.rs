@@ -30,7 +30,7 @@ pub use cargo::suite::{TestId, Verdict, test_id};
 pub use code::source::{FileId, Location};
 pub use evaluate::fitness::FitnessModel;
 pub use evaluate::{CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, PreparedEvaluator};
-pub use exit::{Exit, Failure, Halt, TimeUp};
+pub use exit::{Exit, Failure, Halt, TimeUp, described};
 pub use localize::MUTATION_LINES;
 pub use localize::evidence::{FixClass, LineEvidence};
 pub use localize::spectrum::{

@@ -3,9 +3,7 @@
 
 use std::process::ExitCode;
 
-use cargo_autofix::{
-    Exit, Failure, Halt, TimeUp, colors, error_prefix, install_interrupt_handler, parse_args, run,
-};
+use cargo_autofix::{colors, described, error_prefix, install_interrupt_handler, parse_args, run};
 
 // The error line is the binary's own output (see `print_stderr` in Cargo.toml).
 #[allow(clippy::print_stderr)]
@@ -31,30 +29,11 @@ fn main() -> ExitCode {
     });
     let exit = match outcome {
         Ok(exit) => exit,
-        Err(error) => match error
-            .chain()
-            .find_map(|cause| cause.downcast_ref::<Failure>())
-        {
-            Some(failure) => {
-                eprintln!("{prefix} {}", failure.message);
-                failure.exit
-            }
-            None => match Halt::of(&error) {
-                Some(Halt::TimeLimit) => {
-                    eprintln!("{prefix} {TimeUp}");
-                    Exit::NoPatchFound
-                }
-                // A signal that stopped a command with nothing to keep.
-                Some(Halt::Signal(exit)) => {
-                    eprintln!("{prefix} {}", Failure::interrupted(exit).message);
-                    exit
-                }
-                None => {
-                    eprintln!("{prefix} {error:#}");
-                    Exit::Internal
-                }
-            },
-        },
+        Err(error) => {
+            let failure = described(&error);
+            eprintln!("{prefix} {}", failure.message);
+            failure.exit
+        }
     };
     ExitCode::from(exit.code() as u8)
 }

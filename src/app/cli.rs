@@ -18,7 +18,7 @@ cargo autofix runs the package's tests in a scratch copy with line coverage, and
 
 Settings can also come from `[package.metadata.autofix]` in Cargo.toml or an `autofix.toml` beside it (keys as the long options, e.g. `population = 60`); the command line wins.";
 
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[command(name = "cargo-autofix", bin_name = "cargo autofix", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP, allow_negative_numbers = true)]
 pub struct Args {
     #[command(subcommand)]
@@ -277,7 +277,7 @@ impl Args {
     }
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum Command {
     /// Evaluate patches from anywhere (unified diffs) as one batch: which failing tests each
     /// fixes and which passing tests each breaks, best first
@@ -297,9 +297,20 @@ pub enum Command {
     /// Remove the builds kept between runs (`autofix/` in the package's target dir) and say how
     /// much space that freed; the next run compiles the dependencies again
     Clean,
+    /// Serve the ranking, patch validation, the repair and test reduction to coding agents: a
+    /// Model Context Protocol server on stdin and stdout, for the package here
+    #[command(after_help = MCP_HELP)]
+    Mcp,
 }
 
-#[derive(Debug, clap::Args)]
+const MCP_HELP: &str = "\
+The server speaks JSON-RPC (MCP) on stdin and stdout; status lines and warnings go to stderr and,
+for a call that asks for progress, into its progress notifications. Tools: rank, explain,
+validate, repair, reduce_test. The package is measured at the first call and kept while its files
+do not change; calls run one at a time. The options given here are every call's defaults.
+Register it with an agent as the command `cargo` with the arguments `autofix mcp`.";
+
+#[derive(Debug, Clone, clap::Args)]
 pub struct MergeArgs {
     /// The shards' JSON outputs, one per shard of one run
     #[arg(value_name = "SHARD", required = true)]
@@ -315,7 +326,7 @@ outside the library stay as they are in the working tree.
 Exit code 0: found; 10: REV is not a commit of the repository, the library did not change since,
 or the tests fail at REV too.";
 
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct BisectArgs {
     /// A git revision at which the tests passed (a commit, a branch, HEAD~3...)
     #[arg(value_name = "REV")]
@@ -330,7 +341,7 @@ place. The result is 1-minimal: deleting any remaining statement loses the failu
 are not changed. Exit code 0: reduced; 2: no test has that name; 6: the test passes (or cannot be
 reduced: written by a macro, async, with parameters).";
 
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct ReduceArgs {
     /// The failing test, named as cargo autofix prints it: `tests::middle_2_1_3` for a unit test,
     /// `api/two_words` for test `two_words` of integration test target `api`
@@ -344,7 +355,7 @@ execute first (the repair's guard against overfitting patches); then the others 
 Exit code 0: some patch passes every test (with --reduce: and its reduced form was validated);
 7: none does; 9: no patch applies, or a patch cannot be read.";
 
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct ValidateArgs {
     /// Unified diffs (`git diff` output): files, directories (their *.patch and *.diff files),
     /// or `-` for JSON lines on stdin, one {"name": ..., "patch": ...} per patch
@@ -413,6 +424,21 @@ fn takes(subcommand: &str, id: &str) -> bool {
         "bisect" => &["weight_passing", "weight_failing", "evaluator", "output"],
         "reduce" => &[],
         "clean" => return EVERY_COMMAND.contains(&id),
+        // Each tool says how it answers: the outputs are its results.
+        "mcp" => {
+            return ![
+                "rank_only",
+                "explain",
+                "shard",
+                "format",
+                "top",
+                "html",
+                "output",
+                "report",
+                "in_diff",
+            ]
+            .contains(&id);
+        }
         _ => return !["rank_only", "explain", "shard"].contains(&id),
     };
     EVERY_COMMAND.contains(&id) || TEST_RUNS.contains(&id) || own.contains(&id)

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod mcp;
 pub mod options;
 pub mod output;
 pub mod patches;
@@ -28,7 +29,7 @@ use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
 use crate::repair::bisect::bisect;
 use crate::repair::confidence::Level;
-use crate::repair::given::{GivenPatch, judge};
+use crate::repair::given::{GivenPatch, judge, ready_to_judge};
 use crate::repair::shard::{Shard, read_shards};
 use crate::repair::{self, Repair, RepairEnding};
 use crate::system::console::{Console, write_product};
@@ -45,6 +46,9 @@ pub fn run(mut args: Args, cwd: &Path) -> Result<Exit> {
     let command = args.command.take();
     if let Some(command) = &command {
         check_subcommand_args(command, &args)?;
+    }
+    if let Some(Command::Mcp) = &command {
+        return mcp::serve(args, cwd);
     }
     let (workspace, options) = Session::settle(args, cwd)?;
     if let Some(Command::Clean) = &command {
@@ -109,7 +113,7 @@ fn work(
             since = Some((bisect.rev.clone(), change));
         }
         Some(Command::Merge(merge)) => options.repair.shards = Some(read_shards(&merge.shards)?),
-        Some(Command::Reduce(_) | Command::Clean) | None => {}
+        Some(Command::Reduce(_) | Command::Clean | Command::Mcp) | None => {}
     }
     if !options.rank_only && !options.explain {
         // The time limit holds for the whole repair: no process runs past it.
@@ -210,7 +214,7 @@ fn check_subcommand_args(command: &Command, args: &Args) -> Result<(), Failure> 
         Command::Validate(_) => "validate",
         Command::Bisect(_) => "bisect",
         Command::Reduce(_) => "reduce",
-        Command::Merge(_) | Command::Clean => return Ok(()),
+        Command::Merge(_) | Command::Clean | Command::Mcp => return Ok(()),
     };
     match args.format {
         Format::Text | Format::Json => Ok(()),
@@ -277,7 +281,15 @@ fn run_validate(
     options: &Options,
     console: &Console,
 ) -> Result<Exit> {
-    let judgement = judge(given, baseline, &options.repair, reduce, console)?;
+    let mut ready = ready_to_judge(baseline, &options.repair, console)?;
+    let judgement = judge(
+        given,
+        baseline,
+        &mut ready,
+        &options.repair,
+        reduce,
+        console,
+    )?;
     if judgement.patches.iter().all(|p| p.refused.is_some()) {
         return Err(Failure::new(
             Exit::BadPatch,

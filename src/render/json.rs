@@ -15,6 +15,12 @@ use crate::localize::tree::Tree;
 /// change it). The schemas are in `src/render/schemas/`.
 pub const VERSION: u32 = 1;
 
+/// The JSON Schema of [`localization`]'s object.
+pub const RANKING_SCHEMA: &str = include_str!("schemas/ranking.schema.json");
+
+/// The JSON Schema of the repair's report (`--report`).
+pub const REPORT_SCHEMA: &str = include_str!("schemas/report.schema.json");
+
 /// The whole localization: the overall ranking, and one per failure group.
 pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
     let spans = Spans::of(&ranking.baseline.sources);

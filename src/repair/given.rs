@@ -18,7 +18,7 @@ use crate::code::source::{Edit, FileId, Location};
 use crate::code::spans::Spans;
 use crate::evaluate::CandidateOutcome;
 use crate::evaluate::fitness::FitnessModel;
-use crate::evaluate::setup::prepare;
+use crate::evaluate::setup::{Ready, prepare};
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::repair::choice::rank_plausible;
 use crate::repair::search::Scored;
@@ -128,11 +128,32 @@ fn edit_location(text: &str, edit: &Edit, file: FileId, spans: &Spans) -> Locati
     }
 }
 
-/// Evaluates every patch of `given` as one batch, ranks them, and with
-/// `reduce` reduces and validates the best plausible one.
+/// The evaluator that judges given patches: a scratch copy of the crate
+/// built, its baseline runs done (which find the flaky tests).
+pub fn ready_to_judge(
+    baseline: &Baseline,
+    settings: &Settings,
+    console: &Console,
+) -> Result<Ready> {
+    let failing: Vec<TestId> = baseline.failing().map(|r| r.test).collect();
+    prepare(
+        baseline,
+        &failing,
+        settings.weights,
+        &settings.evaluation,
+        console,
+    )?
+    .ready(&baseline.suite)
+}
+
+/// Evaluates `given` as one batch with `ready` (from [`ready_to_judge`]
+/// on the same baseline; it serves batch after batch), ranks the
+/// plausible ones as the repair's patch choice does, and reduces and
+/// validates the best one if `reduce_best`.
 pub fn judge(
     given: &[GivenPatch],
     baseline: &Baseline,
+    ready: &mut Ready,
     settings: &Settings,
     reduce_best: bool,
     console: &Console,
@@ -147,15 +168,7 @@ pub fn judge(
             console.warn(format!("{} does not apply: {why}", patch.name));
         }
     }
-    let failing: Vec<TestId> = baseline.failing().map(|r| r.test).collect();
-    let (mut evaluator, model, flaky) = prepare(
-        baseline,
-        &failing,
-        settings.weights,
-        &settings.evaluation,
-        console,
-    )?
-    .ready(&baseline.suite)?;
+    let (evaluator, model, flaky) = (&mut ready.0, &ready.1, &ready.2);
     let batch: Vec<Candidate> = candidates.iter().flatten().cloned().collect();
     let spinner = console.spinner("Evaluating");
     spinner.set_message(format!("{} patches as one batch", batch.len()));
@@ -172,7 +185,7 @@ pub fn judge(
             }
         };
         let outcome = outcomes.next().expect("one outcome per candidate");
-        let verdict = judged_outcome(&patch.name, &outcome, baseline, &model);
+        let verdict = judged_outcome(&patch.name, &outcome, baseline, model);
         if verdict.plausible {
             plausible.push((
                 judged.len(),
@@ -187,7 +200,7 @@ pub fn judge(
     }
     // The plausible ones in the order of the repair's patch choice.
     let scored: Vec<Scored> = plausible.iter().map(|(_, s)| s.clone()).collect();
-    let chosen = rank_plausible(&scored, baseline, &model, None, settings, None)?;
+    let chosen = rank_plausible(&scored, baseline, model, None, settings, None)?;
     let mut order: Vec<usize> = Vec::new();
     for alternative in &chosen {
         // Two patches with the same edits are two entries, in their order.
@@ -206,15 +219,15 @@ pub fn judge(
             .then(judged[b].fitness.total_cmp(&judged[a].fitness))
     });
     order.extend(rest);
-    let flaky_names = baseline.suite.full_names(&flaky);
+    let flaky_names = baseline.suite.full_names(flaky);
     let reduced = match chosen.first() {
         Some(best) if reduce_best => {
             let name = judged[order[0]].name.clone();
             Some(reduce_and_validate(
                 name,
                 &best.scored.candidate,
-                &mut *evaluator,
-                &model,
+                &mut **evaluator,
+                model,
                 baseline,
                 &flaky_names,
                 settings,

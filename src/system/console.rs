@@ -6,6 +6,7 @@
 
 use std::fmt::Display;
 use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -59,6 +60,23 @@ pub fn error_prefix(color: bool) -> String {
     format!("{}:", paint("error", 31, color))
 }
 
+/// Where status lines and warnings also go, uncoloured, while set (the
+/// MCP server's progress notifications): see [`forward`].
+type Sink = Box<dyn Fn(&str) + Send>;
+static SINK: Mutex<Option<Sink>> = Mutex::new(None);
+
+/// Sends every status line and warning from now on to `sink` too, as
+/// well as to stderr; `None` stops it.
+pub fn forward(sink: Option<Sink>) {
+    *SINK.lock().expect("console sink poisoned") = sink;
+}
+
+fn to_sink(line: &str) {
+    if let Some(sink) = SINK.lock().ok().as_deref().and_then(Option::as_ref) {
+        sink(line);
+    }
+}
+
 /// Stderr output, quiet or not, coloured or not.
 #[derive(Debug, Clone, Copy)]
 pub struct Console {
@@ -88,6 +106,7 @@ impl Console {
 
     /// A cargo-style status line: a right-aligned verb, then the message.
     pub fn status(&self, verb: &str, message: impl Display) {
+        to_sink(&format!("{verb} {message}"));
         if !self.quiet {
             eprintln!(
                 "{} {message}",
@@ -98,6 +117,7 @@ impl Console {
 
     /// Warnings are shown even when quiet.
     pub fn warn(&self, message: impl Display) {
+        to_sink(&format!("warning: {message}"));
         eprintln!("{}: {message}", paint("warning", 33, self.color));
     }
 

@@ -19,8 +19,12 @@ use anyhow::{Context, Result};
 
 use crate::exit::{Exit, Failure, Halt, TimeUp};
 
-/// The signal that stopped the run (0: none yet).
+/// The signal that stopped the run (0: none yet; [`CANCELLED`]: the work
+/// was cancelled, the process goes on).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// Not a signal: the work in progress was cancelled ([`cancel`]).
+const CANCELLED: i32 = -1;
 
 /// When the run must end (`--time-limit`): no process starts after it, and
 /// the one running then is killed.
@@ -118,7 +122,9 @@ pub fn install_interrupt_handler() -> Result<()> {
     thread::spawn(move || {
         for signal in signals.forever() {
             let first = SIGNAL
-                .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |s| {
+                    (s <= 0).then_some(signal)
+                })
                 .is_ok();
             kill_live_groups();
             if !first {
@@ -134,6 +140,30 @@ fn kill_live_groups() {
     for group in groups {
         kill_group(group);
     }
+}
+
+/// Stops the work in progress as Ctrl-C would, but leaves the process
+/// running (a request the MCP server's client cancelled): every live child
+/// process group is killed, and the work unwinds with
+/// [`Exit::Interrupted`], removing its scratch copies. [`uncancel`] ends
+/// it once the work has unwound.
+pub fn cancel() {
+    if SIGNAL
+        .compare_exchange(0, CANCELLED, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
+    {
+        kill_live_groups();
+    }
+}
+
+/// Lets work run again after [`cancel`] (a real signal stays).
+pub fn uncancel() {
+    let _ = SIGNAL.compare_exchange(CANCELLED, 0, Ordering::SeqCst, Ordering::SeqCst);
+}
+
+/// Whether a signal (not a cancellation) asked the process to stop.
+pub fn signalled() -> bool {
+    SIGNAL.load(Ordering::SeqCst) > 0
 }
 
 /// The exit code of the signal that stopped the run, if one did.

@@ -1,0 +1,328 @@
+//! `cargo autofix mcp`: the server spoken to as an agent speaks to it,
+//! JSON-RPC lines on its stdin and stdout.
+
+#![allow(clippy::disallowed_methods)]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use common::*;
+
+/// A running server and the lines it writes.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Value>,
+    next: u64,
+    /// Notifications received so far.
+    notifications: Vec<Value>,
+}
+
+impl Client {
+    /// Starts `cargo autofix mcp ARGS` in `dir` (scratch dirs under
+    /// `temp`) and does the handshake.
+    fn start(dir: &Path, temp: &Path, args: &[&str]) -> Client {
+        let mut full = vec!["mcp"];
+        full.extend(args);
+        let mut child = command(dir, &full)
+            .env("TMPDIR", temp)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("not JSON on stdout ({e}): {line}"));
+                if sender.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut client = Client {
+            child,
+            stdin,
+            lines,
+            next: 1,
+            notifications: Vec::new(),
+        };
+        let init = client.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "tests/mcp.rs", "version": "1"}
+            }),
+        );
+        assert_eq!(
+            init["result"]["serverInfo"]["name"], "cargo-autofix",
+            "{init}"
+        );
+        assert!(
+            init["result"]["capabilities"]["tools"].is_object(),
+            "{init}"
+        );
+        client.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        client
+    }
+
+    fn send(&mut self, message: Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends a request; its id.
+    fn send_request(&mut self, method: &str, params: Value) -> u64 {
+        let id = self.next;
+        self.next += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The response to request `id`, keeping the notifications before it.
+    fn response(&mut self, id: u64) -> Value {
+        loop {
+            let message = match self.lines.recv_timeout(Duration::from_secs(600)) {
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => panic!("no answer to request {id}"),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server ended before answering {id}")
+                }
+            };
+            if message["id"] == id {
+                return message;
+            }
+            if message.get("id").is_none() {
+                self.notifications.push(message);
+            }
+        }
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        self.response(id)
+    }
+
+    /// A tool call's result (an MCP tool result, error or not).
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.request(
+            "tools/call",
+            json!({"name": tool, "arguments": arguments, "_meta": {"progressToken": tool}}),
+        );
+        response["result"].clone()
+    }
+
+    /// Closes stdin, as a client that is done; the server's exit code.
+    fn close(mut self) -> i32 {
+        drop(self.stdin.take());
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the server did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+fn patch(dir: &Path, name: &str) -> Value {
+    let diff = std::fs::read_to_string(dir.join("patches").join(name)).unwrap();
+    json!({"name": name, "diff": diff})
+}
+
+#[test]
+fn an_agent_ranks_validates_repairs_and_reduces_over_mcp() {
+    let dir = fixture("middle");
+    let temp = tempfile::tempdir().unwrap();
+    let before = snapshot(dir.path());
+    let mut client = Client::start(dir.path(), temp.path(), &[]);
+
+    let tools = client.request("tools/list", json!({}));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["rank", "explain", "validate", "repair", "reduce_test"]
+    );
+    for tool in tools["result"]["tools"].as_array().unwrap() {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+    }
+
+    // The ranking: the CLI's JSON, line 6 first, its progress notified.
+    let rank = client.call("rank", json!({"top": 5}));
+    assert_eq!(rank["isError"], false, "{rank}");
+    let ranking = &rank["structuredContent"];
+    assert_matches_schema(ranking, "src/render/schemas/ranking.schema.json");
+    assert_eq!(ranking["ranking"][0]["line"], 6, "{ranking:#}");
+    assert!(ranking["ranking"].as_array().unwrap().len() <= 5);
+    assert_eq!(ranking["tests"]["failing"], json!(["tests::middle_2_1_3"]));
+    assert!(
+        client.notifications.iter().any(|n| {
+            n["method"] == "notifications/progress" && n["params"]["progressToken"] == "rank"
+        }),
+        "no progress notification: {:?}",
+        client.notifications
+    );
+
+    let explain = client.call("explain", json!({"group": 1}));
+    assert_eq!(explain["isError"], false, "{explain}");
+    assert_eq!(
+        explain["structuredContent"]["failing"],
+        json!(["tests::middle_2_1_3"])
+    );
+    let no_group = client.call("explain", json!({"group": 7}));
+    assert_eq!(no_group["isError"], true);
+    assert_eq!(no_group["structuredContent"]["exit_code"], 2, "{no_group}");
+
+    // Three patches ranked as `cargo autofix validate` ranks them, twice
+    // in one session (the second reuses the first's evaluator).
+    let patches = json!([
+        patch(dir.path(), "breaking.patch"),
+        patch(dir.path(), "overfitting.patch"),
+        patch(dir.path(), "right.patch"),
+    ]);
+    for _ in 0..2 {
+        let judged = client.call("validate", json!({"patches": patches}));
+        assert_eq!(judged["isError"], false, "{judged}");
+        let order: Vec<(&str, bool)> = judged["structuredContent"]["patches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap(),
+                    p["plausible"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("right.patch", true),
+                ("overfitting.patch", true),
+                ("breaking.patch", false)
+            ]
+        );
+    }
+    let stale = client.call(
+        "validate",
+        json!({"patches": [{"diff": "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -3,1 +3,1 @@\n-nothing like this\n+at all\n"}]}),
+    );
+    assert_eq!(stale["isError"], true, "{stale}");
+    assert_eq!(stale["structuredContent"]["exit_code"], 9, "{stale}");
+
+    let repair = client.call("repair", json!({"time_limit": 120}));
+    assert_eq!(repair["isError"], false, "{repair}");
+    let report = &repair["structuredContent"];
+    assert_matches_schema(report, "src/render/schemas/report.schema.json");
+    assert_eq!(report["outcome"], "fixed", "{report:#}");
+    assert_eq!(
+        changed_lines(report["patch"].as_str().unwrap()),
+        ["-            return y;", "+            return x;"]
+    );
+
+    let reduced = client.call("reduce_test", json!({"test": "tests::middle_2_1_3"}));
+    assert_eq!(reduced["isError"], false, "{reduced}");
+    assert_eq!(
+        reduced["structuredContent"]["test"], "tests::middle_2_1_3",
+        "{reduced}"
+    );
+    let unknown = client.call("reduce_test", json!({"test": "no_such_test"}));
+    assert_eq!(unknown["isError"], true);
+    assert_eq!(unknown["structuredContent"]["exit_code"], 2, "{unknown}");
+
+    assert_eq!(client.close(), 0);
+    assert_eq!(snapshot(dir.path()), before, "the package's files changed");
+    assert_eq!(scratch_dirs(temp.path()), Vec::<String>::new());
+}
+
+#[test]
+fn an_edit_to_the_package_is_measured_again() {
+    let dir = fixture("middle");
+    let temp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(dir.path(), temp.path(), &[]);
+    let first = client.call("rank", json!({}));
+    assert_eq!(first["structuredContent"]["tests"]["failed"], 1, "{first}");
+    // The agent applies the right fix: every test passes now.
+    let lib = dir.path().join("src/lib.rs");
+    let fixed = std::fs::read_to_string(&lib).unwrap().replacen(
+        "x < z {\n            return y;",
+        "x < z {\n            return x;",
+        1,
+    );
+    std::fs::write(&lib, fixed).unwrap();
+    let second = client.call("rank", json!({}));
+    assert_eq!(second["isError"], true, "{}", second["content"][0]);
+    assert_eq!(second["structuredContent"]["exit_code"], 6, "{second}");
+    assert_eq!(client.close(), 0);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cancelled_call_leaves_no_process_and_no_scratch_dir() {
+    let dir = fixture("hang");
+    let temp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(
+        dir.path(),
+        temp.path(),
+        &["-j", "1", "--test-timeout", "600"],
+    );
+    let id = client.send_request("tools/call", json!({"name": "rank", "arguments": {}}));
+    let started = Instant::now();
+    while running_processes_mentioning("zero_takes_no_steps", dir.path()).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(180),
+            "the hanging test never started"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    client.send(json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": id, "reason": "the agent changed its mind"}
+    }));
+    // The server goes on: it answers the next request.
+    let tools = client.request("tools/list", json!({}));
+    assert!(tools["result"]["tools"].is_array(), "{tools}");
+    let cancelled = Instant::now();
+    while !running_processes_mentioning("zero_takes_no_steps", dir.path()).is_empty() {
+        assert!(
+            cancelled.elapsed() < Duration::from_secs(10),
+            "the hanging test survived the cancellation"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Only the server's own run dir is left while it lives.
+    let waited = Instant::now();
+    while scratch_dirs(temp.path()).len() > 1 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "scratch dirs left: {:?}",
+            scratch_dirs(temp.path())
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(client.close(), 0);
+    assert_eq!(scratch_dirs(temp.path()), Vec::<String>::new());
+}
