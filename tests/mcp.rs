@@ -5,142 +5,13 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use common::mcp::Client;
 use common::*;
-
-/// A running server and the lines it writes.
-struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<Value>,
-    next: u64,
-    /// Notifications received so far.
-    notifications: Vec<Value>,
-}
-
-impl Client {
-    /// Starts `cargo autofix mcp ARGS` in `dir` (scratch dirs under
-    /// `temp`) and does the handshake.
-    fn start(dir: &Path, temp: &Path, args: &[&str]) -> Client {
-        let mut full = vec!["mcp"];
-        full.extend(args);
-        let mut child = command(dir, &full)
-            .env("TMPDIR", temp)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let value: Value = serde_json::from_str(&line)
-                    .unwrap_or_else(|e| panic!("not JSON on stdout ({e}): {line}"));
-                if sender.send(value).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        let mut client = Client {
-            child,
-            stdin,
-            lines,
-            next: 1,
-            notifications: Vec::new(),
-        };
-        let init = client.request(
-            "initialize",
-            json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "tests/mcp.rs", "version": "1"}
-            }),
-        );
-        assert_eq!(
-            init["result"]["serverInfo"]["name"], "cargo-autofix",
-            "{init}"
-        );
-        assert!(
-            init["result"]["capabilities"]["tools"].is_object(),
-            "{init}"
-        );
-        client.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        client
-    }
-
-    fn send(&mut self, message: Value) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{message}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Sends a request; its id.
-    fn send_request(&mut self, method: &str, params: Value) -> u64 {
-        let id = self.next;
-        self.next += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        id
-    }
-
-    /// The response to request `id`, keeping the notifications before it.
-    fn response(&mut self, id: u64) -> Value {
-        loop {
-            let message = match self.lines.recv_timeout(Duration::from_secs(600)) {
-                Ok(message) => message,
-                Err(RecvTimeoutError::Timeout) => panic!("no answer to request {id}"),
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the server ended before answering {id}")
-                }
-            };
-            if message["id"] == id {
-                return message;
-            }
-            if message.get("id").is_none() {
-                self.notifications.push(message);
-            }
-        }
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.send_request(method, params);
-        self.response(id)
-    }
-
-    /// A tool call's result (an MCP tool result, error or not).
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        let response = self.request(
-            "tools/call",
-            json!({"name": tool, "arguments": arguments, "_meta": {"progressToken": tool}}),
-        );
-        response["result"].clone()
-    }
-
-    /// Closes stdin, as a client that is done; the server's exit code.
-    fn close(mut self) -> i32 {
-        drop(self.stdin.take());
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code().unwrap_or(-1);
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "the server did not stop"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
 
 fn patch(dir: &Path, name: &str) -> Value {
     let diff = std::fs::read_to_string(dir.join("patches").join(name)).unwrap();
@@ -152,7 +23,7 @@ fn an_agent_ranks_validates_repairs_and_reduces_over_mcp() {
     let dir = fixture("middle");
     let temp = tempfile::tempdir().unwrap();
     let before = snapshot(dir.path());
-    let mut client = Client::start(dir.path(), temp.path(), &[]);
+    let mut client = Client::start(command(dir.path(), &["mcp"]).env("TMPDIR", temp.path()));
 
     let tools = client.request("tools/list", json!({}));
     let names: Vec<&str> = tools["result"]["tools"]
@@ -261,7 +132,7 @@ fn an_agent_ranks_validates_repairs_and_reduces_over_mcp() {
 fn an_edit_to_the_package_is_measured_again() {
     let dir = fixture("middle");
     let temp = tempfile::tempdir().unwrap();
-    let mut client = Client::start(dir.path(), temp.path(), &[]);
+    let mut client = Client::start(command(dir.path(), &["mcp"]).env("TMPDIR", temp.path()));
     let first = client.call("rank", json!({}));
     assert_eq!(first["structuredContent"]["tests"]["failed"], 1, "{first}");
     // The agent applies the right fix: every test passes now.
@@ -284,9 +155,8 @@ fn a_cancelled_call_leaves_no_process_and_no_scratch_dir() {
     let dir = fixture("hang");
     let temp = tempfile::tempdir().unwrap();
     let mut client = Client::start(
-        dir.path(),
-        temp.path(),
-        &["-j", "1", "--test-timeout", "600"],
+        command(dir.path(), &["mcp", "-j", "1", "--test-timeout", "600"])
+            .env("TMPDIR", temp.path()),
     );
     let id = client.send_request("tools/call", json!({"name": "rank", "arguments": {}}));
     let started = Instant::now();

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses a different subset
 
+pub mod mcp;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
