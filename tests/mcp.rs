@@ -13,9 +13,29 @@ use serde_json::{Value, json};
 use common::mcp::Client;
 use common::*;
 
+/// `patches/NAME` of `dir`, named by its path as the command line names it.
 fn patch(dir: &Path, name: &str) -> Value {
-    let diff = std::fs::read_to_string(dir.join("patches").join(name)).unwrap();
-    json!({"name": name, "diff": diff})
+    let path = format!("patches/{name}");
+    let diff = std::fs::read_to_string(dir.join(&path)).unwrap();
+    json!({"name": path, "diff": diff})
+}
+
+/// Per patch, in the order given: its name, whether it passes, the tests
+/// it fixes and breaks.
+fn verdicts(judgement: &Value) -> Vec<(String, bool, Value, Value)> {
+    judgement["patches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["plausible"].as_bool().unwrap(),
+                p["fixes"].clone(),
+                p["breaks"].clone(),
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -66,35 +86,31 @@ fn an_agent_ranks_validates_repairs_and_reduces_over_mcp() {
     assert_eq!(no_group["isError"], true);
     assert_eq!(no_group["structuredContent"]["exit_code"], 2, "{no_group}");
 
-    // Three patches ranked as `cargo autofix validate` ranks them, twice
-    // in one session (the second reuses the first's evaluator).
-    let patches = json!([
-        patch(dir.path(), "breaking.patch"),
-        patch(dir.path(), "overfitting.patch"),
-        patch(dir.path(), "right.patch"),
-    ]);
+    // Three patches ranked as `cargo autofix validate` ranks them (run
+    // while the server lives: it holds the build lock only during a
+    // call), twice in one session (the second reuses the first's evaluator).
+    let names = ["breaking.patch", "overfitting.patch", "right.patch"];
+    let patches: Vec<Value> = names.iter().map(|name| patch(dir.path(), name)).collect();
+    let paths: Vec<String> = names.iter().map(|name| format!("patches/{name}")).collect();
+    let mut cli_args = vec!["validate", "--format", "json"];
+    cli_args.extend(paths.iter().map(String::as_str));
+    let cli = autofix(dir.path(), &cli_args);
+    assert_exit(&cli, 0);
+    let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let expected = verdicts(&cli);
+    let order: Vec<(&str, bool)> = expected.iter().map(|v| (v.0.as_str(), v.1)).collect();
+    assert_eq!(
+        order,
+        [
+            ("patches/right.patch", true),
+            ("patches/overfitting.patch", true),
+            ("patches/breaking.patch", false)
+        ]
+    );
     for _ in 0..2 {
         let judged = client.call("validate", json!({"patches": patches}));
         assert_eq!(judged["isError"], false, "{judged}");
-        let order: Vec<(&str, bool)> = judged["structuredContent"]["patches"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| {
-                (
-                    p["name"].as_str().unwrap(),
-                    p["plausible"].as_bool().unwrap(),
-                )
-            })
-            .collect();
-        assert_eq!(
-            order,
-            [
-                ("right.patch", true),
-                ("overfitting.patch", true),
-                ("breaking.patch", false)
-            ]
-        );
+        assert_eq!(verdicts(&judged["structuredContent"]), expected);
     }
     let stale = client.call(
         "validate",

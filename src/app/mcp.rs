@@ -34,7 +34,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::cli::Args;
 use crate::app::options::Options;
-use crate::app::session::Session;
+use crate::app::session::{self, Session};
 use crate::app::{run_repair, warn_changed_sources};
 use crate::cargo::discover::Workspace;
 use crate::evaluate::setup::Ready;
@@ -43,7 +43,7 @@ use crate::localize::{Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
 use crate::repair::given::{GivenPatch, judge, ready_to_judge};
-use crate::system::{console, process};
+use crate::system::{console, process, scratch};
 
 /// `rank`'s input.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -254,28 +254,45 @@ impl Package {
                 .console()
                 .status("Changed", "the package's files: measuring it again");
         }
-        if self.open.as_ref().is_none_or(|open| open.files != files) {
-            // The old session's scratch copies and build lock go first.
-            self.open = None;
-            let session = Session::measure(self.workspace.clone(), self.ranking.clone())?;
-            self.open = Some(Open {
-                session,
-                files,
-                localization: None,
-                judging: None,
-            });
+        match &mut self.open {
+            Some(open) if open.files == files => {
+                // Measuring takes the build lock; a kept session takes it again.
+                let console = open.session.console;
+                open.session.build_lock =
+                    scratch::lock_target_dir(&self.workspace.target_dir, |lock| {
+                        session::blocked(&console, lock)
+                    })?;
+            }
+            _ => {
+                // The old session's scratch copies go first.
+                self.open = None;
+                let session = Session::measure(self.workspace.clone(), self.ranking.clone())?;
+                self.open = Some(Open {
+                    session,
+                    files,
+                    localization: None,
+                    judging: None,
+                });
+            }
         }
         Ok(self.open.as_mut().expect("opened above"))
     }
 
+    /// Answers a call. The target dir's build lock is held while the call
+    /// works, not between calls: a `cargo autofix` run of the user's waits
+    /// for a call, not for the server to end.
     fn answer(&mut self, call: Call) -> Result<CallToolResult> {
-        match call {
+        let answer = match call {
             Call::Rank(input) => self.rank(input),
             Call::Explain(input) => self.explain(input),
             Call::Validate(input) => self.validate(input),
             Call::Repair(input) => self.repair(input),
             Call::ReduceTest(input) => self.reduce_test(input),
+        };
+        if let Some(open) = &mut self.open {
+            open.session.build_lock = None;
         }
+        answer
     }
 
     /// The session with its localization (computed at the first call
