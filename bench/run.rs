@@ -163,7 +163,13 @@ pub fn run_case(
     let buggy = sources.materialize(case, Version::Buggy)?;
 
     // Localization: one run with every refinement; every metric and every
-    // combination of refinements recomputed from its counts and marks.
+    // combination of refinements recomputed from its counts and marks. The
+    // subject's target dir is shared by runs: what an earlier one kept in
+    // the cache goes first, so that the time is the work's.
+    let target_dir = sources
+        .target_dir(case.subject)
+        .unwrap_or_else(|| buggy.path().join("target"));
+    let _ = fs::remove_dir_all(target_dir.join("autofix/cache"));
     let started = Instant::now();
     let output = autofix(
         buggy.path(),

@@ -16,7 +16,9 @@ use crate::cargo::discover::{Kind, Package};
 use crate::system::process::{self, Status};
 
 /// A test of the package: its index in `TestSuite::tests`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct TestId(u32);
 
 impl TestId {

@@ -12,7 +12,19 @@ use std::ops::Range;
 /// `CrateSources::files`, which lists the files in path order. Inside the
 /// pipeline files are `FileId`s; paths appear only at the edges (rendering,
 /// diffs, reports).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct FileId(u32);
 
 impl FileId {
@@ -26,7 +38,19 @@ impl FileId {
 }
 
 /// A line of a file of the crate: the unit of coverage and of ranking.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Location {
     pub file: FileId,
     /// 1-based.

@@ -15,7 +15,7 @@ use crate::code::source::Location;
 use crate::evaluate::CandidateOutcome;
 
 /// What one edit did to the tests.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EditEffect {
     /// Originally failing tests that pass with the edit.
     pub fixed: BTreeSet<TestId>,

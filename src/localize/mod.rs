@@ -34,6 +34,7 @@ use crate::localize::spectrum::{
 use crate::localize::switching::{Switched, critical_predicates};
 use crate::localize::tree::{Tree, learn};
 use crate::mutation::sites::{Constant, Exclusions, constants};
+use crate::system::cache;
 use crate::system::console::Console;
 
 /// How the ranking is computed and sharpened.
@@ -375,7 +376,10 @@ pub fn explain_by_events(
 
 /// The single edits at the lines of `tops`, the top of each ranking, then
 /// at those of `below`, the lines after them, until one fixes a whole
-/// group of `groups`.
+/// group of `groups`. What the experiment found is kept in the cache
+/// under everything it depends on (the workspace's files, the
+/// lockfile among them; the lines and groups; the settings; the
+/// toolchain), and read back by a run on the same.
 fn mutate_top_lines(
     baseline: &Baseline,
     tops: &[&[Suspect]],
@@ -386,24 +390,30 @@ fn mutate_top_lines(
 ) -> Result<Mutants> {
     let lines = interleaved(tops);
     let further = interleaved(below);
-    let spinner = console.spinner("Mutating");
-    spinner.set_message(format!("the single edits at the top {} lines", lines.len()));
-    let mutants = run_mutants(
-        baseline,
-        &lines,
-        &further,
-        groups,
-        &settings.exclude,
-        &settings.evaluation,
-        MUTATION_BUDGET,
-        &|tried, edits| {
-            spinner.set_message(format!(
-                "{edits} single edits at {tried} lines (the top {} first)",
-                lines.len()
-            ))
-        },
-    )?;
-    drop(spinner);
+    let workspace = &baseline.workspace;
+    let mut key = cache::Key::new("mutants", &workspace.root);
+    key.add_tree(&workspace.root, &workspace.target_dir).add(
+        "inputs",
+        format!(
+            "{lines:?} {further:?} {groups:?} {:?} {:?} {MUTATION_BUDGET:?}",
+            settings.exclude, settings.evaluation
+        )
+        .as_bytes(),
+    );
+    let kept = cache::read(&workspace.target_dir, &key)
+        .and_then(|text| serde_json::from_str::<Mutants>(&text).ok());
+    let mutants = match kept {
+        Some(mutants) => mutants,
+        None => {
+            let mutants = evaluate_mutants(baseline, &lines, &further, groups, settings, console)?;
+            // Cut short by the budget too: a run on the same is shown
+            // the same ranking, not one the machine's load decides.
+            if let Ok(text) = serde_json::to_string(&mutants) {
+                cache::write(&workspace.target_dir, &key, &text);
+            }
+            mutants
+        }
+    };
     let alone_note = if mutants.alone_untried > 0 {
         format!(
             "; the budget ran out before {} edits that each need a build of their own",
@@ -426,14 +436,48 @@ fn mutate_top_lines(
             mutants.chosen - mutants.lines
         )
     };
+    let when = if mutants.cached {
+        "kept from an earlier run on the same sources".to_string()
+    } else {
+        format!("{:.1} s", mutants.seconds)
+    };
     console.status(
         "Mutated",
         format!(
-            "{} lines: {} single edits, {} compiled ({:.1} s){budget_note}{alone_note}",
-            mutants.lines, mutants.edits, mutants.compiled, mutants.seconds
+            "{} lines: {} single edits, {} compiled ({when}){budget_note}{alone_note}",
+            mutants.lines, mutants.edits, mutants.compiled
         ),
     );
     Ok(mutants)
+}
+
+/// Evaluates the single edits at `lines`, then at `further` (see
+/// [`run_mutants`]), within [`MUTATION_BUDGET`], with a spinner.
+fn evaluate_mutants(
+    baseline: &Baseline,
+    lines: &[Location],
+    further: &[Location],
+    groups: &[BTreeSet<TestId>],
+    settings: &Settings,
+    console: &Console,
+) -> Result<Mutants> {
+    let spinner = console.spinner("Mutating");
+    spinner.set_message(format!("the single edits at the top {} lines", lines.len()));
+    run_mutants(
+        baseline,
+        lines,
+        further,
+        groups,
+        &settings.exclude,
+        &settings.evaluation,
+        MUTATION_BUDGET,
+        &|tried, edits| {
+            spinner.set_message(format!(
+                "{edits} single edits at {tried} lines (the top {} first)",
+                lines.len()
+            ))
+        },
+    )
 }
 
 /// The lines with a score of `rankings`, taken in turn (every ranking's

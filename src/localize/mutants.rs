@@ -39,7 +39,8 @@ const BATCH: usize = 200;
 const PER_SITE: usize = 8;
 
 /// What the edits at the chosen lines did.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "Kept", into = "Kept")]
 pub struct Mutants {
     /// Per line, the effect of each of its edits that compiled.
     pub effects: BTreeMap<Location, Vec<EditEffect>>,
@@ -54,6 +55,50 @@ pub struct Mutants {
     /// many the budget left untried.
     pub alone_untried: usize,
     pub seconds: f64,
+    /// Read from the cache of an earlier run, not evaluated now.
+    pub cached: bool,
+}
+
+/// [`Mutants`] as the cache keeps it: the effects as a list (the keys of a
+/// JSON object are strings).
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct Kept {
+    effects: Vec<(Location, Vec<EditEffect>)>,
+    lines: usize,
+    chosen: usize,
+    edits: usize,
+    compiled: usize,
+    alone_untried: usize,
+    seconds: f64,
+}
+
+impl From<Kept> for Mutants {
+    fn from(kept: Kept) -> Mutants {
+        Mutants {
+            effects: kept.effects.into_iter().collect(),
+            lines: kept.lines,
+            chosen: kept.chosen,
+            edits: kept.edits,
+            compiled: kept.compiled,
+            alone_untried: kept.alone_untried,
+            seconds: kept.seconds,
+            cached: true,
+        }
+    }
+}
+
+impl From<Mutants> for Kept {
+    fn from(mutants: Mutants) -> Kept {
+        Kept {
+            effects: mutants.effects.into_iter().collect(),
+            lines: mutants.lines,
+            chosen: mutants.chosen,
+            edits: mutants.edits,
+            compiled: mutants.compiled,
+            alone_untried: mutants.alone_untried,
+            seconds: mutants.seconds,
+        }
+    }
 }
 
 impl Mutants {

@@ -51,6 +51,7 @@ pub fn localization(ranking: &Ranking, localization: &Localization) -> Value {
             "edits": m.edits,
             "compiled": m.compiled,
             "seconds": m.seconds,
+            "cached": m.cached,
         }),
         None => Value::Null,
     };

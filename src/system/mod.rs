@@ -1,5 +1,6 @@
 //! The system edge: child processes, the terminal, scratch copies, git.
 
+pub mod cache;
 pub mod console;
 pub mod git;
 pub mod lock;
