@@ -1366,3 +1366,20 @@ fn the_mutation_refinement_is_kept_until_a_file_the_lockfile_or_a_feature_change
         "back to the first features"
     );
 }
+
+#[test]
+fn a_macro_whose_probes_break_a_trait_elsewhere_goes_before_any_file() {
+    // `trait_items!` writes the items of a trait in another file; its
+    // probes break that trait, and so every file naming its associated
+    // type. Leaving out the macro's probes is enough: no file goes.
+    let dir = fixture("macro_trait");
+    let json = rank_json(dir.path(), &[]);
+    assert_eq!(
+        json["uninstrumented"],
+        serde_json::json!([]),
+        "{:#}",
+        json["uninstrumented"]
+    );
+    assert_eq!(json["ranking"][0]["file"], "src/algo.rs");
+    assert_eq!(json["ranking"][0]["line"], 9, "{:#}", json["ranking"]);
+}

@@ -437,30 +437,46 @@ fn build_instrumented(
             }
             continue;
         }
+        // A macro's probes that errors point at go first, and the build is
+        // tried again before any file goes: expanded elsewhere (a macro
+        // that writes a trait's items, say), they break files whose own
+        // probes are fine.
+        let macros: BTreeSet<_> = instrumented
+            .macros
+            .iter()
+            .filter(|m| blamed.contains(&m.file) && !left_out.macros.contains(*m))
+            .filter(|m| {
+                errors.iter().any(|e| {
+                    in_file(m.file, e)
+                        && e.line
+                            .is_some_and(|l| (m.line..=m.last_line).contains(&(l as u32)))
+                })
+            })
+            .cloned()
+            .collect();
+        if !macros.is_empty() {
+            let files: BTreeSet<FileId> = macros.iter().map(|m| m.file).collect();
+            left_out.macros.extend(macros);
+            for file in files {
+                let text = instrumented.text_without(sources, file, &left_out);
+                scratch.write(&sources.get(file).path, &text)?;
+            }
+            continue;
+        }
         for index in blamed {
             let file = sources.get(index);
-            let macros: BTreeSet<_> = instrumented
-                .macros
-                .iter()
-                .filter(|m| m.file == index && !left_out.macros.contains(*m))
-                .filter(|m| {
-                    errors.iter().any(|e| {
-                        in_file(index, e)
-                            && e.line
-                                .is_some_and(|l| (m.line..=m.last_line).contains(&(l as u32)))
-                    })
-                })
-                .cloned()
-                .collect();
-            if macros.is_empty() {
-                dropped.push(index);
-                scratch.write(&file.path, &file.text)?;
-                probed.remove(&index);
-            } else {
-                left_out.macros.extend(macros);
-                let text = instrumented.text_without(sources, index, &left_out);
-                scratch.write(&file.path, &text)?;
+            if let Some(error) = errors.iter().find(|e| in_file(index, e)) {
+                console.detail(
+                    "Unprobed",
+                    format!(
+                        "{}: the probes do not compile: {error}",
+                        file.path.display()
+                    ),
+                );
             }
+            dropped.push(index);
+            scratch.write(&file.path, &file.text)?;
+            probed.remove(&index);
         }
     };
     // Does the crate build at all without probes?
