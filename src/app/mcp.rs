@@ -11,11 +11,10 @@
 //! on. The answers are the CLI's JSON; errors are tool errors with the
 //! CLI's one-line message and its exit code.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use rmcp::handler::server::common::schema_for_input;
@@ -43,7 +42,7 @@ use crate::localize::{Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
 use crate::repair::given::{GivenPatch, judge, ready_to_judge};
-use crate::system::{console, process, scratch};
+use crate::system::{cache, console, process, scratch};
 
 /// `rank`'s input.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -207,34 +206,10 @@ struct Package {
 /// A measured package, and what calls have computed on it since.
 struct Open {
     session: Session,
-    /// The package's files when it was measured.
-    files: Fingerprint,
+    /// The package's files when it was measured (see [`Package::files`]).
+    files: String,
     localization: Option<Localization>,
     judging: Option<Ready>,
-}
-
-/// Each file of the package (but the target dir and hidden dirs) with its
-/// length and modification time: an edit changes it.
-type Fingerprint = BTreeMap<PathBuf, (u64, Option<SystemTime>)>;
-
-fn fingerprint(dir: &Path, target_dir: &Path) -> Fingerprint {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_entry(|entry| {
-            let name = entry.file_name().to_string_lossy();
-            entry.depth() == 0
-                || !(name.starts_with('.') || name == "target" || entry.path() == target_dir)
-        })
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_file())
-        .filter_map(|entry| {
-            let metadata = entry.metadata().ok()?;
-            Some((
-                entry.path().to_path_buf(),
-                (metadata.len(), metadata.modified().ok()),
-            ))
-        })
-        .collect()
 }
 
 impl Package {
@@ -246,9 +221,17 @@ impl Package {
             .unwrap_or(&self.workspace.root)
     }
 
+    /// A digest of the package's files (but the target dir and hidden
+    /// ones) and of the toolchain: an edit changes it.
+    fn files(&self) -> String {
+        let mut key = cache::Key::new("mcp session", &self.workspace.root);
+        key.add_tree(self.dir(), &self.workspace.target_dir);
+        key.digest()
+    }
+
     /// The session, measured again if a file of the package changed since.
     fn open(&mut self) -> Result<&mut Open> {
-        let files = fingerprint(self.dir(), &self.workspace.target_dir);
+        let files = self.files();
         if self.open.as_ref().is_some_and(|open| open.files != files) {
             self.ranking
                 .console()

@@ -80,8 +80,13 @@ impl Key {
         self
     }
 
+    /// The key as it is: a hex digest.
+    pub fn digest(&self) -> String {
+        self.hash.digest().to_string()
+    }
+
     fn file_name(&self) -> String {
-        format!("{}.json", self.hash.digest())
+        format!("{}.json", self.digest())
     }
 }
 
