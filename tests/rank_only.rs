@@ -1383,3 +1383,22 @@ fn a_macro_whose_probes_break_a_trait_elsewhere_goes_before_any_file() {
     assert_eq!(json["ranking"][0]["file"], "src/algo.rs");
     assert_eq!(json["ranking"][0]["line"], 9, "{:#}", json["ranking"]);
 }
+
+#[test]
+fn a_value_written_as_cfg_gated_blocks_keeps_its_file_probed() {
+    // `is_digit` ends in two `#[cfg]` blocks, one of which is its value; a
+    // probe before the second without its `cfg` made the function end in a
+    // statement, and the whole file was left unprobed.
+    let dir = fixture("cfg_tail");
+    let json = rank_json(dir.path(), &[]);
+    assert_eq!(
+        json["uninstrumented"],
+        serde_json::json!([]),
+        "{:#}",
+        json["uninstrumented"]
+    );
+    assert_eq!(json["ranking"][0]["line"], 24, "{:#}", json["ranking"]);
+    let with_table = rank_json(dir.path(), &["--features", "table"]);
+    assert_eq!(with_table["uninstrumented"], serde_json::json!([]));
+    assert_eq!(with_table["ranking"][0]["line"], 24);
+}

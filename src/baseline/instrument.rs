@@ -286,6 +286,30 @@ fn probe_call(id: usize, scope: &Scope) -> String {
     format!("{krate}::__autofix_rt::hit({id});")
 }
 
+/// The statement's leading `#[cfg(..)]` attributes, as written, each
+/// followed by a space.
+fn cfg_attributes(stmt: &syn::Stmt) -> String {
+    use proc_macro2::{Delimiter, TokenTree};
+    use quote::ToTokens;
+    let tokens: Vec<TokenTree> = stmt.to_token_stream().into_iter().collect();
+    let mut cfgs = String::new();
+    for pair in tokens.chunks(2) {
+        let [TokenTree::Punct(hash), TokenTree::Group(group)] = pair else {
+            break;
+        };
+        if hash.as_char() != '#' || group.delimiter() != Delimiter::Bracket {
+            break;
+        }
+        if matches!(group.stream().into_iter().next(), Some(TokenTree::Ident(name)) if name == "cfg")
+        {
+            cfgs.push('#');
+            cfgs.push_str(&group.to_string());
+            cfgs.push(' ');
+        }
+    }
+    cfgs
+}
+
 struct ProbeInserter<'a> {
     file: FileId,
     probes: &'a mut ProbeMap,
@@ -322,10 +346,14 @@ impl ProbeInserter<'_> {
 }
 
 impl RunnableCode for ProbeInserter<'_> {
-    /// A probe statement right before the statement (before its attributes).
+    /// A probe statement right before the statement (before its
+    /// attributes), under the statement's own `#[cfg(..)]`s: a statement
+    /// compiled out is not counted, and one of a few cfg-gated blocks
+    /// that end a function (`#[cfg(feature = "x")] { .. }` then
+    /// `#[cfg(not(feature = "x"))] { .. }`) stays its value.
     fn statement(&mut self, stmt: &syn::Stmt, scope: &Scope) {
         let id = self.new_probe(scope.location);
-        let call = probe_call(id, scope);
+        let call = cfg_attributes(stmt) + &probe_call(id, scope);
         self.push(Edit::insert(stmt.span().byte_range().start, call), scope);
     }
 
@@ -397,6 +425,24 @@ mod tests {
             "fn f(x: i32) -> i32 {\n    crate::__autofix_rt::hit(0);let y = x + 1;\n    crate::__autofix_rt::hit(1);y\n}\n"
         );
         assert_eq!(lines, [2, 3]);
+    }
+
+    #[test]
+    fn a_cfg_gated_statement_has_its_probe_under_the_same_cfg() {
+        let source = "fn f() -> bool {\n    #[cfg(feature = \"x\")]\n    {\n        true\n    }\n    #[cfg(not(feature = \"x\"))]\n    {\n        false\n    }\n}\n";
+        let (text, _) = instrument_text(source);
+        assert!(
+            without_ids(&text).contains(
+                "#[cfg (not (feature = \"x\"))] crate::__autofix_rt::hit(N);#[cfg(not(feature = \"x\"))]\n    {"
+            ),
+            "{text}"
+        );
+        assert!(
+            without_ids(&text).contains(
+                "#[cfg (feature = \"x\")] crate::__autofix_rt::hit(N);#[cfg(feature = \"x\")]"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
