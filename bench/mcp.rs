@@ -15,8 +15,8 @@
 
 #![allow(clippy::print_stdout, clippy::disallowed_methods)]
 
-#[path = "../tests/common/mcp.rs"]
-mod mcp;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,41 +25,14 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 
-const AUTOFIX: &str = env!("CARGO_BIN_EXE_cargo-autofix");
-
+/// `cargo-autofix autofix ARGS` in `dir`.
 fn autofix(dir: &Path) -> Command {
-    let mut command = Command::new(AUTOFIX);
-    command
-        .arg("autofix")
-        .current_dir(dir)
-        .env_remove("CARGO_TARGET_DIR");
-    command
+    common::command(dir, &[])
 }
 
 fn median(mut seconds: Vec<f64>) -> f64 {
     seconds.sort_by(f64::total_cmp);
     seconds[seconds.len() / 2]
-}
-
-/// A copy of `testdata/middle` without its build output.
-fn middle_copy() -> Result<tempfile::TempDir> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/middle");
-    let copy = tempfile::Builder::new()
-        .prefix("autofix-mcp-bench-")
-        .tempdir()?;
-    for entry in walkdir::WalkDir::new(&source)
-        .into_iter()
-        .filter_entry(|e| e.file_name() != "target")
-    {
-        let entry = entry?;
-        let to = copy.path().join(entry.path().strip_prefix(&source)?);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&to)?;
-        } else {
-            std::fs::copy(entry.path(), &to)?;
-        }
-    }
-    Ok(copy)
 }
 
 fn main() -> Result<()> {
@@ -76,7 +49,7 @@ fn main() -> Result<()> {
     let dir: PathBuf = match args.first() {
         Some(dir) => PathBuf::from(dir).canonicalize()?,
         None => {
-            _copy = middle_copy()?;
+            _copy = common::fixture("middle");
             _copy.path().to_path_buf()
         }
     };
@@ -126,7 +99,7 @@ fn main() -> Result<()> {
     cli()?;
     let fresh: Vec<f64> = (0..rounds).map(|_| cli()).collect::<Result<_>>()?;
 
-    let mut client = mcp::Client::start(autofix(&dir).arg("mcp"));
+    let mut client = common::mcp::Client::start(autofix(&dir).arg("mcp"));
     let mut call = || -> Result<f64> {
         let started = Instant::now();
         let result = client.call("validate", json!({"patches": given}));

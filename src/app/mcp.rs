@@ -33,8 +33,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::cli::Args;
 use crate::app::options::Options;
+use crate::app::run_repair;
 use crate::app::session::{self, Session};
-use crate::app::{run_repair, warn_changed_sources};
 use crate::cargo::discover::Workspace;
 use crate::evaluate::setup::Ready;
 use crate::exit::{Exit, Failure, described};
@@ -370,21 +370,6 @@ impl Package {
             input.reduce.unwrap_or(false),
             &session.console,
         )?;
-        if judgement.patches.iter().all(|p| p.refused.is_some()) {
-            let why: Vec<String> = judgement
-                .patches
-                .iter()
-                .map(|p| format!("{}: {}", p.name, p.refused.as_deref().unwrap_or_default()))
-                .collect();
-            return Err(Failure::new(
-                Exit::BadPatch,
-                format!(
-                    "none of the given patches applies to the package ({})",
-                    why.join("; ")
-                ),
-            )
-            .into());
-        }
         let mut result = CallToolResult::structured(render::judgement::json(&judgement));
         result
             .content
@@ -427,9 +412,7 @@ impl Package {
             },
         );
         process::set_deadline(None);
-        let mut repair = repair?;
-        repair.report.sources = session.baseline.sources.blob_ids();
-        warn_changed_sources(&session.baseline, &session.console);
+        let repair = repair?;
         let report = serde_json::to_value(&repair.report).context("cannot write the report")?;
         let mut result = CallToolResult::structured(report);
         if let Some(patch) = &repair.report.patch {

@@ -169,9 +169,7 @@ fn work(
     // Annotations name files from the repository root.
     let prefix = annotation_prefix(&baseline.workspace.root, cwd);
     if !options.rank_only && !options.explain {
-        let mut repair = run_repair(&baseline, &localization, &options, &console, started)?;
-        repair.report.sources = baseline.sources.blob_ids();
-        warn_changed_sources(&baseline, &console);
+        let repair = run_repair(&baseline, &localization, &options, &console, started)?;
         return finish_repair(repair, &ranking, &localization, &options, &console, &prefix);
     }
     warn_changed_sources(&baseline, &console);
@@ -290,13 +288,6 @@ fn run_validate(
         reduce,
         console,
     )?;
-    if judgement.patches.iter().all(|p| p.refused.is_some()) {
-        return Err(Failure::new(
-            Exit::BadPatch,
-            "none of the given patches applies to the crate (see the warnings above)",
-        )
-        .into());
-    }
     let mut undelivered = None;
     if let Some(path) = &options.report {
         let json = format!("{:#}\n", render::judgement::json(&judgement));
@@ -434,7 +425,8 @@ fn warn_changed_sources(baseline: &Baseline, console: &Console) {
 }
 
 /// The repair, re-localizing between failure groups on the crate with the
-/// patch so far.
+/// patch so far; its report names the sources it started from (and a
+/// warning says which changed meanwhile).
 fn run_repair(
     baseline: &Baseline,
     localization: &Localization,
@@ -463,6 +455,11 @@ fn run_repair(
         started.elapsed(),
         &mut relocalize,
     )
+    .map(|mut repair| {
+        repair.report.sources = baseline.sources.blob_ids();
+        warn_changed_sources(baseline, console);
+        repair
+    })
 }
 
 /// Writes the HTML page, the report and the patch where the options say;

@@ -12,7 +12,9 @@ use std::time::Duration;
 use anyhow::{Result, anyhow};
 
 use crate::baseline::coverage::{TestRecord, run_with_coverage, run_with_trace};
-use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, ProbeMap, instrument};
+use crate::baseline::instrument::{
+    Instrumented, LeftOut as ProbesLeftOut, MacroId, ProbeMap, instrument,
+};
 use crate::cargo::CargoFlags;
 use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
 use crate::cargo::discover::Workspace;
@@ -410,12 +412,14 @@ fn build_instrumented(
             if macros.is_empty() {
                 break (errors, summary);
             }
-            let files: BTreeSet<FileId> = macros.iter().map(|m| m.file).collect();
-            left_out.macros.extend(macros);
-            for file in files.into_iter().filter(|f| probed.contains(f)) {
-                let text = instrumented.text_without(sources, file, &left_out);
-                scratch.write(&sources.get(file).path, &text)?;
-            }
+            leave_out_macros(
+                macros,
+                &mut left_out,
+                &probed,
+                instrumented,
+                sources,
+                scratch,
+            )?;
             continue;
         }
         let events = blamed_events(sources, instrumented, &blamed, &left_out, &errors);
@@ -455,12 +459,14 @@ fn build_instrumented(
             .cloned()
             .collect();
         if !macros.is_empty() {
-            let files: BTreeSet<FileId> = macros.iter().map(|m| m.file).collect();
-            left_out.macros.extend(macros);
-            for file in files {
-                let text = instrumented.text_without(sources, file, &left_out);
-                scratch.write(&sources.get(file).path, &text)?;
-            }
+            leave_out_macros(
+                macros,
+                &mut left_out,
+                &probed,
+                instrumented,
+                sources,
+                scratch,
+            )?;
             continue;
         }
         for index in blamed {
@@ -497,6 +503,24 @@ fn build_instrumented(
             first_error(&first_errors, &first_summary)
         )),
     }
+}
+
+/// Leaves out the probes of `macros`, rewriting the probed files they are in.
+fn leave_out_macros(
+    macros: BTreeSet<MacroId>,
+    left_out: &mut ProbesLeftOut,
+    probed: &BTreeSet<FileId>,
+    instrumented: &Instrumented,
+    sources: &CrateSources,
+    scratch: &ScratchDir,
+) -> Result<()> {
+    let files: BTreeSet<FileId> = macros.iter().map(|m| m.file).collect();
+    left_out.macros.extend(macros);
+    for file in files.into_iter().filter(|f| probed.contains(f)) {
+        let text = instrumented.text_without(sources, file, left_out);
+        scratch.write(&sources.get(file).path, &text)?;
+    }
+    Ok(())
 }
 
 /// The event sites of `files` in whose region (the innermost) (in the text built, without

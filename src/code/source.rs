@@ -8,22 +8,14 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 /// A source file of the crate under repair: its index in
 /// `CrateSources::files`, which lists the files in path order. Inside the
 /// pipeline files are `FileId`s; paths appear only at the edges (rendering,
 /// diffs, reports).
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 pub struct FileId(u32);
 
@@ -39,17 +31,7 @@ impl FileId {
 
 /// A line of a file of the crate: the unit of coverage and of ranking.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 pub struct Location {
     pub file: FileId,

@@ -401,7 +401,11 @@ fn mutate_top_lines(
         .as_bytes(),
     );
     let kept = cache::read(&workspace.target_dir, &key)
-        .and_then(|text| serde_json::from_str::<Mutants>(&text).ok());
+        .and_then(|text| serde_json::from_str::<Mutants>(&text).ok())
+        .map(|mutants| Mutants {
+            cached: true,
+            ..mutants
+        });
     let mutants = match kept {
         Some(mutants) => mutants,
         None => {

@@ -40,9 +40,9 @@ const PER_SITE: usize = 8;
 
 /// What the edits at the chosen lines did.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(from = "Kept", into = "Kept")]
 pub struct Mutants {
     /// Per line, the effect of each of its edits that compiled.
+    #[serde(with = "pairs")]
     pub effects: BTreeMap<Location, Vec<EditEffect>>,
     /// Lines tried: every edit of each chosen one, in order; further down
     /// (counted past `chosen`), some of its edits at least.
@@ -56,48 +56,29 @@ pub struct Mutants {
     pub alone_untried: usize,
     pub seconds: f64,
     /// Read from the cache of an earlier run, not evaluated now.
+    #[serde(skip)]
     pub cached: bool,
 }
 
-/// [`Mutants`] as the cache keeps it: the effects as a list (the keys of a
-/// JSON object are strings).
-#[derive(Clone, serde::Serialize, serde::Deserialize)]
-struct Kept {
-    effects: Vec<(Location, Vec<EditEffect>)>,
-    lines: usize,
-    chosen: usize,
-    edits: usize,
-    compiled: usize,
-    alone_untried: usize,
-    seconds: f64,
-}
+/// `Mutants::effects` as the cache keeps it: a list of pairs (the keys
+/// of a JSON object are strings).
+mod pairs {
+    use std::collections::BTreeMap;
 
-impl From<Kept> for Mutants {
-    fn from(kept: Kept) -> Mutants {
-        Mutants {
-            effects: kept.effects.into_iter().collect(),
-            lines: kept.lines,
-            chosen: kept.chosen,
-            edits: kept.edits,
-            compiled: kept.compiled,
-            alone_untried: kept.alone_untried,
-            seconds: kept.seconds,
-            cached: true,
-        }
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::code::source::Location;
+    use crate::localize::evidence::EditEffect;
+
+    type Effects = BTreeMap<Location, Vec<EditEffect>>;
+
+    pub fn serialize<S: Serializer>(effects: &Effects, to: S) -> Result<S::Ok, S::Error> {
+        to.collect_seq(effects)
     }
-}
 
-impl From<Mutants> for Kept {
-    fn from(mutants: Mutants) -> Kept {
-        Kept {
-            effects: mutants.effects.into_iter().collect(),
-            lines: mutants.lines,
-            chosen: mutants.chosen,
-            edits: mutants.edits,
-            compiled: mutants.compiled,
-            alone_untried: mutants.alone_untried,
-            seconds: mutants.seconds,
-        }
+    pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Effects, D::Error> {
+        Vec::<(Location, Vec<EditEffect>)>::deserialize(from)
+            .map(|pairs| pairs.into_iter().collect())
     }
 }
 

@@ -19,6 +19,7 @@ use crate::code::spans::Spans;
 use crate::evaluate::CandidateOutcome;
 use crate::evaluate::fitness::FitnessModel;
 use crate::evaluate::setup::{Ready, prepare};
+use crate::exit::{Exit, Failure};
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
 use crate::repair::choice::rank_plausible;
 use crate::repair::search::Scored;
@@ -149,7 +150,8 @@ pub fn ready_to_judge(
 /// Evaluates `given` as one batch with `ready` (from [`ready_to_judge`]
 /// on the same baseline; it serves batch after batch), ranks the
 /// plausible ones as the repair's patch choice does, and reduces and
-/// validates the best one if `reduce_best`.
+/// validates the best one if `reduce_best`. Fails (exit 9) when no patch
+/// applies.
 pub fn judge(
     given: &[GivenPatch],
     baseline: &Baseline,
@@ -163,10 +165,22 @@ pub fn judge(
         .iter()
         .map(|g| candidate_of(&g.diff, baseline, &spans))
         .collect();
+    let mut refusals = Vec::new();
     for (patch, candidate) in given.iter().zip(&candidates) {
         if let Err(why) = candidate {
             console.warn(format!("{} does not apply: {why}", patch.name));
+            refusals.push(format!("{}: {why}", patch.name));
         }
+    }
+    if refusals.len() == given.len() {
+        return Err(Failure::new(
+            Exit::BadPatch,
+            format!(
+                "none of the given patches applies to the crate ({})",
+                refusals.join("; ")
+            ),
+        )
+        .into());
     }
     let (evaluator, model, flaky) = (&mut ready.0, &ready.1, &ready.2);
     let batch: Vec<Candidate> = candidates.iter().flatten().cloned().collect();
