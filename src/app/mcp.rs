@@ -38,7 +38,7 @@ use crate::app::session::{self, Session};
 use crate::cargo::discover::Workspace;
 use crate::evaluate::setup::Ready;
 use crate::exit::{Exit, Failure, described};
-use crate::localize::{Localization, localize};
+use crate::localize::{self, Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
 use crate::repair::given::{GivenPatch, judge, ready_to_judge};
@@ -86,7 +86,7 @@ struct ValidateInput {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RepairInput {
-    /// Seconds the whole repair may take; default the server's --time-limit, else 120
+    /// Seconds the whole repair may take; default the server's --time-limit (600 unless set)
     time_limit: Option<f64>,
     /// The search's random seed; default the server's --seed, else 0
     seed: Option<u64>,
@@ -109,10 +109,6 @@ enum Call {
     Repair(RepairInput),
     ReduceTest(ReduceInput),
 }
-
-/// The time limit of a `repair` call when neither the call nor the server's
-/// command line gives one: an agent waits for the answer.
-const REPAIR_SECONDS: f64 = 120.0;
 
 impl Call {
     fn read(name: &str, arguments: Option<JsonObject>) -> Result<Call, ErrorData> {
@@ -383,23 +379,23 @@ impl Package {
         if let Some(seed) = input.seed {
             options.repair.seed = seed;
         }
-        let seconds = input.time_limit.unwrap_or(match options.repair.time_limit {
-            Some(limit) => limit.as_secs_f64(),
-            None => REPAIR_SECONDS,
-        });
-        if !(seconds.is_finite() && seconds > 0.0) {
-            return Err(Failure::new(
-                Exit::Usage,
-                format!("time_limit must be a positive number of seconds, not {seconds}"),
-            )
-            .into());
+        if let Some(seconds) = input.time_limit {
+            if !(seconds.is_finite() && seconds > 0.0) {
+                return Err(Failure::new(
+                    Exit::Usage,
+                    format!("time_limit must be a positive number of seconds, not {seconds}"),
+                )
+                .into());
+            }
+            // As the command line's --time-limit sets them.
+            let limit = Duration::from_secs_f64(seconds.min(365.0 * 24.0 * 3600.0));
+            options.repair.time_limit = Some(limit);
+            options.localize.switching_budget = Some(limit / localize::SWITCHING_SHARE);
         }
-        let limit = Duration::from_secs_f64(seconds.min(365.0 * 24.0 * 3600.0));
-        options.repair.time_limit = Some(limit);
         let open = self.open()?;
         let session = &open.session;
         session.baseline.check_worth_localizing(&session.console)?;
-        process::set_deadline(Some(started + limit));
+        process::set_deadline(options.repair.time_limit.map(|limit| started + limit));
         let repair = localize(&session.baseline, &options.localize, &session.console).and_then(
             |localization| {
                 run_repair(
