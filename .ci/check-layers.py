@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""Checks that imports point down the pipeline and that no modules form a cycle.
+"""Checks that imports point down the pipeline, stop at each folder's surface,
+and that no modules form a cycle.
 
 The layers of `src/`, lowest first (ARCHITECTURE.md, "Code map"). A module
 may use modules of its own layer or of a layer below; `lib.rs` and `main.rs`
 (the facade and the binary) may use anything. Every `crate::...` path in a
 file counts, in `use` items and inline, test modules included. Within a
 layer, the graph of module-to-module uses must have no cycle.
+
+Each folder's `mod.rs` is its surface: a module outside the folder may name
+only what the folder re-exports or a submodule it declares `pub mod` (a
+namespace such as `system::process`); `pub mod` declarations are at most a
+fifth of all module declarations.
 
 Exit code 0 when both hold; 1 with one line per violation otherwise.
 """
@@ -47,20 +53,25 @@ def strip_comments(text: str) -> str:
     return "\n".join(line.split("//", 1)[0] for line in text.splitlines())
 
 
-def used_modules(text: str, modules: set) -> set:
-    """The modules a file's `crate::` paths name (the longest known prefix)."""
-    used = set()
+def crate_paths(text: str) -> list:
+    """Every `crate::...` path of a file, one level of `{...}` groups expanded."""
+    paths = []
     text = strip_comments(text)
     # `use crate::a::{b, c::d}`: expand one level of braces.
     for prefix, inner in re.findall(r"crate((?:::\w+)*)::\{([^{}]*)\}", text):
         for item in inner.split(","):
             item = item.strip().split(" as ")[0]
-            if item and item != "self":
-                used.add(resolve(prefix + "::" + item, modules))
-            elif item == "self":
-                used.add(resolve(prefix, modules))
-    for path in re.findall(r"crate((?:::\w+)+)", text):
-        used.add(resolve(path, modules))
+            if item == "self":
+                paths.append(prefix)
+            elif item:
+                paths.append(prefix + "::" + item)
+    paths.extend(re.findall(r"crate((?:::\w+)+)", text))
+    return paths
+
+
+def used_modules(text: str, modules: set) -> set:
+    """The modules a file's `crate::` paths name (the longest known prefix)."""
+    used = {resolve(path, modules) for path in crate_paths(text)}
     used.discard(None)
     return used
 
@@ -113,14 +124,48 @@ def cycles(graph: dict) -> list:
     return found
 
 
+def public_modules(files: dict) -> set:
+    """The modules declared `pub mod`: `a::b` for `pub mod b;` in `a`'s file."""
+    public = set()
+    for module, path in files.items():
+        for name in re.findall(r"^\s*pub mod (\w+);", path.read_text(), re.M):
+            public.add(f"{module}::{name}" if module else name)
+    return public
+
+
+def past_surface(module: str, path: str, modules: set, public: set):
+    """The first private module a path goes through from outside its folder
+    (`crate::a::b::C` with `b` private to `a`, from a module outside `a`). A
+    path that ends at a private module's name names what the folder
+    re-exports under that name (`crate::repair::bisect`, the function)."""
+    parts = [p for p in path.split("::") if p]
+    for depth in range(2, len(parts)):
+        inner = "::".join(parts[:depth])
+        folder = "::".join(parts[: depth - 1])
+        inside = module == folder or module.startswith(folder + "::")
+        if inner in modules and not inside and inner not in public:
+            return inner
+    return None
+
+
 def main() -> int:
     src = Path(__file__).resolve().parent.parent / "src"
     files = {module_of(p, src): p for p in src.rglob("*.rs")}
     modules = set(files)
     problems = []
     graph = {}
+    public = public_modules(files)
+    declared = sum(
+        len(re.findall(r"^\s*(?:pub )?mod \w+", p.read_text(), re.M)) for p in files.values()
+    )
+    pub_mods = sum(
+        len(re.findall(r"^\s*pub mod \w+;", p.read_text(), re.M)) for p in files.values()
+    )
+    if pub_mods * 5 > declared:
+        problems.append(f"{pub_mods} of {declared} module declarations are `pub mod` (at most a fifth)")
     for module, path in sorted(files.items()):
-        uses = used_modules(path.read_text(), modules) - {module}
+        text = path.read_text()
+        uses = used_modules(text, modules) - {module}
         graph[module] = uses
         if module in TOP:
             continue
@@ -135,12 +180,22 @@ def main() -> int:
                 problems.append(
                     f"{path}: `{module}` ({own}) uses `{used}` ({layer(used)}), a layer above it"
                 )
+        for reached in sorted(
+            {past_surface(module, p, modules, public) for p in crate_paths(text)} - {None}
+        ):
+            problems.append(
+                f"{path}: `{module}` reaches past the surface of "
+                f"`{reached.rsplit('::', 1)[0]}` into `{reached}`"
+            )
     for component in cycles(graph):
         problems.append("import cycle: " + " -> ".join(component))
     for problem in problems:
         print(problem)
     if not problems:
-        print(f"layers: {len(modules)} modules, imports point down, no cycles")
+        print(
+            f"layers: {len(modules)} modules, imports point down and stop at surfaces, "
+            f"no cycles; {pub_mods} of {declared} module declarations `pub mod`"
+        )
     return 1 if problems else 0
 
 

@@ -22,21 +22,19 @@ mod render;
 mod repair;
 mod system;
 
-pub use app::cli::{Args, parse_args};
-pub use app::run;
-pub use app::session::Session;
-pub use cargo::discover::Kind as TargetKind;
-pub use cargo::suite::{TestId, Verdict, test_id};
+pub use app::{Args, Session, parse_args, run};
+pub use cargo::Kind as TargetKind;
+pub use cargo::{TestId, Verdict, test_id};
 pub use code::source::{FileId, Location};
-pub use evaluate::fitness::FitnessModel;
-pub use evaluate::{CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, PreparedEvaluator};
-pub use exit::{Exit, Failure, Halt, TimeUp, described};
-pub use localize::MUTATION_LINES;
-pub use localize::evidence::{FixClass, LineEvidence};
-pub use localize::spectrum::{
-    Counts, Marks, Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
+pub use evaluate::{
+    CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, FitnessModel, PreparedEvaluator,
 };
-pub use mutation::patch::Candidate;
-pub use repair::report::RepairReport;
+pub use exit::{Exit, Failure, Halt, TimeUp, described};
+pub use localize::{
+    Counts, FixClass, LineEvidence, MUTATION_LINES, Marks, Metric, Spectrum, Suspect, rank_refined,
+    rank_suspects, rerank_by_evidence,
+};
+pub use mutation::Candidate;
+pub use repair::RepairReport;
 pub use system::console::{colors, error_prefix};
 pub use system::process::{Finished, Status, install_interrupt_handler, run as run_process};

@@ -254,8 +254,8 @@ pub struct Args {
 }
 
 impl Args {
-    pub fn package_query(&self) -> crate::cargo::discover::PackageQuery {
-        crate::cargo::discover::PackageQuery {
+    pub fn package_query(&self) -> crate::cargo::PackageQuery {
+        crate::cargo::PackageQuery {
             manifest_path: self.manifest_path.clone(),
             package: self.package.clone(),
             lockfile: self.lockfile(),
@@ -545,7 +545,7 @@ mod tests {
         let command = Args::command();
         let argument = command.get_arguments().find(|a| a.get_id() == "operators");
         let help = argument.and_then(|a| a.get_help()).unwrap().to_string();
-        let names: Vec<&str> = crate::mutation::patch::Operator::in_sweep_order()
+        let names: Vec<&str> = crate::mutation::Operator::in_sweep_order()
             .map(|o| o.name())
             .collect();
         assert!(

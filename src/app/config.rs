@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::cargo::discover::Workspace;
+use crate::cargo::Workspace;
 use crate::exit::{Exit, Failure};
 
 /// Every setting a config file may hold; all optional.

@@ -35,13 +35,13 @@ use crate::app::cli::Args;
 use crate::app::options::Options;
 use crate::app::run_repair;
 use crate::app::session::{self, Session};
-use crate::cargo::discover::Workspace;
-use crate::evaluate::setup::Ready;
+use crate::cargo::Workspace;
+use crate::evaluate::Ready;
 use crate::exit::{Exit, Failure, described};
 use crate::localize::{self, Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
-use crate::repair::given::{GivenPatch, judge, ready_to_judge};
+use crate::repair::{GivenPatch, judge, ready_to_judge};
 use crate::system::{cache, console, process, scratch};
 
 /// `rank`'s input.

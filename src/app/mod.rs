@@ -1,37 +1,39 @@
 //! The application: the command line, config files, validated options,
 //! and the run that ties the pipeline together.
 
-pub mod cli;
-pub mod config;
-pub mod mcp;
-pub mod options;
-pub mod output;
-pub mod patches;
-pub mod session;
+mod cli;
+mod config;
+mod mcp;
+mod options;
+mod output;
+mod patches;
+mod session;
+
+pub use cli::{Args, parse_args};
+pub use session::Session;
 
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::app::cli::{Args, Command, Format};
+use crate::app::cli::{Command, Format};
 use crate::app::options::Options;
 use crate::app::output::{annotation_prefix, check_outputs, deliver};
 use crate::app::patches::read_patches;
-use crate::app::session::Session;
 use crate::baseline::{self, Baseline};
 use crate::cargo::TestTool;
-use crate::cargo::build::nextest_installed;
-use crate::cargo::discover::Workspace;
+use crate::cargo::Workspace;
+use crate::cargo::nextest_installed;
 use crate::exit::{Exit, Failure, Halt};
 use crate::localize::{Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
-use crate::repair::bisect::bisect;
-use crate::repair::confidence::Level;
-use crate::repair::given::{GivenPatch, judge, ready_to_judge};
-use crate::repair::shard::{Shard, read_shards};
+use crate::repair::Level;
+use crate::repair::bisect;
 use crate::repair::{self, Repair, RepairEnding};
+use crate::repair::{GivenPatch, judge, ready_to_judge};
+use crate::repair::{Shard, read_shards};
 use crate::system::console::{Console, write_product};
 use crate::system::git::{self, ChangeSince};
 use crate::system::process;

@@ -11,15 +11,15 @@ use crate::app::cli::{Args, Format};
 use crate::app::config::Config;
 use crate::baseline;
 use crate::cargo::{CargoFlags, TestTool};
-use crate::evaluate::fitness::Weights;
+use crate::evaluate::Weights;
 use crate::evaluate::{self, EvaluatorKind};
 use crate::exit::{Exit, Failure};
 use crate::localize;
-use crate::localize::spectrum::Metric;
-use crate::mutation::patch::Operator;
-use crate::mutation::sites::Exclusions;
+use crate::localize::Metric;
+use crate::mutation::Exclusions;
+use crate::mutation::Operator;
 use crate::repair;
-use crate::repair::shard::Shard;
+use crate::repair::Shard;
 use crate::system::console::Console;
 
 /// Every setting of a run, validated: what to do, how to show it, and each
@@ -262,7 +262,7 @@ fn in_diff(args: &Args) -> Result<Option<BTreeMap<String, BTreeSet<u32>>>, Failu
     };
     let text = std::fs::read_to_string(path)
         .map_err(|error| usage(format!("cannot read --in-diff {}: {error}", path.display())))?;
-    Ok(Some(crate::code::diff::changed_lines(&text)))
+    Ok(Some(crate::code::changed_lines(&text)))
 }
 
 /// The features to build with (`--features` takes commas and spaces).

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::exit::{Exit, Failure};
-use crate::repair::given::GivenPatch;
+use crate::repair::GivenPatch;
 
 /// Reads every input, in the order given (a directory's `.patch` and
 /// `.diff` files by name); `stdin` is read for `-`.

@@ -10,7 +10,7 @@ use anyhow::Result;
 
 use crate::baseline::events::Predicate;
 use crate::baseline::instrument::{COVERAGE_ENV, ProbeMap, TRACE_ENV};
-use crate::cargo::suite::{RunSettings, TestId, TestOutcome, TestSuite};
+use crate::cargo::{RunSettings, TestId, TestOutcome, TestSuite};
 use crate::code::source::Location;
 
 /// One test's run: its outcome, the crate lines it executed and the

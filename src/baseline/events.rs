@@ -25,9 +25,9 @@ use std::sync::Arc;
 
 use syn::spanned::Spanned;
 
-use crate::code::macro_body::MacroSite;
+use crate::code::MacroSite;
 use crate::code::source::{Edit, FileId, Location};
-use crate::code::syntax::{RunnableCode, Scope, walk_runnable_code};
+use crate::code::{RunnableCode, Scope, walk_runnable_code};
 
 /// The outcomes a site can record: its slot in the runtime is
 /// `site * OUTCOMES + outcome.code()`.

@@ -27,10 +27,10 @@ use std::ops::Range;
 use syn::spanned::Spanned;
 
 use crate::baseline::events::{EventSite, event_probes};
-use crate::code::crate_sources::CrateSources;
-use crate::code::macro_body::MacroSite;
+use crate::code::CrateSources;
+use crate::code::MacroSite;
 use crate::code::source::{Edit, FileId, Location, splice};
-use crate::code::syntax::{RunnableCode, Scope, start_line, walk_runnable_code};
+use crate::code::{RunnableCode, Scope, start_line, walk_runnable_code};
 
 /// The environment variable that names a test run's coverage file.
 pub const COVERAGE_ENV: &str = "CARGO_AUTOFIX_COVERAGE";
@@ -234,12 +234,7 @@ fn runtime_module(probe_count: usize, event_sites: usize, no_std: bool) -> Strin
 /// appended to a crate root (which, if `#![no_std]`, gets `extern crate std`
 /// inside the module, and its `use std::` paths become `use self::std::`:
 /// the templates only `use std` paths, at the module's top level).
-pub(crate) fn runtime_for_root(
-    template: &str,
-    constant: &str,
-    size: usize,
-    no_std: bool,
-) -> String {
+pub fn runtime_for_root(template: &str, constant: &str, size: usize, no_std: bool) -> String {
     let declaration = format!("const {constant}: usize = 1;");
     assert!(
         template.contains(&declaration),
@@ -384,7 +379,7 @@ mod runtime_template;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::crate_sources::CrateSources;
+    use crate::code::CrateSources;
 
     fn instrument_text(text: &str) -> (String, Vec<u32>) {
         let sources = {

@@ -1,9 +1,11 @@
 //! The crate as it is: its sources, its tests, what each test did and which
 //! lines it executed, measured in an instrumented scratch copy.
 
-pub mod coverage;
-pub mod events;
-pub mod instrument;
+mod coverage;
+mod events;
+mod instrument;
+pub use events::{EventSite, Predicate};
+pub use instrument::{is_no_std, runtime_for_root};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -16,12 +18,12 @@ use crate::baseline::instrument::{
     Instrumented, LeftOut as ProbesLeftOut, MacroId, ProbeMap, instrument,
 };
 use crate::cargo::CargoFlags;
-use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
-use crate::cargo::discover::Workspace;
-use crate::cargo::suite::{RunSettings, TestId, TestSuite, Verdict, list_tests};
-use crate::code::crate_sources::{CrateSources, read_crate_sources};
+use crate::cargo::Workspace;
+use crate::cargo::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
+use crate::cargo::{RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::source::{FileId, Location};
-use crate::code::test_fn::{TestFunction, find_test_function};
+use crate::code::{CrateSources, read_crate_sources};
+use crate::code::{TestFunction, find_test_function};
 use crate::exit::{Exit, Failure};
 use crate::system::console::{Console, plural};
 use crate::system::scratch::{MAIN_TARGET, ScratchDir};

@@ -1,10 +1,19 @@
 //! Everything that talks to cargo: finding the package (`discover`) and
 //! building test executables (`build`). `cargo_metadata` is used only here.
 
-pub mod suite;
+mod suite;
 
-pub mod build;
-pub mod discover;
+mod build;
+mod discover;
+pub use build::{
+    BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests, diagnose_tests,
+    nextest_failures, nextest_installed, run_all_tests, run_doctests, run_nextest,
+};
+pub use discover::{Kind, Package, PackageQuery, Workspace, discover};
+pub use suite::{
+    GroupRun, PROCESS_FAILED, Panic, RunSettings, Stop, TestId, TestOutcome, TestSuite, Verdict,
+    list_tests, parse_results, test_id,
+};
 
 use std::ffi::OsString;
 use std::process::Command;

@@ -467,7 +467,7 @@ impl TestSuite {
 }
 
 /// libtest's `test NAME ... ok|FAILED` lines: test name -> passed.
-pub(crate) fn parse_results(stdout: &str) -> BTreeMap<&str, bool> {
+pub fn parse_results(stdout: &str) -> BTreeMap<&str, bool> {
     stdout
         .lines()
         .filter_map(|line| line.strip_prefix("test ")?.rsplit_once(" ... "))

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Meta, Token};
 
-use crate::cargo::discover::Package;
+use crate::cargo::Package;
 use crate::code::source::{self, FileId, Location};
 use crate::system::scratch::{is_store, normalize};
 

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use crate::cargo::CargoFlags;
-use crate::cargo::build::{BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests};
-use crate::cargo::discover::{Kind, Workspace};
-use crate::code::crate_sources::Originals;
+use crate::cargo::{BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests};
+use crate::cargo::{Kind, Workspace};
+use crate::code::Originals;
 use crate::code::source::FileId;
 use crate::evaluate::Texts;
 use crate::system::scratch::ScratchDir;

@@ -24,7 +24,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
-use crate::code::syntax::{Mention, mentions, words};
+use crate::code::{Mention, mentions, words};
 
 /// Where the items named `names` are read in one file.
 #[derive(Debug, Default, PartialEq, Eq)]

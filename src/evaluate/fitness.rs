@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::cargo::suite::TestId;
+use crate::cargo::TestId;
 
 /// How much the originally passing and the originally failing tests count.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -35,9 +35,9 @@ use std::path::PathBuf;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
-use crate::code::crate_sources::{CrateSources, is_test_code};
-use crate::code::macro_body::{PLACEHOLDER, macro_rules};
 use crate::code::source::{self, FileId};
+use crate::code::{CrateSources, is_test_code};
+use crate::code::{PLACEHOLDER, macro_rules};
 use crate::evaluate::data_reads;
 use crate::evaluate::in_place::{self, Site};
 

@@ -32,7 +32,7 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Stmt, UnOp};
 
 use crate::code::source::{Edit, splice};
-use crate::code::syntax::{has_let, is_comparison, is_compound_assignment};
+use crate::code::{has_let, is_comparison, is_compound_assignment};
 
 /// Where edits can be woven in place.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,17 +10,22 @@
 //! so a candidate's outcome does not depend on the path that evaluated it;
 //! [`setup`] builds them for a baseline.
 
-pub mod copy;
-pub mod data_reads;
-pub mod fitness;
-pub mod functions;
-pub mod in_place;
-pub mod plan;
-pub mod rebuild;
-pub mod schema;
-pub mod setup;
-pub mod types;
-pub mod weave;
+mod copy;
+mod data_reads;
+mod fitness;
+mod functions;
+mod in_place;
+mod plan;
+mod rebuild;
+mod schema;
+mod setup;
+mod types;
+mod weave;
+pub use copy::BuildCopy;
+pub use fitness::{FitnessModel, Weights};
+pub use plan::{Cutoff, FLOOR, TestPlan};
+pub use setup::{Prepared, Ready, build_evaluator, prepare, test_plan};
+pub use types::infer_types;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Mutex;
@@ -29,13 +34,11 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::cargo::CargoFlags;
-use crate::cargo::suite::{TestId, Verdict};
-use crate::code::crate_sources::Originals;
+use crate::cargo::{TestId, Verdict};
+use crate::code::Originals;
 use crate::code::source::{FileId, Location};
-use crate::evaluate::fitness::FitnessModel;
-use crate::evaluate::plan::{Cutoff, TestPlan};
 use crate::exit::Halt;
-use crate::mutation::patch::Candidate;
+use crate::mutation::Candidate;
 
 /// How candidates are evaluated.
 #[derive(Debug, Clone)]
@@ -277,7 +280,7 @@ pub fn new_texts<V>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cargo::suite::TestId;
+    use crate::cargo::TestId;
 
     #[test]
     fn outcomes_know_what_passed() {

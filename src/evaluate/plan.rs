@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::cargo::suite::{GroupRun, Panic, Stop, TestId, TestSuite, Verdict};
+use crate::cargo::{GroupRun, Panic, Stop, TestId, TestSuite, Verdict};
 use crate::code::source::{Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
 

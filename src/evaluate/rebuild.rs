@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::cargo::build::BuildOutcome;
-use crate::cargo::discover::Workspace;
-use crate::cargo::suite::TestSuite;
-use crate::code::crate_sources::Originals;
+use crate::cargo::BuildOutcome;
+use crate::cargo::TestSuite;
+use crate::cargo::Workspace;
+use crate::code::Originals;
 use crate::code::source::Location;
 use crate::evaluate::copy::BuildCopy;
 use crate::evaluate::plan::{Cutoff, TestPlan};
@@ -17,7 +17,7 @@ use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     Settings, Texts, edited_locations, new_texts,
 };
-use crate::mutation::patch::Candidate;
+use crate::mutation::Candidate;
 use crate::system::process;
 
 /// Rebuilds each candidate in one of `-j` long-lived scratch copies, made

@@ -18,10 +18,10 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::cargo::build::{BuildOutcome, CompileError};
-use crate::cargo::discover::{Kind, Workspace};
-use crate::cargo::suite::TestSuite;
-use crate::code::crate_sources::Originals;
+use crate::cargo::TestSuite;
+use crate::cargo::{BuildOutcome, CompileError};
+use crate::cargo::{Kind, Workspace};
+use crate::code::Originals;
 use crate::code::source::{FileId, Location};
 use crate::evaluate::copy::BuildCopy;
 use crate::evaluate::functions::{Functions, Shape};
@@ -32,7 +32,7 @@ use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     Settings, Texts, edited_locations, new_texts,
 };
-use crate::mutation::patch::Candidate;
+use crate::mutation::Candidate;
 use crate::system::process;
 use crate::system::scratch::MAIN_TARGET;
 

@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 use anyhow::Result;
 
 use crate::baseline::Baseline;
-use crate::baseline::instrument::is_no_std;
-use crate::cargo::suite::{TestId, TestSuite, Verdict};
-use crate::code::crate_sources::files_outside;
+use crate::baseline::is_no_std;
+use crate::cargo::{TestId, TestSuite, Verdict};
+use crate::code::files_outside;
 use crate::evaluate::data_reads::words_among;
 use crate::evaluate::fitness::{FitnessModel, Weights};
 use crate::evaluate::functions::Functions;
@@ -17,7 +17,7 @@ use crate::evaluate::plan::TestPlan;
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::schema::SchemaEvaluator;
 use crate::evaluate::{CandidateOutcome, EvaluatorKind, PreparedEvaluator, Settings};
-use crate::mutation::sites::constants;
+use crate::mutation::constants;
 use crate::system::console::Console;
 
 /// An evaluator ready for a search, or why there is nothing to search for.

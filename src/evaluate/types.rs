@@ -24,14 +24,14 @@ use std::ops::Range;
 use anyhow::Result;
 
 use crate::baseline::Baseline;
-use crate::cargo::build::CompileError;
-use crate::code::crate_sources::Originals;
+use crate::cargo::CompileError;
+use crate::code::Originals;
+use crate::code::free_variables;
 use crate::code::source::{Edit, FileId, Location, splice};
-use crate::code::syntax::free_variables;
 use crate::evaluate::Settings;
 use crate::evaluate::copy::BuildCopy;
-use crate::mutation::sites::{MutationSpace, SiteKind};
-use crate::mutation::types::{Types, Unused};
+use crate::mutation::{MutationSpace, SiteKind};
+use crate::mutation::{Types, Unused};
 use crate::system::scratch::MAIN_TARGET;
 
 /// What a probe asks about.
@@ -380,8 +380,8 @@ mod tests {
     #[test]
     fn probes_ask_before_the_statements_of_the_locations() {
         let text = "fn f(n: usize, v: &[u8]) -> u8 {\n    let i = n + 1;\n    v[i - 1]\n}\n";
-        let sources = crate::code::crate_sources::CrateSources::of_one_file(text);
-        let space = crate::mutation::sites::collect_mutation_space(&sources, &Default::default());
+        let sources = crate::code::CrateSources::of_one_file(text);
+        let space = crate::mutation::collect_mutation_space(&sources, &Default::default());
         let at = Location::new(FileId::new(0), 3);
         let probes = probes(&space, &BTreeSet::from([at]), &sources.originals());
         let texts: Vec<String> = probes

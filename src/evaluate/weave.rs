@@ -16,13 +16,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::ops::Range;
 
-use crate::baseline::instrument::runtime_for_root;
-use crate::code::crate_sources::Originals;
+use crate::baseline::runtime_for_root;
+use crate::code::Originals;
 use crate::code::source::{Edit, FileId, parse_file, splice};
 use crate::evaluate::data_reads;
 use crate::evaluate::functions::{Function, Functions, Param, Shape};
 use crate::evaluate::in_place::{self, Role};
-use crate::mutation::patch::Candidate;
+use crate::mutation::Candidate;
 
 /// The environment variable that selects a candidate's variants.
 pub const SCHEMA_ENV: &str = "CARGO_AUTOFIX_SCHEMA";
@@ -623,9 +623,9 @@ fn fill_name(template: &str, name: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::crate_sources::CrateSources;
+    use crate::code::CrateSources;
     use crate::code::source::Location;
-    use crate::mutation::patch::{Operator, PatchEdit};
+    use crate::mutation::{Operator, PatchEdit};
 
     const TEXT: &str = "fn f(a: u8, b: u8) -> u8 {\n    let c = a + b;\n    c * 2\n}\n";
 

@@ -14,9 +14,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use syn::visit::{self, Visit};
 use syn::{Expr, Stmt};
 
-use crate::code::crate_sources::CrateSources;
+use crate::code::CrateSources;
 use crate::code::source::{FileId, Location};
-use crate::code::syntax::{
+use crate::code::{
     Code, RunnableCode, Scope, branch_values, closure_parameters, header, is_compound_assignment,
     let_bindings, macro_arguments, may_call, pattern_bindings, self_field, start_line,
     variables_used, walk_runnable_code,
@@ -678,7 +678,7 @@ pub fn backward_slice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::crate_sources::CrateSources;
+    use crate::code::CrateSources;
 
     fn facts_of(text: &str) -> BTreeMap<Location, Facts> {
         let sources = CrateSources::of_one_file(text);

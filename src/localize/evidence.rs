@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::cargo::suite::TestId;
+use crate::cargo::TestId;
 use crate::code::source::Location;
 use crate::evaluate::CandidateOutcome;
 
@@ -197,7 +197,7 @@ pub fn line_evidence(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cargo::suite::{Panic, Verdict};
+    use crate::cargo::{Panic, Verdict};
     use crate::code::source::FileId;
 
     fn at(line: u32) -> Location {

@@ -9,9 +9,9 @@
 use std::path::Path;
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::{TestId, Verdict};
-use crate::code::crate_sources::{CrateSources, test_line_ranges};
+use crate::cargo::{TestId, Verdict};
 use crate::code::source::Location;
+use crate::code::{CrateSources, test_line_ranges};
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Signature {
@@ -249,7 +249,7 @@ mod tests {
             assert_eq!(PanicKind::of(message), kind, "{message}");
         }
     }
-    use crate::cargo::suite::Panic;
+    use crate::cargo::Panic;
     use crate::code::source::FileId;
 
     fn failed(message: &str, location: &str) -> Verdict {

@@ -3,14 +3,22 @@
 //! at the top lines do (`--refine`); and, where the baseline recorded
 //! events, those events ranked and a decision tree over them.
 
-pub mod dependence;
-pub mod evidence;
-pub mod groups;
-pub mod mutants;
-pub mod predicates;
-pub mod spectrum;
-pub mod switching;
-pub mod tree;
+mod dependence;
+mod evidence;
+mod groups;
+mod mutants;
+mod predicates;
+mod spectrum;
+mod switching;
+mod tree;
+pub use dependence::{Dependency, Run};
+pub use evidence::{EditEffect, FixClass, LineEvidence};
+pub use groups::{Crash, PanicKind, Signature, describe, signer};
+pub use spectrum::{
+    Counts, Marks, Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
+    suspicious_locations,
+};
+pub use tree::Tree;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -18,22 +26,19 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::baseline::Baseline;
-use crate::baseline::events::Predicate;
-use crate::cargo::suite::TestId;
-use crate::cargo::suite::Verdict;
+use crate::baseline::Predicate;
+use crate::cargo::TestId;
+use crate::cargo::Verdict;
 use crate::code::source::Location;
 use crate::evaluate;
 use crate::localize::dependence::{Facts, backward_slice, statement_facts};
 use crate::localize::evidence::line_evidence;
-use crate::localize::groups::{Crash, FailureGroup, PanicKind, Signature, failure_groups};
+use crate::localize::groups::{FailureGroup, failure_groups};
 use crate::localize::mutants::{Mutants, run_mutants};
 use crate::localize::predicates::{RankedPredicate, rank_predicates};
-use crate::localize::spectrum::{
-    Marks, Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
-};
 use crate::localize::switching::{Switched, critical_predicates};
-use crate::localize::tree::{Tree, learn};
-use crate::mutation::sites::{Constant, Exclusions, constants};
+use crate::localize::tree::learn;
+use crate::mutation::{Constant, Exclusions, constants};
 use crate::system::cache;
 use crate::system::console::Console;
 

@@ -17,16 +17,16 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::{Stop, TestId};
+use crate::cargo::{Stop, TestId};
 use crate::code::source::Location;
-use crate::evaluate::setup::{build_evaluator, test_plan};
-use crate::evaluate::types::infer_types;
+use crate::evaluate::infer_types;
 use crate::evaluate::{self, EvaluatorKind, PreparedEvaluator, evaluate_until_halt};
+use crate::evaluate::{build_evaluator, test_plan};
 use crate::exit::Halt;
 use crate::localize::evidence::EditEffect;
-use crate::mutation::mutator::{Mutator, course, whole};
-use crate::mutation::patch::{Candidate, Operator, PatchEdit};
-use crate::mutation::sites::{Exclusions, collect_mutation_space};
+use crate::mutation::{Candidate, Operator, PatchEdit};
+use crate::mutation::{Exclusions, collect_mutation_space};
+use crate::mutation::{Mutator, course, whole};
 use crate::system::process;
 
 /// Edits per woven batch, at least (whole lines are added until a batch

@@ -12,13 +12,13 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::{Stop, TestId};
+use crate::cargo::{Stop, TestId};
 use crate::code::source::{Edit, Location};
-use crate::evaluate::setup::{build_evaluator, test_plan};
 use crate::evaluate::{self, EvaluatorKind, evaluate_until_halt};
+use crate::evaluate::{build_evaluator, test_plan};
 use crate::localize::groups::FailureGroup;
-use crate::mutation::patch::{Candidate, Operator, PatchEdit};
-use crate::mutation::sites::{Exclusions, SiteKind, collect_mutation_space};
+use crate::mutation::{Candidate, Operator, PatchEdit};
+use crate::mutation::{Exclusions, SiteKind, collect_mutation_space};
 use crate::system::process;
 
 /// What switching found.

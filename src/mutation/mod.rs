@@ -3,11 +3,15 @@
 //! ingredients), the operators that turn a site into an edit, and the
 //! mutator that draws edits where the fault most likely is.
 
-pub mod mutator;
-pub mod operators;
-pub mod patch;
-pub mod sites;
-pub mod types;
+mod mutator;
+mod operators;
+mod patch;
+mod sites;
+mod types;
 
 #[cfg(test)]
 mod pinned;
+pub use mutator::{Mutator, course, whole};
+pub use patch::{Candidate, Operator, PatchEdit, crossover};
+pub use sites::{Constant, Exclusions, MutationSpace, SiteKind, collect_mutation_space, constants};
+pub use types::{Types, Unused};

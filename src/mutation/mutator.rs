@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use rand::Rng;
 use rand::prelude::*;
 
-use crate::code::crate_sources::Originals;
+use crate::code::Originals;
 use crate::code::source::Location;
 use crate::mutation::operators::{Context, applies, apply, edits};
 use crate::mutation::patch::{Candidate, Operator, PatchEdit};
@@ -322,7 +322,7 @@ impl<'a> Mutator<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::crate_sources::CrateSources;
+    use crate::code::CrateSources;
     use crate::code::source::{FileId, line_text, splice};
     use crate::mutation::sites::collect_mutation_space;
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use crate::code::crate_sources::Originals;
+use crate::code::Originals;
 use crate::code::source::{Edit, FileId, Location, splice};
 
 /// The mutation operators: their identity, which edits carry. What each

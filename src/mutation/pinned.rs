@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use crate::code::crate_sources::{CrateSources, Originals, SourceFile};
 use crate::code::source::{Edit, FileId, parse_file};
+use crate::code::{CrateSources, Originals, SourceFile};
 use crate::mutation::mutator::{Mutator, course};
 use crate::mutation::operators::{Context, edits};
 use crate::mutation::patch::{Operator, PatchEdit};

@@ -12,9 +12,9 @@ use std::ops::Range;
 use syn::spanned::Spanned;
 use syn::{Expr, Stmt};
 
-use crate::code::crate_sources::{CrateSources, is_test_code};
 use crate::code::source::{FileId, Location};
-use crate::code::syntax::{
+use crate::code::{CrateSources, is_test_code};
+use crate::code::{
     EnclosingStatement, RunnableCode, Scope, branch_values, free_variables, has_let, header,
     is_comparison, is_compound_assignment, mentions, pattern_bindings, variable_occurrences,
     walk_runnable_code, without_spaces,
@@ -1653,7 +1653,7 @@ fn collect_constants(
             }
             let mut literals = Vec::new();
             syn::visit::Visit::visit_expr(&mut Literals(&mut literals), value);
-            let Some(line) = crate::code::syntax::start_line(item) else {
+            let Some(line) = crate::code::start_line(item) else {
                 return;
             };
             let mut found = false;
@@ -1963,7 +1963,7 @@ impl Literal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::crate_sources::CrateSources;
+    use crate::code::CrateSources;
 
     fn space(text: &str) -> MutationSpace {
         let sources = CrateSources::of_one_file(text);

@@ -13,11 +13,14 @@
 //! for another that fails with the same message). A version that does not
 //! compile is unresolved.
 
-pub mod body;
-pub mod oracle;
-pub mod simplify;
-pub mod weave;
-pub mod witness;
+mod body;
+mod oracle;
+mod simplify;
+mod weave;
+mod witness;
+pub use witness::StillRuns;
+#[cfg(test)]
+pub use witness::TopLine;
 
 use std::time::{Duration, Instant};
 
@@ -25,18 +28,17 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::{TestId, Verdict};
-use crate::code::diff::{FileChange, unified_diff};
-use crate::code::test_fn::TestFunction;
+use crate::cargo::{TestId, Verdict};
+use crate::code::TestFunction;
+use crate::code::{FileChange, unified_diff};
 use crate::dd::{DdError, Outcome, ddmin_batched};
+use crate::evaluate::FLOOR;
 use crate::evaluate::Settings;
-use crate::evaluate::plan::FLOOR;
 use crate::exit::{Exit, Failure, Halt};
-use crate::localize::groups::{Signature, describe, signer};
+use crate::localize::{Signature, describe, signer};
 use crate::reduce::body::{Cut, apply, keeping, statements, tidy};
 use crate::reduce::oracle::{TestOracle, Trial};
 use crate::reduce::simplify::simplifications;
-use crate::reduce::witness::StillRuns;
 use crate::system::console::{Console, Progress};
 
 /// A reduced test, and what the reduction took.

@@ -11,14 +11,14 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::cargo::build::{BuildOutcome, CompileError};
-use crate::cargo::discover::{Kind, Workspace};
-use crate::cargo::suite::{Panic, RunSettings, TestId, TestSuite, Verdict};
-use crate::code::crate_sources::Originals;
+use crate::cargo::{BuildOutcome, CompileError};
+use crate::cargo::{Kind, Workspace};
+use crate::cargo::{Panic, RunSettings, TestId, TestSuite, Verdict};
+use crate::code::Originals;
+use crate::code::TestFunction;
 use crate::code::source::FileId;
-use crate::code::test_fn::TestFunction;
+use crate::evaluate::BuildCopy;
 use crate::evaluate::Settings;
-use crate::evaluate::copy::BuildCopy;
 use crate::reduce::weave::{REDUCE_ENV, Woven, weave};
 use crate::system::process;
 use crate::system::scratch::MAIN_TARGET;

@@ -11,7 +11,7 @@
 use std::fmt::Write;
 use std::ops::Range;
 
-use crate::code::test_fn::{TestFunction, line_at};
+use crate::code::{TestFunction, line_at};
 
 /// The environment variable that selects a copy (1-based; absent: the test
 /// as written).

@@ -13,12 +13,12 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::baseline::{self, Baseline};
-use crate::cargo::suite::TestId;
+use crate::cargo::TestId;
+use crate::code::TestFunction;
 use crate::code::source::Location;
-use crate::code::test_fn::TestFunction;
 use crate::evaluate::Settings;
-use crate::localize::spectrum::{Metric, rank_suspects};
 use crate::localize::spectrum_of;
+use crate::localize::{Metric, rank_suspects};
 use crate::system::console::Console;
 
 /// The most suspicious lines named, at most.

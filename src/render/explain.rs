@@ -8,11 +8,11 @@
 use std::fmt::Write;
 
 use super::{Ranking, format_score};
-use crate::baseline::events::Predicate;
+use crate::baseline::Predicate;
 use crate::code::source::Location;
-use crate::localize::dependence::{Dependency, Run};
-use crate::localize::spectrum::Suspect;
-use crate::localize::tree::Tree;
+use crate::localize::Suspect;
+use crate::localize::Tree;
+use crate::localize::{Dependency, Run};
 use crate::localize::{GroupRanking, Localization, TREE_DEPTH, checks_lent};
 
 /// The top suspects of each group with their dependencies.

@@ -6,8 +6,8 @@ use std::fmt::Write;
 use std::path::Path;
 
 use super::{Ranking, format_score};
-use crate::code::diff::first_change;
-use crate::repair::confidence::{Confidence, Level};
+use crate::code::first_change;
+use crate::repair::{Confidence, Level};
 
 /// GitHub shows at most ten warning annotations per step.
 pub const MOST: usize = 10;
@@ -102,7 +102,7 @@ fn property(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repair::confidence::Reason;
+    use crate::repair::Reason;
 
     #[test]
     fn messages_and_properties_are_escaped() {

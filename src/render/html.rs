@@ -18,15 +18,15 @@ use std::fmt::Write;
 
 use super::highlight::{State, tokens};
 use super::{Ranking, format_score, nothing_ranked, why};
-use crate::baseline::events::Predicate;
-use crate::cargo::suite::Verdict;
+use crate::baseline::Predicate;
+use crate::cargo::Verdict;
 use crate::code::source::{FileId, Location};
-use crate::localize::spectrum::{Counts, Suspect};
+use crate::localize::Tree;
 use crate::localize::spectrum_of;
-use crate::localize::tree::Tree;
+use crate::localize::{Counts, Suspect};
 use crate::localize::{Localization, TREE_DEPTH};
-use crate::repair::confidence::Level;
-use crate::repair::report::{Outcome, RepairReport, StageReport};
+use crate::repair::Level;
+use crate::repair::{Outcome, RepairReport, StageReport};
 
 /// Rows of the overall ranking the page lists, and of each group's.
 const TOP: usize = 20;
@@ -522,7 +522,7 @@ fn search_progress(out: &mut String, stage: &StageReport) {
     let Some(first) = stage.search_progress.first() else {
         return;
     };
-    let series = |pick: fn(&crate::repair::report::GenerationPoint) -> f64| -> Vec<(f64, f64)> {
+    let series = |pick: fn(&crate::repair::GenerationPoint) -> f64| -> Vec<(f64, f64)> {
         stage
             .search_progress
             .iter()

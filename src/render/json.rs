@@ -3,12 +3,12 @@
 use serde_json::{Value, json};
 
 use super::{Ranking, json_score};
-use crate::baseline::events::Predicate;
-use crate::cargo::suite::Verdict;
-use crate::code::spans::Spans;
+use crate::baseline::Predicate;
+use crate::cargo::Verdict;
+use crate::code::Spans;
 use crate::localize::Localization;
-use crate::localize::spectrum::Suspect;
-use crate::localize::tree::Tree;
+use crate::localize::Suspect;
+use crate::localize::Tree;
 
 /// The version of the JSON of the ranking and of the repair report: it
 /// changes when a field changes meaning or goes away (new fields do not

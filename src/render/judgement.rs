@@ -6,7 +6,7 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use super::json::VERSION;
-use crate::repair::given::{Judged, Judgement};
+use crate::repair::{Judged, Judgement};
 
 /// The table, and the reduced patch after it when there is one (`git
 /// apply` skips the text before a diff).

@@ -15,11 +15,11 @@ pub mod text;
 use std::borrow::Cow;
 
 use crate::baseline::Baseline;
-use crate::baseline::events::{EventSite, Predicate};
+use crate::baseline::{EventSite, Predicate};
 use crate::code::source::{FileId, Location};
-use crate::code::spans::{Span, Spans};
-use crate::localize::spectrum::{Metric, Suspect};
-use crate::mutation::sites::Constant;
+use crate::code::{Span, Spans};
+use crate::localize::{Metric, Suspect};
+use crate::mutation::Constant;
 
 /// A ranking with what it was computed from.
 #[derive(Debug, Clone, Copy)]

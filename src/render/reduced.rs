@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::json::VERSION;
 use crate::reduce::ReducedTest;
-use crate::reduce::witness::StillRuns;
+use crate::reduce::StillRuns;
 
 /// A comment line saying what was reduced, the function, a blank line,
 /// the diff.
@@ -87,7 +87,7 @@ fn dedent(code: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reduce::witness::TopLine;
+    use crate::reduce::TopLine;
 
     fn reduced() -> ReducedTest {
         ReducedTest {

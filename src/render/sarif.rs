@@ -9,9 +9,9 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::{Ranking, format_score, json_score};
-use crate::code::diff::{first_change, hunk_edits, parse_diff};
-use crate::code::spans::{Span, Spans};
-use crate::repair::confidence::Confidence;
+use crate::code::{Span, Spans};
+use crate::code::{first_change, hunk_edits, parse_diff};
+use crate::repair::Confidence;
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";

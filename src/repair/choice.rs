@@ -21,13 +21,13 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::{self, Baseline};
-use crate::cargo::suite::TestId;
-use crate::code::crate_sources::Originals;
+use crate::cargo::TestId;
+use crate::code::Originals;
 use crate::code::source::{FileId, Location, reaches};
-use crate::evaluate::fitness::FitnessModel;
+use crate::evaluate::FitnessModel;
 use crate::exit::Halt;
-use crate::localize::groups::{Crash, PanicKind};
-use crate::mutation::patch::{Candidate, Operator};
+use crate::localize::{Crash, PanicKind};
+use crate::mutation::{Candidate, Operator};
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::system::console::Console;
@@ -367,7 +367,7 @@ fn magic_number(new: &str, replaced: &str) -> bool {
 mod tests {
     use super::*;
     use crate::code::source::Edit;
-    use crate::mutation::patch::{Operator, PatchEdit};
+    use crate::mutation::{Operator, PatchEdit};
 
     fn originals(text: &str) -> Originals {
         Originals::new(vec![("src/lib.rs".into(), text.to_string())])

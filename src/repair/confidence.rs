@@ -258,7 +258,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::mutation::patch::Operator;
+    use crate::mutation::Operator;
     use crate::repair::choice::Measures;
     use crate::repair::stage::EditDescription;
 

@@ -4,17 +4,25 @@
 //! the remaining failures on the crate with the patch so far. Then validate
 //! the combined patch on a clean copy and hand it over as a unified diff.
 
-pub mod bisect;
-pub mod choice;
-pub mod confidence;
-pub mod given;
-pub mod report;
-pub mod search;
-pub mod settings;
-pub mod shard;
-pub mod stage;
-pub mod sweep;
-pub mod validate;
+mod bisect;
+mod choice;
+mod confidence;
+mod given;
+mod report;
+mod search;
+mod settings;
+mod shard;
+mod stage;
+mod sweep;
+mod validate;
+pub use bisect::bisect;
+#[cfg(test)]
+pub use confidence::Reason;
+pub use confidence::{Confidence, Level};
+pub use given::{GivenPatch, Judged, Judgement, judge, ready_to_judge};
+pub use report::{GenerationPoint, Outcome, RepairReport, StageReport};
+pub use shard::{Shard, read_shards};
+pub use stage::mutator;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -23,17 +31,17 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::PROCESS_FAILED;
-use crate::code::diff::{FileChange, unified_diff};
-use crate::evaluate::setup::prepare;
+use crate::cargo::PROCESS_FAILED;
+use crate::code::{FileChange, unified_diff};
+use crate::evaluate::prepare;
 use crate::exit::{Exit, Failure, Halt, TimeUp};
-use crate::localize::groups::Signature;
+use crate::localize::Signature;
 use crate::localize::{GroupRanking, Localization};
-use crate::mutation::patch::Candidate;
-use crate::repair::report::{Ending, RepairReport, not_found_message, summarize};
+use crate::mutation::Candidate;
+use crate::repair::report::{Ending, not_found_message, summarize};
 use crate::repair::search::{Scored, Stop};
 pub use crate::repair::settings::Settings;
-use crate::repair::shard::{Shard, ShardReport, enumerate, run_shard};
+use crate::repair::shard::{ShardReport, enumerate, run_shard};
 use crate::repair::stage::{Ground, Stage, StageOutcome, in_diff_only, run_stage, sweep_locations};
 use crate::repair::validate::{Validation, validate};
 use crate::system::console::{Console, ordinal};

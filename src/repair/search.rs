@@ -12,15 +12,15 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use rand::prelude::*;
 
-use crate::cargo::suite::TestId;
+use crate::cargo::TestId;
 use crate::code::source::Location;
-use crate::evaluate::fitness::FitnessModel;
-use crate::evaluate::plan::Cutoff;
+use crate::evaluate::Cutoff;
+use crate::evaluate::FitnessModel;
 use crate::evaluate::{CandidateOutcome, Evaluator};
 use crate::exit::Halt;
-use crate::localize::evidence::{EditEffect, FixClass};
-use crate::mutation::mutator::Mutator;
-use crate::mutation::patch::{Candidate, Operator, PatchEdit, crossover};
+use crate::localize::{EditEffect, FixClass};
+use crate::mutation::Mutator;
+use crate::mutation::{Candidate, Operator, PatchEdit, crossover};
 use crate::system::process;
 
 #[derive(Debug, Clone)]
@@ -458,13 +458,13 @@ fn complete(outcome: &CandidateOutcome, model: &FitnessModel) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cargo::suite::Verdict;
-    use crate::code::crate_sources::{CrateSources, Originals};
+    use crate::cargo::Verdict;
     use crate::code::source::FileId;
-    use crate::evaluate::fitness::Weights;
+    use crate::code::{CrateSources, Originals};
+    use crate::evaluate::Weights;
     use crate::evaluate::{EvaluationCounts, OnDone};
-    use crate::mutation::sites::{MutationSpace, collect_mutation_space};
-    use crate::mutation::types::Types;
+    use crate::mutation::Types;
+    use crate::mutation::{MutationSpace, collect_mutation_space};
 
     /// Evaluates `middle()` candidates by interpreting their text: test
     /// `i` passes when the patched function returns the middle value.

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use crate::cargo::TestTool;
 use crate::evaluate;
-use crate::evaluate::fitness::Weights;
-use crate::mutation::patch::Operator;
-use crate::mutation::sites::Exclusions;
+use crate::evaluate::Weights;
+use crate::mutation::Exclusions;
+use crate::mutation::Operator;
 use crate::repair::shard::ShardReport;
 
 /// How the repair searches.

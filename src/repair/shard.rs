@@ -17,18 +17,18 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::{Panic, Verdict};
+use crate::cargo::{Panic, Verdict};
 use crate::code::source::Location;
 use crate::code::source::{Edit, FileId};
-use crate::evaluate::fitness::FitnessModel;
-use crate::evaluate::plan::TestPlan;
+use crate::evaluate::FitnessModel;
+use crate::evaluate::TestPlan;
 use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     evaluate_until_halt,
 };
 use crate::exit::{Exit, Failure, Halt};
-use crate::mutation::mutator::{Mutator, course};
-use crate::mutation::patch::{Candidate, Operator, PatchEdit};
+use crate::mutation::{Candidate, Operator, PatchEdit};
+use crate::mutation::{Mutator, course};
 use crate::repair::sweep::{BATCH, sweep_cutoff};
 
 /// Which slice of the sweep's edits this run evaluates.
@@ -387,7 +387,7 @@ impl Evaluator for Known {
         self.inner.counts() + self.counts
     }
 
-    fn set_cutoff(&mut self, cutoff: Option<crate::evaluate::plan::Cutoff>) {
+    fn set_cutoff(&mut self, cutoff: Option<crate::evaluate::Cutoff>) {
         self.inner.set_cutoff(cutoff);
     }
 

@@ -17,21 +17,21 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use crate::baseline::Baseline;
-use crate::cargo::suite::{TestId, Verdict};
-use crate::code::crate_sources::Originals;
+use crate::cargo::{TestId, Verdict};
+use crate::code::Originals;
 use crate::code::source::Location;
 use crate::dd::{self, Outcome};
-use crate::evaluate::fitness::FitnessModel;
-use crate::evaluate::setup::{Prepared, prepare};
-use crate::evaluate::types::infer_types;
+use crate::evaluate::FitnessModel;
+use crate::evaluate::infer_types;
 use crate::evaluate::{CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats};
+use crate::evaluate::{Prepared, prepare};
 use crate::exit::Halt;
 use crate::localize::GroupRanking;
-use crate::localize::spectrum::{Suspect, suspicious_locations};
-use crate::mutation::mutator::Mutator;
-use crate::mutation::patch::{Candidate, Operator};
-use crate::mutation::sites::{MutationSpace, collect_mutation_space};
-use crate::mutation::types::Types;
+use crate::localize::{Suspect, suspicious_locations};
+use crate::mutation::Mutator;
+use crate::mutation::Types;
+use crate::mutation::{Candidate, Operator};
+use crate::mutation::{MutationSpace, collect_mutation_space};
 use crate::repair::choice::{Measures, rank_plausible};
 use crate::repair::search::{
     OperatorCounts, Progress, Scored, SearchResult, SearchSettings, Stop, search,

@@ -14,15 +14,15 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::cargo::suite::TestId;
+use crate::cargo::TestId;
 use crate::code::source::Location;
-use crate::evaluate::fitness::FitnessModel;
-use crate::evaluate::plan::Cutoff;
+use crate::evaluate::Cutoff;
+use crate::evaluate::FitnessModel;
 use crate::evaluate::{CandidateOutcome, Evaluator, evaluate_until_halt};
 use crate::exit::Halt;
-use crate::localize::evidence::{EditEffect, FixClass};
-use crate::mutation::mutator::{Mutator, course};
-use crate::mutation::patch::{Candidate, Operator};
+use crate::localize::{EditEffect, FixClass};
+use crate::mutation::{Candidate, Operator};
+use crate::mutation::{Mutator, course};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
 
 /// Why the sweep stopped.
@@ -211,13 +211,13 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::cargo::suite::{Panic, Verdict};
-    use crate::code::crate_sources::CrateSources;
+    use crate::cargo::{Panic, Verdict};
+    use crate::code::CrateSources;
     use crate::code::source::FileId;
-    use crate::evaluate::fitness::Weights;
+    use crate::evaluate::Weights;
     use crate::evaluate::{EvaluationCounts, OnDone};
-    use crate::mutation::sites::collect_mutation_space;
-    use crate::mutation::types::Types;
+    use crate::mutation::Types;
+    use crate::mutation::collect_mutation_space;
 
     const MIDDLE: &str = "pub fn middle(x: i32, y: i32, z: i32) -> i32 {\n    if y < z {\n        if x < y {\n            return y;\n        } else if x < z {\n            return y;\n        }\n    }\n    z\n}\n";
 
@@ -225,7 +225,7 @@ mod tests {
     /// remembers every candidate in the order it was given.
     struct Oracle {
         seen: RefCell<Vec<Candidate>>,
-        originals: crate::code::crate_sources::Originals,
+        originals: crate::code::Originals,
         /// The time limit runs out after this many outcomes of the batch.
         halt_after: Option<usize>,
     }

@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::cargo::build::{
+use crate::cargo::Workspace;
+use crate::cargo::parse_results;
+use crate::cargo::{
     BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests, nextest_failures,
     run_all_tests, run_doctests, run_nextest,
 };
-use crate::cargo::discover::Workspace;
-use crate::cargo::suite::parse_results;
 use crate::cargo::{CargoFlags, TestTool};
 use crate::system::process::{Finished, Status};
 use crate::system::scratch::MAIN_TARGET;
@@ -222,7 +222,7 @@ fn first_error(stderr: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cargo::discover::{PackageQuery, discover};
+    use crate::cargo::{PackageQuery, discover};
 
     /// A copy of the `middle` fixture, discovered.
     fn middle() -> (tempfile::TempDir, Workspace, String) {

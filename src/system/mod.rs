@@ -3,6 +3,7 @@
 pub mod cache;
 pub mod console;
 pub mod git;
-pub mod lock;
+mod lock;
 pub mod process;
 pub mod scratch;
+pub use lock::Lock;

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use crate::code::source::Edit;
-use crate::code::syntax::words;
+use crate::code::words;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Ingredient, Site, SiteKind, StatementSite};
 

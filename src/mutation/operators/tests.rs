@@ -9,7 +9,7 @@ use super::binary::REPLACEMENTS;
 use super::condition::conjunct;
 use super::synthesis::mirrored;
 use super::{Context, apply, edits};
-use crate::code::crate_sources::CrateSources;
+use crate::code::CrateSources;
 use crate::code::source::splice;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{SiteKind, collect_mutation_space};
