@@ -27,6 +27,7 @@
 #![allow(clippy::disallowed_methods, clippy::print_stderr, clippy::print_stdout)]
 
 mod corpus;
+mod plot;
 mod report;
 mod run;
 mod speed;
@@ -232,7 +233,7 @@ fn write_results(
         out.join("RESULTS.md"),
         report::markdown(records, speed, settings, elapsed),
     )?;
-    fs::write(out.join("ranks.svg"), report::svg(records))?;
+    fs::write(out.join("ranks.svg"), plot::svg(records))?;
     Ok(())
 }
 

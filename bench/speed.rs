@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use cargo_autofix::{
-    EvaluatorKind, Session, Status, TargetKind, TestId, parse_args, run_process, test_id,
+    Candidate, CandidateOutcome, EvaluatorKind, FitnessModel, Session, Status, TargetKind, TestId,
+    parse_args, run_process, test_id,
 };
 use serde::Serialize;
 
@@ -112,86 +113,14 @@ pub fn speed_comparison(
     let rebuild_seconds = started.elapsed().as_secs_f64();
     let schema_sampled: Vec<_> = picked.iter().map(|&i| schema[i].clone()).collect();
 
-    // The naive loop, in its own warm copy.
-    let naive_dir = sources.materialize(case, Version::Buggy)?;
-    run_process(
-        {
-            let mut warm = sources.cargo(subject);
-            warm.args(["test", "--no-fail-fast", "--quiet"])
-                .current_dir(naive_dir.path());
-            warm
-        },
-        Some(NAIVE_TIMEOUT),
-    )?;
-    let started = Instant::now();
-    let mut naive = Vec::new();
-    for candidate in &sampled {
-        for (path, text) in session.files_with(candidate) {
-            fs::write(naive_dir.path().join(path), text)?;
-        }
-        // cargo's stderr goes into its stdout, so that each test result
-        // follows the `Running` line of its executable.
-        let cargo = sources.cargo(subject);
-        let mut command = Command::new("sh");
-        command
-            .args(["-c", "exec \"$0\" test --no-fail-fast 2>&1"])
-            .arg(cargo.get_program())
-            .envs(cargo.get_envs().filter_map(|(k, v)| Some((k, v?))))
-            .current_dir(naive_dir.path());
-        // A mutant may hang or allocate without end: the naive loop gets a
-        // timeout too (the tests that finished by then count).
-        let finished = run_process(command, Some(NAIVE_TIMEOUT))?;
-        let timed_out = finished.status == Status::TimedOut;
-        let built = timed_out
-            || (!finished.stdout.contains("error[E") && finished.stdout.contains("test result"));
-        naive.push(built.then(|| passed_ids(&finished.stdout, &session.executables())));
-    }
-    let naive_seconds = started.elapsed().as_secs_f64();
+    let (naive, naive_seconds) = naive_loop(sources, case, &session, &sampled)?;
 
-    let names: BTreeMap<TestId, String> = session.tests().into_iter().collect();
-    let naive_fitness = |passed: &Option<BTreeSet<String>>| match passed {
-        None => 0.0,
-        Some(passed) => {
-            let passing: BTreeSet<TestId> = names
-                .iter()
-                .filter(|(_, n)| passed.contains(*n))
-                .map(|(i, _)| *i)
-                .collect();
-            model.of_passed(&passing)
-        }
-    };
     let same_outcome = schema_sampled
         .iter()
         .zip(&rebuild)
         .filter(|(a, b)| a.compiled() == b.compiled() && a.passed() == b.passed())
         .count();
-    let mut same_fitness_as_naive = 0;
-    for ((candidate, ours), theirs) in sampled.iter().zip(&schema_sampled).zip(&naive) {
-        let (fitness, naive_fitness) = (ours.fitness(&model), naive_fitness(theirs));
-        if (fitness - naive_fitness).abs() < 1e-9 {
-            same_fitness_as_naive += 1;
-            continue;
-        }
-        // Say where they differ, for whoever reads the log.
-        let edits: Vec<String> = candidate
-            .edits()
-            .iter()
-            .map(|e| format!("line {} -> {:?}", e.line, e.edit.text))
-            .collect();
-        let differing: Vec<&str> = match theirs {
-            Some(passed) => names
-                .iter()
-                .filter(|(i, n)| ours.passed().contains(i) != passed.contains(*n))
-                .map(|(_, n)| n.as_str())
-                .collect(),
-            None => vec!["(the naive build failed)"],
-        };
-        eprintln!(
-            "    fitness differs: {} (ours {fitness:.4}, naive {naive_fitness:.4}) on {}",
-            edits.join(", "),
-            differing.join(", ")
-        );
-    }
+    let same_fitness_as_naive = same_fitness(&sampled, &schema_sampled, &naive, &session, &model);
     let per = |seconds: f64, count: usize| seconds / count.max(1) as f64;
     let schema_per_candidate = per(schema_seconds, candidates.len());
     let rebuild_per_candidate = per(rebuild_seconds, sampled.len());
@@ -230,6 +159,104 @@ pub fn speed_comparison(
             )
             .max(1e-9),
     })
+}
+
+/// The naive loop on the sampled candidates, in its own warm copy: write
+/// the candidate's files, `cargo test`, read which tests passed (`None`:
+/// the build failed); with the seconds it took.
+fn naive_loop(
+    sources: &Sources,
+    case: &Case,
+    session: &Session,
+    sampled: &[Candidate],
+) -> Result<(Vec<Option<BTreeSet<String>>>, f64)> {
+    let subject = case.subject;
+    // The naive loop, in its own warm copy.
+    let naive_dir = sources.materialize(case, Version::Buggy)?;
+    run_process(
+        {
+            let mut warm = sources.cargo(subject);
+            warm.args(["test", "--no-fail-fast", "--quiet"])
+                .current_dir(naive_dir.path());
+            warm
+        },
+        Some(NAIVE_TIMEOUT),
+    )?;
+    let started = Instant::now();
+    let mut naive = Vec::new();
+    for candidate in sampled {
+        for (path, text) in session.files_with(candidate) {
+            fs::write(naive_dir.path().join(path), text)?;
+        }
+        // cargo's stderr goes into its stdout, so that each test result
+        // follows the `Running` line of its executable.
+        let cargo = sources.cargo(subject);
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", "exec \"$0\" test --no-fail-fast 2>&1"])
+            .arg(cargo.get_program())
+            .envs(cargo.get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .current_dir(naive_dir.path());
+        // A mutant may hang or allocate without end: the naive loop gets a
+        // timeout too (the tests that finished by then count).
+        let finished = run_process(command, Some(NAIVE_TIMEOUT))?;
+        let timed_out = finished.status == Status::TimedOut;
+        let built = timed_out
+            || (!finished.stdout.contains("error[E") && finished.stdout.contains("test result"));
+        naive.push(built.then(|| passed_ids(&finished.stdout, &session.executables())));
+    }
+    Ok((naive, started.elapsed().as_secs_f64()))
+}
+
+/// How many sampled candidates have the same fitness by the schema
+/// evaluator as by the naive loop (where not, the log says on which tests).
+fn same_fitness(
+    sampled: &[Candidate],
+    schema_sampled: &[CandidateOutcome],
+    naive: &[Option<BTreeSet<String>>],
+    session: &Session,
+    model: &FitnessModel,
+) -> usize {
+    let names: BTreeMap<TestId, String> = session.tests().into_iter().collect();
+    let naive_fitness = |passed: &Option<BTreeSet<String>>| match passed {
+        None => 0.0,
+        Some(passed) => {
+            let passing: BTreeSet<TestId> = names
+                .iter()
+                .filter(|(_, n)| passed.contains(*n))
+                .map(|(i, _)| *i)
+                .collect();
+            model.of_passed(&passing)
+        }
+    };
+    let mut same_fitness_as_naive = 0;
+    for ((candidate, ours), theirs) in sampled.iter().zip(schema_sampled).zip(naive) {
+        let (fitness, naive_fitness) = (ours.fitness(model), naive_fitness(theirs));
+        if (fitness - naive_fitness).abs() < 1e-9 {
+            same_fitness_as_naive += 1;
+            continue;
+        }
+        // Say where they differ, for whoever reads the log.
+        let edits: Vec<String> = candidate
+            .edits()
+            .iter()
+            .map(|e| format!("line {} -> {:?}", e.line, e.edit.text))
+            .collect();
+        let differing: Vec<&str> = match theirs {
+            Some(passed) => names
+                .iter()
+                .filter(|(i, n)| ours.passed().contains(i) != passed.contains(*n))
+                .map(|(_, n)| n.as_str())
+                .collect(),
+            None => vec!["(the naive build failed)"],
+        };
+        eprintln!(
+            "    fitness differs: {} (ours {fitness:.4}, naive {naive_fitness:.4}) on {}",
+            edits.join(", "),
+            differing.join(", ")
+        );
+    }
+    same_fitness_as_naive
 }
 
 /// The full names of the tests that passed in the output of `cargo test`

@@ -22,7 +22,8 @@ pub enum Exit {
     PackageSelection = 4,
     /// The crate or its tests do not build before any change.
     BuildFailed = 5,
-    /// Nothing to localize: the crate has no tests, or every test passes;
+    /// Nothing to localize: the crate has no tests, every test passes, or every
+    /// failing test is flaky;
     /// `reduce`: the test passes, or cannot be reduced.
     NothingToLocalize = 6,
     /// The search ended without a validated patch (also: the time limit ran out).
@@ -65,7 +66,9 @@ impl Exit {
             Exit::NoPackage => "no cargo package found",
             Exit::PackageSelection => "package selection",
             Exit::BuildFailed => "the crate or its tests do not build before any change",
-            Exit::NothingToLocalize => "nothing to localize: no tests, or every test passes",
+            Exit::NothingToLocalize => {
+                "nothing to localize: no tests, every test passes, or every failing test is flaky"
+            }
             Exit::NoPatchFound => "no patch found within the budget",
             Exit::Output => "an output file cannot be written",
             Exit::BadPatch => "a patch cannot be read, or none applies",
@@ -196,8 +199,8 @@ Exit codes:
   3    no cargo package found (no Cargo.toml, or --manifest-path does not exist)
   4    package selection: a workspace with several packages and no -p, or an unknown -p
   5    the crate or its tests do not build before any change
-  6    nothing to localize: no tests, or every test passes; reduce: the test passes, or
-       cannot be reduced
+  6    nothing to localize: no tests, every test passes, or every failing test is
+       flaky; reduce: the test passes, or cannot be reduced
   7    no patch found within the budget (or the time limit ran out); validate: no patch
        passes every test
   8    an output file (-o, --report, --html) cannot be written

@@ -81,42 +81,10 @@ fn work(
     started: Instant,
 ) -> Result<Exit> {
     check_outputs(&options)?;
-    if options.repair.test_tool == TestTool::Nextest
-        && !options.rank_only
-        && !options.explain
-        && !nextest_installed()
-    {
-        return Err(Failure::new(
-            Exit::Usage,
-            "--test-tool nextest: `cargo nextest` does not run here; install it (cargo install cargo-nextest) or drop the option",
-        )
-        .into());
-    }
-    // Bad patches and revisions fail before any work.
-    let (mut given, mut since) = (None, None);
-    match &command {
-        Some(Command::Validate(validate)) => {
-            given = Some(read_patches(&validate.patches, std::io::stdin())?);
-        }
-        Some(Command::Bisect(bisect)) => {
-            let dir = workspace.package.manifest_path.parent().unwrap_or(cwd);
-            let change = git::change_since(dir, &bisect.rev)?;
-            if change.undo.trim().is_empty() {
-                return Err(Failure::new(
-                    Exit::BadRevision,
-                    format!(
-                        "no source file under {} changed since `{}`; name an older revision",
-                        dir.display(),
-                        bisect.rev
-                    ),
-                )
-                .into());
-            }
-            since = Some((bisect.rev.clone(), change));
-        }
-        Some(Command::Merge(merge)) => options.repair.shards = Some(read_shards(&merge.shards)?),
-        Some(Command::Reduce(_) | Command::Clean | Command::Mcp) | None => {}
-    }
+    let Inputs {
+        mut given,
+        mut since,
+    } = Inputs::read(command.as_ref(), &workspace, &mut options, cwd)?;
     if !options.rank_only && !options.explain {
         // The time limit holds for the whole repair: no process runs past it.
         process::set_deadline(options.repair.time_limit.map(|limit| started + limit));
@@ -204,6 +172,62 @@ fn work(
     };
     write_product(&product)?;
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
+}
+
+/// What a subcommand reads before any work, so that bad patches, shards and
+/// revisions fail first: `validate`'s patches, `bisect`'s revision and the
+/// change since it (`merge`'s shards go into the options).
+struct Inputs {
+    given: Option<Vec<GivenPatch>>,
+    since: Option<(String, ChangeSince)>,
+}
+
+impl Inputs {
+    fn read(
+        command: Option<&Command>,
+        workspace: &Workspace,
+        options: &mut Options,
+        cwd: &Path,
+    ) -> Result<Inputs> {
+        if options.repair.test_tool == TestTool::Nextest
+            && !options.rank_only
+            && !options.explain
+            && !nextest_installed()
+        {
+            return Err(Failure::new(
+                Exit::Usage,
+                "--test-tool nextest: `cargo nextest` does not run here; install it (cargo install cargo-nextest) or drop the option",
+            )
+            .into());
+        }
+        let mut inputs = Inputs {
+            given: None,
+            since: None,
+        };
+        match command {
+            Some(Command::Validate(validate)) => {
+                inputs.given = Some(read_patches(&validate.patches, std::io::stdin())?);
+            }
+            Some(Command::Bisect(bisect)) => {
+                let dir = workspace.package.manifest_path.parent().unwrap_or(cwd);
+                let change = git::change_since(dir, &bisect.rev)?;
+                if change.undo.trim().is_empty() {
+                    let why = format!(
+                        "no source file under {} changed since `{}`; name an older revision",
+                        dir.display(),
+                        bisect.rev
+                    );
+                    return Err(Failure::new(Exit::BadRevision, why).into());
+                }
+                inputs.since = Some((bisect.rev.clone(), change));
+            }
+            Some(Command::Merge(merge)) => {
+                options.repair.shards = Some(read_shards(&merge.shards)?);
+            }
+            Some(Command::Reduce(_) | Command::Clean | Command::Mcp) | None => {}
+        }
+        Ok(inputs)
+    }
 }
 
 /// What the command line cannot say by itself: `validate`, `bisect` and

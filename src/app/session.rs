@@ -18,8 +18,8 @@ use crate::cargo::{Kind, Workspace, discover};
 use crate::code::source::Location;
 use crate::evaluate::FitnessModel;
 use crate::evaluate::infer_types;
+use crate::evaluate::prepare;
 use crate::evaluate::{EvaluatorKind, PreparedEvaluator};
-use crate::evaluate::{Prepared, prepare};
 use crate::exit::{Exit, Failure};
 use crate::localize::spectrum_of;
 use crate::localize::{Suspect, rank_suspects, suspicious_locations};
@@ -200,18 +200,10 @@ impl Session {
             kind,
             ..self.options.repair.evaluation.clone()
         };
-        match prepare(
-            &self.baseline,
-            &failing,
-            self.options.repair.weights,
-            &settings,
-            &self.console,
-        )? {
-            Prepared::Ready {
-                evaluator, model, ..
-            } => Ok((evaluator, model)),
-            Prepared::AllFlaky { .. } => anyhow::bail!("every failing test is flaky"),
-        }
+        let weights = self.options.repair.weights;
+        let prepared = prepare(&self.baseline, &failing, weights, &settings, &self.console)?;
+        let (evaluator, model, _) = prepared.ready(&self.baseline.suite)?;
+        Ok((evaluator, model))
     }
 }
 

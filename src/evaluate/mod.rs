@@ -24,7 +24,7 @@ mod weave;
 pub use copy::BuildCopy;
 pub use fitness::{FitnessModel, Weights};
 pub use plan::{Cutoff, FLOOR, TestPlan};
-pub use setup::{Prepared, Ready, build_evaluator, prepare, test_plan};
+pub use setup::{ALL_FLAKY, Prepared, Ready, build_evaluator, prepare, test_plan};
 pub use types::infer_types;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};

@@ -17,6 +17,7 @@ use crate::evaluate::plan::TestPlan;
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::schema::SchemaEvaluator;
 use crate::evaluate::{CandidateOutcome, EvaluatorKind, PreparedEvaluator, Settings};
+use crate::exit::{Exit, Failure};
 use crate::mutation::constants;
 use crate::system::console::Console;
 
@@ -37,9 +38,9 @@ pub enum Prepared {
 pub type Ready = (Box<dyn PreparedEvaluator>, FitnessModel, Vec<TestId>);
 
 impl Prepared {
-    /// The evaluator, model and flaky tests; an error when every failing
-    /// test turned out to be flaky (for the commands that have nothing else
-    /// to do then).
+    /// The evaluator, model and flaky tests; when every failing test
+    /// turned out to be flaky, the failure that says so (exit 6, as for a
+    /// repair: for the commands that have nothing else to do then).
     pub fn ready(self, suite: &TestSuite) -> Result<Ready> {
         match self {
             Prepared::Ready {
@@ -47,13 +48,19 @@ impl Prepared {
                 model,
                 flaky,
             } => Ok((evaluator, model, flaky)),
-            Prepared::AllFlaky { flaky } => anyhow::bail!(
-                "every failing test is flaky (a different outcome on a re-run): {}",
-                suite.full_names(&flaky).join(", ")
-            ),
+            Prepared::AllFlaky { flaky } => {
+                let why = format!(
+                    "{ALL_FLAKY} (a different outcome on a re-run): {}",
+                    suite.full_names(&flaky).join(", ")
+                );
+                Err(Failure::new(Exit::NothingToLocalize, why).into())
+            }
         }
     }
 }
+
+/// Why there is nothing to repair when every failing test is flaky.
+pub const ALL_FLAKY: &str = "nothing to repair: every failing test is flaky";
 
 impl std::fmt::Debug for Prepared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

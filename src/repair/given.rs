@@ -25,7 +25,7 @@ use crate::repair::choice::rank_plausible;
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::repair::stage::reduce;
-use crate::repair::{validate_files, warn_rejected};
+use crate::repair::validate::{validate_files, warn_rejected};
 use crate::system::console::Console;
 
 /// A patch to evaluate: a name (its file, or the name given with it) and

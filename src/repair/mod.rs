@@ -32,8 +32,7 @@ use anyhow::{Context, Result};
 
 use crate::baseline::Baseline;
 use crate::cargo::PROCESS_FAILED;
-use crate::code::{FileChange, unified_diff};
-use crate::evaluate::prepare;
+use crate::evaluate::{ALL_FLAKY, prepare};
 use crate::exit::{Exit, Failure, Halt, TimeUp};
 use crate::localize::Signature;
 use crate::localize::{GroupRanking, Localization};
@@ -43,7 +42,7 @@ use crate::repair::search::{Scored, Stop};
 pub use crate::repair::settings::Settings;
 use crate::repair::shard::{ShardReport, enumerate, run_shard};
 use crate::repair::stage::{Ground, Stage, StageOutcome, in_diff_only, run_stage, sweep_locations};
-use crate::repair::validate::{Validation, validate};
+use crate::repair::validate::{Validated, diff_of, validate_files, warn_rejected};
 use crate::system::console::{Console, ordinal};
 use crate::system::process;
 
@@ -107,24 +106,244 @@ pub fn repair(
                 .saturating_sub(localized_in)
     });
     let user_files = Candidate::original().files(&baseline.sources.originals());
-    let mut patched: BTreeMap<PathBuf, String> = BTreeMap::new();
-    let mut stages: Vec<Stage> = Vec::new();
+    let mut run = run_stages(
+        baseline,
+        localization,
+        settings,
+        console,
+        deadline,
+        relocalize,
+    )?;
+    if run.stages.is_empty() {
+        match run.end {
+            // Reported as not fixed, with what the run spent.
+            StagesEnd::Halted {
+                halt: Halt::TimeLimit,
+                ..
+            } => {}
+            StagesEnd::Halted { halt, .. } => return Err(halt.into_error()),
+            _ => return Err(Failure::new(Exit::NothingToLocalize, ALL_FLAKY).into()),
+        }
+    }
+    let flaky = run.flaky_tests();
+    let checked = if run.to_validate() {
+        check_patch(&mut run, baseline, &user_files, &flaky, settings, console)?
+    } else {
+        Checked::default()
+    };
+    let elapsed = localized_in + started.elapsed();
+    if let Some(exit) = checked.signal().or(run.signal()) {
+        return Ok(interrupted(
+            run,
+            exit,
+            &user_files,
+            settings,
+            localization,
+            elapsed,
+        ));
+    }
+    let concluded = Concluded {
+        run,
+        checked,
+        flaky,
+        elapsed,
+        localized_in,
+    };
+    Ok(concluded.report(baseline, &user_files, localization, settings, console))
+}
+
+/// The stages and their validation, with what they spent.
+struct Concluded {
+    run: Stages,
+    checked: Checked,
+    flaky: BTreeSet<String>,
+    elapsed: Duration,
+    localized_in: Duration,
+}
+
+impl Concluded {
+    /// The report and the ending of a repair not stopped by a signal: the
+    /// validated patch, or why none, with the patch of the groups fixed
+    /// (unvalidated) when there is one.
+    fn report(
+        self,
+        baseline: &Baseline,
+        user_files: &BTreeMap<PathBuf, String>,
+        localization: &Localization,
+        settings: &Settings,
+        console: &Console,
+    ) -> Repair {
+        let Concluded {
+            run,
+            checked,
+            flaky,
+            elapsed,
+            localized_in,
+        } = self;
+        let cut_short = match (&run.end, &checked.halt) {
+            (_, Some(Halt::TimeLimit))
+            | (
+                StagesEnd::Halted {
+                    halt: Halt::TimeLimit,
+                    ..
+                },
+                _,
+            ) => Some("the time limit was reached"),
+            (StagesEnd::CutShort(why), _) => Some(*why),
+            _ => None,
+        };
+        // Complete: every group fixed, or the patch so far validated.
+        let complete = matches!(run.end, StagesEnd::Complete) || checked.diff.is_some();
+        // The patch of the groups fixed, unvalidated: some groups remain, or
+        // the time ran out before it was validated.
+        let partial =
+            (checked.diff.is_none() && checked.rejected.is_none() && !run.patched.is_empty())
+                .then(|| diff_of(user_files, &run.patched));
+        let fixed_tests: Vec<String> = if checked.diff.is_some() {
+            baseline
+                .suite
+                .full_names(baseline.failing().map(|r| &r.test))
+                .into_iter()
+                .filter(|name| !flaky.contains(name))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let ending = Ending {
+            patch: checked.diff.clone(),
+            partial_patch: partial.clone(),
+            fixed_tests,
+            flaky,
+            rejected: checked.rejected.clone(),
+            confidence: checked.diff.as_ref().map(|_| {
+                confidence::assess(&confidence::Evidence::of(
+                    &run.stages,
+                    &checked.new_warnings,
+                ))
+            }),
+        };
+        let report = RepairReport::new(
+            &run.stages,
+            ending,
+            settings,
+            localization.metric.name(),
+            BTreeMap::from([("localize".to_string(), localized_in.as_secs_f64())]),
+            elapsed,
+        );
+        summarize(&report, &run.stages, settings, console);
+        if let Some(partial) = &partial {
+            let what = if complete {
+                "the patch, which passed every test of the search but could not be validated in time"
+            } else {
+                "the patch for the failure groups fixed so far, not validated (the other failures remain)"
+            };
+            console.warn(format!("{what}:\n{}", partial.trim_end()));
+        }
+        let ending = match checked.diff {
+        Some(diff) => RepairEnding::Fixed(diff),
+        None if complete && checked.rejected.is_none() => RepairEnding::NotFixed(
+            "the time limit was reached before the patch above could be validated: check it by hand, or allow more time".to_string(),
+        ),
+        None if run.stages.is_empty() => RepairEnding::NotFixed(TimeUp.to_string()),
+        None => RepairEnding::NotFixed(not_found_message(
+            &run.stages,
+            checked.rejected.as_deref(),
+            cut_short,
+        )),
+    };
+        Repair { report, ending }
+    }
+}
+
+/// How the stages ended.
+#[derive(Debug)]
+enum StagesEnd {
+    /// Every group fixed, or no failure left on the crate with the patch.
+    Complete,
+    /// Every group searched, some without a patch.
+    Exhausted,
+    /// Stopped after a fixed group with groups left: why.
+    CutShort(&'static str),
+    /// A signal or the time limit, and the best candidate of the stage it
+    /// stopped (unvalidated, with the patches of the stages before it).
+    Halted {
+        halt: Halt,
+        best: Option<BTreeMap<PathBuf, String>>,
+    },
+}
+
+/// The stages that ran, the patch of the groups they fixed, and how they
+/// ended.
+struct Stages {
+    stages: Vec<Stage>,
+    patched: BTreeMap<PathBuf, String>,
+    /// Tests of groups that failed only by flakiness (left out, not
+    /// repaired).
+    flaky_groups: BTreeSet<String>,
+    /// Tests of groups searched without a patch.
+    unfixed_groups: BTreeSet<String>,
+    end: StagesEnd,
+}
+
+impl Stages {
+    /// Every test found flaky, by the groups or within a stage.
+    fn flaky_tests(&self) -> BTreeSet<String> {
+        let mut flaky = self.flaky_groups.clone();
+        flaky.extend(self.stages.iter().flat_map(|s| s.flaky.iter().cloned()));
+        flaky
+    }
+
+    /// Whether there is a patch to validate: every group fixed, or the
+    /// patch so far. A repair cut short after a fixed group validates the
+    /// patch so far: it may have fixed the other groups too (one wrong
+    /// entry of a table fails tests in several ways), and the validation's
+    /// share of the time is enough to find out; if it fails, the other
+    /// groups' failures remain, and it is not rejected.
+    fn to_validate(&self) -> bool {
+        match self.end {
+            StagesEnd::Complete | StagesEnd::CutShort(_) => true,
+            _ => !self.unfixed_groups.is_empty() && !self.patched.is_empty(),
+        }
+    }
+
+    fn complete(&self) -> bool {
+        matches!(self.end, StagesEnd::Complete)
+    }
+
+    fn signal(&self) -> Option<Exit> {
+        match self.end {
+            StagesEnd::Halted {
+                halt: Halt::Signal(exit),
+                ..
+            } => Some(exit),
+            _ => None,
+        }
+    }
+}
+
+/// Runs a stage per failure group, largest first, re-localizing on the
+/// patch so far after each fixed group, until every group is fixed or tried,
+/// the time is up, or a signal stops it.
+fn run_stages(
+    baseline: &Baseline,
+    localization: &Localization,
+    settings: &Settings,
+    console: &Console,
+    deadline: Option<Instant>,
+    relocalize: &mut Relocalize,
+) -> Result<Stages> {
+    let mut run = Stages {
+        stages: Vec::new(),
+        patched: BTreeMap::new(),
+        flaky_groups: BTreeSet::new(),
+        unfixed_groups: BTreeSet::new(),
+        end: StagesEnd::Exhausted,
+    };
     // A stage fixes at least one group, so this many stages fix them all
     // (unless a fixed group's tests fail again: then stop).
     let most_stages = localization.groups.len();
     let mut relocalized: Option<(Baseline, Localization)> = None;
-    // Tests of groups that failed only by flakiness (left out, not repaired).
-    let mut flaky_groups: BTreeSet<String> = BTreeSet::new();
-    // Tests of groups searched without a patch: left, the others tried.
-    let mut unfixed_groups: BTreeSet<String> = BTreeSet::new();
-    let mut complete = false;
-    // Why the repair stopped after a stage that found its patch.
-    let mut cut_short: Option<&str> = None;
-    // A signal or the time limit, and the best candidate of the stage it
-    // stopped (unvalidated, with the patches of the stages before it).
-    let mut halted: Option<Halt> = None;
-    let mut best_of_stopped: Option<BTreeMap<PathBuf, String>> = None;
-    loop {
+    run.end = loop {
         let (stage_baseline, stage_localization) = match &relocalized {
             Some((b, l)) => (b, l),
             None => (baseline, localization),
@@ -134,299 +353,281 @@ pub fn repair(
             .iter()
             .filter(|g| {
                 let tests = stage_baseline.suite.full_names(&g.group.tests);
-                !tests.iter().all(|t| flaky_groups.contains(t))
-                    && !tests.iter().all(|t| unfixed_groups.contains(t))
+                !tests.iter().all(|t| run.flaky_groups.contains(t))
+                    && !tests.iter().all(|t| run.unfixed_groups.contains(t))
             })
             .collect();
         remaining.sort_by_key(|g| unpromising(g));
         let Some(&group) = remaining.first() else {
-            complete = unfixed_groups.is_empty();
-            break;
+            break finished(&run.unfixed_groups);
         };
-        if remaining.len() > 1 || !stages.is_empty() {
-            console.status(
-                "Repairing",
-                format!(
-                    "failure group {} ({}): {}",
-                    stages.len() + 1,
-                    group.group.tests.len(),
-                    group.group.description
-                ),
-            );
-        }
-        // The search's deadline holds for its processes too, so that the
-        // reduction and validation keep their share of the time; each group
-        // left has a fair share of what remains (what one leaves unused
-        // goes to the next).
-        let stage_deadline = deadline.map(|d| {
-            let now = Instant::now();
-            now + d.saturating_duration_since(now) / remaining.len() as u32
-        });
-        let outcome = process::with_deadline(stage_deadline, || {
-            run_stage(
-                stage_baseline,
-                group,
-                settings,
-                console,
-                stage_deadline,
-                stages.len(),
-            )
-        });
-        let stage = match halts(outcome)? {
+        let searched = Searched {
+            baseline: stage_baseline,
+            group,
+            left: remaining.len(),
+            before: run.stages.len(),
+        };
+        let stage = match halts(searched.run(settings, console, deadline))? {
             Ok(StageOutcome::Searched(stage)) => *stage,
             Ok(StageOutcome::AllFlaky(flaky)) => {
                 // Every failing test of the group is flaky: on to the next.
-                flaky_groups.extend(flaky);
+                run.flaky_groups.extend(flaky);
                 continue;
             }
-            Err(halt) => {
-                halted = Some(halt);
-                break;
-            }
+            Err(halt) => break StagesEnd::Halted { halt, best: None },
         };
         if stage.stop == Stop::Interrupted {
-            let mut files = patched.clone();
-            files.extend(stage.unreduced.clone());
-            best_of_stopped = Some(files);
-            halted = Some(Halt::Signal(
-                process::stopped_by().unwrap_or(Exit::Interrupted),
-            ));
-            stages.push(stage);
-            break;
+            let mut best = run.patched.clone();
+            best.extend(stage.unreduced.clone());
+            run.stages.push(stage);
+            let exit = process::stopped_by().unwrap_or(Exit::Interrupted);
+            break StagesEnd::Halted {
+                halt: Halt::Signal(exit),
+                best: Some(best),
+            };
         }
         let found = stage.patch.is_some();
-        patched.extend(stage.patched.clone());
+        run.patched.extend(stage.patched.clone());
         let last_group = remaining.len() == 1;
+        let time_up = deadline.is_some_and(|d| Instant::now() >= d);
+        run.stages.push(stage);
         if !found {
             // On to the next group, with what the time left allows.
-            unfixed_groups.extend(stage_baseline.suite.full_names(&group.group.tests));
-            stages.push(stage);
-            if last_group || deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
+            let tests = stage_baseline.suite.full_names(&group.group.tests);
+            run.unfixed_groups.extend(tests);
+            if last_group || time_up {
+                break StagesEnd::Exhausted;
             }
             continue;
         }
-        stages.push(stage);
         if last_group {
-            complete = unfixed_groups.is_empty();
-            break;
+            break finished(&run.unfixed_groups);
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            cut_short = Some("the time limit was reached");
-        } else if stages.len() >= most_stages {
-            cut_short = Some("as many stages ran as there were failure groups at the start");
+        if time_up {
+            break StagesEnd::CutShort("the time limit was reached");
         }
-        if cut_short.is_some() {
-            break;
+        if run.stages.len() >= most_stages {
+            break StagesEnd::CutShort(
+                "as many stages ran as there were failure groups at the start",
+            );
         }
         console.status(
             "Localizing",
             "the remaining failures again, on the crate with the patch so far",
         );
-        match halts(relocalize(&patched))? {
+        match halts(relocalize(&run.patched))? {
             Ok(Some(next)) => relocalized = Some(next),
-            Ok(None) => {
-                complete = true;
-                break;
-            }
-            Err(halt) => {
-                halted = Some(halt);
-                break;
-            }
+            Ok(None) => break StagesEnd::Complete,
+            Err(halt) => break StagesEnd::Halted { halt, best: None },
         }
-    }
-    match halted {
-        // Reported as not fixed below, with what the run spent.
-        Some(Halt::TimeLimit) => {}
-        Some(halt) if stages.is_empty() => return Err(halt.into_error()),
-        None if stages.is_empty() => {
-            return Err(Failure::new(
-                Exit::NothingToLocalize,
-                "nothing to repair: every failing test is flaky",
-            )
-            .into());
-        }
-        _ => {}
-    }
-    let mut flaky = flaky_groups;
-    flaky.extend(stages.iter().flat_map(|s| s.flaky.iter().cloned()));
+    };
+    Ok(run)
+}
 
-    // Validate the combined patch (falling back, for a one-stage repair, to
-    // the unreduced candidate). A repair cut short after a fixed group
-    // validates the patch so far: it may have fixed the other groups too
-    // (one wrong entry of a table fails tests in several ways), and the
-    // validation's share of the time is enough to find out; if it fails,
-    // the other groups' failures remain, and it is not rejected.
-    let mut rejected = None;
-    let mut diff = None;
-    let mut new_warnings: Vec<String> = Vec::new();
-    let patch_so_far =
-        !complete && (cut_short.is_some() || !unfixed_groups.is_empty() && !patched.is_empty());
-    if complete || patch_so_far {
-        let validate_started = Instant::now();
-        // The patch; for a one-stage repair, then the unreduced candidate
-        // and the next plausible patches (a runner-up by its index).
-        let mut tries: Vec<(Option<usize>, BTreeMap<PathBuf, String>)> =
-            vec![(None, patched.clone())];
-        if let [only] = stages.as_slice()
-            && complete
-        {
-            if only.unreduced != only.patched {
-                tries.push((None, only.unreduced.clone()));
-            }
-            let runners = only.runners_up.iter().enumerate();
-            tries.extend(runners.map(|(i, r)| (Some(i), r.files.clone())));
+/// A failure group to search, with how many groups are left (itself
+/// included) and how many stages ran before it.
+struct Searched<'a> {
+    baseline: &'a Baseline,
+    group: &'a GroupRanking,
+    left: usize,
+    before: usize,
+}
+
+impl Searched<'_> {
+    /// Runs the group's stage. The search's deadline holds for its
+    /// processes too, so that the reduction and validation keep their share
+    /// of the time; each group left has a fair share of what remains (what
+    /// one leaves unused goes to the next).
+    fn run(
+        &self,
+        settings: &Settings,
+        console: &Console,
+        deadline: Option<Instant>,
+    ) -> Result<StageOutcome> {
+        let group = &self.group.group;
+        if self.left > 1 || self.before > 0 {
+            let which = format!("failure group {} ({})", self.before + 1, group.tests.len());
+            console.status("Repairing", format!("{which}: {}", group.description));
         }
-        // A patch that passes with new compiler warnings is kept while the
-        // next ones are tried for one that adds none.
-        let mut chosen: Option<(Option<usize>, Validated)> = None;
-        // The first warning of a validated patch that gave way.
-        let mut displaced: Option<String> = None;
-        for (runner_up, files) in tries {
-            let validation =
-                validate_files(baseline, &user_files, &files, &flaky, settings, console).map(|v| {
-                    if complete {
-                        warn_rejected(v, console)
-                    } else {
-                        v
-                    }
-                });
-            match halts(validation)? {
-                Ok(Ok(validated)) => {
-                    let clean = validated.warnings.is_empty();
-                    match &chosen {
-                        None => chosen = Some((runner_up, validated)),
-                        Some((_, warned)) if clean => {
-                            displaced = warned.warnings.first().cloned();
-                            chosen = Some((runner_up, validated));
-                        }
-                        Some(_) => {}
-                    }
-                    if clean {
-                        break;
-                    }
+        let stage_deadline = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / self.left as u32
+        });
+        process::with_deadline(stage_deadline, || {
+            run_stage(
+                self.baseline,
+                self.group,
+                settings,
+                console,
+                stage_deadline,
+                self.before,
+            )
+        })
+    }
+}
+
+/// The end when no group is left to search: complete unless some group
+/// was searched without a patch.
+fn finished(unfixed_groups: &BTreeSet<String>) -> StagesEnd {
+    if unfixed_groups.is_empty() {
+        StagesEnd::Complete
+    } else {
+        StagesEnd::Exhausted
+    }
+}
+
+/// What the validation of the stages' patch found: the validated diff and
+/// the warnings it adds, why it was rejected, or the halt that stopped it.
+#[derive(Debug, Default)]
+struct Checked {
+    diff: Option<String>,
+    new_warnings: Vec<String>,
+    rejected: Option<String>,
+    halt: Option<Halt>,
+}
+
+impl Checked {
+    fn signal(&self) -> Option<Exit> {
+        match self.halt {
+            Some(Halt::Signal(exit)) => Some(exit),
+            _ => None,
+        }
+    }
+}
+
+/// Validates the combined patch; for a one-stage repair that fixed every
+/// group, then the unreduced candidate and the next plausible patches (a
+/// runner-up by its index), until one passes with no new compiler warning
+/// (one that passes with warnings is kept while the next are tried). A
+/// runner-up that passes replaces the stage's patch.
+fn check_patch(
+    run: &mut Stages,
+    baseline: &Baseline,
+    user_files: &BTreeMap<PathBuf, String>,
+    flaky: &BTreeSet<String>,
+    settings: &Settings,
+    console: &Console,
+) -> Result<Checked> {
+    let validate_started = Instant::now();
+    let complete = run.complete();
+    let mut tries: Vec<(Option<usize>, BTreeMap<PathBuf, String>)> =
+        vec![(None, run.patched.clone())];
+    if let [only] = run.stages.as_slice()
+        && complete
+    {
+        if only.unreduced != only.patched {
+            tries.push((None, only.unreduced.clone()));
+        }
+        let runners = only.runners_up.iter().enumerate();
+        tries.extend(runners.map(|(i, r)| (Some(i), r.files.clone())));
+    }
+    let mut checked = Checked::default();
+    let mut chosen: Option<(Option<usize>, Validated)> = None;
+    // The first warning of a validated patch that gave way.
+    let mut displaced: Option<String> = None;
+    for (runner_up, files) in tries {
+        let validation = validate_files(baseline, user_files, &files, flaky, settings, console)
+            .map(|v| {
+                if complete {
+                    warn_rejected(v, console)
+                } else {
+                    v
                 }
-                Ok(Err(reason)) => rejected = complete.then_some(reason),
-                Err(halt) => {
-                    halted = Some(halt);
+            });
+        match halts(validation)? {
+            Ok(Ok(validated)) => {
+                let clean = validated.warnings.is_empty();
+                match &chosen {
+                    None => chosen = Some((runner_up, validated)),
+                    Some((_, warned)) if clean => {
+                        displaced = warned.warnings.first().cloned();
+                        chosen = Some((runner_up, validated));
+                    }
+                    Some(_) => {}
+                }
+                if clean {
                     break;
                 }
             }
-        }
-        if let Some((runner_up, validated)) = chosen {
-            if let (Some(i), Some(stage)) = (runner_up, stages.last_mut()) {
-                let runner = stage.runners_up.remove(i);
-                let why = match &displaced {
-                    Some(warning) => {
-                        format!("a patch before it adds a compiler warning: {warning}")
-                    }
-                    None => "the patches before it did not".to_string(),
-                };
-                console.note(format!(
-                    "the next plausible patch passed validation ({why}): {}",
-                    runner
-                        .edits
-                        .iter()
-                        .map(|e| format!("{}:{}", e.file.display(), e.line))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-                stage.patch = Some(runner.candidate);
-                stage.edits = runner.edits;
-                stage.patched = runner.files.clone();
-                stage.chosen = i + 1;
-                patched = runner.files;
+            Ok(Err(reason)) => checked.rejected = complete.then_some(reason),
+            Err(halt) => {
+                checked.halt = Some(halt);
+                break;
             }
-            new_warnings = validated.warnings;
-            diff = Some(validated.diff);
-            complete = true;
-        }
-        if let Some(stage) = stages.last_mut() {
-            stage
-                .timings
-                .insert("validate", validate_started.elapsed().as_secs_f64());
         }
     }
-    let elapsed = localized_in + started.elapsed();
-    if let Some(Halt::Signal(exit)) = halted {
-        let best = best_of_stopped.unwrap_or_else(|| patched.clone());
-        let last = stages.last().expect("a stage ran");
-        let note = if last.stop == Stop::Interrupted {
-            interrupted_note(last.sweep.edits, last.generations(), &last.best)
-        } else {
-            "interrupted; the patch for the failure groups fixed so far, not validated:".to_string()
-        };
-        let best = diff_of(&user_files, &best);
-        let mut report = RepairReport::new(
-            &stages,
-            Ending {
-                partial_patch: (!best.is_empty()).then(|| best.clone()),
-                ..Ending::default()
-            },
-            settings,
-            localization.metric.name(),
-            BTreeMap::new(),
-            elapsed,
-        );
-        report.interrupt(exit, &note);
-        return Ok(Repair {
-            report,
-            ending: RepairEnding::Interrupted { exit, note, best },
-        });
+    if let Some((runner_up, validated)) = chosen {
+        if let (Some(i), Some(stage)) = (runner_up, run.stages.last_mut()) {
+            let runner = stage.runners_up.remove(i);
+            let why = match &displaced {
+                Some(warning) => format!("a patch before it adds a compiler warning: {warning}"),
+                None => "the patches before it did not".to_string(),
+            };
+            console.note(format!(
+                "the next plausible patch passed validation ({why}): {}",
+                runner
+                    .edits
+                    .iter()
+                    .map(|e| format!("{}:{}", e.file.display(), e.line))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            stage.patch = Some(runner.candidate);
+            stage.edits = runner.edits;
+            stage.patched = runner.files.clone();
+            stage.chosen = i + 1;
+            run.patched = runner.files;
+        }
+        checked.new_warnings = validated.warnings;
+        checked.diff = Some(validated.diff);
     }
-    if halted == Some(Halt::TimeLimit) {
-        cut_short = Some("the time limit was reached");
+    if let Some(stage) = run.stages.last_mut() {
+        stage
+            .timings
+            .insert("validate", validate_started.elapsed().as_secs_f64());
     }
-    // The patch of the groups fixed, unvalidated: some groups remain, or
-    // the time ran out before it was validated.
-    let partial = (diff.is_none() && rejected.is_none() && !patched.is_empty())
-        .then(|| diff_of(&user_files, &patched));
-    let fixed_tests: Vec<String> = if diff.is_some() {
-        baseline
-            .suite
-            .full_names(baseline.failing().map(|r| &r.test))
-            .into_iter()
-            .filter(|name| !flaky.contains(name))
-            .collect()
+    Ok(checked)
+}
+
+/// The repair stopped by a signal: its best candidate so far (or the patch
+/// of the groups fixed), unvalidated.
+fn interrupted(
+    run: Stages,
+    exit: Exit,
+    user_files: &BTreeMap<PathBuf, String>,
+    settings: &Settings,
+    localization: &Localization,
+    elapsed: Duration,
+) -> Repair {
+    let best = match run.end {
+        StagesEnd::Halted {
+            best: Some(best), ..
+        } => best,
+        _ => run.patched.clone(),
+    };
+    let last = run.stages.last().expect("a stage ran");
+    let note = if last.stop == Stop::Interrupted {
+        interrupted_note(last.sweep.edits, last.generations(), &last.best)
     } else {
-        Vec::new()
+        "interrupted; the patch for the failure groups fixed so far, not validated:".to_string()
     };
-    let ending = Ending {
-        patch: diff.clone(),
-        partial_patch: partial.clone(),
-        fixed_tests,
-        flaky,
-        rejected: rejected.clone(),
-        confidence: diff
-            .as_ref()
-            .map(|_| confidence::assess(&confidence::Evidence::of(&stages, &new_warnings))),
-    };
-    let report = RepairReport::new(
-        &stages,
-        ending,
+    let best = diff_of(user_files, &best);
+    let mut report = RepairReport::new(
+        &run.stages,
+        Ending {
+            partial_patch: (!best.is_empty()).then(|| best.clone()),
+            ..Ending::default()
+        },
         settings,
         localization.metric.name(),
-        BTreeMap::from([("localize".to_string(), localized_in.as_secs_f64())]),
+        BTreeMap::new(),
         elapsed,
     );
-    summarize(&report, &stages, settings, console);
-    if let Some(partial) = &partial {
-        let what = if complete {
-            "the patch, which passed every test of the search but could not be validated in time"
-        } else {
-            "the patch for the failure groups fixed so far, not validated (the other failures remain)"
-        };
-        console.warn(format!("{what}:\n{}", partial.trim_end()));
+    report.interrupt(exit, &note);
+    Repair {
+        report,
+        ending: RepairEnding::Interrupted { exit, note, best },
     }
-    let ending = match diff {
-        Some(diff) => RepairEnding::Fixed(diff),
-        None if complete && rejected.is_none() => RepairEnding::NotFixed(
-            "the time limit was reached before the patch above could be validated: check it by hand, or allow more time".to_string(),
-        ),
-        None if stages.is_empty() => RepairEnding::NotFixed(TimeUp.to_string()),
-        None => RepairEnding::NotFixed(not_found_message(&stages, rejected.as_deref(), cut_short)),
-    };
-    Ok(Repair { report, ending })
 }
 
 /// `--shard K/N`: this shard's slice of the single edits of the first
@@ -496,85 +697,6 @@ fn unpromising(group: &GroupRanking) -> bool {
 /// The share of the time limit the search leaves for reducing and
 /// validating what it finds.
 const VALIDATION_SHARE: f64 = 0.15;
-
-/// A validation of files that passed every test of the search, warned
-/// about when it fails.
-fn warn_rejected(
-    validation: Result<Validated, String>,
-    console: &Console,
-) -> Result<Validated, String> {
-    if let Err(reason) = &validation {
-        console.warn(format!(
-            "a candidate that passed every test failed validation: {reason}"
-        ));
-    }
-    validation
-}
-
-/// Patched files that passed validation: their diff against the user's
-/// files, and the compiler warnings they add.
-struct Validated {
-    diff: String,
-    warnings: Vec<String>,
-}
-
-/// Runs every test on a clean copy with patched files in place: their diff
-/// against the user's files when all pass, else why not.
-fn validate_files(
-    baseline: &Baseline,
-    user_files: &BTreeMap<PathBuf, String>,
-    files: &BTreeMap<PathBuf, String>,
-    flaky: &BTreeSet<String>,
-    settings: &Settings,
-    console: &Console,
-) -> Result<Result<Validated, String>> {
-    let changes: Vec<(PathBuf, String)> = files
-        .iter()
-        .filter(|(path, text)| user_files.get(*path) != Some(*text))
-        .map(|(p, t)| (p.clone(), t.clone()))
-        .collect();
-    let flaky_names: BTreeSet<String> = flaky
-        .iter()
-        .filter_map(|full_name| baseline.suite.find(full_name))
-        .map(|t| baseline.suite.get(t).name.clone())
-        .collect();
-    let total: Duration = baseline.records.iter().map(|r| r.outcome.duration).sum();
-    let timeout = Duration::from_secs(300) + total * 10;
-    let spinner = console.spinner("Validating");
-    spinner.set_message("the patch with cargo test on a clean copy");
-    let validation = validate(
-        &baseline.workspace,
-        &changes,
-        &settings.evaluation.cargo,
-        &flaky_names,
-        timeout,
-        settings.test_tool,
-    )?;
-    drop(spinner);
-    Ok(match validation {
-        Validation::Passed { warnings } => Ok(Validated {
-            diff: diff_of(user_files, files),
-            warnings,
-        }),
-        Validation::Failed(reason) => Err(reason),
-    })
-}
-
-/// The unified diff from the user's files to `files` (those that differ).
-fn diff_of(user_files: &BTreeMap<PathBuf, String>, files: &BTreeMap<PathBuf, String>) -> String {
-    let changes: Vec<FileChange> = files
-        .iter()
-        .filter_map(|(path, patched)| {
-            let original = user_files.get(path)?;
-            (original != patched).then_some(FileChange {
-                path,
-                original,
-                patched,
-            })
-        })
-        .collect();
-    unified_diff(&changes)
-}
 
 /// What an interrupted stage had: nothing scored yet, nothing better than
 /// the crate as it is, or its best candidate.

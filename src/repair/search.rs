@@ -165,33 +165,11 @@ pub fn search(
         }
     };
 
-    // The initial population: the original, the seeds, and a population's
-    // worth of single random mutations of it; the fittest `population` of
-    // them survive.
-    let mut initial: Vec<(Candidate, Option<PatchEdit>)> = vec![(Candidate::original(), None)];
-    for seed in &settings.seeds {
-        if !initial.iter().any(|(c, _)| c == seed) {
-            initial.push((seed.clone(), seed.edits().last().cloned()));
-        }
-    }
-    let size = initial.len() + settings.population.saturating_sub(1);
-    let mut made: HashSet<Candidate> = initial.iter().map(|(c, _)| c.clone()).collect();
-    for attempt in 0..settings.population.saturating_sub(1) * 4 {
-        if initial.len() >= size {
-            break;
-        }
-        if attempt % HALT_CHECK_EVERY == 0
-            && let Err(halt) = process::check_interrupted()
-        {
-            return run.interrupted_or(halt);
-        }
-        if let Some(edit) = mutator.mutation(rng) {
-            let candidate = Candidate::original().with(edit.clone());
-            if made.insert(candidate.clone()) {
-                initial.push((candidate, Some(edit)));
-            }
-        }
-    }
+    // The fittest `population` of the initial candidates survive.
+    let initial = match initial_population(mutator, settings, rng) {
+        Ok(initial) => initial,
+        Err(halt) => return run.interrupted_or(halt),
+    };
     if initial.len() == 1 {
         let best = run
             .score_batch(initial, on_progress)?
@@ -252,6 +230,38 @@ pub fn search(
         .next()
         .expect("the population is never empty");
     Ok(run.finish(best, stopped))
+}
+
+/// The initial population: the original, the seeds, and a population's
+/// worth of single random mutations of it (each with its edit).
+fn initial_population(
+    mutator: &mut Mutator,
+    settings: &SearchSettings,
+    rng: &mut StdRng,
+) -> Result<Vec<(Candidate, Option<PatchEdit>)>> {
+    let mut initial: Vec<(Candidate, Option<PatchEdit>)> = vec![(Candidate::original(), None)];
+    for seed in &settings.seeds {
+        if !initial.iter().any(|(c, _)| c == seed) {
+            initial.push((seed.clone(), seed.edits().last().cloned()));
+        }
+    }
+    let size = initial.len() + settings.population.saturating_sub(1);
+    let mut made: HashSet<Candidate> = initial.iter().map(|(c, _)| c.clone()).collect();
+    for attempt in 0..settings.population.saturating_sub(1) * 4 {
+        if initial.len() >= size {
+            break;
+        }
+        if attempt % HALT_CHECK_EVERY == 0 {
+            process::check_interrupted()?;
+        }
+        if let Some(edit) = mutator.mutation(rng) {
+            let candidate = Candidate::original().with(edit.clone());
+            if made.insert(candidate.clone()) {
+                initial.push((candidate, Some(edit)));
+            }
+        }
+    }
+    Ok(initial)
 }
 
 /// Offspring of a population: pairs of parents (chosen uniformly), crossed

@@ -18,12 +18,15 @@ use rand::rngs::StdRng;
 
 use crate::baseline::Baseline;
 use crate::cargo::{TestId, Verdict};
+use crate::code::CrateSources;
 use crate::code::Originals;
 use crate::code::source::Location;
 use crate::dd::{self, Outcome};
 use crate::evaluate::FitnessModel;
 use crate::evaluate::infer_types;
-use crate::evaluate::{CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats};
+use crate::evaluate::{
+    CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, PreparedEvaluator,
+};
 use crate::evaluate::{Prepared, prepare};
 use crate::exit::Halt;
 use crate::localize::GroupRanking;
@@ -32,7 +35,7 @@ use crate::mutation::Mutator;
 use crate::mutation::Types;
 use crate::mutation::{Candidate, Operator};
 use crate::mutation::{MutationSpace, collect_mutation_space};
-use crate::repair::choice::{Measures, rank_plausible};
+use crate::repair::choice::{Alternative, Measures, rank_plausible};
 use crate::repair::search::{
     OperatorCounts, Progress, Scored, SearchResult, SearchSettings, Stop, search,
 };
@@ -171,41 +174,206 @@ pub fn run_stage(
     let originals = &ground.originals;
     let types_seconds = ground.types_seconds;
     let mut mutator = ground.mutator(group, settings);
-    let (mut evaluator, model, flaky) = match prepare(
-        baseline,
-        &group.group.tests,
-        settings.weights,
-        &settings.evaluation,
-        console,
-    )? {
-        Prepared::Ready {
-            evaluator,
-            model,
-            flaky,
-        } => (evaluator, model, flaky),
-        Prepared::AllFlaky { flaky } => {
-            return Ok(StageOutcome::AllFlaky(baseline.suite.full_names(&flaky)));
-        }
-    };
     let locations = sweep_locations(&mutator, group);
-    // The first stage's edits may have been evaluated by shards already.
-    if let (Some(shards), 0) = (&settings.shards, index) {
-        let known = known_outcomes(shards, &enumerate(&mutator, &locations), baseline)?;
-        console.status(
-            "Merging",
-            format!(
-                "{} outcomes of single edits from {} shards",
-                known.len(),
-                shards.len()
-            ),
-        );
-        evaluator = Box::new(Known::wrap(evaluator, Arc::new(known)));
-    }
+    let first = index == 0;
+    let (mut evaluator, model, flaky) = match evaluator_for(
+        baseline, group, settings, console, &mutator, &locations, first,
+    )? {
+        Ok(ready) => ready,
+        Err(flaky) => return Ok(StageOutcome::AllFlaky(baseline.suite.full_names(&flaky))),
+    };
     let mut timings = BTreeMap::from([("types", types_seconds)]);
 
     // The sweep: every single edit, location by location in rank order.
     let sweep_deadline =
         deadline.map(|d| started + d.saturating_duration_since(started).mul_f64(SWEEP_SHARE));
+    let swept = timed(&mut timings, "sweep", || {
+        let evaluator = &mut *evaluator;
+        sweep_with_progress(
+            &mutator,
+            &locations,
+            evaluator,
+            &model,
+            sweep_deadline,
+            console,
+        )
+    })?;
+
+    let mut alternatives = Vec::new();
+    let swept_best = || swept.best.clone().unwrap_or_else(|| original(&model));
+    let (best, stop, search_result) = match swept.stop {
+        SweepStop::Found => {
+            let crash = group.crash.as_ref();
+            alternatives = timed(&mut timings, "choose", || {
+                rank_plausible(
+                    &swept.plausible,
+                    baseline,
+                    &model,
+                    crash,
+                    settings,
+                    deadline,
+                )
+            })?;
+            (alternatives[0].scored.clone(), Stop::Found, None)
+        }
+        // Stopped, with no time for the genetic search.
+        SweepStop::Interrupted => (swept_best(), Stop::Interrupted, None),
+        SweepStop::TimeLimit if process::out_of_time() => (swept_best(), Stop::TimeLimit, None),
+        SweepStop::Exhausted | SweepStop::TimeLimit => {
+            let seed = settings.seed.wrapping_add(index as u64);
+            let mut rng = StdRng::seed_from_u64(seed);
+            let seeds = critical_seeds(&mutator, group, &mut rng);
+            let search_settings = search_settings(seeds, &swept, settings, deadline);
+            let (result, seconds) = genetic_search(
+                &mut mutator,
+                &mut *evaluator,
+                &model,
+                &search_settings,
+                &mut rng,
+                console,
+                seed,
+            )?;
+            timings.insert("search", seconds);
+            (result.best.clone(), result.stop, Some(result))
+        }
+    };
+    let patch = if stop == Stop::Found {
+        evaluator.set_cutoff(None);
+        let evaluator = &mut *evaluator;
+        let reduced = || reduce(&best.candidate, evaluator, &model, console);
+        Some(timed(&mut timings, "reduce", reduced)?)
+    } else {
+        None
+    };
+    let never_passed = never_passed(search_result.as_ref(), stop, &model, &swept);
+    let (ranking_before, ranking_after) = rankings(group, &mutator, sources);
+    let of = Reported { originals, group };
+    Ok(StageOutcome::Searched(Box::new(Stage {
+        description: group.group.description.clone(),
+        tests: baseline.suite.full_names(&group.group.tests),
+        patched: patch.as_ref().map(|c| of.files(c)).unwrap_or_default(),
+        unreduced: of.files(&best.candidate),
+        runners_up: alternatives
+            .iter()
+            .skip(1)
+            .take(RUNNERS_UP)
+            .map(|a| of.runner_up(a))
+            .collect(),
+        edits: patch.as_ref().map(|c| of.edits(c)).unwrap_or_default(),
+        patch,
+        counts: evaluator.counts(),
+        evaluation: evaluator.stats(),
+        flaky: baseline.suite.full_names(&flaky),
+        never_passed: baseline.suite.full_names(&never_passed),
+        chosen: 0,
+        alternatives: alternatives.iter().map(|a| of.plausible(a)).collect(),
+        sweep: swept,
+        search: search_result,
+        best,
+        stop,
+        ranking_before,
+        ranking_after,
+        timings,
+    })))
+}
+
+/// An evaluator ready for a group, its fitness model and the tests found
+/// flaky.
+type Evaluating = (Box<dyn PreparedEvaluator>, FitnessModel, Vec<TestId>);
+
+/// The group's evaluator, its fitness model and the tests found flaky; for
+/// the first stage, with the outcomes of its edits that shards evaluated
+/// already. `Err` with the flaky tests when every failing test of the group
+/// is flaky.
+fn evaluator_for(
+    baseline: &Baseline,
+    group: &GroupRanking,
+    settings: &Settings,
+    console: &Console,
+    mutator: &Mutator,
+    locations: &[Location],
+    first: bool,
+) -> Result<Result<Evaluating, Vec<TestId>>> {
+    let tests = &group.group.tests;
+    let evaluation = &settings.evaluation;
+    let (mut evaluator, model, flaky) =
+        match prepare(baseline, tests, settings.weights, evaluation, console)? {
+            Prepared::Ready {
+                evaluator,
+                model,
+                flaky,
+            } => (evaluator, model, flaky),
+            Prepared::AllFlaky { flaky } => return Ok(Err(flaky)),
+        };
+    if let (Some(shards), true) = (&settings.shards, first) {
+        let known = known_outcomes(shards, &enumerate(mutator, locations), baseline)?;
+        let merged = format!("{} outcomes of single edits", known.len());
+        console.status("Merging", format!("{merged} from {} shards", shards.len()));
+        evaluator = Box::new(Known::wrap(evaluator, Arc::new(known)));
+    }
+    Ok(Ok((evaluator, model, flaky)))
+}
+
+/// Runs a step, recording its seconds under `name`.
+fn timed<T>(
+    timings: &mut BTreeMap<&'static str, f64>,
+    name: &'static str,
+    step: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let started = Instant::now();
+    let value = step()?;
+    timings.insert(name, started.elapsed().as_secs_f64());
+    Ok(value)
+}
+
+/// The genetic search's settings: its seeds are the critical predicates'
+/// edits and the sweep's partial fixes, and it starts from what the sweep
+/// learned about locations and operators.
+fn search_settings(
+    mut seeds: Vec<Candidate>,
+    swept: &Swept,
+    settings: &Settings,
+    deadline: Option<Instant>,
+) -> SearchSettings {
+    let partial = swept.partial.iter().take(settings.population);
+    seeds.extend(partial.map(|s| s.candidate.clone()));
+    SearchSettings {
+        population: settings.population,
+        generations: settings.generations,
+        time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        seeds,
+        feedback: settings.feedback,
+        learned: swept.feedback.clone(),
+    }
+}
+
+/// The failing tests no candidate made pass, in the sweep or the search
+/// (none when a patch was found).
+fn never_passed(
+    search: Option<&SearchResult>,
+    stop: Stop,
+    model: &FitnessModel,
+    swept: &Swept,
+) -> Vec<TestId> {
+    let failing = match search {
+        Some(search) => &search.never_passed,
+        None if stop == Stop::Found => return Vec::new(),
+        None => &model.originally_failing,
+    };
+    let failing = failing.iter().copied();
+    failing.filter(|t| !swept.passed.contains(t)).collect()
+}
+
+/// The sweep with its progress: a bar on a terminal, a status line before
+/// and after.
+fn sweep_with_progress(
+    mutator: &Mutator,
+    locations: &[Location],
+    evaluator: &mut dyn Evaluator,
+    model: &FitnessModel,
+    deadline: Option<Instant>,
+    console: &Console,
+) -> Result<Swept> {
     console.status(
         "Sweeping",
         format!(
@@ -215,24 +383,23 @@ pub fn run_stage(
     );
     let bar = console.counter("Sweeping", locations.len() as u64);
     bar.set_message("locations");
-    let sweep_started = Instant::now();
+    let started = Instant::now();
     let swept = sweep(
-        &mutator,
-        &locations,
-        &mut *evaluator,
-        &model,
-        sweep_deadline,
+        mutator,
+        locations,
+        evaluator,
+        model,
+        deadline,
         &|progress| {
             bar.set_position(progress.locations as u64);
             bar.set_message(format!(
                 "locations · {} single edits tried ({})",
                 progress.edits,
-                rate(progress.edits, sweep_started)
+                rate(progress.edits, started)
             ));
         },
     )?;
     drop(bar);
-    timings.insert("sweep", sweep_started.elapsed().as_secs_f64());
     console.status(
         "Swept",
         format!(
@@ -243,153 +410,31 @@ pub fn run_stage(
             swept.partial.len()
         ),
     );
+    Ok(swept)
+}
 
-    let mut alternatives = Vec::new();
-    let swept_best = || swept.best.clone().unwrap_or_else(|| original(&model));
-    let (best, stop, search_result) = match swept.stop {
-        SweepStop::Found => {
-            let choice_started = Instant::now();
-            alternatives = rank_plausible(
-                &swept.plausible,
-                baseline,
-                &model,
-                group.crash.as_ref(),
-                settings,
-                deadline,
-            )?;
-            timings.insert("choose", choice_started.elapsed().as_secs_f64());
-            (alternatives[0].scored.clone(), Stop::Found, None)
-        }
-        // Stopped, with no time for the genetic search.
-        SweepStop::Interrupted => (swept_best(), Stop::Interrupted, None),
-        SweepStop::TimeLimit if process::out_of_time() => (swept_best(), Stop::TimeLimit, None),
-        SweepStop::Exhausted | SweepStop::TimeLimit => {
-            let seed = settings.seed.wrapping_add(index as u64);
-            let mut rng = StdRng::seed_from_u64(seed);
-            let mut seeds = critical_seeds(&mutator, group, &mut rng);
-            seeds.extend(
-                swept
-                    .partial
-                    .iter()
-                    .take(settings.population)
-                    .map(|s| s.candidate.clone()),
-            );
-            let search_settings = SearchSettings {
-                population: settings.population,
-                generations: settings.generations,
-                time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
-                seeds,
-                feedback: settings.feedback,
-                learned: swept.feedback.clone(),
-            };
-            let result = genetic_search(
-                &mut mutator,
-                &mut *evaluator,
-                &model,
-                &search_settings,
-                &mut rng,
-                console,
-                seed,
-            )?;
-            timings.insert("search", result.1);
-            let result = result.0;
-            (result.best.clone(), result.stop, Some(result))
-        }
+/// The group's ten first lines before the stage, and the ten the stage's
+/// location weights put first after it (each with its rank before, 0 when
+/// unranked).
+fn rankings(
+    group: &GroupRanking,
+    mutator: &Mutator,
+    sources: &CrateSources,
+) -> (Vec<String>, Vec<(String, usize)>) {
+    let rank_of = |location: Location| {
+        let suspect = group.suspects.iter().find(|s| s.location == location);
+        suspect.map_or(0, |s| s.rank)
     };
-    let patch = if stop == Stop::Found {
-        evaluator.set_cutoff(None);
-        let reduce_started = Instant::now();
-        let reduced = reduce(&best.candidate, &mut *evaluator, &model, console)?;
-        timings.insert("reduce", reduce_started.elapsed().as_secs_f64());
-        Some(reduced)
-    } else {
-        None
-    };
-    let never_passed: Vec<TestId> = match &search_result {
-        Some(search) => search
-            .never_passed
-            .iter()
-            .copied()
-            .filter(|t| !swept.passed.contains(t))
-            .collect(),
-        None if stop == Stop::Found => Vec::new(),
-        None => model
-            .originally_failing
-            .iter()
-            .copied()
-            .filter(|t| !swept.passed.contains(t))
-            .collect(),
-    };
-    let files_of = |candidate: &Candidate| -> BTreeMap<PathBuf, String> {
-        candidate
-            .texts(originals)
-            .into_iter()
-            .map(|(file, text)| (originals.path(file).to_path_buf(), text))
-            .collect()
-    };
-    let ranking_before: Vec<String> = group
-        .suspects
-        .iter()
-        .take(10)
-        .map(|s| sources.display(s.location))
-        .collect();
+    let before = group.suspects.iter().take(10);
+    let before = before.map(|s| sources.display(s.location)).collect();
     let mut after: Vec<(Location, f64)> = mutator
         .weights()
         .map(|(location, _, weight)| (location, weight))
         .collect();
     after.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let ranking_after = after
-        .iter()
-        .take(10)
-        .map(|&(location, _)| {
-            let before = group
-                .suspects
-                .iter()
-                .find(|s| s.location == location)
-                .map_or(0, |s| s.rank);
-            (sources.display(location), before)
-        })
-        .collect();
-    Ok(StageOutcome::Searched(Box::new(Stage {
-        description: group.group.description.clone(),
-        tests: baseline.suite.full_names(&group.group.tests),
-        patched: patch.as_ref().map(files_of).unwrap_or_default(),
-        unreduced: files_of(&best.candidate),
-        runners_up: alternatives
-            .iter()
-            .skip(1)
-            .take(RUNNERS_UP)
-            .map(|a| RunnerUp {
-                candidate: a.scored.candidate.clone(),
-                edits: described(&a.scored.candidate, originals, group),
-                files: files_of(&a.scored.candidate),
-            })
-            .collect(),
-        edits: patch
-            .as_ref()
-            .map(|c| described(c, originals, group))
-            .unwrap_or_default(),
-        patch,
-        counts: evaluator.counts(),
-        evaluation: evaluator.stats(),
-        flaky: baseline.suite.full_names(&flaky),
-        never_passed: baseline.suite.full_names(&never_passed),
-        chosen: 0,
-        alternatives: alternatives
-            .iter()
-            .map(|a| Plausible {
-                edits: described(&a.scored.candidate, originals, group),
-                measures: a.measures,
-            })
-            .collect(),
-        sweep: swept,
-        search: search_result,
-        best,
-        stop,
-        ranking_before,
-        ranking_after,
-        timings,
-    })))
+    let after = after.iter().take(10);
+    let after = after.map(|&(location, _)| (sources.display(location), rank_of(location)));
+    (before, after.collect())
 }
 
 /// The group's ranking, with `--in-diff` only its suspects on changed lines.
@@ -469,27 +514,55 @@ pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking) -> Vec<Location>
     warned
 }
 
-/// Each edit of a candidate.
-fn described(
-    candidate: &Candidate,
-    originals: &Originals,
-    group: &GroupRanking,
-) -> Vec<EditDescription> {
-    candidate
-        .edits()
-        .iter()
-        .map(|e| EditDescription {
-            file: originals.path(e.file).to_path_buf(),
-            line: e.line,
-            operator: e.operator,
-            replacement: e.edit.text.clone(),
-            rank: group
-                .suspects
-                .iter()
-                .find(|s| s.location == e.location())
-                .map_or(0, |s| s.rank),
-        })
-        .collect()
+/// Candidates as a stage reports them: the files they change and their
+/// edits, each with the rank of its line in the group.
+struct Reported<'a> {
+    originals: &'a Originals,
+    group: &'a GroupRanking,
+}
+
+impl Reported<'_> {
+    /// The files a candidate changes (paths and patched texts).
+    fn files(&self, candidate: &Candidate) -> BTreeMap<PathBuf, String> {
+        let texts = candidate.texts(self.originals).into_iter();
+        texts
+            .map(|(file, text)| (self.originals.path(file).to_path_buf(), text))
+            .collect()
+    }
+
+    /// Each edit of a candidate.
+    fn edits(&self, candidate: &Candidate) -> Vec<EditDescription> {
+        let rank_of = |location: Location| {
+            let suspect = self.group.suspects.iter().find(|s| s.location == location);
+            suspect.map_or(0, |s| s.rank)
+        };
+        let edits = candidate.edits().iter();
+        edits
+            .map(|e| EditDescription {
+                file: self.originals.path(e.file).to_path_buf(),
+                line: e.line,
+                operator: e.operator,
+                replacement: e.edit.text.clone(),
+                rank: rank_of(e.location()),
+            })
+            .collect()
+    }
+
+    fn runner_up(&self, alternative: &Alternative) -> RunnerUp {
+        let candidate = alternative.scored.candidate.clone();
+        RunnerUp {
+            edits: self.edits(&candidate),
+            files: self.files(&candidate),
+            candidate,
+        }
+    }
+
+    fn plausible(&self, alternative: &Alternative) -> Plausible {
+        Plausible {
+            edits: self.edits(&alternative.scored.candidate),
+            measures: alternative.measures,
+        }
+    }
 }
 
 /// The unchanged crate as a scored candidate (what a search that tried

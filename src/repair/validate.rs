@@ -3,13 +3,14 @@
 //! a patch that passes is emitted, and it is called plausible: it passes
 //! the tests it was given.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
 
+use crate::baseline::Baseline;
 use crate::cargo::Workspace;
 use crate::cargo::parse_results;
 use crate::cargo::{
@@ -17,6 +18,9 @@ use crate::cargo::{
     run_all_tests, run_doctests, run_nextest,
 };
 use crate::cargo::{CargoFlags, TestTool};
+use crate::code::{FileChange, unified_diff};
+use crate::repair::settings::Settings;
+use crate::system::console::Console;
 use crate::system::process::{Finished, Status};
 use crate::system::scratch::MAIN_TARGET;
 
@@ -217,6 +221,88 @@ fn first_error(stderr: &str) -> String {
         .find(|l| l.starts_with("error"))
         .unwrap_or("cargo test failed")
         .to_string()
+}
+
+/// A validation of files that passed every test of the search, warned
+/// about when it fails.
+pub fn warn_rejected(
+    validation: Result<Validated, String>,
+    console: &Console,
+) -> Result<Validated, String> {
+    if let Err(reason) = &validation {
+        console.warn(format!(
+            "a candidate that passed every test failed validation: {reason}"
+        ));
+    }
+    validation
+}
+
+/// Patched files that passed validation: their diff against the user's
+/// files, and the compiler warnings they add.
+pub struct Validated {
+    pub diff: String,
+    pub warnings: Vec<String>,
+}
+
+/// Runs every test on a clean copy with patched files in place: their diff
+/// against the user's files when all pass, else why not.
+pub fn validate_files(
+    baseline: &Baseline,
+    user_files: &BTreeMap<PathBuf, String>,
+    files: &BTreeMap<PathBuf, String>,
+    flaky: &BTreeSet<String>,
+    settings: &Settings,
+    console: &Console,
+) -> Result<Result<Validated, String>> {
+    let changes: Vec<(PathBuf, String)> = files
+        .iter()
+        .filter(|(path, text)| user_files.get(*path) != Some(*text))
+        .map(|(p, t)| (p.clone(), t.clone()))
+        .collect();
+    let flaky_names: BTreeSet<String> = flaky
+        .iter()
+        .filter_map(|full_name| baseline.suite.find(full_name))
+        .map(|t| baseline.suite.get(t).name.clone())
+        .collect();
+    let total: Duration = baseline.records.iter().map(|r| r.outcome.duration).sum();
+    let timeout = Duration::from_secs(300) + total * 10;
+    let spinner = console.spinner("Validating");
+    spinner.set_message("the patch with cargo test on a clean copy");
+    let validation = validate(
+        &baseline.workspace,
+        &changes,
+        &settings.evaluation.cargo,
+        &flaky_names,
+        timeout,
+        settings.test_tool,
+    )?;
+    drop(spinner);
+    Ok(match validation {
+        Validation::Passed { warnings } => Ok(Validated {
+            diff: diff_of(user_files, files),
+            warnings,
+        }),
+        Validation::Failed(reason) => Err(reason),
+    })
+}
+
+/// The unified diff from the user's files to `files` (those that differ).
+pub fn diff_of(
+    user_files: &BTreeMap<PathBuf, String>,
+    files: &BTreeMap<PathBuf, String>,
+) -> String {
+    let changes: Vec<FileChange> = files
+        .iter()
+        .filter_map(|(path, patched)| {
+            let original = user_files.get(path)?;
+            (original != patched).then_some(FileChange {
+                path,
+                original,
+                patched,
+            })
+        })
+        .collect();
+    unified_diff(&changes)
 }
 
 #[cfg(test)]
