@@ -1,14 +1,20 @@
 //! The crate's code as text and syntax: byte-range edits, the crate's own
-//! source files, the walk over runnable code, unified diffs, where a test
+//! source files, the walk over runnable code (its scopes; the variables,
+//! control flow and tokens of code), unified diffs, where a test
 //! function is written.
 
+mod control;
 mod crate_sources;
 mod diff;
 mod macro_body;
+mod scope;
 pub mod source;
 mod spans;
-mod syntax;
 mod test_fn;
+mod tokens;
+mod variables;
+mod walk;
+pub use control::{branch_values, has_let, header, may_call};
 #[cfg(test)]
 pub use crate_sources::SourceFile;
 pub use crate_sources::{
@@ -16,11 +22,15 @@ pub use crate_sources::{
 };
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};
+pub use scope::{EnclosingStatement, Scope};
 pub use spans::{Span, Spans};
-pub use syntax::{
-    Code, EnclosingStatement, Mention, RunnableCode, Scope, branch_values, closure_parameters,
-    free_variables, has_let, header, is_comparison, is_compound_assignment, let_bindings,
-    macro_arguments, may_call, mentions, pattern_bindings, self_field, start_line,
-    variable_occurrences, variables_used, walk_runnable_code, without_spaces, words,
-};
 pub use test_fn::{TestFunction, find_test_function, line_at};
+pub use tokens::{
+    Mention, is_comparison, is_compound_assignment, macro_arguments, mentions, start_line,
+    without_spaces, words,
+};
+pub use variables::{
+    Code, closure_parameters, free_variables, let_bindings, pattern_bindings, self_field,
+    variable_occurrences, variables_used,
+};
+pub use walk::{RunnableCode, walk_runnable_code};

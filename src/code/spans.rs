@@ -17,8 +17,9 @@ use syn::Expr;
 use syn::spanned::Spanned;
 
 use crate::code::crate_sources::CrateSources;
+use crate::code::scope::Scope;
 use crate::code::source::Location;
-use crate::code::syntax::{RunnableCode, Scope, walk_runnable_code};
+use crate::code::walk::{RunnableCode, walk_runnable_code};
 
 /// A region of a source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

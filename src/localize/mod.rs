@@ -188,156 +188,36 @@ pub fn localize(
 ) -> Result<Localization> {
     let groups = failure_groups(baseline);
     let data = constants(&baseline.sources);
-    // Several groups change what the user reads (a ranking and a repair
-    // per group); one is the usual case.
-    let grouped = format!(
-        "the failing tests into {} failure group{} (by how they fail)",
-        groups.len(),
-        if groups.len() == 1 { "" } else { "s" }
-    );
-    match groups.len() {
-        1 => console.detail("Grouped", grouped),
-        _ => console.status("Grouped", grouped),
-    }
+    announce_groups(&groups, console);
     let facts = if settings.slices {
         statement_facts(&baseline.sources)
     } else {
         BTreeMap::new()
     };
-    // A constant's value flows into every line that reads it: it is in a
-    // slice that holds one of those lines.
-    let slices: BTreeMap<TestId, BTreeSet<Location>> = baseline
-        .traces
-        .iter()
-        .map(|(&test, trace)| {
-            let mut slice = backward_slice(trace, &facts, || checks_lent(baseline, test));
-            let read: Vec<Location> = data
-                .iter()
-                .filter(|c| !c.read_at.is_disjoint(&slice))
-                .map(|c| c.location)
-                .collect();
-            slice.extend(read);
-            (test, slice)
-        })
-        .collect();
+    let slices = test_slices(baseline, &facts, &data);
     let spectrum = spectrum_of(baseline, None, &data);
     let plain = rank_suspects(&spectrum, settings.metric);
     let switching = if settings.switching {
-        let spinner = console.spinner("Switching");
-        spinner.set_message(
-            "every condition the failing tests evaluate, both ways and one evaluation at a time",
-        );
-        let order: Vec<Location> = plain.iter().map(|s| s.location).collect();
-        let found = critical_predicates(
-            baseline,
-            &groups,
-            &order,
-            &settings.exclude,
-            &settings.evaluation,
-            settings.switching_budget,
-        )?;
-        drop(spinner);
-        let count: usize = found.critical.iter().map(BTreeSet::len).sum();
-        let cut = if found.switched < found.conditions {
-            format!(
-                " (the budget ran out: {} of {} conditions were switched, the most suspicious first)",
-                found.switched, found.conditions
-            )
-        } else {
-            String::new()
-        };
-        console.detail(
-            "Switched",
-            format!(
-                "{} conditions both ways and one evaluation at a time: {count} critical{cut}",
-                found.switched
-            ),
-        );
-        found
+        switch_predicates(baseline, &groups, &plain, settings, console)?
     } else {
         Switched {
             critical: vec![BTreeSet::new(); groups.len()],
             ..Switched::default()
         }
     };
-    let mut rankings: Vec<GroupRanking> = groups
-        .into_iter()
-        .zip(switching.critical)
-        .map(|(group, critical)| {
-            let slice = common_slice(group.tests.iter().filter_map(|t| slices.get(t)));
-            let crash = crash_of(baseline, &group).filter(|_| settings.crash);
-            let crash_lines: BTreeSet<Location> = crash.iter().map(|c| c.location).collect();
-            let suspects = rank_refined(
-                &spectrum_of(baseline, Some(&group.tests), &data),
-                settings.metric,
-                &Marks {
-                    slice: Some(&slice),
-                    critical: Some(&critical),
-                    crash: Some(&crash_lines),
-                },
-            );
-            GroupRanking {
-                group,
-                suspects,
-                slice,
-                critical,
-                crash,
-            }
-        })
-        .collect();
-    let any_slice: BTreeSet<Location> = rankings
-        .iter()
-        .flat_map(|g| g.slice.iter().copied())
-        .collect();
-    let any_critical: BTreeSet<Location> = rankings
-        .iter()
-        .flat_map(|g| g.critical.iter().copied())
-        .collect();
-    let any_crash: BTreeSet<Location> = rankings
-        .iter()
-        .filter_map(|g| g.crash.map(|c| c.location))
-        .collect();
-    let mut overall = rank_refined(
-        &spectrum,
-        settings.metric,
-        &Marks {
-            slice: Some(&any_slice),
-            critical: Some(&any_critical),
-            crash: Some(&any_crash),
-        },
-    );
+    let critical = switching.critical;
+    let mut rankings = rank_groups(baseline, groups, critical, &slices, &data, settings);
+    let mut overall = rank_overall(&spectrum, &rankings, settings.metric);
     let mutants = if settings.mutation {
-        // The suspects tried from the top of each ranking: the overall
-        // one's, then each group's, then the plain spectrum's (a slice or
-        // a critical predicate can push the faulty line down; the evidence
-        // of a clean fix brings it back wherever it ranks).
-        let all: Vec<&[Suspect]> = std::iter::once(&overall)
-            .chain(rankings.iter().map(|g| &g.suspects))
-            .chain(std::iter::once(&plain))
-            .map(|r| r.as_slice())
-            .collect();
-        let windows: Vec<usize> = all.iter().map(|r| mutation_window(r, &data)).collect();
-        let tops: Vec<&[Suspect]> = all.iter().zip(&windows).map(|(r, &w)| &r[..w]).collect();
-        let below: Vec<&[Suspect]> = all
-            .iter()
-            .zip(&windows)
-            .map(|(r, &w)| &r[w..r.len().min(w + MUTATION_FURTHER)])
-            .collect();
-        let groups: Vec<BTreeSet<TestId>> = rankings
-            .iter()
-            .map(|g| g.group.tests.iter().copied().collect())
-            .collect();
-        let mutants = mutate_top_lines(baseline, &tops, &below, &groups, settings, console)?;
-        let passing = baseline.passing().count();
-        let all_failing: BTreeSet<TestId> = baseline.failing().map(|r| r.test).collect();
-        let evidence = line_evidence(&mutants.effects, &all_failing, passing);
-        rerank_by_evidence(&mut overall, &evidence, windows[0]);
-        for (ranking, &window) in rankings.iter_mut().zip(&windows[1..]) {
-            let failing: BTreeSet<TestId> = ranking.group.tests.iter().copied().collect();
-            let evidence = line_evidence(&mutants.effects, &failing, passing);
-            rerank_by_evidence(&mut ranking.suspects, &evidence, window);
-        }
-        Some(mutants)
+        Some(refine_by_mutants(
+            baseline,
+            &mut overall,
+            &mut rankings,
+            &plain,
+            &data,
+            settings,
+            console,
+        )?)
     } else {
         None
     };
@@ -353,6 +233,196 @@ pub fn localize(
         predicates,
         tree,
     })
+}
+
+/// Says into how many groups the failing tests fell.
+fn announce_groups(groups: &[FailureGroup], console: &Console) {
+    // Several groups change what the user reads (a ranking and a repair
+    // per group); one is the usual case.
+    let grouped = format!(
+        "the failing tests into {} failure group{} (by how they fail)",
+        groups.len(),
+        if groups.len() == 1 { "" } else { "s" }
+    );
+    match groups.len() {
+        1 => console.detail("Grouped", grouped),
+        _ => console.status("Grouped", grouped),
+    }
+}
+
+/// The dynamic slice of each traced failing test. A constant's value flows
+/// into every line that reads it: it is in a slice that holds one of those
+/// lines.
+fn test_slices(
+    baseline: &Baseline,
+    facts: &BTreeMap<Location, Facts>,
+    data: &[Constant],
+) -> BTreeMap<TestId, BTreeSet<Location>> {
+    baseline
+        .traces
+        .iter()
+        .map(|(&test, trace)| {
+            let mut slice = backward_slice(trace, facts, || checks_lent(baseline, test));
+            let read: Vec<Location> = data
+                .iter()
+                .filter(|c| !c.read_at.is_disjoint(&slice))
+                .map(|c| c.location)
+                .collect();
+            slice.extend(read);
+            (test, slice)
+        })
+        .collect()
+}
+
+/// Switches the conditions the failing tests of `groups` evaluate, those
+/// at the lines of the `plain` ranking first, with a spinner, and says what
+/// it found.
+fn switch_predicates(
+    baseline: &Baseline,
+    groups: &[FailureGroup],
+    plain: &[Suspect],
+    settings: &Settings,
+    console: &Console,
+) -> Result<Switched> {
+    let spinner = console.spinner("Switching");
+    spinner.set_message(
+        "every condition the failing tests evaluate, both ways and one evaluation at a time",
+    );
+    let order: Vec<Location> = plain.iter().map(|s| s.location).collect();
+    let found = critical_predicates(
+        baseline,
+        groups,
+        &order,
+        &settings.exclude,
+        &settings.evaluation,
+        settings.switching_budget,
+    )?;
+    drop(spinner);
+    let count: usize = found.critical.iter().map(BTreeSet::len).sum();
+    let cut = if found.switched < found.conditions {
+        format!(
+            " (the budget ran out: {} of {} conditions were switched, the most suspicious first)",
+            found.switched, found.conditions
+        )
+    } else {
+        String::new()
+    };
+    console.detail(
+        "Switched",
+        format!(
+            "{} conditions both ways and one evaluation at a time: {count} critical{cut}",
+            found.switched
+        ),
+    );
+    Ok(found)
+}
+
+/// Each group's ranking: the spectrum of its failing tests, preferring the
+/// slice they all share, its `critical` predicates and where its tests
+/// crashed.
+fn rank_groups(
+    baseline: &Baseline,
+    groups: Vec<FailureGroup>,
+    critical: Vec<BTreeSet<Location>>,
+    slices: &BTreeMap<TestId, BTreeSet<Location>>,
+    data: &[Constant],
+    settings: &Settings,
+) -> Vec<GroupRanking> {
+    groups
+        .into_iter()
+        .zip(critical)
+        .map(|(group, critical)| {
+            let slice = common_slice(group.tests.iter().filter_map(|t| slices.get(t)));
+            let crash = crash_of(baseline, &group).filter(|_| settings.crash);
+            let crash_lines: BTreeSet<Location> = crash.iter().map(|c| c.location).collect();
+            let suspects = rank_refined(
+                &spectrum_of(baseline, Some(&group.tests), data),
+                settings.metric,
+                &Marks {
+                    slice: Some(&slice),
+                    critical: Some(&critical),
+                    crash: Some(&crash_lines),
+                },
+            );
+            GroupRanking {
+                group,
+                suspects,
+                slice,
+                critical,
+                crash,
+            }
+        })
+        .collect()
+}
+
+/// All failing tests together (the whole `spectrum`), preferring any
+/// group's slice, critical predicates and crash site.
+fn rank_overall(spectrum: &Spectrum, rankings: &[GroupRanking], metric: Metric) -> Vec<Suspect> {
+    let any_slice: BTreeSet<Location> = rankings
+        .iter()
+        .flat_map(|g| g.slice.iter().copied())
+        .collect();
+    let any_critical: BTreeSet<Location> = rankings
+        .iter()
+        .flat_map(|g| g.critical.iter().copied())
+        .collect();
+    let any_crash: BTreeSet<Location> = rankings
+        .iter()
+        .filter_map(|g| g.crash.map(|c| c.location))
+        .collect();
+    rank_refined(
+        spectrum,
+        metric,
+        &Marks {
+            slice: Some(&any_slice),
+            critical: Some(&any_critical),
+            crash: Some(&any_crash),
+        },
+    )
+}
+
+/// Runs the single edits at the top of the rankings (the overall one, each
+/// group's, the plain spectrum's) and reorders the overall ranking and the
+/// groups' by what they did.
+fn refine_by_mutants(
+    baseline: &Baseline,
+    overall: &mut [Suspect],
+    rankings: &mut [GroupRanking],
+    plain: &[Suspect],
+    data: &[Constant],
+    settings: &Settings,
+    console: &Console,
+) -> Result<Mutants> {
+    // The suspects tried from the top of each ranking: the overall
+    // one's, then each group's, then the plain spectrum's (a slice or
+    // a critical predicate can push the faulty line down; the evidence
+    // of a clean fix brings it back wherever it ranks).
+    let all: Vec<&[Suspect]> = std::iter::once(&*overall)
+        .chain(rankings.iter().map(|g| g.suspects.as_slice()))
+        .chain(std::iter::once(plain))
+        .collect();
+    let windows: Vec<usize> = all.iter().map(|r| mutation_window(r, data)).collect();
+    let tops: Vec<&[Suspect]> = all.iter().zip(&windows).map(|(r, &w)| &r[..w]).collect();
+    let below: Vec<&[Suspect]> = all
+        .iter()
+        .zip(&windows)
+        .map(|(r, &w)| &r[w..r.len().min(w + MUTATION_FURTHER)])
+        .collect();
+    let groups: Vec<BTreeSet<TestId>> = rankings
+        .iter()
+        .map(|g| g.group.tests.iter().copied().collect())
+        .collect();
+    let mutants = mutate_top_lines(baseline, &tops, &below, &groups, settings, console)?;
+    let passing = baseline.passing().count();
+    let all_failing: BTreeSet<TestId> = baseline.failing().map(|r| r.test).collect();
+    let evidence = line_evidence(&mutants.effects, &all_failing, passing);
+    rerank_by_evidence(overall, &evidence, windows[0]);
+    for (ranking, &window) in rankings.iter_mut().zip(&windows[1..]) {
+        let failing: BTreeSet<TestId> = ranking.group.tests.iter().copied().collect();
+        let evidence = line_evidence(&mutants.effects, &failing, passing);
+        rerank_by_evidence(&mut ranking.suspects, &evidence, window);
+    }
+    Ok(mutants)
 }
 
 /// The events every test saw, ranked by `metric`, and the decision tree

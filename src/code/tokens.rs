@@ -1,0 +1,144 @@
+//! Small helpers over tokens and text: the words of a text, a node as
+//! text, the line a node starts at, kinds of operators, a macro call's
+//! arguments, and where tokens mention names.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::punctuated::Punctuated;
+use syn::{Expr, Token};
+
+/// The words of `text`: its runs of letters, digits and `_` (identifiers,
+/// keywords and numbers; a text match, no parse).
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| !word.is_empty())
+}
+
+/// A type (or any node) as text without spaces: `Option<usize>`.
+pub fn without_spaces(node: &impl ToTokens) -> String {
+    node.to_token_stream()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+/// The line where a node starts, skipping its outer attributes.
+pub fn start_line(node: &impl ToTokens) -> Option<u32> {
+    first_token_after_attributes(node.to_token_stream()).map(|span| span.start().line as u32)
+}
+
+fn first_token_after_attributes(tokens: TokenStream) -> Option<Span> {
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        if let TokenTree::Punct(p) = &token
+            && p.as_char() == '#'
+            && let Some(TokenTree::Group(_)) = tokens.peek()
+        {
+            tokens.next();
+            continue;
+        }
+        return Some(token.span());
+    }
+    None
+}
+
+/// `<`, `<=`, `>`, `>=`, `==` and `!=`.
+pub fn is_comparison(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(op, Lt(_) | Le(_) | Gt(_) | Ge(_) | Eq(_) | Ne(_))
+}
+
+/// `+=`, `-=` and the other compound assignments.
+pub fn is_compound_assignment(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
+/// The arguments of a function-like macro call whose body is a
+/// comma-separated list of expressions (`assert_eq!(a, b)`, `vec![x]`);
+/// none for any other body.
+pub fn macro_arguments(mac: &syn::Macro) -> Punctuated<Expr, Token![,]> {
+    mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
+        .unwrap_or_default()
+}
+
+/// How tokens mention a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mention {
+    /// As a word, at these bytes.
+    Word(Range<usize>),
+    /// As a value a format string formats (`"{NAME}"`, `"{NAME:?}"`).
+    Formatted,
+    /// As a format string's width or precision (`"{:NAME$}"`).
+    Width,
+}
+
+/// Each mention of one of `names` in `tokens` (a macro call's, a file's),
+/// groups included.
+pub fn mentions<'n>(tokens: TokenStream, names: &BTreeSet<&'n str>) -> Vec<(&'n str, Mention)> {
+    let mut found = Vec::new();
+    for token in tokens {
+        match token {
+            TokenTree::Group(group) => found.extend(mentions(group.stream(), names)),
+            TokenTree::Ident(ident) => {
+                if let Some(&name) = names.get(ident.to_string().as_str()) {
+                    found.push((name, Mention::Word(ident.span().byte_range())));
+                }
+            }
+            TokenTree::Literal(literal) => {
+                let text = literal.to_string();
+                for &name in names {
+                    if text.contains(&format!("{{{name}}}")) || text.contains(&format!("{{{name}:"))
+                    {
+                        found.push((name, Mention::Formatted));
+                    }
+                    if text.contains(&format!("{name}$")) {
+                        found.push((name, Mention::Width));
+                    }
+                }
+            }
+            TokenTree::Punct(_) => {}
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_mention_names_as_words_and_in_format_strings() {
+        let text = "f(A, \"{B} {C:?} {:>D$} {E\", [F::G]);";
+        let tokens: TokenStream = text.parse().unwrap();
+        let names = BTreeSet::from(["A", "B", "C", "D", "E", "G", "H"]);
+        let a = text.find('A').unwrap();
+        let g = text.find('G').unwrap();
+        assert_eq!(
+            mentions(tokens, &names),
+            [
+                ("A", Mention::Word(a..a + 1)),
+                ("B", Mention::Formatted),
+                ("C", Mention::Formatted),
+                ("D", Mention::Width),
+                ("G", Mention::Word(g..g + 1)),
+            ]
+        );
+    }
+}

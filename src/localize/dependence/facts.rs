@@ -1,0 +1,382 @@
+//! What each location of the crate does with variables (defines, uses,
+//! lends, writes back) and what it runs under: facts from syntax, the same
+//! for every run.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use syn::visit::{self, Visit};
+use syn::{Expr, Stmt};
+
+use crate::code::CrateSources;
+use crate::code::source::{FileId, Location};
+use crate::code::{
+    Code, RunnableCode, Scope, branch_values, closure_parameters, header, is_compound_assignment,
+    let_bindings, macro_arguments, may_call, pattern_bindings, self_field, start_line,
+    variables_used, walk_runnable_code,
+};
+
+/// What one location does with variables.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// Where the function it is in starts (its `fn` line): variables are
+    /// that function's.
+    pub function: Location,
+    pub defines: BTreeSet<String>,
+    pub uses: BTreeSet<String>,
+    /// The uses that are the function's parameters (their values come
+    /// from the call).
+    pub parameters: BTreeSet<String>,
+    /// The first statement of its function: each time it runs, a call began.
+    pub entry: bool,
+    /// The parameters of its function that are mutable references and
+    /// that it writes through: what the caller sees of the call besides
+    /// the value returned.
+    pub writes_back: BTreeSet<String>,
+    /// The variables it lends mutably (`&mut x`) or formats into: a call
+    /// it makes may write them.
+    pub lends: BTreeSet<String>,
+    /// Whether it may call code of the crate (see `code::may_call`).
+    pub may_call: bool,
+    /// The condition (if, else if, loop, match) it runs under.
+    pub control: Option<Location>,
+    /// Earlier decisions that could have left the function or loop before
+    /// it (an `if` around a `return`, a statement with `?`).
+    pub exits: BTreeSet<Location>,
+    /// `if`, `while`, `for`, `loop` or `match` for a location that decides
+    /// what runs under it.
+    pub decides: Option<&'static str>,
+    /// For a location that decides: the variables the code under it
+    /// writes (what a branch not taken would have written).
+    pub branch_defines: BTreeSet<String>,
+}
+
+/// The facts of every location of the crate.
+pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
+    let mut facts = BTreeMap::new();
+    for (id, file) in sources.iter() {
+        let mut collector = Collector {
+            file: id,
+            facts: &mut facts,
+            entered: BTreeSet::new(),
+            branch_values: HashMap::new(),
+            aliases: HashMap::new(),
+        };
+        walk_runnable_code(&file.syntax, &mut collector);
+    }
+    // Each write counts for every decision above it.
+    let writes: Vec<(Location, BTreeSet<String>)> = facts
+        .iter()
+        .filter(|(_, f)| !f.defines.is_empty())
+        .map(|(l, f)| (*l, f.defines.clone()))
+        .collect();
+    for (location, defines) in writes {
+        let mut seen = BTreeSet::from([location]);
+        let mut above = facts[&location].control;
+        while let Some(decision) = above.filter(|d| seen.insert(*d)) {
+            let Some(facts) = facts.get_mut(&decision) else {
+                break;
+            };
+            facts.branch_defines.extend(defines.iter().cloned());
+            above = facts.control;
+        }
+    }
+    facts
+}
+
+struct Collector<'a> {
+    file: FileId,
+    facts: &'a mut BTreeMap<Location, Facts>,
+    /// Functions (by their `fn` line) whose first statement was recorded.
+    entered: BTreeSet<u32>,
+    /// The lines of branch values (`let x = if c { a } else { b };`: the
+    /// lines of `a` and `b`) with the variables they define: the branch
+    /// that ran gave the value, after the `let` began.
+    branch_values: HashMap<u32, BTreeSet<String>>,
+    /// Names (by their function's `fn` line) bound to a mutable borrow of
+    /// a variable: writing through them writes it.
+    aliases: HashMap<(u32, String), String>,
+}
+
+impl Collector<'_> {
+    fn record(
+        &mut self,
+        line: u32,
+        scope: &Scope,
+        code: Code,
+        mut defines: BTreeSet<String>,
+        uses: BTreeSet<String>,
+        decides: Option<&'static str>,
+    ) {
+        // A closure's parameters are bound where it is written.
+        defines.extend(closure_parameters(code));
+        let lends = written_through(code);
+        defines.extend(lends.iter().cloned());
+        let aliased: Vec<String> = defines
+            .iter()
+            .filter_map(|d| {
+                self.aliases
+                    .get(&(scope.function_line, base(d).to_string()))
+            })
+            .cloned()
+            .collect();
+        defines.extend(aliased);
+        let location = Location::new(self.file, line);
+        // Only local variables (and fields of `self`): paths such as `None`
+        // or constants are not variables.
+        let uses = uses
+            .into_iter()
+            .filter(|v| scope.binds(base(v)))
+            .collect::<BTreeSet<_>>();
+        let parameters: BTreeSet<String> = uses
+            .iter()
+            .filter(|v| scope.is_parameter(base(v)))
+            .cloned()
+            .collect();
+        let writes_back: BTreeSet<String> = defines
+            .iter()
+            .filter(|d| scope.is_lent_parameter(base(d)))
+            .map(|d| base(d).to_string())
+            .collect();
+        let entry = self.entered.insert(scope.function_line);
+        let control = scope
+            .control
+            .filter(|c| *c != line)
+            .map(|c| Location::new(self.file, c));
+        let exits = scope
+            .exits
+            .iter()
+            .filter(|&&e| e != line)
+            .map(|&e| Location::new(self.file, e))
+            .collect();
+        let entry = self.facts.entry(location).or_insert_with(|| Facts {
+            function: Location::new(self.file, scope.function_line),
+            control,
+            exits,
+            entry,
+            ..Facts::default()
+        });
+        entry.defines.extend(defines);
+        entry
+            .defines
+            .extend(self.branch_values.get(&line).into_iter().flatten().cloned());
+        entry.uses.extend(uses);
+        entry.parameters.extend(parameters);
+        entry.writes_back.extend(writes_back);
+        entry.lends.extend(lends);
+        entry.decides = entry.decides.or(decides);
+        entry.may_call |= may_call(code);
+    }
+
+    /// A value chosen by branches is defined where the branch that ran
+    /// gives it: notes the lines of `stmt`'s branch values, if it has any.
+    fn note_branch_values(&mut self, stmt: &Stmt, scope: &Scope) {
+        let (value, target) = match stmt {
+            Stmt::Local(local) => (
+                local.init.as_ref().map(|init| &*init.expr),
+                pattern_bindings(&local.pat),
+            ),
+            Stmt::Expr(Expr::Assign(assign), _) => (
+                Some(&*assign.right),
+                written(&assign.left).into_iter().collect(),
+            ),
+            _ => (None, Vec::new()),
+        };
+        if let Some(value) = value {
+            let lines = branch_values(value).into_iter().filter_map(start_line);
+            for line in lines.filter(|&l| l != scope.location) {
+                self.branch_values
+                    .entry(line)
+                    .or_default()
+                    .extend(target.iter().cloned());
+            }
+        }
+    }
+
+    /// Names bound to a mutable borrow of a variable write it when written
+    /// through (`if let Some(last) = merged.last_mut()`): notes them.
+    fn note_aliases(&mut self, stmt: &Stmt, scope: &Scope) {
+        let (names, borrowed) = match stmt {
+            Stmt::Local(local) => (
+                pattern_bindings(&local.pat),
+                local
+                    .init
+                    .as_ref()
+                    .and_then(|init| mutably_borrowed(&init.expr)),
+            ),
+            Stmt::Expr(expr, _) => match header(expr) {
+                Some(header) => (header.binds, header.head.and_then(mutably_borrowed)),
+                None => (Vec::new(), None),
+            },
+            _ => (Vec::new(), None),
+        };
+        if let Some(borrowed) = borrowed {
+            for name in names {
+                self.aliases
+                    .insert((scope.function_line, name), borrowed.clone());
+            }
+        }
+    }
+}
+
+/// What an expression statement (or an expression body) writes and
+/// reads, and what it decides.
+fn expression_facts(expr: &Expr) -> (BTreeSet<String>, BTreeSet<String>, Option<&'static str>) {
+    if let Some(header) = header(expr) {
+        let uses = header.head.map(variables_used).unwrap_or_default();
+        return (header.binds.into_iter().collect(), uses, Some(header.kind));
+    }
+    let mut defines = BTreeSet::new();
+    let (uses, decides) = match expr {
+        Expr::Block(_) | Expr::Unsafe(_) => (BTreeSet::new(), None),
+        Expr::Assign(assign) => {
+            defines.extend(written(&assign.left));
+            let mut uses = variables_used(&assign.right);
+            if !matches!(assign.left.as_ref(), Expr::Path(_)) || written(&assign.left).is_none() {
+                uses.extend(variables_used(&assign.left));
+            }
+            (uses, None)
+        }
+        Expr::Binary(binary) if is_compound_assignment(&binary.op) => {
+            defines.extend(written(&binary.left));
+            (variables_used(expr), None)
+        }
+        // `v.push(x)`: a method called on a variable may change it.
+        Expr::MethodCall(call) => {
+            defines.extend(written(&call.receiver));
+            (variables_used(expr), None)
+        }
+        other => (variables_used(other), None),
+    };
+    (defines, uses, decides)
+}
+
+/// The variable `value` borrows mutably, if it does: `&mut v`, or a chain
+/// through a `_mut` method or `entry` (`v.last_mut()`, `map.entry(k)`,
+/// `v.iter_mut().enumerate()`), in an `if let` or `while let` too.
+fn mutably_borrowed(value: &Expr) -> Option<String> {
+    match value {
+        Expr::Reference(reference) if reference.mutability.is_some() => written(&reference.expr),
+        Expr::MethodCall(call) => {
+            let name = call.method.to_string();
+            if name.ends_with("_mut") || name == "entry" {
+                written(&call.receiver)
+            } else {
+                mutably_borrowed(&call.receiver)
+            }
+        }
+        Expr::Let(binding) => mutably_borrowed(&binding.expr),
+        Expr::Binary(binary) => {
+            mutably_borrowed(&binary.left).or_else(|| mutably_borrowed(&binary.right))
+        }
+        Expr::Paren(paren) => mutably_borrowed(&paren.expr),
+        _ => None,
+    }
+}
+
+/// The variables `code` lends mutably (`&mut x`, `&mut self.items`) or
+/// formats into (`write!(out, ..)`, `writeln!`): what it may change
+/// through a reference. Not in blocks or closures inside it (their
+/// statements are locations of their own).
+fn written_through(code: Code) -> BTreeSet<String> {
+    struct Finder(BTreeSet<String>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_reference(&mut self, expr: &'ast syn::ExprReference) {
+            if expr.mutability.is_some() {
+                self.0.extend(written(&expr.expr));
+            }
+            visit::visit_expr_reference(self, expr);
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            let name = mac.path.segments.last().map(|s| s.ident.to_string());
+            if matches!(name.as_deref(), Some("write" | "writeln"))
+                && let Some(target) = macro_arguments(mac).first()
+            {
+                let target = match target {
+                    Expr::Reference(reference) => &reference.expr,
+                    target => target,
+                };
+                self.0.extend(written(target));
+            }
+        }
+        fn visit_block(&mut self, _: &'ast syn::Block) {}
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(BTreeSet::new());
+    match code {
+        Code::Stmt(stmt) => finder.visit_stmt(stmt),
+        Code::Expr(expr) => finder.visit_expr(expr),
+    }
+    finder.0
+}
+
+/// The variable `self.field` or `x` is a field of.
+fn base(variable: &str) -> &str {
+    variable.split('.').next().unwrap_or(variable)
+}
+
+/// The variable an assignment target writes: `x`, `self.f`, or the base of
+/// `x[i]` or `x.f`.
+fn written(target: &Expr) -> Option<String> {
+    match target {
+        Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
+        Expr::Field(field) => self_field(field).or_else(|| written(&field.base)),
+        Expr::Index(index) => written(&index.expr),
+        Expr::Unary(unary) => written(&unary.expr),
+        Expr::Paren(paren) => written(&paren.expr),
+        _ => None,
+    }
+}
+
+impl RunnableCode for Collector<'_> {
+    fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
+        self.note_branch_values(stmt, scope);
+        let (defines, uses, decides) = match stmt {
+            Stmt::Local(local) => (
+                pattern_bindings(&local.pat).into_iter().collect(),
+                local
+                    .init
+                    .as_ref()
+                    .map(|init| variables_used(&init.expr))
+                    .unwrap_or_default(),
+                None,
+            ),
+            Stmt::Expr(expr, _) => expression_facts(expr),
+            Stmt::Macro(mac) => (BTreeSet::new(), variables_used(&mac.mac), None),
+            Stmt::Item(_) => return,
+        };
+        self.record(
+            scope.location,
+            scope,
+            Code::Stmt(stmt),
+            defines,
+            uses,
+            decides,
+        );
+        self.note_aliases(stmt, scope);
+    }
+
+    fn else_if(&mut self, else_branch: &Expr, scope: &Scope) {
+        if let Expr::If(nested) = else_branch {
+            let line = nested.if_token.span.start().line as u32;
+            self.record(
+                line,
+                scope,
+                Code::Expr(&nested.cond),
+                let_bindings(&nested.cond).into_iter().collect(),
+                variables_used(&nested.cond),
+                Some("if"),
+            );
+        }
+    }
+
+    fn expression_body(&mut self, body: &Expr, scope: &Scope) {
+        if let Some(line) = start_line(body) {
+            // A closure's parameters (an arm's bindings) get their values
+            // when it runs: in an iterator chain, from the stage before.
+            let (mut defines, uses, decides) = expression_facts(body);
+            defines.extend(scope.innermost().iter().cloned());
+            self.record(line, scope, Code::Expr(body), defines, uses, decides);
+        }
+    }
+}
