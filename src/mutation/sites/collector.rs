@@ -1,0 +1,197 @@
+//! The walk over the crate's runnable code that collects sites and
+//! ingredients: the `Collector`, the hooks it answers (statements,
+//! conditions and expressions each have their module), and what they share
+//! (a site pushed in its scope, an ingredient cut from the text, an operand).
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use syn::Expr;
+use syn::Stmt;
+use syn::spanned::Spanned;
+
+use super::{Ingredient, MutationSpace, Returned, Site, SiteKind};
+use crate::code::source::{FileId, Location};
+use crate::code::{RunnableCode, Scope, branch_values, free_variables, variable_occurrences};
+
+/// The hooks of the walk over one file's runnable code, collecting its
+/// sites and, into the space, its ingredients.
+pub(super) struct Collector<'a> {
+    pub(super) file: FileId,
+    pub(super) text: &'a str,
+    pub(super) space: &'a mut MutationSpace,
+    /// Ranges of paths called as functions: not variables.
+    pub(super) callees: BTreeSet<(usize, usize)>,
+    pub(super) sites: Vec<Site>,
+    /// Whether a function's code may not be mutated.
+    pub(super) excluded: &'a dyn Fn(&str) -> bool,
+    /// The end of the furthest condition site so far: an expression that
+    /// starts before it is part of one (the walk goes outermost first).
+    pub(super) conditions_end: usize,
+    /// Expressions (by their bytes) that give a `let`, an assignment or a
+    /// function its value (see `branch_values`): operands, once the walk
+    /// reaches them.
+    pub(super) values: BTreeSet<(usize, usize)>,
+}
+
+impl Collector<'_> {
+    /// Marks the expressions that give `value` its value as operands.
+    pub(super) fn value(&mut self, value: &Expr) {
+        for leaf in branch_values(value) {
+            let range = leaf.span().byte_range();
+            self.values.insert((range.start, range.end));
+        }
+    }
+
+    pub(super) fn site(&mut self, scope: &Scope, kind: SiteKind) {
+        self.site_binding(scope, kind, &[]);
+    }
+
+    /// A value the function of `scope` returns (short ones, on one line):
+    /// for its guards and early exits.
+    pub(super) fn returns(&mut self, scope: &Scope, text: String, free: BTreeSet<String>) {
+        if text.len() > 80 || text.contains('\n') {
+            return;
+        }
+        let values = self
+            .space
+            .returned
+            .entry((self.file, scope.function.clone()))
+            .or_default();
+        if !values.iter().any(|v| v.text == text) {
+            values.push(Returned { text, free });
+        }
+    }
+
+    /// A site where `names` are in scope too.
+    pub(super) fn site_binding(&mut self, scope: &Scope, kind: SiteKind, names: &[String]) {
+        if (self.excluded)(&scope.function) {
+            return;
+        }
+        // In a macro's transcriber, an edit must keep its repetitions whole.
+        if let Some(site) = &scope.in_macro
+            && !kind.ranges().iter().all(|range| site.allows(range))
+        {
+            return;
+        }
+        let mut bound = scope.bound();
+        for name in names {
+            if !bound.contains(name) {
+                bound.push(name.clone());
+            }
+        }
+        self.sites.push(Site {
+            file: self.file,
+            line: scope.location,
+            bound,
+            statement: scope.statement.clone(),
+            function: scope.function.clone(),
+            returns: scope.returns.clone(),
+            kind,
+        });
+    }
+
+    /// An ingredient found here: `node`'s text, with its free variables
+    /// and where they occur in it.
+    pub(super) fn ingredient(
+        &self,
+        node: &impl quote::ToTokens,
+        range: Range<usize>,
+        free: BTreeSet<String>,
+        header: bool,
+        closed: bool,
+        scope: &Scope,
+    ) -> Ingredient {
+        let uses = variable_occurrences(node, &free)
+            .into_iter()
+            .filter(|(_, r)| range.start <= r.start && r.end <= range.end)
+            .map(|(name, r)| (name, r.start - range.start..r.end - range.start))
+            .collect();
+        Ingredient {
+            start: range.start,
+            text: self.text[range].to_string(),
+            header,
+            closed,
+            free,
+            origin: Location::new(self.file, scope.location),
+            uses,
+            binds: Vec::new(),
+            unit: false,
+            inert: false,
+        }
+    }
+
+    /// An operand site for `expr` (not a literal: the value operator has those).
+    pub(super) fn operand(&mut self, expr: &Expr, integer: bool, scope: &Scope) {
+        if matches!(expr, Expr::Lit(_)) {
+            return;
+        }
+        let integer = integer || is_length(expr);
+        self.site(
+            scope,
+            SiteKind::Operand {
+                range: expr.span().byte_range(),
+                atomic: is_atomic(expr),
+                integer,
+            },
+        );
+    }
+
+    pub(super) fn text_of(&self, range: &Range<usize>) -> &str {
+        &self.text[range.clone()]
+    }
+}
+
+impl RunnableCode for Collector<'_> {
+    fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
+        self.collect_statement(stmt, scope);
+    }
+
+    fn condition(&mut self, cond: &Expr, scope: &Scope) {
+        self.collect_condition(cond, scope);
+    }
+
+    fn returned(&mut self, value: &Expr, scope: &Scope) {
+        self.value(value);
+        for leaf in branch_values(value) {
+            if !matches!(leaf, Expr::Macro(_)) {
+                let text = self.text_of(&leaf.span().byte_range()).to_string();
+                self.returns(scope, text, free_variables(leaf));
+            }
+        }
+    }
+
+    fn iterable(&mut self, iterable: &Expr, scope: &Scope) {
+        self.site(
+            scope,
+            SiteKind::Iterable {
+                range: iterable.span().byte_range(),
+                atomic: is_atomic(iterable),
+            },
+        );
+    }
+
+    fn expression(&mut self, expr: &Expr, scope: &Scope) {
+        self.collect_expression(expr, scope);
+    }
+}
+
+/// Whether an expression can be negated or combined without parentheses.
+pub(super) fn is_atomic(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Path(_)
+            | Expr::Call(_)
+            | Expr::MethodCall(_)
+            | Expr::Field(_)
+            | Expr::Lit(_)
+            | Expr::Paren(_)
+            | Expr::Index(_)
+            | Expr::Macro(_)
+    )
+}
+
+/// `x.len()` or `x.count()`: an integer.
+fn is_length(expr: &Expr) -> bool {
+    matches!(expr, Expr::MethodCall(call) if call.args.is_empty() && (call.method == "len" || call.method == "count"))
+}

@@ -1,0 +1,93 @@
+//! The mutation space of a crate: every place a mutation operator can apply
+//! (a site), with its location and the variables in scope there, and the
+//! ingredients mutations are made of (statements, conditions, literals and
+//! method names found in the crate's own code: "plastic surgery").
+//!
+//! Sites and ingredients hold byte ranges into the original texts, never
+//! reprinted code, so every edit built from them touches only its range.
+//!
+//! The folder: `site` (the kinds of site), `space` (the mutation space
+//! and its ingredients), `literal`, `exclusions` (`--exclude`), `items`
+//! (what the crate's items declare, and data: `const` and `static` items
+//! and the code that reads them), and the walk over runnable code that
+//! collects the sites, `collector`, with its `statements`, `conditions` and
+//! `expressions`.
+
+mod collector;
+mod conditions;
+mod exclusions;
+mod expressions;
+mod items;
+mod literal;
+mod site;
+mod space;
+mod statements;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+
+use crate::code::{CrateSources, walk_runnable_code};
+use collector::Collector;
+pub use exclusions::Exclusions;
+use items::{collect_constants, reads_of};
+pub use literal::Literal;
+pub use site::{Site, SiteKind, StatementSite};
+pub use space::{Constant, Declared, Ingredient, MutationSpace, Returned, method_siblings};
+
+/// Collects sites and ingredients from every crate file. Excluded code
+/// gives ingredients but no sites.
+pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -> MutationSpace {
+    let mut space = MutationSpace::default();
+    for (index, file) in sources.iter() {
+        collect_constants(index, &file.syntax, &mut space, &|name: &str| {
+            exclusions.excludes(&file.path, name)
+        });
+    }
+    for (index, file) in sources.iter() {
+        let mut collector = Collector {
+            file: index,
+            text: &file.text,
+            space: &mut space,
+            callees: BTreeSet::new(),
+            sites: Vec::new(),
+            excluded: &|function: &str| exclusions.excludes(&file.path, function),
+            conditions_end: 0,
+            values: BTreeSet::new(),
+        };
+        walk_runnable_code(&file.syntax, &mut collector);
+        let sites = std::mem::take(&mut collector.sites);
+        space.sites.extend(sites);
+    }
+    let mut reads = reads_of(sources, &space.constants);
+    for constant in &mut space.constants {
+        constant.read_at = reads.remove(&constant.name).unwrap_or_default();
+    }
+    // Code with `$fragment`s (from a macro's transcriber) means nothing
+    // elsewhere: no ingredient.
+    let mut seen = BTreeSet::new();
+    space
+        .statements
+        .retain(|i| !i.text.contains('$') && seen.insert(i.text.clone()));
+    let mut seen = BTreeSet::new();
+    space
+        .conditions
+        .retain(|i| !i.text.contains('$') && seen.insert(i.text.clone()));
+    space.literals.sort();
+    space.literals.dedup();
+    space
+}
+
+/// The crate's `const` and `static` items with literals, and where
+/// runnable code names them (what localization ranks data by).
+pub fn constants(sources: &CrateSources) -> Vec<Constant> {
+    let mut space = MutationSpace::default();
+    for (file, source) in sources.iter() {
+        collect_constants(file, &source.syntax, &mut space, &|_| false);
+    }
+    let mut reads = reads_of(sources, &space.constants);
+    for constant in &mut space.constants {
+        constant.read_at = reads.remove(&constant.name).unwrap_or_default();
+    }
+    space.constants
+}

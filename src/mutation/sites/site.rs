@@ -1,0 +1,250 @@
+//! The sites: where in the crate some operator can apply, and what each
+//! kind of site holds (byte ranges into the original text).
+
+use std::ops::Range;
+
+use super::Literal;
+use crate::code::EnclosingStatement;
+use crate::code::source::{FileId, Location};
+
+/// A place in the crate where some operator can apply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Site {
+    pub file: FileId,
+    /// The line (location) whose suspiciousness weighs this site.
+    pub line: u32,
+    /// Variables in scope at the site.
+    pub bound: Vec<String>,
+    /// The block statement the site is in.
+    pub statement: Option<EnclosingStatement>,
+    /// The function it is in (for data: the `const` or `static` item).
+    pub function: String,
+    /// What a `return` here returns: the function's return type without
+    /// spaces (empty for `()`; `None` in a closure or in data).
+    pub returns: Option<String>,
+    pub kind: SiteKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteKind {
+    Statement(StatementSite),
+    /// An `if`/`while` condition, or a comparison or conjunction used as
+    /// a value.
+    Condition {
+        range: Range<usize>,
+        atomic: bool,
+        /// Its negation: `x` for `!x`, else `!x` or `!(x)`.
+        negation: String,
+        /// The `<`, `<=`, `>`, `>=` tokens of its comparisons, those it
+        /// joins with `&&`, `||` and `!` (the ends of a range check).
+        bounds: Vec<Range<usize>>,
+    },
+    /// The operator token of a binary expression (`expression`), and its operands.
+    BinaryOperator {
+        range: Range<usize>,
+        operator: String,
+        expression: Range<usize>,
+        left: Range<usize>,
+        right: Range<usize>,
+    },
+    /// A literal; `data`: in a `const` or `static` item.
+    Literal {
+        range: Range<usize>,
+        literal: Literal,
+        data: bool,
+    },
+    /// A use of a local variable.
+    Variable {
+        range: Range<usize>,
+        name: String,
+    },
+    /// A use of a module-level `const` or `static` of the site's file that
+    /// has siblings of its type (`HEX_CHARS_UPPER` for `HEX_CHARS_LOWER`).
+    Item {
+        range: Range<usize>,
+        name: String,
+    },
+    /// The name of a field access (`x.name`).
+    Field {
+        range: Range<usize>,
+        name: String,
+        /// The whole field access (`self.year`).
+        expression: Range<usize>,
+    },
+    /// The method name of a method call (`expression`), or the function
+    /// name of a call by path (`cmp::max(a, b)`, `Self::new(x)`: no
+    /// receiver).
+    Method {
+        range: Range<usize>,
+        name: String,
+        arguments: usize,
+        receiver: bool,
+        /// For a call by path, the segment before the function's name
+        /// (`cmp`, `Self`, a type).
+        owner: Option<String>,
+        expression: Range<usize>,
+        /// With one argument: the receiver and the argument (`a` and `&b`
+        /// in `a.cmp(&b)`), and whether the argument, its `&` taken away,
+        /// can be a receiver without parentheses.
+        operands: Option<(Range<usize>, Range<usize>, bool)>,
+    },
+    /// The `..` or `..=` of a range with an end (`expression`).
+    RangeLimits {
+        range: Range<usize>,
+        inclusive: bool,
+        expression: Range<usize>,
+    },
+    /// The arguments of a call or method call with two or more.
+    Call {
+        arguments: Vec<Range<usize>>,
+    },
+    /// An expression that is likely an integer: an index, a range bound, a
+    /// call argument, a side of a comparison, a value given to a `let`, an
+    /// assignment (`=`, `+=` and the like) or a function's result, or a
+    /// branch's value there (not a literal). `integer`: the syntax says so
+    /// (an index, a range bound, a `len()`).
+    Operand {
+        range: Range<usize>,
+        atomic: bool,
+        integer: bool,
+    },
+    /// `receiver.unwrap()` or `.expect(..)`: `call` runs from the method name
+    /// to the end of the call.
+    Unwrap {
+        call: Range<usize>,
+        receiver: Range<usize>,
+    },
+    /// An element read by index, `base[index]` (`expression`), not a slice.
+    Index {
+        expression: Range<usize>,
+        base: Range<usize>,
+        index: Range<usize>,
+    },
+    /// The iterable of a `for` loop.
+    Iterable {
+        range: Range<usize>,
+        atomic: bool,
+    },
+    /// A pattern of a match arm or of `matches!` whose alternatives are
+    /// variants of one of the crate's enums (`ItemBody::Paragraph |
+    /// ItemBody::List(..)`): `owner` the enum's name as written before the
+    /// variants, `variants` theirs, in order, with each one's bytes.
+    Pattern {
+        range: Range<usize>,
+        owner: String,
+        variants: Vec<(String, Range<usize>)>,
+        /// Whether an alternative binds a name (then none can be added).
+        binds: bool,
+    },
+    /// The start of the first block of an `if`, `while`, `for` or `loop`
+    /// (just after its `{`), where a statement can go first: the site's
+    /// `bound` has the names the header binds (`names`), such as `name` in
+    /// `if let Some(name) = target {`.
+    BlockStart {
+        at: usize,
+        /// The indentation of the block's statements.
+        indent: String,
+        names: Vec<String>,
+        /// Whether the block has no statement.
+        empty: bool,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatementSite {
+    /// The statement's bytes, attributes included.
+    pub range: Range<usize>,
+    /// The whole lines the statement fills, when nothing else is on them
+    /// (from the line start through the newline): deleting these leaves no
+    /// blank line behind.
+    pub whole_lines: Option<Range<usize>>,
+    /// The indentation of the statement's first line.
+    pub indent: String,
+    /// The last statement of its block, without a semicolon: the block's
+    /// value (an `if`/`match` too). Code is inserted before it, and a
+    /// statement swapped in keeps being a value.
+    pub tail: bool,
+    /// `return`, `break` or `continue`: code inserted goes before it.
+    pub jumps: bool,
+    /// The blocks of a compound statement (`if`/`else`, loop bodies), any one
+    /// of which can replace it when its header is deleted.
+    pub branches: Vec<Range<usize>>,
+    /// Names the statement binds (a `let`), in scope after it.
+    pub binds: Vec<String>,
+    /// What a `return` in front of it returns (see `Scope::returns`).
+    pub returns: Option<String>,
+    /// Whether it is in a loop (of its function or closure).
+    pub in_loop: bool,
+    /// A block's value that surely is not `()` (a tuple, a call, an
+    /// arithmetic expression...): only a valued statement may replace it.
+    pub valued: bool,
+}
+
+impl Site {
+    pub fn location(&self) -> Location {
+        Location::new(self.file, self.line)
+    }
+}
+
+impl SiteKind {
+    /// Every byte range an edit at this site may replace (or insert at).
+    pub(super) fn ranges(&self) -> Vec<Range<usize>> {
+        match self {
+            SiteKind::Statement(s) => {
+                let mut ranges = vec![s.range.clone()];
+                ranges.extend(s.whole_lines.clone());
+                ranges.extend(s.branches.iter().cloned());
+                ranges
+            }
+            SiteKind::Condition { range, .. }
+            | SiteKind::Literal { range, .. }
+            | SiteKind::Variable { range, .. }
+            | SiteKind::Item { range, .. }
+            | SiteKind::Operand { range, .. }
+            | SiteKind::Iterable { range, .. } => vec![range.clone()],
+            SiteKind::BlockStart { at, .. } => vec![Range {
+                start: *at,
+                end: *at,
+            }],
+            SiteKind::Field {
+                range, expression, ..
+            } => vec![range.clone(), expression.clone()],
+            SiteKind::BinaryOperator {
+                range,
+                expression,
+                left,
+                right,
+                ..
+            } => vec![
+                range.clone(),
+                expression.clone(),
+                left.clone(),
+                right.clone(),
+            ],
+            SiteKind::Method {
+                range,
+                expression,
+                operands,
+                ..
+            } => [range.clone(), expression.clone()]
+                .into_iter()
+                .chain(operands.iter().flat_map(|(r, a, _)| [r.clone(), a.clone()]))
+                .collect(),
+            SiteKind::RangeLimits {
+                range, expression, ..
+            } => vec![range.clone(), expression.clone()],
+            SiteKind::Call { arguments } => arguments.clone(),
+            SiteKind::Unwrap { call, receiver } => vec![call.clone(), receiver.clone()],
+            SiteKind::Index {
+                expression,
+                base,
+                index,
+            } => vec![expression.clone(), base.clone(), index.clone()],
+            SiteKind::Pattern {
+                range, variants, ..
+            } => std::iter::once(range.clone())
+                .chain(variants.iter().map(|(_, r)| r.clone()))
+                .collect(),
+        }
+    }
+}

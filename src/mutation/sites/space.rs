@@ -1,0 +1,314 @@
+//! The mutation space: the sites, and the ingredients mutations are made
+//! of (statements, conditions, literals, method names), with what the
+//! crate declares that some operators draw on (fields, items, methods,
+//! enums, the values functions return).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use super::{Literal, Site};
+use crate::code::source::{FileId, Location};
+
+/// A piece of the crate's code that mutations reuse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ingredient {
+    /// The code as written (for a compound statement: its header, such as
+    /// `if a < b` or `for x in items`).
+    pub text: String,
+    /// Whether `text` is a header that takes a block.
+    pub header: bool,
+    /// Whether `text` is a statement that ends in `;` or a block (for
+    /// statements), or an expression that needs no parentheses (for conditions).
+    pub closed: bool,
+    /// Local variables it uses: it only goes where they are all in scope.
+    pub free: BTreeSet<String>,
+    /// Where it was found (its variables' types are known there).
+    pub origin: Location,
+    /// The byte of `origin`'s file that `text` starts at: a byte `b` of
+    /// the file inside it is `b - start` of `text`.
+    pub start: usize,
+    /// Where in `text` each free variable occurs (for renaming).
+    pub uses: Vec<(String, Range<usize>)>,
+    /// Names a `let` statement binds.
+    pub binds: Vec<String>,
+    /// A statement that surely has no value but `()` (a `let`, a loop, an
+    /// assignment): it cannot stand for a block's value.
+    pub unit: bool,
+    /// An expression that does nothing but produce a value (a variable, a
+    /// tuple, arithmetic): useful only as a block's value.
+    pub inert: bool,
+}
+
+impl Ingredient {
+    pub fn fits(&self, bound: &[String]) -> bool {
+        self.free.iter().all(|name| bound.contains(name))
+    }
+
+    /// The text with variables renamed (`renames`: from, to).
+    pub fn renamed(&self, renames: &[(&str, &str)]) -> String {
+        let mut out = self.text.clone();
+        for (name, range) in self.uses.iter().rev() {
+            if let Some((_, to)) = renames.iter().find(|(from, _)| from == name) {
+                out.replace_range(range.clone(), to);
+            }
+        }
+        out
+    }
+}
+
+/// A `const` or `static` item with literals: data that runs no code of its
+/// own, ranked at its first line by the executed lines that read it. Its
+/// literals are sites at that line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constant {
+    pub name: String,
+    /// Where it is ranked: its first line.
+    pub location: Location,
+    /// Its last line.
+    pub last_line: u32,
+    /// Its type without spaces, for a module-level item (an associated
+    /// `const` is named through its type: `None`).
+    pub ty: Option<String>,
+    /// The locations of runnable code that name it.
+    pub read_at: BTreeSet<Location>,
+}
+
+/// Methods (and functions: `cmp::min`, `cmp::max`) that are easily
+/// confused with each other.
+const METHOD_FAMILIES: &[&[&str]] = &[
+    &["min", "max"],
+    &["min_by", "max_by"],
+    &["min_by_key", "max_by_key"],
+    &["to_lowercase", "to_uppercase"],
+    &["to_ascii_lowercase", "to_ascii_uppercase"],
+    &["is_lowercase", "is_uppercase"],
+    &["is_ascii_lowercase", "is_ascii_uppercase"],
+    &["first", "last"],
+    &["starts_with", "ends_with"],
+    &["strip_prefix", "strip_suffix"],
+    &["trim", "trim_start", "trim_end"],
+    &["find", "rfind"],
+    &["position", "rposition"],
+    &["split_once", "rsplit_once"],
+    &["any", "all"],
+    &["is_some", "is_none"],
+    &["is_ok", "is_err"],
+    &["take", "skip"],
+    &["take_while", "skip_while"],
+    &["floor", "ceil", "round", "trunc"],
+    &["saturating_sub", "wrapping_sub", "checked_sub"],
+    &["saturating_add", "wrapping_add", "checked_add"],
+    &["lt", "le", "gt", "ge"],
+    &["eq", "ne"],
+    &[
+        "is_alphabetic",
+        "is_numeric",
+        "is_alphanumeric",
+        "is_whitespace",
+    ],
+    &[
+        "is_ascii_alphabetic",
+        "is_ascii_digit",
+        "is_ascii_alphanumeric",
+        "is_ascii_whitespace",
+        "is_ascii_punctuation",
+    ],
+];
+
+/// The names in a family of [`METHOD_FAMILIES`] with `name`, itself too.
+pub fn method_siblings(name: &str) -> impl Iterator<Item = &'static str> + '_ {
+    METHOD_FAMILIES
+        .iter()
+        .filter(move |family| family.contains(&name))
+        .flat_map(|family| family.iter().copied())
+}
+
+/// Everything the search can change, and what it can change it with.
+#[derive(Debug, Clone, Default)]
+pub struct MutationSpace {
+    pub sites: Vec<Site>,
+    pub statements: Vec<Ingredient>,
+    pub conditions: Vec<Ingredient>,
+    pub literals: Vec<Literal>,
+    /// Method names by number of arguments.
+    pub methods: BTreeMap<usize, BTreeSet<String>>,
+    /// `const` and `static` items with literals (their literals are sites).
+    pub constants: Vec<Constant>,
+    /// Per field name, the other fields of the same type in the structs
+    /// that declare it.
+    pub fields: BTreeMap<String, BTreeSet<String>>,
+    /// Per file, the `const` and `static` items at the top of its module
+    /// (the names its functions use bare; not a `static mut`), with their
+    /// types.
+    pub items: BTreeMap<FileId, BTreeMap<String, String>>,
+    /// Per method name, where it is declared (the crate's `impl` blocks and
+    /// traits, methods taking `self`).
+    pub declared: BTreeMap<String, Vec<Declared>>,
+    /// Per owner (a struct's name), its named fields and their types
+    /// without spaces.
+    pub struct_fields: BTreeMap<String, Vec<(String, String)>>,
+    /// Per enum of the crate (its name), its variants as a pattern that
+    /// binds nothing names them after `Enum::`: `Rule`, `List(..)`,
+    /// `Heading { .. }`.
+    pub enums: BTreeMap<String, Vec<String>>,
+    /// Per file and function name, the values its `return`s and tail
+    /// return, as written (`None`, `Err(Error::Empty)`, `input.is_empty()`),
+    /// and `Err(E)` for each `.ok_or(E)` in a function returning a `Result`:
+    /// what a guard added to it may return.
+    pub returned: BTreeMap<(FileId, String), Vec<Returned>>,
+}
+
+impl MutationSpace {
+    /// The values the function of `site` returns that can be returned
+    /// there (their variables in scope).
+    pub fn returned_at<'s>(&'s self, site: &'s Site) -> impl Iterator<Item = &'s Returned> {
+        self.returned
+            .get(&(site.file, site.function.clone()))
+            .into_iter()
+            .flatten()
+            .filter(|value| value.fits(&site.bound))
+    }
+}
+
+/// A method or associated function declared in the crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    /// The type of its `impl` (its last path segment, without generics) or
+    /// its trait.
+    pub owner: String,
+    /// Whether it takes `self` (a method).
+    pub receiver: bool,
+    /// Its arguments besides `self`.
+    pub arguments: usize,
+    /// Its return type without spaces (empty for `()`).
+    pub returns: String,
+}
+
+impl MutationSpace {
+    /// The other associated functions (no `self`) of the types that declare
+    /// `name` as one, with `arguments` arguments and the same return type:
+    /// those of `owner` itself, or, for `Self::name`, of any type that does
+    /// (`UniCase::new` for `UniCase::unicode`).
+    pub fn associated(&self, owner: &str, name: &str, arguments: usize) -> Vec<String> {
+        let own: Vec<(&str, &str)> = self
+            .declared
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|d| !d.receiver && d.arguments == arguments)
+            .filter(|d| owner == "Self" || d.owner == owner)
+            .map(|d| (d.owner.as_str(), d.returns.as_str()))
+            .collect();
+        if own.is_empty() {
+            return Vec::new();
+        }
+        self.declared
+            .iter()
+            .filter(|(other, _)| *other != name)
+            .filter(|(_, declared)| {
+                declared.iter().any(|d| {
+                    !d.receiver
+                        && d.arguments == arguments
+                        && own.contains(&(d.owner.as_str(), d.returns.as_str()))
+                })
+            })
+            .map(|(other, _)| other.clone())
+            .collect()
+    }
+
+    /// Members that may stand for `recv.name` (a field, when `field`) or
+    /// `recv.name()` on the same receiver, each with the text after the
+    /// `.`: methods with no arguments and fields of the same owners and the
+    /// same type (those whose name holds the other's first: `is_negated()`
+    /// for `negated`), then methods with no arguments of other owners that
+    /// return the same type.
+    pub fn members(&self, name: &str, field: bool) -> Vec<String> {
+        // The owners of `name` and its type there.
+        let typed: Vec<(&str, &str)> = if field {
+            self.struct_fields
+                .iter()
+                .flat_map(|(owner, fields)| {
+                    let own = fields.iter().filter(|(f, _)| f == name);
+                    own.map(move |(_, ty)| (owner.as_str(), ty.as_str()))
+                })
+                .collect()
+        } else {
+            let declared = self.declared.get(name).into_iter().flatten();
+            declared
+                .filter(|d| d.receiver && d.arguments == 0)
+                .map(|d| (d.owner.as_str(), d.returns.as_str()))
+                .collect()
+        };
+        let stem = name.trim_start_matches("is_").trim_start_matches("get_");
+        // Same owner and type: (whether the name lacks the stem, the text).
+        let mut same: Vec<(bool, String)> = Vec::new();
+        let mut others: Vec<String> = Vec::new();
+        for (method, declared) in &self.declared {
+            for d in declared.iter().filter(|d| d.receiver && d.arguments == 0) {
+                if typed.contains(&(d.owner.as_str(), d.returns.as_str())) {
+                    same.push((!method.contains(stem), format!("{method}()")));
+                } else if !field && typed.iter().any(|(_, ty)| *ty == d.returns) {
+                    others.push(format!("{method}()"));
+                }
+            }
+        }
+        for (owner, ty) in &typed {
+            for (other, other_ty) in self.struct_fields.get(*owner).into_iter().flatten() {
+                if other_ty == ty {
+                    same.push((!other.contains(stem), other.clone()));
+                }
+            }
+        }
+        same.sort();
+        let own = if field {
+            name.to_string()
+        } else {
+            format!("{name}()")
+        };
+        let mut out: Vec<String> = Vec::new();
+        let others = others.into_iter().take(OTHER_OWNERS);
+        for text in same.into_iter().map(|(_, text)| text).chain(others) {
+            if text != own && !out.contains(&text) {
+                out.push(text);
+            }
+        }
+        out
+    }
+}
+
+/// Methods of other owners [`MutationSpace::members`] offers, at most.
+const OTHER_OWNERS: usize = 12;
+
+/// A value a function returns, as written, with the variables it uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Returned {
+    pub text: String,
+    pub free: BTreeSet<String>,
+}
+
+impl Returned {
+    /// Whether it can be returned where `bound` are in scope.
+    pub fn fits(&self, bound: &[String]) -> bool {
+        self.free.iter().all(|name| bound.contains(name))
+    }
+
+    /// `E` of a returned `Err(E)`: the function's error path.
+    pub fn error(&self) -> Option<&str> {
+        self.text
+            .strip_prefix("Err(")
+            .and_then(|rest| rest.strip_suffix(')'))
+    }
+}
+
+impl MutationSpace {
+    /// The other items of `file` with the type of its item `name`.
+    pub fn sibling_items<'s>(&'s self, file: FileId, name: &str) -> impl Iterator<Item = &'s str> {
+        let items = self.items.get(&file);
+        let ty = items.and_then(|items| items.get(name));
+        items
+            .into_iter()
+            .flatten()
+            .filter(move |(other, other_ty)| *other != name && Some(*other_ty) == ty)
+            .map(|(other, _)| other.as_str())
+    }
+}

@@ -1,0 +1,247 @@
+//! The collection of sites and ingredients, through `collect_mutation_space`
+//! and `constants`.
+
+use std::collections::BTreeSet;
+
+use super::{
+    Constant, Exclusions, Literal, MutationSpace, SiteKind, collect_mutation_space, constants,
+};
+use crate::code::CrateSources;
+
+fn space(text: &str) -> MutationSpace {
+    let sources = CrateSources::of_one_file(text);
+    collect_mutation_space(&sources, &Exclusions::default())
+}
+
+#[test]
+fn constants_are_read_by_paths_and_by_macro_calls_format_strings_included() {
+    let text = "const MAX: u32 = 3999;\nconst WIDTH: usize = 4;\nconst UNREAD: u8 = 1;\nfn f(n: u32) -> String {\n    if n > MAX {\n        return String::new();\n    }\n    assert!(n < crate::MAX);\n    println!(\"{WIDTH:?}\");\n    format!(\"{n:>WIDTH$} of {MAX}\")\n}\n";
+    let sources = CrateSources::of_one_file(text);
+    let lines = |constants: &[Constant], name: &str| -> Vec<u32> {
+        let constant = constants.iter().find(|c| c.name == name).unwrap();
+        constant.read_at.iter().map(|l| l.line).collect()
+    };
+    let from_space = collect_mutation_space(&sources, &Exclusions::default()).constants;
+    for constants in [constants(&sources), from_space] {
+        assert_eq!(lines(&constants, "MAX"), [5, 8, 10]);
+        assert_eq!(lines(&constants, "WIDTH"), [9, 10]);
+        assert!(lines(&constants, "UNREAD").is_empty());
+    }
+}
+
+#[test]
+fn macro_bodies_have_sites_within_their_repetitions_and_give_no_fragment_ingredients() {
+    let text = "macro_rules! sum {\n    ($($x:expr),*) => {{\n        let mut s = 0;\n        $( s += $x; )*\n        s + 1\n    }};\n}\n";
+    let space = space(text);
+    let operators: Vec<(u32, &str)> = space
+        .sites
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SiteKind::BinaryOperator {
+                range, expression, ..
+            } => Some((s.line, &text[range.clone()]))
+                .filter(|_| !text[expression.clone()].is_empty()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(operators, [(4, "+="), (5, "+")]);
+    assert!(space.sites.iter().all(|s| s.function == "sum"));
+    let statements: Vec<&str> = space
+        .sites
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SiteKind::Statement(st) => Some(&text[st.range.clone()]),
+            _ => None,
+        })
+        .collect();
+    assert!(statements.contains(&"s += $x;"), "{statements:?}");
+    assert!(
+        space.statements.iter().all(|i| !i.text.contains('$')),
+        "{:?}",
+        space.statements
+    );
+    assert!(space.statements.iter().any(|i| i.text == "let mut s = 0;"));
+}
+
+#[test]
+fn a_mutable_variable_can_be_put_back_as_it_started() {
+    let text = "fn f(s: &str, k: usize) -> Vec<String> {\n    let mut out = Vec::new();\n    let mut word: String = s.repeat(k);\n    for c in s.chars() {\n        word.push(c);\n        out.push(word.clone());\n    }\n    out\n}\n";
+    let space = space(text);
+    let reset = space
+        .statements
+        .iter()
+        .find(|i| i.text == "word = s.repeat(k);")
+        .expect("the reset of word");
+    assert_eq!(
+        reset.free,
+        BTreeSet::from(["k".to_string(), "s".to_string(), "word".to_string()])
+    );
+    assert_eq!(
+        reset.renamed(&[("word", "w"), ("s", "t")]),
+        "w = t.repeat(k);"
+    );
+    assert!(reset.unit && !reset.inert && reset.binds.is_empty());
+    assert!(
+        space
+            .statements
+            .iter()
+            .any(|i| i.text == "out = Vec::new();")
+    );
+}
+
+#[test]
+fn comparisons_used_as_values_are_conditions_once() {
+    let text = "fn f(v: &[u32], n: u32) -> bool {\n    let big = v.iter().any(|&x| x > n && x != 0);\n    if let Some(&x) = v.first() && x > 1 {\n        return x < n;\n    }\n    if big || n == 0 {\n        return true;\n    }\n    v.len() > 2\n}\n";
+    let space = space(text);
+    let conditions: Vec<(u32, &str)> = space
+        .sites
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SiteKind::Condition { range, .. } => Some((s.line, &text[range.clone()])),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        conditions,
+        [
+            (2, "x > n && x != 0"),
+            (3, "x > 1"),
+            (4, "x < n"),
+            (6, "big || n == 0"),
+            (9, "v.len() > 2"),
+        ]
+    );
+}
+
+#[test]
+fn collects_sites_with_locations_and_scopes() {
+    let text = "fn f(x: u32, y: u32) -> u32 {\n    let z = x + 1;\n    if z < y {\n        return y;\n    }\n    z\n}\n";
+    let space = space(text);
+    let kinds: Vec<(u32, &str)> = space
+        .sites
+        .iter()
+        .map(|s| {
+            let kind = match &s.kind {
+                SiteKind::Statement(_) => "statement",
+                SiteKind::Condition { .. } => "condition",
+                SiteKind::BinaryOperator { .. } => "operator",
+                SiteKind::Literal { .. } => "literal",
+                SiteKind::Variable { .. } => "variable",
+                SiteKind::Item { .. } => "item",
+                SiteKind::Field { .. } => "field",
+                SiteKind::Method { .. } => "method",
+                SiteKind::RangeLimits { .. } => "range",
+                SiteKind::Call { .. } => "call",
+                SiteKind::Operand { .. } => "operand",
+                SiteKind::Unwrap { .. } => "unwrap",
+                SiteKind::Iterable { .. } => "iterable",
+                SiteKind::BlockStart { .. } => "block",
+                SiteKind::Index { .. } => "index",
+                SiteKind::Pattern { .. } => "pattern",
+            };
+            (s.line, kind)
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (2, "statement"),
+            (2, "operand"),
+            (2, "operator"),
+            (2, "variable"),
+            (2, "literal"),
+            (3, "block"),
+            (3, "statement"),
+            (3, "condition"),
+            (3, "operator"),
+            (3, "operand"),
+            (3, "operand"),
+            (3, "variable"),
+            (3, "variable"),
+            (4, "statement"),
+            (4, "operand"),
+            (4, "variable"),
+            (6, "statement"),
+            (6, "operand"),
+            (6, "variable"),
+        ]
+    );
+    let return_site = &space.sites[13];
+    assert_eq!(return_site.bound, ["x", "y", "z"]);
+    let SiteKind::Statement(statement) = &return_site.kind else {
+        panic!()
+    };
+    assert!(statement.jumps);
+    assert_eq!(
+        &text[statement.whole_lines.clone().unwrap()],
+        "        return y;\n"
+    );
+    let SiteKind::Statement(tail) = &space.sites[16].kind else {
+        panic!()
+    };
+    assert!(tail.tail);
+}
+
+#[test]
+fn ingredients_are_statements_headers_conditions_and_literals() {
+    let text = "fn f(a: i32, s: &str) -> bool {\n    let n = a * 2;\n    if n > 3 && !s.is_empty() {\n        return true;\n    }\n    for c in s.chars() {\n        c.len_utf8();\n    }\n    false\n}\n";
+    let space = space(text);
+    let statements: Vec<(&str, bool)> = space
+        .statements
+        .iter()
+        .map(|i| (i.text.as_str(), i.header))
+        .collect();
+    assert!(statements.contains(&("let n = a * 2;", false)));
+    assert!(!statements.contains(&("n = a * 2;", false)), "not mutable");
+    assert!(statements.contains(&("if n > 3 && !s.is_empty()", true)));
+    assert!(statements.contains(&("for c in s.chars()", true)));
+    assert!(statements.contains(&("false", false)));
+    let let_n = space
+        .statements
+        .iter()
+        .find(|i| i.text == "let n = a * 2;")
+        .unwrap();
+    assert_eq!(let_n.free, BTreeSet::from(["a".to_string()]));
+    let conditions: Vec<&str> = space.conditions.iter().map(|i| i.text.as_str()).collect();
+    assert_eq!(
+        conditions,
+        [
+            "n > 3 && !s.is_empty()",
+            "n > 3",
+            "!s.is_empty()",
+            "s.is_empty()"
+        ]
+    );
+    assert!(space.literals.contains(&Literal::Int {
+        value: 3,
+        suffix: String::new(),
+        radix: 10,
+        upper: false,
+    }));
+    assert!(space.methods[&0].contains("chars") && space.methods[&0].contains("is_empty"));
+}
+
+#[test]
+fn excluded_functions_give_ingredients_but_no_sites() {
+    let text = "fn keep(a: u8) -> u8 {\n    a + 1\n}\nfn skip(b: u8) -> u8 {\n    b * 2\n}\n";
+    let sources = CrateSources::of_one_file(text);
+    let space = collect_mutation_space(
+        &sources,
+        &Exclusions {
+            patterns: vec!["skip".into()],
+        },
+    );
+    assert!(space.sites.iter().all(|s| s.line == 2));
+    assert!(space.statements.iter().any(|i| i.text == "b * 2"));
+}
+
+#[test]
+fn callees_are_not_variables() {
+    let space = space("fn f(g: fn() -> u8) -> u8 {\n    g()\n}\n");
+    assert!(
+        !space
+            .sites
+            .iter()
+            .any(|s| matches!(s.kind, SiteKind::Variable { .. }))
+    );
+}
