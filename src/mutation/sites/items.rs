@@ -255,7 +255,7 @@ impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
 }
 
 /// Where runnable code names each of `constants`: a path ending in its
-/// name, or a macro call that mentions it (see `syntax::mentions`: as a
+/// name, or a macro call that mentions it (see `code::mentions`: as a
 /// word or in a format string).
 pub(super) fn reads_of(
     sources: &CrateSources,
