@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 
-use crate::baseline::coverage::{TestRecord, run_with_coverage, run_with_trace};
+pub use crate::baseline::coverage::TestRecord;
+use crate::baseline::coverage::{run_with_coverage, run_with_trace};
 use crate::baseline::instrument::{
     Instrumented, LeftOut as ProbesLeftOut, MacroId, ProbeMap, instrument,
 };
