@@ -1,6 +1,7 @@
 //! The crate as it is: its sources, its tests, what each test did and which
 //! lines it executed, measured in an instrumented scratch copy.
 
+mod build;
 mod coverage;
 mod events;
 mod instrument;
@@ -8,19 +9,17 @@ pub use events::{EventSite, Predicate};
 pub use instrument::{is_no_std, runtime_for_root};
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 
+use crate::baseline::build::build_instrumented;
 pub use crate::baseline::coverage::TestRecord;
 use crate::baseline::coverage::{run_with_coverage, run_with_trace};
-use crate::baseline::instrument::{
-    Instrumented, LeftOut as ProbesLeftOut, MacroId, ProbeMap, instrument,
-};
+use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, ProbeMap, instrument};
 use crate::cargo::CargoFlags;
 use crate::cargo::Workspace;
-use crate::cargo::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
 use crate::cargo::{RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::source::{FileId, Location};
 use crate::code::{CrateSources, read_crate_sources};
@@ -138,6 +137,55 @@ pub fn establish(
     overrides: &BTreeMap<PathBuf, String>,
 ) -> Result<Baseline> {
     let package = &workspace.package;
+    let scratch = scratch_copy(&workspace, overrides, console)?;
+    let sources = read_sources(&workspace, &scratch, console)?;
+    let instrumented = instrument_sources(&sources, settings.events, console);
+    let (executables, dropped, left_out_probes) = build_instrumented(
+        &workspace,
+        &scratch,
+        &sources,
+        &instrumented,
+        &settings.cargo,
+        console,
+    )?;
+    let package_dir = scratch.path_of(package.dir());
+    let suite = list_tests(executables, package, &package_dir)?;
+    let runnable = runnable_tests(&suite, settings, &package.name)?;
+    let run_settings = RunSettings {
+        jobs: settings.jobs,
+        timeout: settings.test_timeout,
+    };
+    let probes = &instrumented.probes;
+    let records = run_tests(&suite, &runnable, probes, &run_settings, &scratch, console)?;
+    let traced = failing_to_trace(&records, settings.trace_failing);
+    let traces = run_with_trace(
+        &suite,
+        &traced,
+        probes,
+        &run_settings,
+        &scratch.root().join(".autofix-traces"),
+    )?;
+    tell_probes_left_out(&left_out_probes, &dropped, &instrumented, &sources, console);
+    let uninstrumented = left_out(probes, &dropped);
+    let baseline = Baseline {
+        workspace,
+        sources,
+        suite,
+        records,
+        probes: instrumented.probes,
+        traces,
+        uninstrumented,
+    };
+    summarize(&baseline, console);
+    Ok(baseline)
+}
+
+/// A scratch copy of the workspace, with the `overrides` written in it.
+fn scratch_copy(
+    workspace: &Workspace,
+    overrides: &BTreeMap<PathBuf, String>,
+    console: &Console,
+) -> Result<ScratchDir> {
     console.status(
         "Copying",
         format!("{} to a scratch directory", workspace.root.display()),
@@ -146,6 +194,19 @@ pub fn establish(
     for (path, text) in overrides {
         scratch.write(path, text)?;
     }
+    Ok(scratch)
+}
+
+/// The crate's sources in the scratch copy (the files syn cannot parse
+/// skipped, with a warning). Fails when a module file lies outside the
+/// workspace or is named by an absolute `#[path]`, or there is no code to
+/// rank.
+fn read_sources(
+    workspace: &Workspace,
+    scratch: &ScratchDir,
+    console: &Console,
+) -> Result<CrateSources> {
+    let package = &workspace.package;
     let sources = read_crate_sources(package, &workspace.root, scratch.root());
     for (path, reason) in &sources.unparsable {
         console.warn(format!(
@@ -193,8 +254,14 @@ pub fn establish(
         )
         .into());
     }
-    let instrumented = instrument(&sources, settings.events);
-    let event_note = if settings.events {
+    Ok(sources)
+}
+
+/// The sources with probes (and, with `events`, event probes), told; and
+/// the macros whose bodies cannot be probed, warned about.
+fn instrument_sources(sources: &CrateSources, events: bool, console: &Console) -> Instrumented {
+    let instrumented = instrument(sources, events);
+    let event_note = if events {
         format!(" and {} event sites", instrumented.probes.events.len())
     } else {
         String::new()
@@ -220,17 +287,12 @@ pub fn establish(
             id.line
         ));
     }
-    let (executables, dropped, left_out_probes) = build_instrumented(
-        &workspace,
-        &scratch,
-        &sources,
-        &instrumented,
-        &settings.cargo,
-        console,
-    )?;
+    instrumented
+}
 
-    let package_dir = scratch.path_of(package.dir());
-    let suite = list_tests(executables, package, &package_dir)?;
+/// The tests of `suite` to run: those not ignored (and among
+/// `settings.only`, if given). Fails when there are none (and no `only`).
+fn runnable_tests(suite: &TestSuite, settings: &Settings, package: &str) -> Result<Vec<TestId>> {
     let runnable: Vec<TestId> = suite
         .ids()
         .filter(|&t| !suite.get(t).ignored)
@@ -244,44 +306,55 @@ pub fn establish(
     if runnable.is_empty() && settings.only.is_none() {
         return Err(Failure::new(
             Exit::NothingToLocalize,
-            format!(
-                "nothing to localize: package `{}` has no tests to run",
-                package.name
-            ),
+            format!("nothing to localize: package `{package}` has no tests to run"),
         )
         .into());
     }
-    let run_settings = RunSettings {
-        jobs: settings.jobs,
-        timeout: settings.test_timeout,
-    };
+    Ok(runnable)
+}
+
+/// Runs the `runnable` tests with coverage, a progress bar counting them.
+fn run_tests(
+    suite: &TestSuite,
+    runnable: &[TestId],
+    probes: &ProbeMap,
+    run_settings: &RunSettings,
+    scratch: &ScratchDir,
+    console: &Console,
+) -> Result<Vec<TestRecord>> {
     let progress = console.progress("Testing", runnable.len() as u64);
     let records = run_with_coverage(
-        &suite,
-        &runnable,
-        &instrumented.probes,
-        &run_settings,
+        suite,
+        runnable,
+        probes,
+        run_settings,
         &scratch.root().join(".autofix-coverage"),
         |_, _| progress.inc(),
     )?;
     drop(progress);
-    let traced: Vec<TestId> = records
+    Ok(records)
+}
+
+/// The failing tests to run again with traces: the first `TRACED_TESTS`
+/// of those that panicked, if `trace_failing`.
+fn failing_to_trace(records: &[TestRecord], trace_failing: bool) -> Vec<TestId> {
+    records
         .iter()
         .filter(|r| matches!(r.outcome.verdict, Verdict::Failed(_)))
         .map(|r| r.test)
-        .take(if settings.trace_failing {
-            TRACED_TESTS
-        } else {
-            0
-        })
-        .collect();
-    let traces = run_with_trace(
-        &suite,
-        &traced,
-        &instrumented.probes,
-        &run_settings,
-        &scratch.root().join(".autofix-traces"),
-    )?;
+        .take(if trace_failing { TRACED_TESTS } else { 0 })
+        .collect()
+}
+
+/// Tells the macros and event sites whose probes were left out (those of
+/// files left uninstrumented, `dropped`, are told with the files).
+fn tell_probes_left_out(
+    left_out_probes: &ProbesLeftOut,
+    dropped: &[FileId],
+    instrumented: &Instrumented,
+    sources: &CrateSources,
+    console: &Console,
+) {
     for id in left_out_probes
         .macros
         .iter()
@@ -294,7 +367,6 @@ pub fn establish(
             id.line
         ));
     }
-    // Those of files left uninstrumented are told with the files.
     let events_left_out = left_out_probes
         .events
         .iter()
@@ -306,18 +378,6 @@ pub fn establish(
             instrumented.probes.events.len()
         ));
     }
-    let uninstrumented = left_out(&instrumented.probes, &dropped);
-    let baseline = Baseline {
-        workspace,
-        sources,
-        suite,
-        records,
-        probes: instrumented.probes,
-        traces,
-        uninstrumented,
-    };
-    summarize(&baseline, console);
-    Ok(baseline)
 }
 
 /// Each dropped file with the number of distinct lines its probes report.
@@ -335,255 +395,6 @@ fn left_out(probes: &ProbeMap, dropped: &[FileId]) -> Vec<LeftOut> {
                 .len(),
         })
         .collect()
-}
-
-/// Rounds of leaving out the event probes that errors point at, before
-/// every event probe of a file with errors goes.
-const EVENT_ROUNDS: usize = 3;
-
-/// Builds the instrumented copy. Should event probes break the build (an
-/// error's primary span lies in what one inserted or observes), those
-/// probes are left out and the build retried. Should probes break a file's
-/// build (a file also compiled into a test crate by `#[path]`, say), that
-/// file is restored and the build retried; should they break it only in
-/// the body of a macro (one expanded in a const context, say), only that
-/// macro's probes are left out. If the copy does not build even without
-/// probes, the crate itself does not build. Returns the test executables,
-/// the files whose probes were dropped, and the macros and event sites
-/// whose probes were.
-fn build_instrumented(
-    workspace: &Workspace,
-    scratch: &ScratchDir,
-    sources: &CrateSources,
-    instrumented: &Instrumented,
-    features: &CargoFlags,
-    console: &Console,
-) -> Result<(Vec<TestExecutable>, Vec<FileId>, ProbesLeftOut)> {
-    for (file, text) in &instrumented.files {
-        scratch.write(&sources.get(*file).path, text)?;
-    }
-    let manifest_path = scratch.path_of(&workspace.package.manifest_path);
-    let request = BuildRequest {
-        manifest_path: &manifest_path,
-        package: &workspace.package.name,
-        version: &workspace.package.version,
-        cargo: features,
-        target_dir: &scratch.target_dir,
-        cap_lints: false,
-    };
-    let mut probed: BTreeSet<FileId> = instrumented.files.iter().map(|(file, _)| *file).collect();
-    // Files and macros whose probes were dropped: told only once the crate
-    // builds (if it does not build at all, the probes were not the trouble).
-    let mut dropped: Vec<FileId> = Vec::new();
-    let mut left_out = ProbesLeftOut::default();
-    let mut event_rounds = 0;
-    let (first_errors, first_summary) = loop {
-        let spinner = console.spinner("Building");
-        spinner.set_message(format!("tests of {}", workspace.package.name));
-        let outcome = build_tests(&request, None, |name| {
-            spinner.set_message(format!("compiled {name}"))
-        })?;
-        drop(spinner);
-        let (errors, summary) = match outcome {
-            BuildOutcome::Built(executables) => {
-                return Ok((executables, dropped, left_out));
-            }
-            BuildOutcome::Failed { errors, summary } => (errors, summary),
-        };
-        let in_file = |file: FileId, error: &CompileError| {
-            error
-                .file
-                .as_deref()
-                .map(|f| lexically_normal(Path::new(f)))
-                == Some(lexically_normal(&sources.get(file).path))
-        };
-        let blamed: Vec<FileId> = probed
-            .iter()
-            .copied()
-            .filter(|&file| errors.iter().any(|e| in_file(file, e)))
-            .collect();
-        if blamed.is_empty() {
-            // An error outside the probed files may come from a probed
-            // macro body, expanded where it is invoked (in a test module,
-            // say): leave out every macro's probes, once, and try again.
-            let macros: BTreeSet<_> = instrumented
-                .macros
-                .iter()
-                .filter(|m| !left_out.macros.contains(*m))
-                .cloned()
-                .collect();
-            if macros.is_empty() {
-                break (errors, summary);
-            }
-            leave_out_macros(
-                macros,
-                &mut left_out,
-                &probed,
-                instrumented,
-                sources,
-                scratch,
-            )?;
-            continue;
-        }
-        let events = blamed_events(sources, instrumented, &blamed, &left_out, &errors);
-        if !events.is_empty() {
-            event_rounds += 1;
-            left_out.events.extend(events);
-            if event_rounds > EVENT_ROUNDS {
-                // Errors keep coming from event probes: all of these files' go.
-                for &file in &blamed {
-                    let regions = instrumented.event_regions(sources, file, &left_out);
-                    left_out
-                        .events
-                        .extend(regions.into_iter().map(|(site, _)| site));
-                }
-            }
-            for &file in &blamed {
-                let text = instrumented.text_without(sources, file, &left_out);
-                scratch.write(&sources.get(file).path, &text)?;
-            }
-            continue;
-        }
-        // A macro's probes that errors point at go first, and the build is
-        // tried again before any file goes: expanded elsewhere (a macro
-        // that writes a trait's items, say), they break files whose own
-        // probes are fine.
-        let macros: BTreeSet<_> = instrumented
-            .macros
-            .iter()
-            .filter(|m| blamed.contains(&m.file) && !left_out.macros.contains(*m))
-            .filter(|m| {
-                errors.iter().any(|e| {
-                    in_file(m.file, e)
-                        && e.line
-                            .is_some_and(|l| (m.line..=m.last_line).contains(&(l as u32)))
-                })
-            })
-            .cloned()
-            .collect();
-        if !macros.is_empty() {
-            leave_out_macros(
-                macros,
-                &mut left_out,
-                &probed,
-                instrumented,
-                sources,
-                scratch,
-            )?;
-            continue;
-        }
-        for index in blamed {
-            let file = sources.get(index);
-            if let Some(error) = errors.iter().find(|e| in_file(index, e)) {
-                console.detail(
-                    "Unprobed",
-                    format!(
-                        "{}: the probes do not compile: {error}",
-                        file.path.display()
-                    ),
-                );
-            }
-            dropped.push(index);
-            scratch.write(&file.path, &file.text)?;
-            probed.remove(&index);
-        }
-    };
-    // Does the crate build at all without probes?
-    for &file in &probed {
-        scratch.write(&sources.get(file).path, &sources.get(file).text)?;
-    }
-    match build_tests(&request, None, |_| {})? {
-        BuildOutcome::Failed { errors, summary } => Err(Failure::new(
-            Exit::BuildFailed,
-            format!(
-                "the crate does not build: {}",
-                first_error(&errors, &summary)
-            ),
-        )
-        .into()),
-        BuildOutcome::Built(_) => Err(anyhow!(
-            "coverage probes broke the build (a bug in cargo-autofix, please report it): {}",
-            first_error(&first_errors, &first_summary)
-        )),
-    }
-}
-
-/// Leaves out the probes of `macros`, rewriting the probed files they are in.
-fn leave_out_macros(
-    macros: BTreeSet<MacroId>,
-    left_out: &mut ProbesLeftOut,
-    probed: &BTreeSet<FileId>,
-    instrumented: &Instrumented,
-    sources: &CrateSources,
-    scratch: &ScratchDir,
-) -> Result<()> {
-    let files: BTreeSet<FileId> = macros.iter().map(|m| m.file).collect();
-    left_out.macros.extend(macros);
-    for file in files.into_iter().filter(|f| probed.contains(f)) {
-        let text = instrumented.text_without(sources, file, left_out);
-        scratch.write(&sources.get(file).path, &text)?;
-    }
-    Ok(())
-}
-
-/// The event sites of `files` in whose region (the innermost) (in the text built, without
-/// the probes `left_out`) an error's primary span lies.
-fn blamed_events(
-    sources: &CrateSources,
-    instrumented: &Instrumented,
-    files: &[FileId],
-    left_out: &ProbesLeftOut,
-    errors: &[CompileError],
-) -> BTreeSet<usize> {
-    let mut blamed = BTreeSet::new();
-    for &file in files {
-        let path = lexically_normal(&sources.get(file).path);
-        let regions = instrumented.event_regions(sources, file, left_out);
-        for error in errors {
-            let Some((span_file, span)) = error.spans.first() else {
-                continue;
-            };
-            if lexically_normal(Path::new(span_file)) != path {
-                continue;
-            }
-            // The innermost site around it (a returned value may hold a condition).
-            blamed.extend(
-                regions
-                    .iter()
-                    .filter(|(_, region)| region.start <= span.start && span.end <= region.end)
-                    .min_by_key(|(_, region)| region.len())
-                    .map(|(site, _)| *site),
-            );
-        }
-    }
-    blamed
-}
-
-/// `tests/../src/a.rs` as `src/a.rs` (rustc names a file included by
-/// `#[path]` through the including file's directory).
-fn lexically_normal(path: &Path) -> PathBuf {
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir
-                if matches!(
-                    normal.components().next_back(),
-                    Some(std::path::Component::Normal(_))
-                ) =>
-            {
-                normal.pop();
-            }
-            other => normal.push(other),
-        }
-    }
-    normal
-}
-
-fn first_error(errors: &[CompileError], summary: &str) -> String {
-    errors
-        .first()
-        .map_or_else(|| summary.to_string(), ToString::to_string)
 }
 
 fn summarize(baseline: &Baseline, console: &Console) {
@@ -637,26 +448,5 @@ fn summarize(baseline: &Baseline, console: &Console) {
     }
     if baseline.workspace.package.has_doctests() {
         console.note("doctests are not part of localization");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_through_other_directories_are_normalized() {
-        assert_eq!(
-            lexically_normal(Path::new("tests/../src/calendar.rs")),
-            Path::new("src/calendar.rs")
-        );
-        assert_eq!(
-            lexically_normal(Path::new("./src/./a/../b.rs")),
-            Path::new("src/b.rs")
-        );
-        assert_eq!(
-            lexically_normal(Path::new("../outside/x.rs")),
-            Path::new("../outside/x.rs")
-        );
     }
 }

@@ -28,6 +28,8 @@
 //! context or a pattern) and no file that names it has something of its
 //! own by that name.
 
+mod signature;
+
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -40,6 +42,7 @@ use crate::code::{CrateSources, is_test_code};
 use crate::code::{PLACEHOLDER, macro_rules};
 use crate::evaluate::data_reads;
 use crate::evaluate::in_place::{self, Site};
+use signature::Signature;
 
 /// A function of the crate (or a data item: see `Shape::Data`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -252,35 +255,6 @@ impl Collector<'_> {
             .collect()
     }
 
-    fn generics(&self, generics: &syn::Generics) -> (String, String, String) {
-        let declaration = match (&generics.lt_token, &generics.gt_token) {
-            (Some(lt), Some(gt)) => self
-                .text(lt.span.byte_range().start..gt.span.byte_range().end)
-                .to_string(),
-            _ => String::new(),
-        };
-        let arguments: Vec<String> = generics
-            .params
-            .iter()
-            .map(|p| match p {
-                syn::GenericParam::Lifetime(l) => l.lifetime.to_string(),
-                syn::GenericParam::Type(t) => t.ident.to_string(),
-                syn::GenericParam::Const(c) => c.ident.to_string(),
-            })
-            .collect();
-        let arguments = if arguments.is_empty() {
-            String::new()
-        } else {
-            format!("<{}>", arguments.join(", "))
-        };
-        let where_clause = generics
-            .where_clause
-            .as_ref()
-            .map(|w| self.text(Self::range(w)).to_string())
-            .unwrap_or_default();
-        (declaration, arguments, where_clause)
-    }
-
     fn function(
         &mut self,
         attrs: &[syn::Attribute],
@@ -289,75 +263,38 @@ impl Collector<'_> {
         block: &syn::Block,
         item: Range<usize>,
     ) {
-        let mut dropped: Vec<Range<usize>> = attrs
-            .iter()
-            .filter(|a| !kept_attribute(a))
-            .map(Self::range)
-            .collect();
-        if let Some(vis) = vis
-            && !matches!(vis, syn::Visibility::Inherited)
-        {
-            dropped.push(Self::range(vis));
-        }
-        let mut receiver = false;
-        let mut params = Vec::new();
-        let mut declared = Vec::new();
-        for input in &sig.inputs {
-            match input {
-                syn::FnArg::Receiver(r) => {
-                    receiver = true;
-                    declared.push(self.text(Self::range(r)).to_string());
-                }
-                syn::FnArg::Typed(typed) => {
-                    declared.push(format!("_: {}", self.text(Self::range(&typed.ty))));
-                    params.push(match typed.pat.as_ref() {
-                        syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
-                            Param::Name(self.text(Self::range(&p.ident)).to_string())
-                        }
-                        pattern => Param::Pattern {
-                            pattern: Self::range(pattern),
-                        },
-                    });
-                }
-            }
-        }
-        let type_parameters: Vec<String> = sig
-            .generics
-            .params
-            .iter()
-            .filter_map(|p| match p {
-                syn::GenericParam::Type(t) => Some(self.text(Self::range(&t.ident)).to_string()),
-                syn::GenericParam::Const(c) => Some(self.text(Self::range(&c.ident)).to_string()),
-                syn::GenericParam::Lifetime(_) => None,
-            })
-            .collect();
-        let turbofish = if type_parameters.is_empty() {
-            String::new()
+        let signature = Signature::read(self.text, sig);
+        let (shape, insert_at) = self.placement(item.end);
+        let sites = if sig.constness.is_some() || self.in_macro {
+            Vec::new()
         } else {
-            format!("::<{}>", type_parameters.join(", "))
+            in_place::sites(block)
         };
-        let (generics, _, where_clause) = self.generics(&sig.generics);
-        let prefix: String = [
-            sig.asyncness.map(|_| "async "),
-            matches!(sig.safety, syn::Safety::Unsafe(_)).then_some("unsafe "),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        let abi = sig
-            .abi
-            .as_ref()
-            .map(|a| format!("{} ", self.text(Self::range(a))))
-            .unwrap_or_default();
-        let output = match &sig.output {
-            syn::ReturnType::Default => String::new(),
-            syn::ReturnType::Type(..) => format!(" {}", self.text(Self::range(&sig.output))),
-        };
-        let declaration = format!(
-            "{prefix}{abi}fn {{}}{generics}({}){output} {where_clause};",
-            declared.join(", ")
-        );
-        let not_copyable = if sig.constness.is_some() {
+        self.functions.push(Function {
+            file: self.file,
+            item,
+            body: Self::range(block),
+            name: sig.ident.to_string(),
+            name_range: Self::range(&sig.ident),
+            dropped: signature::dropped(attrs, vis),
+            insert_at,
+            shape,
+            receiver: signature.receiver,
+            params: signature.params,
+            turbofish: signature.turbofish,
+            is_async: sig.asyncness.is_some(),
+            is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
+            declaration: signature.declaration,
+            not_copyable: self.not_copyable(sig),
+            sites,
+            in_macro: self.in_macro,
+        });
+    }
+
+    /// Why the function of `sig`, in the container visited, cannot be
+    /// copied, if it cannot.
+    fn not_copyable(&self, sig: &syn::Signature) -> Option<&'static str> {
+        if sig.constness.is_some() {
             Some("a const fn")
         } else if matches!(&sig.output, syn::ReturnType::Type(_, ty) if returns_impl_trait(ty)) {
             Some("returning `impl Trait`")
@@ -369,9 +306,14 @@ impl Collector<'_> {
             Some("a trait method in a macro body")
         } else {
             None
-        };
-        let (shape, insert_at) = match &self.container {
-            Container::Items => (Shape::Free, item.end),
+        }
+    }
+
+    /// Where the copies of a function of the container visited go (its
+    /// shape, and the offset), the function's item ending at `item_end`.
+    fn placement(&self, item_end: usize) -> (Shape, usize) {
+        match &self.container {
+            Container::Items => (Shape::Free, item_end),
             Container::Inherent { block, end } => (
                 Shape::Inherent {
                     block: block.clone(),
@@ -392,31 +334,7 @@ impl Collector<'_> {
                 },
                 *end,
             ),
-        };
-        let sites = if sig.constness.is_some() || self.in_macro {
-            Vec::new()
-        } else {
-            in_place::sites(block)
-        };
-        self.functions.push(Function {
-            file: self.file,
-            item,
-            body: Self::range(block),
-            name: sig.ident.to_string(),
-            name_range: Self::range(&sig.ident),
-            dropped,
-            insert_at,
-            shape,
-            receiver,
-            params,
-            turbofish,
-            is_async: sig.asyncness.is_some(),
-            is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
-            declaration,
-            not_copyable,
-            sites,
-            in_macro: self.in_macro,
-        });
+        }
     }
 
     /// A module-level `const` or `static` item.
@@ -463,24 +381,6 @@ impl Collector<'_> {
         walk(self);
         self.container = outer;
     }
-}
-
-/// Attributes a copy keeps: those that decide whether or how it compiles
-/// and panics like the original.
-fn kept_attribute(attr: &syn::Attribute) -> bool {
-    const KEPT: &[&str] = &[
-        "cfg",
-        "cfg_attr",
-        "track_caller",
-        "inline",
-        "cold",
-        "target_feature",
-        "allow",
-        "warn",
-        "deny",
-        "expect",
-    ];
-    KEPT.iter().any(|name| attr.path().is_ident(name))
 }
 
 /// The data items among `names` that cannot be woven, and why: some read
@@ -574,7 +474,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
         let cfg = self.cfg_attributes(&item.attrs);
-        let (generics, arguments, where_clause) = self.generics(&item.generics);
+        let (generics, arguments, where_clause) = signature::generics(self.text, &item.generics);
         let self_ty = self.text(Self::range(&item.self_ty)).to_string();
         let end = Self::range(item).end;
         let container = match &item.trait_ {
@@ -609,7 +509,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 
     fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
         let cfg = self.cfg_attributes(&item.attrs);
-        let (generics, arguments, where_clause) = self.generics(&item.generics);
+        let (generics, arguments, where_clause) = signature::generics(self.text, &item.generics);
         let name = item.ident.to_string();
         // The blanket implementation's own parameter goes after the trait's.
         let blanket = match generics.strip_suffix('>') {

@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -72,6 +72,21 @@ impl Blame {
             && self.sites.is_empty()
             && self.in_place.is_empty()
     }
+}
+
+/// What the woven builds of a batch have found so far.
+#[derive(Debug, Default)]
+struct Rounds {
+    /// The candidates (indexes in the batch) still to weave.
+    pending: Vec<usize>,
+    /// The outcomes decided, by index.
+    decided: BTreeMap<usize, CandidateOutcome>,
+    /// The variants the woven builds proved broken, with their first error.
+    broken: BTreeMap<VariantKey, String>,
+    /// Variants woven in place whose type was not the original's.
+    mistyped: BTreeSet<VariantKey>,
+    /// Whether a woven build failed with errors in no variant.
+    unattributed: bool,
 }
 
 /// Evaluates a batch with one build.
@@ -294,116 +309,19 @@ impl SchemaEvaluator {
         fresh: &[usize],
         on_done: OnDone,
     ) -> Result<BTreeMap<usize, CandidateOutcome>> {
-        let mut decided: BTreeMap<usize, CandidateOutcome> = BTreeMap::new();
-        let mut pending: Vec<usize> = fresh.to_vec();
-        // The variants the woven builds proved broken, with their first error.
-        let mut broken: BTreeMap<VariantKey, String> = BTreeMap::new();
-        // Variants woven in place whose type was not the original's.
-        let mut mistyped: BTreeSet<VariantKey> = BTreeSet::new();
-        // Whether a woven build failed with errors in no variant.
-        let mut unattributed = false;
-        if !pending.is_empty() {
+        let mut rounds = Rounds {
+            pending: fresh.to_vec(),
+            ..Rounds::default()
+        };
+        if !rounds.pending.is_empty() {
             self.stats.batches += 1;
         }
         for _ in 0..MAX_BUILDS_PER_BATCH {
-            let candidates: Vec<Candidate> = pending.iter().map(|&i| batch[i].clone()).collect();
-            let dropped: BTreeSet<VariantKey> = broken.keys().chain(&mistyped).cloned().collect();
-            let schema = weave(
-                &self.originals,
-                &self.roots,
-                &self.functions,
-                &candidates,
-                &dropped,
-                true,
-            );
-            let woven: Vec<(usize, String)> = pending
-                .iter()
-                .zip(&schema.switches)
-                .filter_map(|(&index, switches)| Some((index, switches.clone()?)))
-                .collect();
-            if woven.is_empty() {
+            if self.woven_build(batch, &mut rounds, on_done)?.is_break() {
                 break;
             }
-            self.stats.woven_builds += 1;
-            let woven_candidates: Vec<&Candidate> = woven.iter().map(|(i, _)| &batch[*i]).collect();
-            let targets = self.targets_for(&woven_candidates);
-            match self.build(&schema.files, Some(&targets))? {
-                Ok(suite) => {
-                    let runs: Vec<_> = woven
-                        .iter()
-                        .map(|(i, switches)| (Some(edited_locations(&batch[*i])), switches.clone()))
-                        .collect();
-                    let outcomes = self.run_woven(&suite, &runs, &|run, outcome| {
-                        on_done(woven[run].0, outcome)
-                    })?;
-                    decided.extend(woven.iter().map(|(i, _)| *i).zip(outcomes));
-                    break;
-                }
-                Err(errors) => {
-                    let blame = self.blame(&errors, &schema);
-                    if blame.is_empty() {
-                        // An error in no variant: a woven data item read
-                        // where its new type does not fit, if there is one
-                        // (else the rest go one by one).
-                        if !self.stop_weaving_data(&schema) {
-                            unattributed = true;
-                            break;
-                        }
-                        continue;
-                    }
-                    // A control that does not compile is the weaving's
-                    // fault, not its candidates': the function does not
-                    // survive copying (it is woven in place next), or a
-                    // woven data item's reads do not fit its new type (in
-                    // every copy that reads it). The data goes first, if
-                    // there is any; then the function. Either way its
-                    // candidates' errors are not theirs. So for a site woven
-                    // in place whose original code does not compile there,
-                    // and a function woven in place with an error outside
-                    // its sites.
-                    if !blame.controls.is_empty() && !self.stop_weaving_data(&schema) {
-                        for &function in &blame.controls {
-                            self.functions
-                                .set_not_copyable(function, "one the weaver cannot copy");
-                        }
-                    }
-                    for (function, site) in &blame.sites {
-                        self.functions.drop_site(*function, site);
-                    }
-                    for &function in &blame.in_place {
-                        self.functions
-                            .set_unweavable(function, "one the weaver cannot weave in place");
-                    }
-                    mistyped.extend(blame.mistyped);
-                    broken.extend(
-                        blame
-                            .variants
-                            .into_iter()
-                            .filter(|(key, _)| !blame.controls.contains(&key.function)),
-                    );
-                    // A candidate with a broken variant does not compile.
-                    pending.retain(|&index| {
-                        let Ok(mine) = variants(&self.originals, &self.functions, &batch[index])
-                        else {
-                            return false;
-                        };
-                        let error = mine
-                            .iter()
-                            .find_map(|(&function, variant)| broken.get(&variant.key(function)))
-                            .cloned();
-                        match error {
-                            Some(error) => {
-                                let outcome = CandidateOutcome::Unviable(error);
-                                on_done(index, &outcome);
-                                decided.insert(index, outcome);
-                                false
-                            }
-                            None => true,
-                        }
-                    });
-                }
-            }
         }
+        let mut decided = rounds.decided;
         self.stats.woven += decided.len();
         // The rest (not weavable, or left when the builds ran out) are built
         // one by one.
@@ -413,38 +331,193 @@ impl SchemaEvaluator {
             .filter(|i| !decided.contains_key(i))
             .collect();
         for &index in &separate {
-            let reason = match variants(&self.originals, &self.functions, &batch[index]) {
-                Err(Unweavable::OutsideFunctions) => "an edit outside every function".to_string(),
-                Err(Unweavable::NotCopyable(why)) => format!("an edit in a function that is {why}"),
-                Err(Unweavable::Data(why)) => format!("an edit of a `const` or `static` {why}"),
-                Err(Unweavable::NoSite) => {
-                    "an edit that fits no expression or statement of a function woven in place"
-                        .to_string()
-                }
-                Ok(mine)
-                    if mine
-                        .iter()
-                        .any(|(&function, variant)| mistyped.contains(&variant.key(function))) =>
-                {
-                    "an edit woven in place whose type is not the original code's".to_string()
-                }
-                Ok(_) if unattributed => "a build error in no variant".to_string(),
-                Ok(_) => format!("variants still broken after {MAX_BUILDS_PER_BATCH} woven builds"),
-            };
+            let reason = self.separate_reason(&batch[index], &rounds.mistyped, rounds.unattributed);
             *self.stats.separate_reasons.entry(reason).or_default() += 1;
         }
         if !separate.is_empty() {
-            let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
-            // Counted as they are decided: a halt in the middle keeps them.
-            let done = AtomicUsize::new(0);
-            let outcomes = self.fallback.evaluate_batch(&candidates, &|i, outcome| {
-                done.fetch_add(1, Ordering::Relaxed);
-                on_done(separate[i], outcome)
-            });
-            self.stats.separate += done.into_inner();
+            let outcomes = self.decide_separately(batch, &separate, on_done);
             decided.extend(separate.into_iter().zip(outcomes?));
         }
         Ok(decided)
+    }
+
+    /// One woven build of the `rounds.pending` candidates of `batch`: the
+    /// tests of each if it builds, else what its errors are blamed on left
+    /// out. Breaks when no further build is needed (or none would help).
+    fn woven_build(
+        &mut self,
+        batch: &[Candidate],
+        rounds: &mut Rounds,
+        on_done: OnDone,
+    ) -> Result<ControlFlow<()>> {
+        let candidates: Vec<Candidate> = rounds.pending.iter().map(|&i| batch[i].clone()).collect();
+        let dropped: BTreeSet<VariantKey> = rounds
+            .broken
+            .keys()
+            .chain(&rounds.mistyped)
+            .cloned()
+            .collect();
+        let schema = weave(
+            &self.originals,
+            &self.roots,
+            &self.functions,
+            &candidates,
+            &dropped,
+            true,
+        );
+        let woven: Vec<(usize, String)> = rounds
+            .pending
+            .iter()
+            .zip(&schema.switches)
+            .filter_map(|(&index, switches)| Some((index, switches.clone()?)))
+            .collect();
+        if woven.is_empty() {
+            return Ok(ControlFlow::Break(()));
+        }
+        self.stats.woven_builds += 1;
+        let woven_candidates: Vec<&Candidate> = woven.iter().map(|(i, _)| &batch[*i]).collect();
+        let targets = self.targets_for(&woven_candidates);
+        let errors = match self.build(&schema.files, Some(&targets))? {
+            Ok(suite) => {
+                let runs: Vec<_> = woven
+                    .iter()
+                    .map(|(i, switches)| (Some(edited_locations(&batch[*i])), switches.clone()))
+                    .collect();
+                let outcomes = self.run_woven(&suite, &runs, &|run, outcome| {
+                    on_done(woven[run].0, outcome)
+                })?;
+                rounds
+                    .decided
+                    .extend(woven.iter().map(|(i, _)| *i).zip(outcomes));
+                return Ok(ControlFlow::Break(()));
+            }
+            Err(errors) => errors,
+        };
+        let blame = self.blame(&errors, &schema);
+        if blame.is_empty() {
+            // An error in no variant: a woven data item read where its new
+            // type does not fit, if there is one (else the rest go one by
+            // one).
+            if !self.stop_weaving_data(&schema) {
+                rounds.unattributed = true;
+                return Ok(ControlFlow::Break(()));
+            }
+            return Ok(ControlFlow::Continue(()));
+        }
+        self.leave_out_blamed(&schema, blame, rounds);
+        self.decide_broken(batch, rounds, on_done);
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Leaves out what `blame` names in the next weaving: the functions
+    /// and sites the weaver is at fault for, the mistyped and the broken
+    /// variants (`schema` is the weaving blamed).
+    fn leave_out_blamed(&mut self, schema: &Schema, blame: Blame, rounds: &mut Rounds) {
+        // A control that does not compile is the weaving's fault, not its
+        // candidates': the function does not survive copying (it is woven
+        // in place next), or a woven data item's reads do not fit its new
+        // type (in every copy that reads it). The data goes first, if there
+        // is any; then the function. Either way its candidates' errors are
+        // not theirs. So for a site woven in place whose original code does
+        // not compile there, and a function woven in place with an error
+        // outside its sites.
+        if !blame.controls.is_empty() && !self.stop_weaving_data(schema) {
+            for &function in &blame.controls {
+                self.functions
+                    .set_not_copyable(function, "one the weaver cannot copy");
+            }
+        }
+        for (function, site) in &blame.sites {
+            self.functions.drop_site(*function, site);
+        }
+        for &function in &blame.in_place {
+            self.functions
+                .set_unweavable(function, "one the weaver cannot weave in place");
+        }
+        rounds.mistyped.extend(blame.mistyped);
+        rounds.broken.extend(
+            blame
+                .variants
+                .into_iter()
+                .filter(|(key, _)| !blame.controls.contains(&key.function)),
+        );
+    }
+
+    /// Decides the pending candidates with a broken variant (they do not
+    /// compile) and those no longer weavable: only the others stay pending.
+    fn decide_broken(&self, batch: &[Candidate], rounds: &mut Rounds, on_done: OnDone) {
+        let Rounds {
+            pending,
+            broken,
+            decided,
+            ..
+        } = rounds;
+        pending.retain(|&index| {
+            let Ok(mine) = variants(&self.originals, &self.functions, &batch[index]) else {
+                return false;
+            };
+            let error = mine
+                .iter()
+                .find_map(|(&function, variant)| broken.get(&variant.key(function)))
+                .cloned();
+            match error {
+                Some(error) => {
+                    let outcome = CandidateOutcome::Unviable(error);
+                    on_done(index, &outcome);
+                    decided.insert(index, outcome);
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+
+    /// Why `candidate` is built on its own, for the stats: it cannot be
+    /// woven, it has a variant in `mistyped`, a build error was in no
+    /// variant (`unattributed`), or the woven builds ran out.
+    fn separate_reason(
+        &self,
+        candidate: &Candidate,
+        mistyped: &BTreeSet<VariantKey>,
+        unattributed: bool,
+    ) -> String {
+        match variants(&self.originals, &self.functions, candidate) {
+            Err(Unweavable::OutsideFunctions) => "an edit outside every function".to_string(),
+            Err(Unweavable::NotCopyable(why)) => format!("an edit in a function that is {why}"),
+            Err(Unweavable::Data(why)) => format!("an edit of a `const` or `static` {why}"),
+            Err(Unweavable::NoSite) => {
+                "an edit that fits no expression or statement of a function woven in place"
+                    .to_string()
+            }
+            Ok(mine)
+                if mine
+                    .iter()
+                    .any(|(&function, variant)| mistyped.contains(&variant.key(function))) =>
+            {
+                "an edit woven in place whose type is not the original code's".to_string()
+            }
+            Ok(_) if unattributed => "a build error in no variant".to_string(),
+            Ok(_) => format!("variants still broken after {MAX_BUILDS_PER_BATCH} woven builds"),
+        }
+    }
+
+    /// The outcomes of the `separate` candidates of `batch`, built one by
+    /// one by the rebuild path.
+    fn decide_separately(
+        &mut self,
+        batch: &[Candidate],
+        separate: &[usize],
+        on_done: OnDone,
+    ) -> Result<Vec<CandidateOutcome>> {
+        let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
+        // Counted as they are decided: a halt in the middle keeps them.
+        let done = AtomicUsize::new(0);
+        let outcomes = self.fallback.evaluate_batch(&candidates, &|i, outcome| {
+            done.fetch_add(1, Ordering::Relaxed);
+            on_done(separate[i], outcome)
+        });
+        self.stats.separate += done.into_inner();
+        outcomes
     }
 
     /// Caches decided outcomes and counts the fresh ones.

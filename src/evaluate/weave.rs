@@ -12,17 +12,19 @@
 //!
 //! Pure: texts in, texts and switches out.
 
+mod pieces;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write;
 use std::ops::Range;
 
 use crate::baseline::runtime_for_root;
 use crate::code::Originals;
 use crate::code::source::{Edit, FileId, parse_file, splice};
 use crate::evaluate::data_reads;
-use crate::evaluate::functions::{Function, Functions, Param, Shape};
-use crate::evaluate::in_place::{self, Role};
+use crate::evaluate::functions::{Functions, Shape};
+use crate::evaluate::in_place;
 use crate::mutation::Candidate;
+use pieces::{Piece, function_pieces, splice_pieces};
 
 /// The environment variable that selects a candidate's variants.
 pub const SCHEMA_ENV: &str = "CARGO_AUTOFIX_SCHEMA";
@@ -187,8 +189,52 @@ pub fn weave(
     dropped: &BTreeSet<VariantKey>,
     controls: bool,
 ) -> Schema {
-    // Each function's distinct variants, numbered from 1, and each
-    // candidate's switches.
+    let (bodies, switches) = number_variants(originals, functions, batch, dropped);
+    // The insertions and replacements of each file, with the part each
+    // piece is (for blaming compiler errors).
+    let mut pieces: BTreeMap<FileId, Vec<Piece>> = BTreeMap::new();
+    for (&index, variants) in &bodies {
+        let function = functions.get(index);
+        let text = originals.text(function.file);
+        pieces
+            .entry(function.file)
+            .or_default()
+            .extend(function_pieces(function, text, index, variants, controls));
+    }
+    let mut schema = Schema {
+        switches,
+        ..Schema::default()
+    };
+    let data = woven_data(functions, &bodies);
+    for file in changed_files(originals, roots, &pieces, &data) {
+        let original = originals.text(file);
+        let mut file_pieces = pieces.remove(&file).unwrap_or_default();
+        if let Some((_, no_std)) = roots.iter().find(|(f, _)| *f == file) {
+            let regions = functions.len();
+            file_pieces.push(Piece::insert(
+                original.len(),
+                vec![(runtime_for_root(RUNTIME, "REGIONS", regions, *no_std), None)],
+            ));
+        }
+        let spans_before = schema.spans.len();
+        let out = splice_pieces(file, original, file_pieces, &mut schema.spans);
+        let out = read_through(out, &data, &mut schema.spans[spans_before..]);
+        if out != original {
+            schema.files.insert(file, out);
+        }
+    }
+    schema
+}
+
+/// Each function's distinct variants among those of `batch`, numbered from
+/// 1, and each candidate's switches (see `Schema::switches`; a candidate
+/// with a variant in `dropped` gets none).
+fn number_variants(
+    originals: &Originals,
+    functions: &Functions,
+    batch: &[Candidate],
+    dropped: &BTreeSet<VariantKey>,
+) -> (BTreeMap<usize, Vec<Variant>>, Vec<Option<String>>) {
     let mut bodies: BTreeMap<usize, Vec<Variant>> = BTreeMap::new();
     let mut switches: Vec<Option<String>> = Vec::with_capacity(batch.len());
     for candidate in batch {
@@ -217,102 +263,41 @@ pub fn weave(
         }
         switches.push(Some(chosen.join(",")));
     }
+    (bodies, switches)
+}
 
-    // The insertions and replacements of each file, with the part each
-    // piece is (for blaming compiler errors).
-    let mut pieces: BTreeMap<FileId, Vec<Piece>> = BTreeMap::new();
-    for (&index, variants) in &bodies {
-        let function = functions.get(index);
-        let text = originals.text(function.file);
-        let key = |v: usize| VariantKey {
-            function: index,
-            text: variants[v - 1].text.clone(),
-        };
-        let file_pieces = pieces.entry(function.file).or_default();
-        if let Shape::Data { ty, keyword } = &function.shape {
-            let texts: Vec<String> = variants.iter().map(|v| v.text.clone()).collect();
-            file_pieces.push(data(function, text, index, ty, *keyword, &texts, &key));
-            continue;
-        }
-        if function.not_copyable.is_some() {
-            file_pieces.push(woven_in_place(function, text, index, variants, &key));
-            continue;
-        }
-        file_pieces.extend(pattern_parameters(function));
-        file_pieces.push(dispatch(function, text, index, variants.len(), &key));
-        let mut bodies: Vec<String> = variants.iter().map(|v| v.text.clone()).collect();
-        if controls {
-            // The control: the unedited body, as the last variant, never dispatched to.
-            bodies.push(text[function.body.clone()].to_string());
-        }
-        let key = |v: usize| VariantKey {
-            function: index,
-            text: bodies[v - 1].clone(),
-        };
-        file_pieces.push(copies(function, text, index, &bodies, &key));
-    }
-    let mut schema = Schema {
-        switches,
-        ..Schema::default()
-    };
-    let root_files: BTreeSet<FileId> = roots.iter().map(|(file, _)| *file).collect();
-    // The data items woven: every file that reads one changes.
-    let data: BTreeSet<&str> = bodies
+/// The names of the data items woven (those among `bodies`).
+fn woven_data<'a>(
+    functions: &'a Functions,
+    bodies: &BTreeMap<usize, Vec<Variant>>,
+) -> BTreeSet<&'a str> {
+    bodies
         .keys()
         .map(|&index| functions.get(index))
         .filter(|f| matches!(f.shape, Shape::Data { .. }))
         .map(|f| f.name.as_str())
-        .collect();
+        .collect()
+}
+
+/// The files a weaving changes: those with pieces, the crate roots (they
+/// get the switch runtime) and every file that reads a woven data item.
+fn changed_files(
+    originals: &Originals,
+    roots: &[(FileId, bool)],
+    pieces: &BTreeMap<FileId, Vec<Piece>>,
+    data: &BTreeSet<&str>,
+) -> BTreeSet<FileId> {
+    let root_files: BTreeSet<FileId> = roots.iter().map(|(file, _)| *file).collect();
     let reading = originals
         .iter()
         .filter(|(_, _, text)| data.iter().any(|name| text.contains(name)))
         .map(|(file, _, _)| file);
-    for file in pieces
+    pieces
         .keys()
         .copied()
         .chain(root_files)
         .chain(reading)
-        .collect::<BTreeSet<_>>()
-    {
-        let original = originals.text(file);
-        let mut file_pieces = pieces.remove(&file).unwrap_or_default();
-        if let Some((_, no_std)) = roots.iter().find(|(f, _)| *f == file) {
-            let regions = functions.len();
-            file_pieces.push(Piece::insert(
-                original.len(),
-                vec![(runtime_for_root(RUNTIME, "REGIONS", regions, *no_std), None)],
-            ));
-        }
-        // Stable: pieces at one offset keep their order (the dispatch
-        // before the copies of a function ending there, say).
-        file_pieces.sort_by_key(|p| (p.range.start, p.range.end));
-        let mut out = String::with_capacity(original.len() * 2);
-        let mut cursor = 0;
-        let spans_before = schema.spans.len();
-        for piece in file_pieces {
-            out.push_str(&original[cursor..piece.range.start]);
-            let start = out.len();
-            for (text, part) in piece.texts {
-                let start = out.len();
-                out.push_str(&text);
-                if let Some(part) = part {
-                    schema.spans.push((file, start..out.len(), part));
-                }
-            }
-            for (range, part) in piece.parts {
-                schema
-                    .spans
-                    .push((file, start + range.start..start + range.end, part));
-            }
-            cursor = piece.range.end;
-        }
-        out.push_str(&original[cursor..]);
-        let out = read_through(out, &data, &mut schema.spans[spans_before..]);
-        if out != original {
-            schema.files.insert(file, out);
-        }
-    }
-    schema
+        .collect()
 }
 
 /// `text` with every read of the woven data items `data` rewritten to read
@@ -357,267 +342,6 @@ fn read_through(
         *range = moved(range.start)..moved(range.end);
     }
     out
-}
-
-/// A replacement of the original text: texts, each perhaps a part, and
-/// parts within them (ranges of their concatenation).
-#[derive(Debug)]
-struct Piece {
-    range: Range<usize>,
-    texts: Vec<(String, Option<Part>)>,
-    parts: Vec<(Range<usize>, Part)>,
-}
-
-impl Piece {
-    fn insert(at: usize, texts: Vec<(String, Option<VariantKey>)>) -> Piece {
-        Piece::replace(at..at, texts)
-    }
-
-    fn replace(range: Range<usize>, texts: Vec<(String, Option<VariantKey>)>) -> Piece {
-        Piece {
-            range,
-            texts: texts
-                .into_iter()
-                .map(|(text, key)| (text, key.map(Part::Variant)))
-                .collect(),
-            parts: Vec::new(),
-        }
-    }
-}
-
-/// A function woven in place: its body, each edited site a `match` on its
-/// switch (see `in_place`).
-fn woven_in_place(
-    function: &Function,
-    text: &str,
-    region: usize,
-    variants: &[Variant],
-    key: &dyn Fn(usize) -> VariantKey,
-) -> Piece {
-    let placed: Vec<Vec<(usize, String)>> = variants.iter().map(|v| v.placed.clone()).collect();
-    let switch = format!("crate::__autofix_schema::variant({region})");
-    let (body, roles) =
-        in_place::weave_body(text, &function.body, &function.sites, &placed, &switch);
-    let site = |index: usize| function.sites[index].range.clone();
-    let mut parts = vec![(0..body.len(), Part::InPlace(region))];
-    parts.extend(roles.into_iter().map(|(range, role)| {
-        let part = match role {
-            Role::Original { site: index } => Part::Original {
-                function: region,
-                site: site(index),
-            },
-            Role::Alternative {
-                site: index,
-                variants,
-            } => Part::Alternative {
-                function: region,
-                site: site(index),
-                keys: variants.into_iter().map(key).collect(),
-            },
-        };
-        (range, part)
-    }));
-    Piece {
-        range: function.body.clone(),
-        texts: vec![(body, None)],
-        parts,
-    }
-}
-
-/// A data item woven (data has no code to dispatch from): a `static` of
-/// the item's type built lazily, on its first read, by the variant the
-/// switch selects. Everything but the variants' values is the control's
-/// (the item's unedited value), so that an error there stops the item's
-/// weaving, not its candidates.
-fn data(
-    function: &Function,
-    text: &str,
-    region: usize,
-    ty: &str,
-    keyword: usize,
-    bodies: &[String],
-    key: &dyn Fn(usize) -> VariantKey,
-) -> Piece {
-    let original = &text[function.body.clone()];
-    let control = VariantKey {
-        function: region,
-        text: original.to_string(),
-    };
-    let lazy = "crate::__autofix_schema::Lazy";
-    let mut texts = vec![(
-        format!(
-            "static {}: {lazy}<{ty}> = {lazy}::new(|| match crate::__autofix_schema::variant({region}) {{",
-            function.name
-        ),
-        Some(control.clone()),
-    )];
-    for (variant, body) in bodies.iter().enumerate() {
-        texts.push((
-            format!(" {} => {{ {body} }}", variant + 1),
-            Some(key(variant + 1)),
-        ));
-    }
-    texts.push((format!(" _ => {{ {original} }} }});"), Some(control)));
-    Piece::replace(keyword..function.item.end, texts)
-}
-
-/// The name of copy `variant` of the function of region `region`.
-fn copy_name(function: &Function, region: usize, variant: usize) -> String {
-    format!("{}__autofix_{region}_{variant}", function.name)
-}
-
-fn helper_name(region: usize) -> String {
-    format!("__AutofixHelper{region}")
-}
-
-/// The original's pattern parameters renamed (`(a, b): T` to `__autofix_p1: T`),
-/// so that the dispatch can pass them on; the body binds them again.
-fn pattern_parameters(function: &Function) -> Vec<Piece> {
-    function
-        .params
-        .iter()
-        .enumerate()
-        .filter_map(|(i, param)| match param {
-            Param::Pattern { pattern } => Some(Piece::replace(
-                pattern.clone(),
-                vec![(format!("__autofix_p{i}"), None)],
-            )),
-            Param::Name(_) => None,
-        })
-        .collect()
-}
-
-/// The dispatch at the start of the original body (on the line of its
-/// `{`), then the pattern parameters bound again.
-fn dispatch(
-    function: &Function,
-    text: &str,
-    region: usize,
-    count: usize,
-    key: &dyn Fn(usize) -> VariantKey,
-) -> Piece {
-    let arguments: Vec<String> = function
-        .receiver
-        .then(|| "self".to_string())
-        .into_iter()
-        .chain(function.params.iter().enumerate().map(|(i, p)| match p {
-            Param::Name(name) => name.clone(),
-            Param::Pattern { .. } => format!("__autofix_p{i}"),
-        }))
-        .collect();
-    let arguments = arguments.join(", ");
-    let krate = if function.in_macro { "$crate" } else { "crate" };
-    let mut texts = vec![(
-        format!(" match {krate}::__autofix_schema::variant({region}) {{"),
-        None,
-    )];
-    for variant in 1..=count {
-        let name = copy_name(function, region, variant);
-        let turbofish = &function.turbofish;
-        let callee = match &function.shape {
-            // (Data is never dispatched to: see `data`.)
-            Shape::Free | Shape::Data { .. } => format!("{name}{turbofish}"),
-            Shape::Inherent { .. } => format!("Self::{name}{turbofish}"),
-            Shape::Helper { arguments, .. } => {
-                format!(
-                    "<Self as {}{arguments}>::{name}{turbofish}",
-                    helper_name(region)
-                )
-            }
-        };
-        let mut call = format!("{callee}({arguments})");
-        if function.is_async {
-            call.push_str(".await");
-        }
-        if function.is_unsafe {
-            call = format!("unsafe {{ {call} }}");
-        }
-        texts.push((format!(" {variant} => return {call},"), Some(key(variant))));
-    }
-    texts.push((" _ => {} }".to_string(), None));
-    if let Some((rebind, _)) = texts.last_mut() {
-        for (i, param) in function.params.iter().enumerate() {
-            if let Param::Pattern { pattern } = param {
-                let _ = write!(rebind, " let {} = __autofix_p{i};", &text[pattern.clone()]);
-            }
-        }
-    }
-    Piece::insert(function.body.start + 1, texts)
-}
-
-/// The copies of a function, where they go: beside it, in another `impl`
-/// block, or in a helper trait.
-fn copies(
-    function: &Function,
-    text: &str,
-    region: usize,
-    bodies: &[String],
-    key: &dyn Fn(usize) -> VariantKey,
-) -> Piece {
-    let item = &text[function.item.clone()];
-    let start = function.item.start;
-    let copy = |variant: usize| -> String {
-        let mut edits: Vec<Edit> = function
-            .dropped
-            .iter()
-            .map(|r| Edit::replace(r.start - start..r.end - start, ""))
-            .collect();
-        edits.push(Edit::replace(
-            function.name_range.start - start..function.name_range.end - start,
-            copy_name(function, region, variant),
-        ));
-        edits.push(Edit::replace(
-            function.body.start - start..function.body.end - start,
-            bodies[variant - 1].clone(),
-        ));
-        format!(
-            "\n{}",
-            splice(item, &edits).expect("a copy's edits never overlap")
-        )
-    };
-    let variants = 1..=bodies.len();
-    let texts = match &function.shape {
-        Shape::Free | Shape::Data { .. } => variants.map(|v| (copy(v), Some(key(v)))).collect(),
-        Shape::Inherent { block } => {
-            let (open, close) = block.split_once("{}").expect("a block with a hole");
-            let mut texts = vec![(open.to_string(), None)];
-            texts.extend(variants.map(|v| (copy(v), Some(key(v)))));
-            texts.push((close.to_string(), None));
-            texts
-        }
-        Shape::Helper {
-            declaration,
-            implementation,
-            ..
-        } => {
-            let helper = helper_name(region);
-            let mut texts = Vec::new();
-            let (open, close) = fill_name(declaration, &helper);
-            texts.push((open, None));
-            for v in variants.clone() {
-                let declared =
-                    function
-                        .declaration
-                        .replacen("{}", &copy_name(function, region, v), 1);
-                texts.push((format!(" {declared}"), Some(key(v))));
-            }
-            texts.push((close, None));
-            let (open, close) = fill_name(implementation, &helper);
-            texts.push((open, None));
-            texts.extend(variants.map(|v| (copy(v), Some(key(v)))));
-            texts.push((close, None));
-            texts
-        }
-    };
-    Piece::insert(function.insert_at, texts)
-}
-
-/// A template's first `{}` filled with `name`; the text before and after
-/// its second `{}` (the hole for the items).
-fn fill_name(template: &str, name: &str) -> (String, String) {
-    let filled = template.replacen("{}", name, 1);
-    let (open, close) = filled.split_once("{}").expect("a template with a hole");
-    (open.to_string(), close.to_string())
 }
 
 #[cfg(test)]
