@@ -635,3 +635,40 @@ fn a_value_written_as_cfg_gated_blocks_keeps_its_file_probed() {
     let with_table = rank_json(dir.path(), &["--features", "table"]);
     assert_every_file_probed_and_first(&with_table, "src/lib.rs", 24);
 }
+
+#[test]
+fn a_const_fn_only_run_time_code_calls_is_probed_and_its_fault_ranked() {
+    // `is_path_byte` is a `const fn` (as parsers are written now) that
+    // only run-time code calls: it loses its `const` in the instrumented
+    // copy and is probed, while `max_len`, which a `const` item calls,
+    // keeps it. Unprobed, its lines were not ranked at all.
+    let dir = fixture("const_fn");
+    let json = rank_json(dir.path(), &[]);
+    assert_every_file_probed_and_first(&json, "src/lib.rs", 16);
+    assert!(
+        json["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["line"] != 8),
+        "max_len keeps its const and is not probed: {:#}",
+        json["ranking"]
+    );
+}
+
+#[test]
+fn a_const_context_a_macro_writes_keeps_every_const_fn_const() {
+    // `limit!` writes a `const` item that calls `doubled`, where no syntax
+    // tree shows it: the build with `doubled` made a plain function fails
+    // (`cannot call non-const`), and every const fn keeps its `const`.
+    let dir = fixture("const_macro");
+    let output = autofix(dir.path(), &["--rank-only", "-v", "--test-timeout", "20"]);
+    assert_exit(&output, 0);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("const fns: a const context calls one, so all keep their `const`"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("src/lib.rs:19"), "{stdout}");
+}

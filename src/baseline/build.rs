@@ -133,6 +133,24 @@ impl Probing<'_> {
     /// the files they are in: whether it did (else the probes are not the
     /// trouble, or no more can go).
     fn leave_out_blamed(&mut self, errors: &[CompileError], console: &Console) -> Result<bool> {
+        // A const context the instrumenter did not see (one a macro writes,
+        // say) calls a `const fn` whose `const` it dropped: every `const fn`
+        // keeps its `const`, unprobed, and the build is tried again.
+        let const_call = |e: &CompileError| e.message.contains("cannot call non-const");
+        if !self.left_out.const_fns && errors.iter().any(const_call) {
+            console.detail(
+                "Unprobed",
+                "const fns: a const context calls one, so all keep their `const`",
+            );
+            self.left_out.const_fns = true;
+            for &file in &self.probed {
+                let text = self
+                    .instrumented
+                    .text_without(self.sources, file, &self.left_out);
+                self.scratch.write(&self.sources.get(file).path, &text)?;
+            }
+            return Ok(true);
+        }
         let blamed: Vec<FileId> = self
             .probed
             .iter()

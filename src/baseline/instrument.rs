@@ -30,7 +30,7 @@ use crate::baseline::events::{EventSite, event_probes};
 use crate::code::CrateSources;
 use crate::code::MacroSite;
 use crate::code::source::{Edit, FileId, Location, splice};
-use crate::code::{RunnableCode, Scope, start_line, walk_runnable_code};
+use crate::code::{RunnableCode, Scope, const_required, start_line, walk_runnable_code};
 
 /// The environment variable that names a test run's coverage file.
 pub const COVERAGE_ENV: &str = "CARGO_AUTOFIX_COVERAGE";
@@ -69,20 +69,24 @@ impl MacroId {
 }
 
 /// A probe's text insertion, with the macro whose transcriber it is in
-/// and, for an event probe, its site.
+/// and, for an event probe, its site; `in_const_fn` for a `const fn`'s
+/// dropped `const` and the probes of its body.
 #[derive(Debug, Clone)]
 struct Insertion {
     edit: Edit,
     in_macro: Option<MacroId>,
     event: Option<usize>,
+    in_const_fn: bool,
 }
 
 /// Probes left out after a build failed: those in the transcribers of
-/// `macros`, and the event sites `events`.
+/// `macros`, the event sites `events`, and with `const_fns` every `const
+/// fn`'s (which keep their `const`).
 #[derive(Debug, Clone, Default)]
 pub struct LeftOut {
     pub macros: BTreeSet<MacroId>,
     pub events: BTreeSet<usize>,
+    pub const_fns: bool,
 }
 
 /// The instrumented text of every crate source file.
@@ -134,20 +138,25 @@ impl Instrumented {
                     .is_none_or(|id| !left_out.macros.contains(id))
             })
             .filter(|i| i.event.is_none_or(|site| !left_out.events.contains(&site)))
+            .filter(|i| !(left_out.const_fns && i.in_const_fn))
             .collect();
         // Stable: insertions at one place keep their order (line probes first).
         kept.sort_by_key(|i| i.edit.range.start);
         let edits: Vec<Edit> = kept.iter().map(|i| i.edit.clone()).collect();
         let text = splice(&sources.get(file).text, &edits).expect("probe insertions never overlap");
         let mut regions: Vec<(usize, Range<usize>)> = Vec::new();
-        let mut shift = 0;
+        // How much longer the text is so far (a dropped `const` shortens it).
+        let mut shift: isize = 0;
+        let moved =
+            |at: usize, shift: isize| at.checked_add_signed(shift).expect("within the text");
         for insertion in kept {
-            let start = insertion.edit.range.start + shift;
-            shift += insertion.edit.text.len();
+            let edit = &insertion.edit;
+            let start = moved(edit.range.start, shift);
+            shift += edit.text.len() as isize - edit.range.len() as isize;
             let Some(site) = insertion.event else {
                 continue;
             };
-            let end = insertion.edit.range.start + shift;
+            let end = moved(edit.range.end, shift);
             match regions.iter_mut().find(|(s, _)| *s == site) {
                 Some((_, region)) => region.end = end,
                 None => regions.push((site, start..end)),
@@ -160,6 +169,7 @@ impl Instrumented {
 /// Instruments every file of `sources`, numbering probes across all
 /// files; with `events`, event probes go in too.
 pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
+    let keep_const = const_required(sources.iter().map(|(_, file)| &file.syntax));
     let mut probes = ProbeMap::default();
     let mut edits = Vec::new();
     let mut macros = BTreeSet::new();
@@ -167,9 +177,12 @@ pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
     for (index, file) in sources.iter() {
         let mut inserter = ProbeInserter {
             file: index,
+            text: &file.text,
             probes: &mut probes,
             edits: Vec::new(),
             unhandled: Vec::new(),
+            keep_const: &keep_const,
+            const_bodies: Vec::new(),
         };
         walk_runnable_code(&file.syntax, &mut inserter);
         let mut file_edits = inserter.edits;
@@ -180,6 +193,7 @@ pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
                 edit: e.edit,
                 in_macro: e.in_macro.as_ref().map(|m| MacroId::of(index, m)),
                 event: Some(e.site),
+                in_const_fn: false,
             }));
         }
         macros.extend(file_edits.iter().filter_map(|i| i.in_macro.clone()));
@@ -199,6 +213,7 @@ pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
                 ),
                 in_macro: None,
                 event: None,
+                in_const_fn: false,
             });
         }
     }
@@ -307,9 +322,14 @@ fn cfg_attributes(stmt: &syn::Stmt) -> String {
 
 struct ProbeInserter<'a> {
     file: FileId,
+    text: &'a str,
     probes: &'a mut ProbeMap,
     edits: Vec<Insertion>,
     unhandled: Vec<(MacroId, String)>,
+    /// The names of the `const fn`s a const context calls.
+    keep_const: &'a BTreeSet<String>,
+    /// The bodies of the `const fn`s whose `const` is dropped.
+    const_bodies: Vec<Range<usize>>,
 }
 
 impl ProbeInserter<'_> {
@@ -320,10 +340,13 @@ impl ProbeInserter<'_> {
 
     fn push(&mut self, edit: Edit, scope: &Scope) {
         let in_macro = scope.in_macro.as_ref().map(|m| MacroId::of(self.file, m));
+        let at = edit.range.start;
+        let in_const_fn = self.const_bodies.iter().any(|body| body.contains(&at));
         self.edits.push(Insertion {
             edit,
             in_macro,
             event: None,
+            in_const_fn,
         });
     }
 
@@ -341,6 +364,30 @@ impl ProbeInserter<'_> {
 }
 
 impl RunnableCode for ProbeInserter<'_> {
+    /// A `const fn` no const context calls runs only at run time: its
+    /// `const` goes (with the space after it), and its body is probed.
+    fn enters_const_fn(&mut self, sig: &syn::Signature, block: &syn::Block, scope: &Scope) -> bool {
+        let Some(constness) = &sig.constness else {
+            return true;
+        };
+        if scope.in_macro.is_some() || self.keep_const.contains(&sig.ident.to_string()) {
+            return false;
+        }
+        let keyword = constness.span.byte_range();
+        let spaces = self.text[keyword.end..].len() - self.text[keyword.end..].trim_start().len();
+        self.const_bodies.push(block.span().byte_range());
+        self.edits.push(Insertion {
+            edit: Edit {
+                range: keyword.start..keyword.end + spaces,
+                text: String::new(),
+            },
+            in_macro: None,
+            event: None,
+            in_const_fn: true,
+        });
+        true
+    }
+
     /// A probe statement right before the statement (before its
     /// attributes), under the statement's own `#[cfg(..)]`s: a statement
     /// compiled out is not counted, and one of a few cfg-gated blocks
@@ -477,10 +524,10 @@ mod tests {
     }
 
     #[test]
-    fn test_code_const_fns_and_const_contexts_are_left_alone() {
+    fn test_code_const_fns_a_const_context_calls_and_const_contexts_are_left_alone() {
         let source = "\
 const fn c() -> u8 { let a = 1; a }
-const K: usize = { let k = 2; k };
+const K: usize = { let k = c(); k as usize };
 static S: [u8; 2] = [0; { 1 + 1 }];
 #[test]
 fn t() { let x = 1; }
@@ -491,6 +538,28 @@ fn runs() { let z = [0u8; { 3 }]; }
         let (text, lines) = instrument_text(source);
         assert_eq!(lines, [8]);
         assert_eq!(text.matches("__autofix_rt::hit").count(), 1);
+        assert!(
+            text.starts_with("const fn c() -> u8 { let a = 1; a }"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_const_fn_only_run_time_code_calls_loses_its_const_and_is_probed() {
+        let source = "pub const  fn r(x: u8) -> u8 {\n    let b = x + 1;\n    b\n}\n";
+        let (text, lines) = instrument_text(source);
+        assert_eq!(lines, [2, 3]);
+        assert!(text.starts_with("pub fn r(x: u8) -> u8 {"), "{text}");
+        assert!(syn::parse_file(&text).is_ok());
+        // Left out (a const context a macro writes calls it), it is as written.
+        let sources = CrateSources::of_one_file(source);
+        let instrumented = instrument(&sources, false);
+        let left_out = LeftOut {
+            const_fns: true,
+            ..LeftOut::default()
+        };
+        let without = instrumented.text_without(&sources, FileId::new(0), &left_out);
+        assert!(without.starts_with(source), "{without}");
     }
 
     #[test]
@@ -616,7 +685,7 @@ macro_rules! items {
             FileId::new(0),
             &LeftOut {
                 macros: BTreeSet::from([sum]),
-                events: BTreeSet::new(),
+                ..LeftOut::default()
             },
         ));
         assert!(without.contains("$( s += $x; )*"), "{without}");
@@ -665,8 +734,8 @@ macro_rules! items {
         assert!(region(0).starts_with("{ let __autofix_value: Option<i32> = Some(y);"));
         // Leaving the condition out keeps every other probe.
         let left_out = LeftOut {
-            macros: BTreeSet::new(),
             events: BTreeSet::from([2]),
+            ..LeftOut::default()
         };
         let without = instrumented.text_without(&sources, file, &left_out);
         assert!(without.contains("if y > 2 {"), "{without}");

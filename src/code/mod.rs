@@ -3,6 +3,7 @@
 //! control flow and tokens of code), unified diffs, where a test
 //! function is written.
 
+mod const_calls;
 mod control;
 mod crate_sources;
 mod diff;
@@ -14,6 +15,7 @@ mod test_fn;
 mod tokens;
 mod variables;
 mod walk;
+pub use const_calls::const_required;
 pub use control::{branch_values, has_let, header, may_call};
 #[cfg(test)]
 pub use crate_sources::SourceFile;

@@ -101,6 +101,12 @@ impl Collector {
 }
 
 impl RunnableCode for Collector {
+    /// A `const fn` run at run time is probed (see `baseline::instrument`),
+    /// so its lines are ranked: their spans too.
+    fn enters_const_fn(&mut self, _: &syn::Signature, _: &syn::Block, _: &Scope) -> bool {
+        true
+    }
+
     fn statement(&mut self, stmt: &syn::Stmt, scope: &Scope) {
         let start = scope_start(stmt, scope.location);
         let end = match stmt {

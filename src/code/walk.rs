@@ -39,6 +39,17 @@ pub trait RunnableCode {
     /// A value a function returns: the tail expression of its body, or
     /// the operand of a `return` (only where `Scope::return_type` is known).
     fn returned(&mut self, _value: &Expr, _scope: &Scope) {}
+    /// Whether to walk the body of a `const fn` (the hook may drop its
+    /// `const`, so that the body runs code a const fn cannot): none is
+    /// walked unless a hook says so.
+    fn enters_const_fn(
+        &mut self,
+        _sig: &syn::Signature,
+        _block: &syn::Block,
+        _scope: &Scope,
+    ) -> bool {
+        false
+    }
     /// A rule of a `macro_rules!` definition whose transcriber is not
     /// walked: it does not parse as statements (`reason`).
     fn unhandled_macro(&mut self, _site: &MacroSite, _reason: &str) {}
@@ -63,7 +74,7 @@ struct Walker<'h, H> {
 
 impl<H: RunnableCode> Walker<'_, H> {
     fn function_body(&mut self, sig: &syn::Signature, block: &syn::Block) {
-        if sig.constness.is_some() {
+        if sig.constness.is_some() && !self.hooks.enters_const_fn(sig, block, &self.scope) {
             return;
         }
         let mut parameters = Vec::new();

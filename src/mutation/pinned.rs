@@ -44,6 +44,8 @@ const PINNED: &[&str] = &[
     "testdata/clashes cff36ac7b8a44d6e 1dcbe53642349d93 ac05748053aa9bf7 4cff4ab510f5069a 99 129",
     "testdata/cli 54d805f8561b64e4 1ab6cf19e82f2106 d3ee7783842b1b3a b1d4112f0844ea15 140 241",
     "testdata/comparison 2879862ecd44b628 fd465721fd3aa919 6c9220ac4d7a6ebc 09223cc1803f51a7 125 201",
+    "testdata/const_fn cbf29ce484222325 cbf29ce484222325 458ad8b2a59a1889 cbf29ce484222325 0 0",
+    "testdata/const_macro eeacb3424d96a404 b290239120122c1c 100728f9e2125d79 218ad15c482e26dc 9 23",
     "testdata/const_table 0dd57b5cb17443e2 2cd4656b3eb2ff08 7af09ea79747ff4b 9a26174261fbac55 119 146",
     "testdata/crash_site 4ceeaea6c2549ae0 e3dd8509048fe3ea 9f0ab480e0e808c1 951384d5ec255fc8 1167 1805",
     "testdata/early_stop 390517ad15436006 f4e22b8174800ced 4cce23983deb8b06 6eac9d5f62baf1c0 144 346",

@@ -1,0 +1,207 @@
+//! Which `const fn`s must stay `const`: those a const context calls (a
+//! `const` or `static` item, a `const` block, an array length, an enum
+//! discriminant, a const generic argument), and, in turn, those their
+//! bodies call. The other `const fn`s run only at run time, where the
+//! instrumented copy may drop their `const` and probe them like any other
+//! function. Functions are known by name (a path's last segment, a
+//! method's name), so a name any const context calls keeps every function
+//! of that name `const`. Const contexts a macro writes are not seen: the
+//! build that fails then says so (`cannot call non-const`), and every
+//! `const fn` keeps its `const` (see `baseline`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use syn::visit::{self, Visit};
+
+/// The names of the functions that must stay `const`, over every file.
+pub fn const_required<'a>(files: impl IntoIterator<Item = &'a syn::File>) -> BTreeSet<String> {
+    let mut calls = ConstCalls::default();
+    for file in files {
+        calls.visit_file(file);
+    }
+    let mut required = calls.from_contexts;
+    let mut todo: Vec<String> = required.iter().cloned().collect();
+    while let Some(name) = todo.pop() {
+        for called in calls.by_const_fn.get(&name).into_iter().flatten() {
+            if required.insert(called.clone()) {
+                todo.push(called.clone());
+            }
+        }
+    }
+    required
+}
+
+#[derive(Default)]
+struct ConstCalls {
+    /// Names called in const contexts.
+    from_contexts: BTreeSet<String>,
+    /// Names each `const fn` (by name) calls in its body.
+    by_const_fn: BTreeMap<String, BTreeSet<String>>,
+    /// Where calls seen now go: `None` outside const code.
+    into: Option<Sink>,
+}
+
+#[derive(Clone)]
+enum Sink {
+    Context,
+    ConstFn(String),
+}
+
+impl ConstCalls {
+    /// Visits `node` with the calls it makes going `into` a set.
+    fn within(&mut self, into: Sink, visit: impl FnOnce(&mut Self)) {
+        // A const context inside a `const fn` body is a const context.
+        let into = match (&self.into, into) {
+            (Some(Sink::Context), _) | (_, Sink::Context) => Sink::Context,
+            (_, into) => into,
+        };
+        let outer = self.into.replace(into);
+        visit(self);
+        self.into = outer;
+    }
+
+    fn called(&mut self, name: String) {
+        match &self.into {
+            Some(Sink::Context) => {
+                self.from_contexts.insert(name);
+            }
+            Some(Sink::ConstFn(function)) => {
+                let calls = self.by_const_fn.entry(function.clone()).or_default();
+                calls.insert(name);
+            }
+            None => {}
+        }
+    }
+
+    fn function(&mut self, sig: &syn::Signature, visit: impl FnOnce(&mut Self)) {
+        if sig.constness.is_some() {
+            self.within(Sink::ConstFn(sig.ident.to_string()), visit);
+        } else {
+            // A plain function's body is run-time code, even inside a
+            // `const fn` (a nested item).
+            let outer = self.into.take();
+            visit(self);
+            self.into = outer;
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for ConstCalls {
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        self.function(&item.sig, |this| visit::visit_item_fn(this, item));
+    }
+
+    fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+        self.function(&item.sig, |this| visit::visit_impl_item_fn(this, item));
+    }
+
+    fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
+        self.function(&item.sig, |this| visit::visit_trait_item_fn(this, item));
+    }
+
+    fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {
+        self.within(Sink::Context, |this| visit::visit_item_const(this, item));
+    }
+
+    fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
+        self.within(Sink::Context, |this| visit::visit_item_static(this, item));
+    }
+
+    fn visit_impl_item_const(&mut self, item: &'ast syn::ImplItemConst) {
+        self.within(Sink::Context, |this| {
+            visit::visit_impl_item_const(this, item)
+        });
+    }
+
+    fn visit_trait_item_const(&mut self, item: &'ast syn::TraitItemConst) {
+        self.within(Sink::Context, |this| {
+            visit::visit_trait_item_const(this, item)
+        });
+    }
+
+    fn visit_expr_const(&mut self, block: &'ast syn::ExprConst) {
+        self.within(Sink::Context, |this| visit::visit_expr_const(this, block));
+    }
+
+    fn visit_expr_repeat(&mut self, repeat: &'ast syn::ExprRepeat) {
+        self.visit_expr(&repeat.expr);
+        self.within(Sink::Context, |this| this.visit_expr(&repeat.len));
+    }
+
+    fn visit_type_array(&mut self, array: &'ast syn::TypeArray) {
+        self.visit_type(&array.elem);
+        self.within(Sink::Context, |this| this.visit_expr(&array.len));
+    }
+
+    fn visit_variant(&mut self, variant: &'ast syn::Variant) {
+        self.within(Sink::Context, |this| visit::visit_variant(this, variant));
+    }
+
+    fn visit_generic_argument(&mut self, argument: &'ast syn::GenericArgument) {
+        match argument {
+            syn::GenericArgument::Const(_) => {
+                self.within(Sink::Context, |this| {
+                    visit::visit_generic_argument(this, argument)
+                });
+            }
+            _ => visit::visit_generic_argument(self, argument),
+        }
+    }
+
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        if let syn::Expr::Path(path) = &*call.func
+            && let Some(last) = path.path.segments.last()
+        {
+            self.called(last.ident.to_string());
+        }
+        visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        self.called(call.method.to_string());
+        visit::visit_expr_method_call(self, call);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn required(source: &str) -> Vec<String> {
+        let file = syn::parse_file(source).expect("parses");
+        const_required([&file]).into_iter().collect()
+    }
+
+    #[test]
+    fn const_contexts_and_what_their_const_fns_call_stay_const() {
+        let source = "
+            const A: u8 = a();
+            static B: u8 = Wrapper::b();
+            const fn a() -> u8 { helper() + 1 }
+            const fn helper() -> u8 { 1 }
+            const fn run_time_only() -> u8 { other() }
+            const fn other() -> u8 { 2 }
+            fn f() -> [u8; len()] { [0; count()] }
+            enum E { X = discriminant() }
+            fn g() { let _ = run_time_only(); let _ = s::<{ generic() }>(); }
+        ";
+        assert_eq!(
+            required(source),
+            [
+                "a",
+                "b",
+                "count",
+                "discriminant",
+                "generic",
+                "helper",
+                "len"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_const_block_in_a_run_time_function_is_a_const_context() {
+        let source = "fn f() -> u8 { const { x() } + y() }";
+        assert_eq!(required(source), ["x"]);
+    }
+}
