@@ -380,3 +380,13 @@ fn of_two_quiet_patches_the_one_passing_tests_reach_wins() {
         .unwrap_or_else(|| panic!("{others:#}"));
     assert_eq!(unreached["passing_reach"], 0, "{unreached:#}");
 }
+
+#[test]
+fn value_moves_a_bound_of_a_range_pattern() {
+    fixed_by(
+        "range_pattern",
+        "value",
+        "-        0x7F..=0xFF => true,",
+        "+        0x80..=0xFF => true,",
+    );
+}

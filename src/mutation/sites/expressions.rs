@@ -13,7 +13,7 @@ use super::collector::{Collector, is_atomic};
 use super::conditions::is_predicate;
 use super::literal::literal;
 use super::{SiteKind, method_siblings};
-use crate::code::{Scope, free_variables, is_comparison, pattern_bindings};
+use crate::code::{Scope, free_variables, is_comparison, pattern_bindings, start_line};
 
 impl Collector<'_> {
     /// An expression's sites: a condition if it is a predicate used as a
@@ -49,11 +49,13 @@ impl Collector<'_> {
             Expr::Match(expr_match) => {
                 for arm in &expr_match.arms {
                     self.pattern(&arm.pat, scope);
+                    self.pattern_literals(&arm.pat, Some(&arm.body), scope);
                 }
             }
             Expr::Macro(call) if call.mac.path.is_ident("matches") => {
                 if let Some(pat) = matches_pattern(&call.mac) {
                     self.pattern(&pat, scope);
+                    self.pattern_literals(&pat, None, scope);
                 }
             }
             _ => {}
@@ -95,6 +97,45 @@ impl Collector<'_> {
                     index: index.index.span().byte_range(),
                 },
             );
+        }
+    }
+
+    /// The literals a pattern matches, each a literal site: an alternative
+    /// that is a literal (`0`), and the bounds of a range (`0x7F..=0xFF`,
+    /// where an off-by-one lets a byte through). A match arm's are at the
+    /// location its `body` runs first (where coverage says the arm was
+    /// taken).
+    fn pattern_literals(&mut self, pat: &syn::Pat, body: Option<&Expr>, scope: &Scope) {
+        let alternatives: Vec<&syn::Pat> = match pat {
+            syn::Pat::Or(or) => or.cases.iter().collect(),
+            other => vec![other],
+        };
+        let mut literals: Vec<&ExprLit> = Vec::new();
+        for alternative in alternatives {
+            match alternative {
+                syn::Pat::Lit(lit) => literals.push(lit),
+                syn::Pat::Range(range) => {
+                    let bounds = range.start.iter().chain(&range.end);
+                    literals.extend(bounds.filter_map(|bound| match &**bound {
+                        Expr::Lit(lit) => Some(lit),
+                        _ => None,
+                    }));
+                }
+                _ => {}
+            }
+        }
+        if literals.is_empty() {
+            return;
+        }
+        let runs_first = match body {
+            Some(Expr::Block(block)) => block.block.stmts.first().and_then(start_line),
+            Some(body) => start_line(body),
+            None => None,
+        };
+        let mut at = scope.clone();
+        at.location = runs_first.unwrap_or(scope.location);
+        for lit in literals {
+            self.literal_site(lit, &at);
         }
     }
 

@@ -245,3 +245,29 @@ fn callees_are_not_variables() {
             .any(|s| matches!(s.kind, SiteKind::Variable { .. }))
     );
 }
+
+#[test]
+fn the_literals_a_match_pattern_matches_are_literal_sites() {
+    let text = "fn class(b: u8) -> u8 {\n    match b {\n        45 | 0x30..=0x39 => 1,\n        0x7F..=0xFF => {\n            let high = 2;\n            high\n        }\n        _ => 0,\n    }\n}\nfn dash(b: u8) -> bool {\n    matches!(b, 45)\n}\n";
+    let space = space(text);
+    let literals: Vec<(u32, &str)> = space
+        .sites
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SiteKind::Literal { range, .. } => Some((s.line, &text[range.clone()])),
+            _ => None,
+        })
+        .collect();
+    // At the line where the arm's body runs first: its expression, or the
+    // first statement of its block.
+    for expected in [
+        (3, "45"),
+        (3, "0x30"),
+        (3, "0x39"),
+        (5, "0x7F"),
+        (5, "0xFF"),
+        (12, "45"),
+    ] {
+        assert!(literals.contains(&expected), "{expected:?} in {literals:?}");
+    }
+}
