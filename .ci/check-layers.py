@@ -124,11 +124,11 @@ def cycles(graph: dict) -> list:
     return found
 
 
-def public_modules(files: dict) -> set:
+def public_modules(texts: dict) -> set:
     """The modules declared `pub mod`: `a::b` for `pub mod b;` in `a`'s file."""
     public = set()
-    for module, path in files.items():
-        for name in re.findall(r"^\s*pub mod (\w+);", path.read_text(), re.M):
+    for module, text in texts.items():
+        for name in re.findall(r"^\s*pub mod (\w+);", text, re.M):
             public.add(f"{module}::{name}" if module else name)
     return public
 
@@ -151,20 +151,17 @@ def past_surface(module: str, path: str, modules: set, public: set):
 def main() -> int:
     src = Path(__file__).resolve().parent.parent / "src"
     files = {module_of(p, src): p for p in src.rglob("*.rs")}
+    texts = {module: path.read_text() for module, path in files.items()}
     modules = set(files)
     problems = []
     graph = {}
-    public = public_modules(files)
-    declared = sum(
-        len(re.findall(r"^\s*(?:pub )?mod \w+", p.read_text(), re.M)) for p in files.values()
-    )
-    pub_mods = sum(
-        len(re.findall(r"^\s*pub mod \w+;", p.read_text(), re.M)) for p in files.values()
-    )
+    public = public_modules(texts)
+    declared = sum(len(re.findall(r"^\s*(?:pub )?mod \w+", t, re.M)) for t in texts.values())
+    pub_mods = sum(len(re.findall(r"^\s*pub mod \w+;", t, re.M)) for t in texts.values())
     if pub_mods * 5 > declared:
         problems.append(f"{pub_mods} of {declared} module declarations are `pub mod` (at most a fifth)")
     for module, path in sorted(files.items()):
-        text = path.read_text()
+        text = texts[module]
         uses = used_modules(text, modules) - {module}
         graph[module] = uses
         if module in TOP:

@@ -15,23 +15,28 @@ from pathlib import Path
 MAX_FILE_LINES = 800
 MAX_FN_LINES = 120
 
-# A function's first line, rustfmt-formatted: its signature ends the line
-# with `{` (or opens its parameters or generics there); a `fn` inside a
-# string literal does not.
-FN = re.compile(r"^(\s*)(?:pub(?:\([^)]*\))? )?(?:const )?(?:async )?(?:unsafe )?fn \w+.*[{(<]$")
+# A function's first line, rustfmt-formatted.
+FN = re.compile(r"^(\s*)(?:pub(?:\([^)]*\))? )?(?:const )?(?:async )?(?:unsafe )?fn \w+")
 
 
 def functions(lines: list):
-    """(name line, length) of each function, ended by the `}` at its indent."""
+    """(name line, length) of each function with a body: its signature runs
+    to the first line ending in `{` (one ending in `;` first: no body; one
+    ending in `}`: a one-line function), and its body to the `}` at the
+    signature's indent. A `fn` in a string literal (a test's source text)
+    has a quote or an escaped line break on its line, and is no function."""
     for start, line in enumerate(lines):
         match = FN.match(line)
-        if not match:
+        if not match or '"' in line or "\\n" in line:
+            continue
+        ends = (i for i in range(start, len(lines)) if lines[i].rstrip().endswith(("{", ";", "}")))
+        body = next(ends, None)
+        if body is None or not lines[body].rstrip().endswith("{"):
             continue
         close = match.group(1) + "}"
-        for end in range(start, len(lines)):
-            if lines[end] == close:
-                yield start, end - start + 1
-                break
+        end = next((i for i in range(body, len(lines)) if lines[i] == close), None)
+        if end is not None:
+            yield start, end - start + 1
 
 
 def main() -> int:

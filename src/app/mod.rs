@@ -81,6 +81,7 @@ fn work(
     started: Instant,
 ) -> Result<Exit> {
     check_outputs(&options)?;
+    check_test_tool(&options)?;
     let Inputs {
         mut given,
         mut since,
@@ -174,6 +175,19 @@ fn work(
     undelivered.map_or(Ok(Exit::Success), |failure| Err(failure.into()))
 }
 
+/// `--test-tool nextest` where a repair would run it: `cargo nextest` must
+/// run here.
+fn check_test_tool(options: &Options) -> Result<(), Failure> {
+    let runs_tests = !options.rank_only && !options.explain;
+    if options.repair.test_tool == TestTool::Nextest && runs_tests && !nextest_installed() {
+        return Err(Failure::new(
+            Exit::Usage,
+            "--test-tool nextest: `cargo nextest` does not run here; install it (cargo install cargo-nextest) or drop the option",
+        ));
+    }
+    Ok(())
+}
+
 /// What a subcommand reads before any work, so that bad patches, shards and
 /// revisions fail first: `validate`'s patches, `bisect`'s revision and the
 /// change since it (`merge`'s shards go into the options).
@@ -189,17 +203,6 @@ impl Inputs {
         options: &mut Options,
         cwd: &Path,
     ) -> Result<Inputs> {
-        if options.repair.test_tool == TestTool::Nextest
-            && !options.rank_only
-            && !options.explain
-            && !nextest_installed()
-        {
-            return Err(Failure::new(
-                Exit::Usage,
-                "--test-tool nextest: `cargo nextest` does not run here; install it (cargo install cargo-nextest) or drop the option",
-            )
-            .into());
-        }
         let mut inputs = Inputs {
             given: None,
             since: None,

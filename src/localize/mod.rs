@@ -80,6 +80,12 @@ pub struct GroupRanking {
 }
 
 impl GroupRanking {
+    /// The rank of `location` in the group (0: not ranked).
+    pub fn rank_of(&self, location: Location) -> usize {
+        let suspect = self.suspects.iter().find(|s| s.location == location);
+        suspect.map_or(0, |s| s.rank)
+    }
+
     /// The group with only the suspects at `locations` (the ones a repair
     /// restricted to a diff may edit).
     pub fn only_at(&self, locations: &BTreeSet<Location>) -> GroupRanking {

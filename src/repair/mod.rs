@@ -145,7 +145,6 @@ pub fn repair(
     let concluded = Concluded {
         run,
         checked,
-        flaky,
         elapsed,
         localized_in,
     };
@@ -156,7 +155,6 @@ pub fn repair(
 struct Concluded {
     run: Stages,
     checked: Checked,
-    flaky: BTreeSet<String>,
     elapsed: Duration,
     localized_in: Duration,
 }
@@ -176,10 +174,10 @@ impl Concluded {
         let Concluded {
             run,
             checked,
-            flaky,
             elapsed,
             localized_in,
         } = self;
+        let flaky = run.flaky_tests();
         let cut_short = match (&run.end, &checked.halt) {
             (_, Some(Halt::TimeLimit))
             | (
@@ -240,20 +238,24 @@ impl Concluded {
             console.warn(format!("{what}:\n{}", partial.trim_end()));
         }
         let ending = match checked.diff {
-        Some(diff) => RepairEnding::Fixed(diff),
-        None if complete && checked.rejected.is_none() => RepairEnding::NotFixed(
-            "the time limit was reached before the patch above could be validated: check it by hand, or allow more time".to_string(),
-        ),
-        None if run.stages.is_empty() => RepairEnding::NotFixed(TimeUp.to_string()),
-        None => RepairEnding::NotFixed(not_found_message(
-            &run.stages,
-            checked.rejected.as_deref(),
-            cut_short,
-        )),
-    };
+            Some(diff) => RepairEnding::Fixed(diff),
+            None if complete && checked.rejected.is_none() => {
+                RepairEnding::NotFixed(NOT_VALIDATED_IN_TIME.to_string())
+            }
+            None if run.stages.is_empty() => RepairEnding::NotFixed(TimeUp.to_string()),
+            None => RepairEnding::NotFixed(not_found_message(
+                &run.stages,
+                checked.rejected.as_deref(),
+                cut_short,
+            )),
+        };
         Repair { report, ending }
     }
 }
+
+/// Why a repair whose patch passed every test of the search ends without
+/// one.
+const NOT_VALIDATED_IN_TIME: &str = "the time limit was reached before the patch above could be validated: check it by hand, or allow more time";
 
 /// How the stages ended.
 #[derive(Debug)]

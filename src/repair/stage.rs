@@ -421,10 +421,6 @@ fn rankings(
     mutator: &Mutator,
     sources: &CrateSources,
 ) -> (Vec<String>, Vec<(String, usize)>) {
-    let rank_of = |location: Location| {
-        let suspect = group.suspects.iter().find(|s| s.location == location);
-        suspect.map_or(0, |s| s.rank)
-    };
     let before = group.suspects.iter().take(10);
     let before = before.map(|s| sources.display(s.location)).collect();
     let mut after: Vec<(Location, f64)> = mutator
@@ -433,7 +429,7 @@ fn rankings(
         .collect();
     after.sort_by(|a, b| b.1.total_cmp(&a.1));
     let after = after.iter().take(10);
-    let after = after.map(|&(location, _)| (sources.display(location), rank_of(location)));
+    let after = after.map(|&(location, _)| (sources.display(location), group.rank_of(location)));
     (before, after.collect())
 }
 
@@ -532,10 +528,6 @@ impl Reported<'_> {
 
     /// Each edit of a candidate.
     fn edits(&self, candidate: &Candidate) -> Vec<EditDescription> {
-        let rank_of = |location: Location| {
-            let suspect = self.group.suspects.iter().find(|s| s.location == location);
-            suspect.map_or(0, |s| s.rank)
-        };
         let edits = candidate.edits().iter();
         edits
             .map(|e| EditDescription {
@@ -543,7 +535,7 @@ impl Reported<'_> {
                 line: e.line,
                 operator: e.operator,
                 replacement: e.edit.text.clone(),
-                rank: rank_of(e.location()),
+                rank: self.group.rank_of(e.location()),
             })
             .collect()
     }
