@@ -382,11 +382,16 @@ fn of_two_quiet_patches_the_one_passing_tests_reach_wins() {
 }
 
 #[test]
-fn value_moves_a_bound_of_a_range_pattern() {
-    fixed_by(
-        "range_pattern",
+fn value_moves_a_bound_of_a_range_pattern_in_a_const_fn() {
+    // `is_path_byte` is a `const fn` only run-time code calls: its woven
+    // original drops `const` to dispatch, its copies keep it, and the
+    // patch leaves it `const`.
+    let report = fixed_by(
+        "const_fn",
         "value",
         "-        0x7F..=0xFF => true,",
         "+        0x80..=0xFF => true,",
     );
+    let evaluation = &report["evaluation"];
+    assert!(evaluation["woven"].as_u64().unwrap() > 0, "{evaluation:#}");
 }

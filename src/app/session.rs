@@ -105,7 +105,11 @@ impl Session {
     /// The crate's mutation space and its locations ranked by the plain
     /// spectrum.
     fn space_and_suspects(&self) -> (MutationSpace, Vec<Suspect>) {
-        let space = collect_mutation_space(&self.baseline.sources, &self.options.repair.exclude);
+        let space = collect_mutation_space(
+            &self.baseline.sources,
+            &self.baseline.keep_const,
+            &self.options.repair.exclude,
+        );
         let suspects = rank_suspects(
             &spectrum_of(&self.baseline, None, &space.constants),
             self.options.localize.metric,

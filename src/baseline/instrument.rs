@@ -30,7 +30,7 @@ use crate::baseline::events::{EventSite, event_probes};
 use crate::code::CrateSources;
 use crate::code::MacroSite;
 use crate::code::source::{Edit, FileId, Location, splice};
-use crate::code::{RunnableCode, Scope, const_required, start_line, walk_runnable_code};
+use crate::code::{KeepConst, RunnableCode, Scope, start_line, walk_runnable_code};
 
 /// The environment variable that names a test run's coverage file.
 pub const COVERAGE_ENV: &str = "CARGO_AUTOFIX_COVERAGE";
@@ -101,6 +101,9 @@ pub struct Instrumented {
     pub macros: BTreeSet<MacroId>,
     /// The rules of macros whose transcriber is not probed, with why.
     pub unhandled: Vec<(MacroId, String)>,
+    /// The `const fn`s that keep their `const` (unless a build leaves out
+    /// every `const fn`'s probes: see `LeftOut::const_fns`).
+    pub keep_const: KeepConst,
 }
 
 impl Instrumented {
@@ -169,7 +172,7 @@ impl Instrumented {
 /// Instruments every file of `sources`, numbering probes across all
 /// files; with `events`, event probes go in too.
 pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
-    let keep_const = const_required(sources.iter().map(|(_, file)| &file.syntax));
+    let keep_const = KeepConst::of(sources);
     let mut probes = ProbeMap::default();
     let mut edits = Vec::new();
     let mut macros = BTreeSet::new();
@@ -223,6 +226,7 @@ pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
         edits,
         macros,
         unhandled,
+        keep_const,
     };
     instrumented.files = sources
         .iter()
@@ -326,8 +330,8 @@ struct ProbeInserter<'a> {
     probes: &'a mut ProbeMap,
     edits: Vec<Insertion>,
     unhandled: Vec<(MacroId, String)>,
-    /// The names of the `const fn`s a const context calls.
-    keep_const: &'a BTreeSet<String>,
+    /// The `const fn`s a const context calls.
+    keep_const: &'a KeepConst,
     /// The bodies of the `const fn`s whose `const` is dropped.
     const_bodies: Vec<Range<usize>>,
 }
@@ -370,7 +374,7 @@ impl RunnableCode for ProbeInserter<'_> {
         let Some(constness) = &sig.constness else {
             return true;
         };
-        if scope.in_macro.is_some() || self.keep_const.contains(&sig.ident.to_string()) {
+        if !self.keep_const.may_drop(sig, scope.in_macro.is_some()) {
             return false;
         }
         let keyword = constness.span.byte_range();

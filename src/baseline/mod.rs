@@ -22,7 +22,7 @@ use crate::cargo::CargoFlags;
 use crate::cargo::Workspace;
 use crate::cargo::{RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::source::{FileId, Location};
-use crate::code::{CrateSources, read_crate_sources};
+use crate::code::{CrateSources, KeepConst, read_crate_sources};
 use crate::code::{TestFunction, find_test_function};
 use crate::exit::{Exit, Failure};
 use crate::system::console::{Console, plural};
@@ -60,6 +60,9 @@ pub struct Baseline {
     /// Files whose probes did not compile, left uninstrumented: their lines
     /// are not ranked.
     pub uninstrumented: Vec<LeftOut>,
+    /// The `const fn`s that keep their `const` in a copy of the crate (the
+    /// others run only at run time: they are probed, and edited).
+    pub keep_const: KeepConst,
 }
 
 /// A file left uninstrumented, and how many of its lines (those a probe
@@ -167,6 +170,11 @@ pub fn establish(
     )?;
     tell_probes_left_out(&left_out_probes, &dropped, &instrumented, &sources, console);
     let uninstrumented = left_out(probes, &dropped);
+    let keep_const = if left_out_probes.const_fns {
+        KeepConst::Every
+    } else {
+        instrumented.keep_const
+    };
     let baseline = Baseline {
         workspace,
         sources,
@@ -175,6 +183,7 @@ pub fn establish(
         probes: instrumented.probes,
         traces,
         uninstrumented,
+        keep_const,
     };
     summarize(&baseline, console);
     Ok(baseline)

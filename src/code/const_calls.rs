@@ -13,8 +13,39 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use syn::visit::{self, Visit};
 
+use crate::code::CrateSources;
+
+/// Which `const fn`s keep their `const` in a copy of the crate whose code
+/// in them does what a `const fn` cannot (a probe, a schema's dispatch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeepConst {
+    /// Every one (a const context the walk did not see calls one).
+    Every,
+    /// Those of these names (see `const_required`).
+    Named(BTreeSet<String>),
+}
+
+impl KeepConst {
+    /// The `const fn`s the const contexts of `sources` need.
+    pub fn of(sources: &CrateSources) -> KeepConst {
+        KeepConst::Named(const_required(sources.iter().map(|(_, f)| &f.syntax)))
+    }
+
+    /// Whether the function of `sig` (written in a `macro_rules!` body when
+    /// `in_macro`: every expansion would need the check) may lose its
+    /// `const`: it is a `const fn` that runs only at run time.
+    pub fn may_drop(&self, sig: &syn::Signature, in_macro: bool) -> bool {
+        sig.constness.is_some()
+            && !in_macro
+            && match self {
+                KeepConst::Every => false,
+                KeepConst::Named(names) => !names.contains(&sig.ident.to_string()),
+            }
+    }
+}
+
 /// The names of the functions that must stay `const`, over every file.
-pub fn const_required<'a>(files: impl IntoIterator<Item = &'a syn::File>) -> BTreeSet<String> {
+fn const_required<'a>(files: impl IntoIterator<Item = &'a syn::File>) -> BTreeSet<String> {
     let mut calls = ConstCalls::default();
     for file in files {
         calls.visit_file(file);

@@ -15,7 +15,7 @@ mod test_fn;
 mod tokens;
 mod variables;
 mod walk;
-pub use const_calls::const_required;
+pub use const_calls::KeepConst;
 pub use control::{branch_values, has_let, header, may_call};
 #[cfg(test)]
 pub use crate_sources::SourceFile;

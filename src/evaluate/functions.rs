@@ -38,7 +38,7 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
 use crate::code::source::{self, FileId};
-use crate::code::{CrateSources, is_test_code};
+use crate::code::{CrateSources, KeepConst, is_test_code};
 use crate::code::{PLACEHOLDER, macro_rules};
 use crate::evaluate::data_reads;
 use crate::evaluate::in_place::{self, Site};
@@ -74,6 +74,11 @@ pub struct Function {
     pub declaration: String,
     /// Why it cannot be copied, if it cannot.
     pub not_copyable: Option<&'static str>,
+    /// The `const` of a `const fn` that runs only at run time, with the
+    /// spaces after it: the woven original drops it to dispatch on the
+    /// switch, while its copies keep it (so the compiler still checks each
+    /// candidate's body as a `const fn`'s).
+    pub constness: Option<Range<usize>>,
     /// Where its edits can be woven in place, if it cannot be copied (see
     /// `in_place`): none for data, a `const fn` or a function in a macro
     /// body.
@@ -128,7 +133,13 @@ impl Functions {
     /// reads of a data item are rewritten too; `ours` are the first
     /// segments of a path there that name the crate's items (its name,
     /// `crate`, `super`).
-    pub fn of(sources: &CrateSources, outside: &[(PathBuf, String)], ours: &[&str]) -> Functions {
+    /// `keep_const` are the `const fn`s that may not lose their `const`.
+    pub fn of(
+        sources: &CrateSources,
+        keep_const: &KeepConst,
+        outside: &[(PathBuf, String)],
+        ours: &[&str],
+    ) -> Functions {
         let mut functions = Vec::new();
         for (file, source) in sources.iter() {
             let mut collector = Collector {
@@ -137,6 +148,7 @@ impl Functions {
                 container: Container::Items,
                 functions: &mut functions,
                 in_macro: false,
+                keep_const,
             };
             collector.visit_file(&source.syntax);
         }
@@ -235,6 +247,7 @@ struct Collector<'a> {
     functions: &'a mut Vec<Function>,
     /// In a `macro_rules!` transcriber.
     in_macro: bool,
+    keep_const: &'a KeepConst,
 }
 
 impl Collector<'_> {
@@ -286,6 +299,7 @@ impl Collector<'_> {
             is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
             declaration: signature.declaration,
             not_copyable: self.not_copyable(sig),
+            constness: self.dropped_const(sig),
             sites,
             in_macro: self.in_macro,
         });
@@ -294,7 +308,7 @@ impl Collector<'_> {
     /// Why the function of `sig`, in the container visited, cannot be
     /// copied, if it cannot.
     fn not_copyable(&self, sig: &syn::Signature) -> Option<&'static str> {
-        if sig.constness.is_some() {
+        if sig.constness.is_some() && self.dropped_const(sig).is_none() {
             Some("a const fn")
         } else if matches!(&sig.output, syn::ReturnType::Type(_, ty) if returns_impl_trait(ty)) {
             Some("returning `impl Trait`")
@@ -307,6 +321,17 @@ impl Collector<'_> {
         } else {
             None
         }
+    }
+
+    /// The `const` (and the spaces after it) the woven original of the
+    /// function of `sig` drops, if it may.
+    fn dropped_const(&self, sig: &syn::Signature) -> Option<Range<usize>> {
+        let keyword = Self::range(sig.constness.as_ref()?);
+        let after = &self.text[keyword.end..];
+        let spaces = after.len() - after.trim_start().len();
+        self.keep_const
+            .may_drop(sig, self.in_macro)
+            .then_some(keyword.start..keyword.end + spaces)
     }
 
     /// Where the copies of a function of the container visited go (its
@@ -370,6 +395,7 @@ impl Collector<'_> {
             is_unsafe: false,
             declaration: String::new(),
             not_copyable,
+            constness: None,
             sites: Vec::new(),
             in_macro: false,
         });
@@ -577,7 +603,9 @@ mod tests {
             ),
         ]
         .map(|(path, text)| (PathBuf::from(path), text.to_string()));
-        Functions::of(&CrateSources::of_one_file(text), &outside, &["c"]).functions
+        let sources = CrateSources::of_one_file(text);
+        let keep_const = KeepConst::of(&sources);
+        Functions::of(&sources, &keep_const, &outside, &["c"]).functions
     }
 
     #[test]
@@ -603,10 +631,10 @@ mod tests {
 
     #[test]
     fn methods_know_their_blocks_and_helpers() {
-        let text = "struct C(u32);\nimpl<T> C where T: Copy {\n    /// Doc.\n    #[inline]\n    pub async fn get(&self) -> u32 { self.0 }\n}\nimpl Iterator for C {\n    type Item = u32;\n    fn next(&mut self) -> Option<Self::Item> { None }\n}\ntrait Greet<G> {\n    fn name(&self) -> String;\n    fn hi(&self) -> String { self.name() }\n}\nfn it() -> impl Iterator<Item = u8> { 0..1 }\nconst fn c() -> u8 { 1 }\n";
+        let text = "struct C(u32);\nimpl<T> C where T: Copy {\n    /// Doc.\n    #[inline]\n    pub async fn get(&self) -> u32 { self.0 }\n}\nimpl Iterator for C {\n    type Item = u32;\n    fn next(&mut self) -> Option<Self::Item> { None }\n}\ntrait Greet<G> {\n    fn name(&self) -> String;\n    fn hi(&self) -> String { self.name() }\n}\nfn it() -> impl Iterator<Item = u8> { 0..1 }\nconst fn c() -> u8 { 1 }\nconst fn r() -> u8 { 2 }\nfn arr(_: [u8; c() as usize]) {}\n";
         let all = functions(text);
         let names: Vec<&str> = all.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names, ["get", "next", "hi", "it", "c"]);
+        assert_eq!(names, ["get", "next", "hi", "it", "c", "r", "arr"]);
         let get = &all[0];
         assert!(get.receiver && get.is_async);
         assert_eq!(
@@ -639,7 +667,12 @@ mod tests {
             "\nimpl<G, __AutofixSelf: Greet<G> + ?Sized> {}<G> for __AutofixSelf  { {} }"
         );
         assert_eq!(all[3].not_copyable, Some("returning `impl Trait`"));
+        // `c` gives an array its length; `r` runs only at run time.
         assert_eq!(all[4].not_copyable, Some("a const fn"));
+        assert_eq!(all[4].constness, None);
+        assert_eq!(all[5].not_copyable, None);
+        let constness = all[5].constness.clone().unwrap();
+        assert_eq!(&text[constness], "const ");
     }
 
     #[test]
@@ -706,7 +739,12 @@ mod tests {
     #[test]
     fn nested_functions_belong_to_the_outermost() {
         let text = "fn outer() -> u8 {\n    fn inner() -> u8 { 1 }\n    inner()\n}\n";
-        let table = Functions::of(&CrateSources::of_one_file(text), &[], &[]);
+        let table = Functions::of(
+            &CrateSources::of_one_file(text),
+            &KeepConst::Every,
+            &[],
+            &[],
+        );
         assert_eq!(table.functions.len(), 1);
         let one = text.find("1 }").unwrap();
         assert_eq!(table.around(FileId::new(0), &(one..one + 1)), Some(0));

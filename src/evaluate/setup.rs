@@ -105,7 +105,7 @@ pub fn build_evaluator(
                 .map(String::as_str)
                 .chain(["crate", "self", "super"])
                 .collect();
-            let functions = Functions::of(sources, &outside, &ours);
+            let functions = Functions::of(sources, &baseline.keep_const, &outside, &ours);
             let data = functions.woven_data();
             outside.retain(|(_, text)| !words_among(text, &data).is_empty());
             Box::new(SchemaEvaluator::new(

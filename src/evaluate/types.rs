@@ -381,7 +381,11 @@ mod tests {
     fn probes_ask_before_the_statements_of_the_locations() {
         let text = "fn f(n: usize, v: &[u8]) -> u8 {\n    let i = n + 1;\n    v[i - 1]\n}\n";
         let sources = crate::code::CrateSources::of_one_file(text);
-        let space = crate::mutation::collect_mutation_space(&sources, &Default::default());
+        let space = crate::mutation::collect_mutation_space(
+            &sources,
+            &crate::code::KeepConst::Every,
+            &Default::default(),
+        );
         let at = Location::new(FileId::new(0), 3);
         let probes = probes(&space, &BTreeSet::from([at]), &sources.originals());
         let texts: Vec<String> = probes

@@ -347,8 +347,8 @@ fn read_through(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::CrateSources;
     use crate::code::source::Location;
+    use crate::code::{CrateSources, KeepConst};
     use crate::mutation::{Operator, PatchEdit};
 
     const TEXT: &str = "fn f(a: u8, b: u8) -> u8 {\n    let c = a + b;\n    c * 2\n}\n";
@@ -363,7 +363,9 @@ mod tests {
 
     fn setup(text: &str) -> (Originals, Functions) {
         let sources = CrateSources::of_one_file(text);
-        (sources.originals(), Functions::of(&sources, &[], &[]))
+        let keep_const = KeepConst::of(&sources);
+        let functions = Functions::of(&sources, &keep_const, &[], &[]);
+        (sources.originals(), functions)
     }
 
     fn edit(text: &str, needle: &str, replacement: &str) -> Candidate {
@@ -576,8 +578,31 @@ mod tests {
     }
 
     #[test]
-    fn uncopyable_functions_are_woven_in_place_and_const_ones_not_at_all() {
-        let text = "const K: u8 = 1;\nfn it() -> impl Iterator<Item = u8> {\n    0..K\n}\nconst fn c() -> u8 {\n    1\n}\n";
+    fn a_const_fn_only_run_time_code_calls_dispatches_to_copies_that_stay_const() {
+        let text = "pub const fn c(a: u8) -> u8 {\n    a + 1\n}\n";
+        let (originals, functions) = setup(text);
+        let schema = weave(
+            &originals,
+            &[],
+            &functions,
+            &[edit(text, "a + 1", "a - 1")],
+            &BTreeSet::new(),
+            false,
+        );
+        assert_eq!(schema.switches, [Some("0:1".to_string())]);
+        let woven = &schema.files[&FileId::new(0)];
+        assert!(
+            woven.starts_with(concat!(
+                "pub fn c(a: u8) -> u8 { match crate::__autofix_schema::variant(0) { 1 => return c__autofix_0_1(a), _ => {} }\n    a + 1\n}\n",
+                " const fn c__autofix_0_1(a: u8) -> u8 {\n    a - 1\n}\n"
+            )),
+            "{woven}"
+        );
+    }
+
+    #[test]
+    fn uncopyable_functions_are_woven_in_place_and_const_ones_a_const_context_calls_not_at_all() {
+        let text = "const K: u8 = 1;\nfn it() -> impl Iterator<Item = u8> {\n    0..K\n}\nconst fn c() -> u8 {\n    1\n}\nstatic S: [u8; c() as usize] = [0];\n";
         let (originals, functions) = setup(text);
         let constant = edit(text, "= 1", "= 2");
         let opaque = edit(text, "0..K", "1..K");

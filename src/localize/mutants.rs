@@ -121,7 +121,7 @@ pub fn run_mutants(
         ..Mutants::default()
     };
     let originals = baseline.sources.originals();
-    let space = collect_mutation_space(&baseline.sources, exclude);
+    let space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclude);
     let mut chosen: BTreeSet<Location> = locations.iter().chain(further).copied().collect();
     let types = process::with_deadline(Some(deadline), || {
         infer_types(baseline, &space, &chosen, evaluation)

@@ -57,7 +57,7 @@ pub fn critical_predicates(
         .filter(|r| failing.contains(&r.test))
         .flat_map(|r| r.lines.iter())
         .collect();
-    let space = collect_mutation_space(&baseline.sources, exclude);
+    let space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclude);
     // The reached conditions, with their ranges.
     let mut conditions: Vec<_> = space
         .sites

@@ -322,8 +322,8 @@ impl<'a> Mutator<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::CrateSources;
     use crate::code::source::{FileId, line_text, splice};
+    use crate::code::{CrateSources, KeepConst};
     use crate::mutation::sites::collect_mutation_space;
 
     const MIDDLE: &str = "pub fn middle(x: i32, y: i32, z: i32) -> i32 {\n    if y < z {\n        if x < y {\n            return y;\n        } else if x < z {\n            return y;\n        }\n    }\n    z\n}\n";
@@ -331,7 +331,7 @@ mod tests {
     #[test]
     fn mutator_only_draws_from_suspicious_locations() {
         let sources = CrateSources::of_one_file(MIDDLE);
-        let space = collect_mutation_space(&sources, &Default::default());
+        let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
         let originals = sources.originals();
         let types = Types::default();
         let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |l| {
@@ -349,7 +349,7 @@ mod tests {
     #[test]
     fn every_edit_at_a_location_in_sweep_order() {
         let sources = CrateSources::of_one_file(MIDDLE);
-        let space = collect_mutation_space(&sources, &Default::default());
+        let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
         let originals = sources.originals();
         let types = Types::default();
         let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |l| {
@@ -440,7 +440,7 @@ mod tests {
         );
         // Both parts make every edit of the location once, in its order.
         let sources = CrateSources::of_one_file(MIDDLE);
-        let space = collect_mutation_space(&sources, &Default::default());
+        let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
         let originals = sources.originals();
         let types = Types::default();
         let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |_| 1.0);

@@ -470,7 +470,7 @@ mod tests {
     use super::*;
     use crate::cargo::Verdict;
     use crate::code::source::FileId;
-    use crate::code::{CrateSources, Originals};
+    use crate::code::{CrateSources, KeepConst, Originals};
     use crate::evaluate::Weights;
     use crate::evaluate::{EvaluationCounts, OnDone};
     use crate::mutation::Types;
@@ -637,7 +637,11 @@ mod tests {
 
     /// The mutation space of `middle()`.
     fn middle_space() -> MutationSpace {
-        collect_mutation_space(&CrateSources::of_one_file(MIDDLE), &Default::default())
+        collect_mutation_space(
+            &CrateSources::of_one_file(MIDDLE),
+            &KeepConst::Every,
+            &Default::default(),
+        )
     }
 
     #[test]

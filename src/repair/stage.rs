@@ -462,7 +462,8 @@ impl Ground {
         settings: &Settings,
         console: &Console,
     ) -> Result<Ground> {
-        let space = collect_mutation_space(&baseline.sources, &settings.exclude);
+        let space =
+            collect_mutation_space(&baseline.sources, &baseline.keep_const, &settings.exclude);
         let suspicious = suspicious_locations(&group.suspects);
         let types_started = Instant::now();
         let types = infer_types(baseline, &space, &suspicious, &settings.evaluation)?;

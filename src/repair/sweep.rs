@@ -212,8 +212,8 @@ mod tests {
 
     use super::*;
     use crate::cargo::{Panic, Verdict};
-    use crate::code::CrateSources;
     use crate::code::source::FileId;
+    use crate::code::{CrateSources, KeepConst};
     use crate::evaluate::Weights;
     use crate::evaluate::{EvaluationCounts, OnDone};
     use crate::mutation::Types;
@@ -284,7 +284,7 @@ mod tests {
     ) -> (Swept, Vec<Candidate>) {
         let sources = CrateSources::of_one_file(MIDDLE);
         let originals = sources.originals();
-        let space = collect_mutation_space(&sources, &Default::default());
+        let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
         let types = Types::default();
         let mutator = Mutator::new(&space, &originals, &types, &Operator::all(), |_| 1.0);
         let model = FitnessModel {

@@ -60,6 +60,10 @@ pub(super) fn function_pieces(
         return vec![woven_in_place(function, text, region, variants, &key)];
     }
     let mut pieces = pattern_parameters(function);
+    if let Some(constness) = &function.constness {
+        // The dispatch reads the switch, which a `const fn` cannot.
+        pieces.push(Piece::replace(constness.clone(), Vec::new()));
+    }
     pieces.push(dispatch(function, text, region, variants.len(), &key));
     let mut bodies: Vec<String> = variants.iter().map(|v| v.text.clone()).collect();
     if controls {

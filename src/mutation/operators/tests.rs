@@ -9,8 +9,8 @@ use super::binary::REPLACEMENTS;
 use super::condition::conjunct;
 use super::synthesis::mirrored;
 use super::{Context, apply, edits};
-use crate::code::CrateSources;
 use crate::code::source::splice;
+use crate::code::{CrateSources, KeepConst};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{SiteKind, collect_mutation_space};
 use crate::mutation::types::Types;
@@ -26,7 +26,7 @@ fn outcomes(text: &str, operator: Operator, line: u32) -> BTreeSet<String> {
 
 fn outcomes_typed(text: &str, operator: Operator, line: u32, types: &Types) -> BTreeSet<String> {
     let sources = sources(text);
-    let space = collect_mutation_space(&sources, &Default::default());
+    let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
     let cx = Context {
         space: &space,
         text,
@@ -456,7 +456,7 @@ fn the_registry_holds_each_operator_once_by_a_name_of_its_own() {
 /// makes them (sites in the order collected), without types.
 fn lines_in_order(text: &str, operator: Operator, number: u32) -> Vec<String> {
     let sources = sources(text);
-    let space = collect_mutation_space(&sources, &Default::default());
+    let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
     let types = Types::default();
     let cx = Context {
         space: &space,
@@ -480,7 +480,7 @@ fn ordered(
     pick: impl Fn(&crate::mutation::sites::Site) -> bool,
 ) -> Vec<String> {
     let sources = sources(text);
-    let space = collect_mutation_space(&sources, &Default::default());
+    let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
     let cx = Context {
         space: &space,
         text,

@@ -12,7 +12,9 @@ use syn::spanned::Spanned;
 
 use super::{Ingredient, MutationSpace, Returned, Site, SiteKind};
 use crate::code::source::{FileId, Location};
-use crate::code::{RunnableCode, Scope, branch_values, free_variables, variable_occurrences};
+use crate::code::{
+    KeepConst, RunnableCode, Scope, branch_values, free_variables, variable_occurrences,
+};
 
 /// The hooks of the walk over one file's runnable code, collecting its
 /// sites and, into the space, its ingredients.
@@ -25,6 +27,9 @@ pub(super) struct Collector<'a> {
     pub(super) sites: Vec<Site>,
     /// Whether a function's code may not be mutated.
     pub(super) excluded: &'a dyn Fn(&str) -> bool,
+    /// The `const fn`s whose code is not mutated: a woven build could not
+    /// drop their `const` to dispatch to its copies.
+    pub(super) keep_const: &'a KeepConst,
     /// The end of the furthest condition site so far: an expression that
     /// starts before it is part of one (the walk goes outermost first).
     pub(super) conditions_end: usize,
@@ -143,6 +148,10 @@ impl Collector<'_> {
 }
 
 impl RunnableCode for Collector<'_> {
+    fn enters_const_fn(&mut self, sig: &syn::Signature, _: &syn::Block, scope: &Scope) -> bool {
+        self.keep_const.may_drop(sig, scope.in_macro.is_some())
+    }
+
     fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
         self.collect_statement(stmt, scope);
     }

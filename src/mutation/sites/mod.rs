@@ -27,7 +27,7 @@ mod tests;
 
 use std::collections::BTreeSet;
 
-use crate::code::{CrateSources, walk_runnable_code};
+use crate::code::{CrateSources, KeepConst, walk_runnable_code};
 use collector::Collector;
 pub use exclusions::Exclusions;
 use items::{collect_constants, reads_of};
@@ -35,9 +35,14 @@ pub use literal::Literal;
 pub use site::{Site, SiteKind, StatementSite};
 pub use space::{Constant, Declared, Ingredient, MutationSpace, Returned, method_siblings};
 
-/// Collects sites and ingredients from every crate file. Excluded code
-/// gives ingredients but no sites.
-pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -> MutationSpace {
+/// Collects sites and ingredients from every crate file (and the bodies of
+/// the `const fn`s that may lose their `const`: see `KeepConst`). Excluded
+/// code gives ingredients but no sites.
+pub fn collect_mutation_space(
+    sources: &CrateSources,
+    keep_const: &KeepConst,
+    exclusions: &Exclusions,
+) -> MutationSpace {
     let mut space = MutationSpace::default();
     for (index, file) in sources.iter() {
         collect_constants(index, &file.syntax, &mut space, &|name: &str| {
@@ -52,6 +57,7 @@ pub fn collect_mutation_space(sources: &CrateSources, exclusions: &Exclusions) -
             callees: BTreeSet::new(),
             sites: Vec::new(),
             excluded: &|function: &str| exclusions.excludes(&file.path, function),
+            keep_const,
             conditions_end: 0,
             values: BTreeSet::new(),
         };

@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 use super::{
     Constant, Exclusions, Literal, MutationSpace, SiteKind, collect_mutation_space, constants,
 };
-use crate::code::CrateSources;
+use crate::code::{CrateSources, KeepConst};
 
 fn space(text: &str) -> MutationSpace {
     let sources = CrateSources::of_one_file(text);
-    collect_mutation_space(&sources, &Exclusions::default())
+    collect_mutation_space(&sources, &KeepConst::Every, &Exclusions::default())
 }
 
 #[test]
@@ -21,7 +21,8 @@ fn constants_are_read_by_paths_and_by_macro_calls_format_strings_included() {
         let constant = constants.iter().find(|c| c.name == name).unwrap();
         constant.read_at.iter().map(|l| l.line).collect()
     };
-    let from_space = collect_mutation_space(&sources, &Exclusions::default()).constants;
+    let from_space =
+        collect_mutation_space(&sources, &KeepConst::Every, &Exclusions::default()).constants;
     for constants in [constants(&sources), from_space] {
         assert_eq!(lines(&constants, "MAX"), [5, 8, 10]);
         assert_eq!(lines(&constants, "WIDTH"), [9, 10]);
@@ -227,6 +228,7 @@ fn excluded_functions_give_ingredients_but_no_sites() {
     let sources = CrateSources::of_one_file(text);
     let space = collect_mutation_space(
         &sources,
+        &KeepConst::Every,
         &Exclusions {
             patterns: vec!["skip".into()],
         },
