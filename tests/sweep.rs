@@ -383,8 +383,8 @@ fn of_two_quiet_patches_the_one_passing_tests_reach_wins() {
 
 #[test]
 fn value_moves_a_bound_of_a_range_pattern_in_a_const_fn() {
-    // `is_path_byte` is a `const fn` only run-time code calls: its woven
-    // original drops `const` to dispatch, its copies keep it, and the
+    // `is_path_byte` is a `const fn` only run-time code calls: woven
+    // builds drop its `const` (and `is_valid_path`'s) to dispatch, and the
     // patch leaves it `const`.
     let report = fixed_by(
         "const_fn",

@@ -75,9 +75,9 @@ pub struct Function {
     /// Why it cannot be copied, if it cannot.
     pub not_copyable: Option<&'static str>,
     /// The `const` of a `const fn` that runs only at run time, with the
-    /// spaces after it: the woven original drops it to dispatch on the
-    /// switch, while its copies keep it (so the compiler still checks each
-    /// candidate's body as a `const fn`'s).
+    /// spaces after it: a woven build that dispatches in such a function
+    /// drops it there, in its copies and in every other such function (see
+    /// `weave`).
     pub constness: Option<Range<usize>>,
     /// Where its edits can be woven in place, if it cannot be copied (see
     /// `in_place`): none for data, a `const fn` or a function in a macro

@@ -24,7 +24,7 @@ use crate::evaluate::data_reads;
 use crate::evaluate::functions::{Functions, Shape};
 use crate::evaluate::in_place;
 use crate::mutation::Candidate;
-use pieces::{Piece, function_pieces, splice_pieces};
+use pieces::{Piece, dropped_consts, function_pieces, splice_pieces};
 
 /// The environment variable that selects a candidate's variants.
 pub const SCHEMA_ENV: &str = "CARGO_AUTOFIX_SCHEMA";
@@ -200,6 +200,18 @@ pub fn weave(
             .entry(function.file)
             .or_default()
             .extend(function_pieces(function, text, index, variants, controls));
+    }
+    // A dispatch reads the switch, which a `const fn` cannot: a batch that
+    // dispatches in one drops the `const` of every `const fn` that may lose
+    // it, as the instrumented copy does (a `const fn` calling the one woven
+    // could not keep it either), copies included.
+    if bodies
+        .keys()
+        .any(|&index| functions.get(index).constness.is_some())
+    {
+        for (file, piece) in dropped_consts(functions) {
+            pieces.entry(file).or_default().push(piece);
+        }
     }
     let mut schema = Schema {
         switches,
@@ -578,8 +590,8 @@ mod tests {
     }
 
     #[test]
-    fn a_const_fn_only_run_time_code_calls_dispatches_to_copies_that_stay_const() {
-        let text = "pub const fn c(a: u8) -> u8 {\n    a + 1\n}\n";
+    fn a_const_fn_only_run_time_code_calls_loses_its_const_with_every_such_one() {
+        let text = "pub const fn c(a: u8) -> u8 {\n    a + 1\n}\nconst fn d(a: u8) -> u8 {\n    c(a)\n}\nconst fn k() -> u8 {\n    1\n}\nconst K: u8 = k();\n";
         let (originals, functions) = setup(text);
         let schema = weave(
             &originals,
@@ -591,13 +603,26 @@ mod tests {
         );
         assert_eq!(schema.switches, [Some("0:1".to_string())]);
         let woven = &schema.files[&FileId::new(0)];
+        // `d` calls `c`, so it could not stay `const`; a `const` item calls `k`.
         assert!(
             woven.starts_with(concat!(
                 "pub fn c(a: u8) -> u8 { match crate::__autofix_schema::variant(0) { 1 => return c__autofix_0_1(a), _ => {} }\n    a + 1\n}\n",
-                " const fn c__autofix_0_1(a: u8) -> u8 {\n    a - 1\n}\n"
+                " fn c__autofix_0_1(a: u8) -> u8 {\n    a - 1\n}\n",
+                "fn d(a: u8) -> u8 {\n    c(a)\n}\nconst fn k() -> u8 {\n    1\n}\n"
             )),
             "{woven}"
         );
+        // A batch that weaves no `const fn` leaves every `const`.
+        let schema = weave(
+            &originals,
+            &[],
+            &functions,
+            &[edit(text, "    1\n", "    2\n")],
+            &BTreeSet::new(),
+            false,
+        );
+        assert_eq!(schema.switches, [None]);
+        assert!(schema.files.is_empty(), "{:?}", schema.files);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use super::{Part, Variant, VariantKey};
 use crate::code::source::{Edit, FileId, splice};
-use crate::evaluate::functions::{Function, Param, Shape};
+use crate::evaluate::functions::{Function, Functions, Param, Shape};
 use crate::evaluate::in_place::{self, Role};
 
 /// A replacement of the original text: texts, each perhaps a part, and
@@ -60,10 +60,6 @@ pub(super) fn function_pieces(
         return vec![woven_in_place(function, text, region, variants, &key)];
     }
     let mut pieces = pattern_parameters(function);
-    if let Some(constness) = &function.constness {
-        // The dispatch reads the switch, which a `const fn` cannot.
-        pieces.push(Piece::replace(constness.clone(), Vec::new()));
-    }
     pieces.push(dispatch(function, text, region, variants.len(), &key));
     let mut bodies: Vec<String> = variants.iter().map(|v| v.text.clone()).collect();
     if controls {
@@ -108,6 +104,15 @@ pub(super) fn splice_pieces(
     }
     out.push_str(&original[cursor..]);
     out
+}
+
+/// The pieces that drop the `const` of every `const fn` that may lose it
+/// (see `Function::constness`).
+pub(super) fn dropped_consts(functions: &Functions) -> Vec<(FileId, Piece)> {
+    (0..functions.len())
+        .map(|index| functions.get(index))
+        .filter_map(|f| Some((f.file, Piece::replace(f.constness.clone()?, Vec::new()))))
+        .collect()
 }
 
 /// A function woven in place: its body, each edited site a `match` on its
@@ -287,6 +292,12 @@ fn copies(
             .iter()
             .map(|r| Edit::replace(r.start - start..r.end - start, ""))
             .collect();
+        if let Some(constness) = &function.constness {
+            edits.push(Edit::replace(
+                constness.start - start..constness.end - start,
+                "",
+            ));
+        }
         edits.push(Edit::replace(
             function.name_range.start - start..function.name_range.end - start,
             copy_name(function, region, variant),
