@@ -382,6 +382,28 @@ fn of_two_quiet_patches_the_one_passing_tests_reach_wins() {
 }
 
 #[test]
+fn twin_puts_the_guard_a_sibling_arm_has_first_in_the_arm_that_lacks_it() {
+    // The Unicode arm returns `[a&&b]` for an empty class; the Bytes arm
+    // does not. `twin` alone (on real crates the statement operators that
+    // could write the same come too late in the sweep) copies the guard.
+    let (diff, report) = assert_repaired("twin_guard", &["--operators", "twin"]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "+            if ranges.is_empty() {",
+            "+                return \"[a&&b]\".to_string();",
+            "+            }",
+        ],
+        "{diff}"
+    );
+    assert!(
+        diff.contains("         Class::Bytes(ranges) => {\n+            if ranges.is_empty() {"),
+        "{diff}"
+    );
+    assert_eq!(report["edits"][0]["operator"], "twin", "{report:#}");
+}
+
+#[test]
 fn value_moves_a_bound_of_a_range_pattern_in_a_const_fn() {
     // `is_path_byte` is a `const fn` only run-time code calls: woven
     // builds drop its `const` (and `is_valid_path`'s) to dispatch, and the

@@ -207,7 +207,7 @@ pub struct Args {
     pub weight_failing: Option<f64>,
 
     /// Mutation operators to use, comma separated: operator, overflow, bounds, condition, value,
-    /// member, method, variant, jump, range, ends, identifier, offset, arguments, idiom, synthesis,
+    /// member, method, variant, jump, range, ends, identifier, offset, arguments, idiom, synthesis, twin,
     /// delete, guard, swap, insert, adapted [default: all]
     #[arg(
         global = true,

@@ -30,6 +30,9 @@ pub trait RunnableCode {
     fn else_if(&mut self, _else_branch: &Expr, _scope: &Scope) {}
     /// A match arm body or closure body that is an expression, not a block.
     fn expression_body(&mut self, _body: &Expr, _scope: &Scope) {}
+    /// A match arm whose body is a block, binding `names`, at the location
+    /// of the block's first statement (the arm's, if it has none).
+    fn arm_block(&mut self, _block: &syn::Block, _names: &[String], _scope: &Scope) {}
     /// The condition of an `if`, `else if` or `while` (not `if let`).
     fn condition(&mut self, _cond: &Expr, _scope: &Scope) {}
     /// Every expression of runnable code, outermost first.
@@ -380,13 +383,20 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         let control = self.scope.location;
         self.under_control(control, |this| {
             for arm in &expr.arms {
-                this.in_frame(pattern_bindings(&arm.pat), |this| {
-                    if this.runnable && !matches!(arm.body.as_ref(), Expr::Block(_)) {
-                        this.hooks.expression_body(&arm.body, &this.scope);
-                        this.at_location(start_line(&arm.body), |this| this.visit_expr(&arm.body));
-                    } else {
+                let names = pattern_bindings(&arm.pat);
+                this.in_frame(names.clone(), |this| match arm.body.as_ref() {
+                    Expr::Block(block) if this.runnable => {
+                        let first = block.block.stmts.first().and_then(start_line);
+                        this.at_location(first.or(start_line(&arm.body)), |this| {
+                            this.hooks.arm_block(&block.block, &names, &this.scope)
+                        });
                         this.visit_expr(&arm.body);
                     }
+                    _ if this.runnable => {
+                        this.hooks.expression_body(&arm.body, &this.scope);
+                        this.at_location(start_line(&arm.body), |this| this.visit_expr(&arm.body));
+                    }
+                    _ => this.visit_expr(&arm.body),
                 });
             }
         });

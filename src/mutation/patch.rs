@@ -69,6 +69,9 @@ pub enum Operator {
     /// Add a variant an or-pattern over one enum forgot, drop one, or
     /// replace one (`| ItemBody::Rule`).
     Variant,
+    /// Insert first in a match arm's block a guard that another arm has
+    /// first in its own, on what this arm's pattern binds.
+    Twin,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

@@ -1,6 +1,7 @@
 //! Methods replaced: by a sibling (`min` for `max`, `starts_with` for
-//! `ends_with`...), the likelier mistake, then by another method of the
-//! crate called with as many arguments; a function called by path after
+//! `ends_with`...), the likelier mistake, then by another method the crate
+//! calls with as many arguments on a receiver written the same way (most
+//! likely of the same type: any method of the crate seldom compiles); a function called by path after
 //! one of the crate's types (`UniCase::unicode(s)`) by another associated
 //! function of that type with as many arguments and the same return type
 //! (`UniCase::new(s)`: the wrong constructor).
@@ -36,6 +37,7 @@ impl MutationOperator for Method {
             arguments,
             receiver,
             owner,
+            expression,
             ..
         } = &site.kind
         else {
@@ -44,13 +46,12 @@ impl MutationOperator for Method {
         // Siblings first: they are the likelier mistake. A function
         // called by path (`cmp::max`) has only its siblings.
         let siblings = method_siblings(name).map(str::to_string);
-        let from_crate = cx
-            .space
-            .methods
-            .get(arguments)
-            .filter(|_| *receiver)
+        // The text before `.name`: the receiver.
+        let before = cx.text[expression.start..range.start].trim_end();
+        let receiver_text = before.strip_suffix('.').filter(|_| *receiver);
+        let from_crate = receiver_text
             .into_iter()
-            .flatten()
+            .flat_map(|text| cx.space.called_on(text, *arguments))
             .cloned();
         let associated = owner
             .iter()

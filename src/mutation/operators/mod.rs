@@ -39,6 +39,7 @@ mod statement;
 mod synthesis;
 #[cfg(test)]
 mod tests;
+mod twin;
 mod value;
 mod variant;
 
@@ -121,6 +122,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &arguments::Arguments,
     &idiom::Idiom,
     &synthesis::Synthesis,
+    &twin::Twin,
     &statement::Delete,
     &guard::Guard,
     &statement::Swap,

@@ -117,6 +117,7 @@ impl MutationOperator for Insert {
                 indent,
                 names,
                 empty,
+                ..
             } => {
                 // First in a block that has statements, only what needs the
                 // header's names: anything else can go before the block.

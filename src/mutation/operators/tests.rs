@@ -718,3 +718,19 @@ fn a_pattern_gets_the_variant_it_forgot_loses_one_or_swaps_one() {
         BTreeSet::from(["Item::Heading { level: n } => *n,", "Item::List(n) => *n,"])
     );
 }
+
+#[test]
+fn twin_copies_a_sibling_arms_guard_renaming_its_binding() {
+    let text = "fn f(s: &S) -> u8 {\n    match s {\n        S::A(v) => {\n            if v.is_empty() {\n                return 0;\n            }\n            v[0]\n        }\n        S::B(w) => {\n            w[0]\n        }\n        S::C => {\n            1\n        }\n    }\n}\n";
+    let made = outcomes(text, Operator::Twin, 10);
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(
+        made.iter().next().unwrap().contains(
+            "S::B(w) => {\n            if w.is_empty() {\n                return 0;\n            }\n            w[0]"
+        ),
+        "{made:?}"
+    );
+    // An arm that binds nothing gets none; nor does the arm that has it.
+    assert!(outcomes(text, Operator::Twin, 13).is_empty());
+    assert!(outcomes(text, Operator::Twin, 4).is_empty());
+}

@@ -123,6 +123,7 @@ impl Collector<'_> {
             binds: Vec::new(),
             unit: false,
             inert: false,
+            guard: false,
         }
     }
 
@@ -154,6 +155,10 @@ impl RunnableCode for Collector<'_> {
 
     fn statement(&mut self, stmt: &Stmt, scope: &Scope) {
         self.collect_statement(stmt, scope);
+    }
+
+    fn arm_block(&mut self, block: &syn::Block, names: &[String], scope: &Scope) {
+        self.arm_block_start(block, names, scope);
     }
 
     fn condition(&mut self, cond: &Expr, scope: &Scope) {

@@ -264,11 +264,8 @@ impl Collector<'_> {
                 },
             );
         }
-        self.space
-            .methods
-            .entry(arguments)
-            .or_default()
-            .insert(name.clone());
+        let receiver = self.text_of(&call.receiver.span().byte_range()).to_string();
+        self.space.add_method(&receiver, arguments, name.clone());
         // `x.ok_or(E)?` returns `Err(E)`: the function's error path.
         if name == "ok_or"
             && let [error] = call.args.iter().collect::<Vec<_>>()[..]

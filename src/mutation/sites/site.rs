@@ -136,10 +136,12 @@ pub enum SiteKind {
         /// Whether an alternative binds a name (then none can be added).
         binds: bool,
     },
-    /// The start of the first block of an `if`, `while`, `for` or `loop`
-    /// (just after its `{`), where a statement can go first: the site's
-    /// `bound` has the names the header binds (`names`), such as `name` in
-    /// `if let Some(name) = target {`.
+    /// The start of the first block of an `if`, `while`, `for` or `loop`,
+    /// or of a match arm's block (just after its `{`), where a statement
+    /// can go first: the site's `bound` has the names the header or the
+    /// arm's pattern binds (`names`), such as `name` in `if let
+    /// Some(name) = target {`. A match arm's is at the line of the block's
+    /// first statement.
     BlockStart {
         at: usize,
         /// The indentation of the block's statements.
@@ -147,6 +149,8 @@ pub enum SiteKind {
         names: Vec<String>,
         /// Whether the block has no statement.
         empty: bool,
+        /// Whether it is a match arm's block.
+        arm: bool,
     },
 }
 

@@ -37,6 +37,8 @@ pub struct Ingredient {
     /// An expression that does nothing but produce a value (a variable, a
     /// tuple, arithmetic): useful only as a block's value.
     pub inert: bool,
+    /// A guard, whole: `if c { return v; }` (or `break`, `continue`).
+    pub guard: bool,
 }
 
 impl Ingredient {
@@ -130,8 +132,9 @@ pub struct MutationSpace {
     pub statements: Vec<Ingredient>,
     pub conditions: Vec<Ingredient>,
     pub literals: Vec<Literal>,
-    /// Method names by number of arguments.
-    pub methods: BTreeMap<usize, BTreeSet<String>>,
+    /// Method names by number of arguments and receiver (its text without
+    /// whitespace): see `called_on`.
+    methods: BTreeMap<(usize, String), BTreeSet<String>>,
     /// `const` and `static` items with literals (their literals are sites).
     pub constants: Vec<Constant>,
     /// Per field name, the other fields of the same type in the structs
@@ -159,6 +162,20 @@ pub struct MutationSpace {
 }
 
 impl MutationSpace {
+    /// Notes that the crate calls method `name` with `arguments` arguments
+    /// on `receiver` (its text).
+    pub(super) fn add_method(&mut self, receiver: &str, arguments: usize, name: String) {
+        let key = (arguments, without_whitespace(receiver));
+        self.methods.entry(key).or_default().insert(name);
+    }
+
+    /// The methods the crate calls with `arguments` arguments on a
+    /// receiver written as `receiver`: of its type, most likely (any
+    /// method of the crate with as many arguments seldom compiles).
+    pub fn called_on(&self, receiver: &str, arguments: usize) -> impl Iterator<Item = &String> {
+        let key = (arguments, without_whitespace(receiver));
+        self.methods.get(&key).into_iter().flatten()
+    }
     /// The values the function of `site` returns that can be returned
     /// there (their variables in scope).
     pub fn returned_at<'s>(&'s self, site: &'s Site) -> impl Iterator<Item = &'s Returned> {
@@ -311,4 +328,8 @@ impl MutationSpace {
             .filter(move |(other, other_ty)| *other != name && Some(*other_ty) == ty)
             .map(|(other, _)| other.as_str())
     }
+}
+
+fn without_whitespace(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
 }

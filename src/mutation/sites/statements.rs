@@ -42,6 +42,9 @@ impl Collector<'_> {
             Some((Some(header), _)) => {
                 if let Stmt::Expr(expr, _) = stmt {
                     self.header_ingredient(expr, header, scope);
+                    if is_guard(expr) {
+                        self.guard_ingredient(stmt, &range, scope);
+                    }
                 }
             }
             Some((None, _)) => {}
@@ -59,6 +62,7 @@ impl Collector<'_> {
                 indent: format!("{indent}    "),
                 names: header.binds.clone(),
                 empty: block.stmts.is_empty(),
+                arm: false,
             };
             self.site_binding(scope, kind, &header.binds);
         }
@@ -78,6 +82,24 @@ impl Collector<'_> {
         self.site(scope, SiteKind::Statement(site));
     }
 
+    /// The start of a match arm's block, binding `names`, where a
+    /// statement can go first (a guard for what the arm's pattern binds).
+    pub(super) fn arm_block_start(&mut self, block: &syn::Block, names: &[String], scope: &Scope) {
+        let open = block.brace_token.span.open().byte_range();
+        let indent = match block.stmts.first() {
+            Some(first) => self.indent_at(first.span().byte_range().start),
+            None => format!("{}    ", self.indent_at(open.start)),
+        };
+        let kind = SiteKind::BlockStart {
+            at: open.end,
+            indent,
+            names: names.to_vec(),
+            empty: block.stmts.is_empty(),
+            arm: true,
+        };
+        self.site_binding(scope, kind, names);
+    }
+
     /// A compound statement's header (`header`: its bytes, such as `if a <
     /// b`) as a statement ingredient, with the variables its condition or
     /// iterable uses.
@@ -94,6 +116,22 @@ impl Collector<'_> {
         let end = header.end - (text.len() - text.trim_end().len());
         let mut ingredient = self.ingredient(node, start..end, free, true, true, scope);
         ingredient.unit = true;
+        self.space.statements.push(ingredient);
+    }
+
+    /// A guard (see `is_guard`) whole as a statement ingredient: the check
+    /// a sibling case, another arm or another function, may be missing.
+    fn guard_ingredient(&mut self, stmt: &Stmt, range: &Range<usize>, scope: &Scope) {
+        let mut ingredient = self.ingredient(
+            stmt,
+            range.clone(),
+            free_variables(stmt),
+            false,
+            true,
+            scope,
+        );
+        ingredient.unit = true;
+        ingredient.guard = true;
         self.space.statements.push(ingredient);
     }
 
@@ -221,6 +259,21 @@ fn compound_parts(expr: &Expr) -> Option<CompoundParts> {
         Expr::Match(_) => (None, Vec::new()),
         _ => return None,
     })
+}
+
+/// `if c { return v; }` (or `break`, `continue`) without an `else`.
+fn is_guard(expr: &Expr) -> bool {
+    let Expr::If(e) = expr else {
+        return false;
+    };
+    e.else_branch.is_none()
+        && matches!(
+            e.then_branch.stmts.as_slice(),
+            [Stmt::Expr(
+                Expr::Return(_) | Expr::Break(_) | Expr::Continue(_),
+                _
+            )]
+        )
 }
 
 /// Whether an expression does nothing but produce a value.

@@ -219,7 +219,8 @@ fn ingredients_are_statements_headers_conditions_and_literals() {
         radix: 10,
         upper: false,
     }));
-    assert!(space.methods[&0].contains("chars") && space.methods[&0].contains("is_empty"));
+    let on_s: Vec<&String> = space.called_on("s", 0).collect();
+    assert!(on_s.contains(&&"chars".to_string()) && on_s.contains(&&"is_empty".to_string()));
 }
 
 #[test]
