@@ -734,3 +734,18 @@ fn twin_copies_a_sibling_arms_guard_renaming_its_binding() {
     assert!(outcomes(text, Operator::Twin, 13).is_empty());
     assert!(outcomes(text, Operator::Twin, 4).is_empty());
 }
+
+#[test]
+fn twin_inserts_what_follows_the_same_statement_in_a_clone() {
+    let text = "fn a(v: &mut Vec<u8>) -> Option<u8> {\n    let last = v.pop().unwrap_or_default();\n    if last == 0 {\n        return None;\n    }\n    Some(last)\n}\nfn b(v: &mut Vec<u8>) -> Option<u8> {\n    let last = v.pop().unwrap_or_default();\n    Some(last * 2)\n}\n";
+    let made = outcomes(text, Operator::Twin, 9);
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(
+        made.iter().next().unwrap().contains(
+            "    let last = v.pop().unwrap_or_default();\n    if last == 0 {\n        return None;\n    }\n    Some(last * 2)"
+        ),
+        "{made:?}"
+    );
+    // Where it follows already, nothing.
+    assert!(outcomes(text, Operator::Twin, 2).is_empty());
+}

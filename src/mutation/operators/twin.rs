@@ -1,17 +1,20 @@
-//! Twins: a guard another arm of a `match` has first in its block, missing
-//! in this arm (the check one case got and its sibling did not: an empty
-//! Unicode class handled, an empty byte class not). Inserted first in this
-//! arm's block where it tests what this arm's pattern binds, its one name
-//! the arm does not bind renamed to the one this arm does. Few edits at a
-//! site, so the sweep tries them with the one-token ones.
+//! Twins: the line one of two clones has and the other lacks. A guard
+//! another arm of a `match` has first in its block, missing in this arm (an
+//! empty Unicode class handled, an empty byte class not), goes first in
+//! this arm's block where it tests what the arm's pattern binds (its one
+//! name the arm does not bind renamed to the arm's one name). A statement
+//! the crate writes right after a statement written as the one here, but
+//! not here, goes after it (a check one parsing function makes right after
+//! `let ast = match concat.asts.pop() { .. };` and its sibling does not).
+//! Few edits at a site, so the sweep tries them with the one-token ones.
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
-use crate::mutation::sites::{Ingredient, Site, SiteKind};
+use crate::mutation::sites::{Ingredient, Site, SiteKind, StatementSite};
 
 use super::{Context, MutationOperator, closest};
 
-/// Guards offered at one arm, at most (the nearest).
+/// Edits at one site, at most (the nearest guards, the first followers).
 const TWINS: usize = 4;
 
 pub(super) struct Twin;
@@ -26,27 +29,32 @@ impl MutationOperator for Twin {
     }
 
     fn applies(&self, kind: &SiteKind) -> bool {
-        matches!(kind, SiteKind::BlockStart { arm: true, .. })
+        matches!(
+            kind,
+            SiteKind::BlockStart { arm: true, .. } | SiteKind::Statement(_)
+        )
     }
 
     fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
-        let SiteKind::BlockStart {
-            at,
-            indent,
-            names,
-            arm: true,
-            ..
-        } = &site.kind
-        else {
-            return Vec::new();
-        };
-        closest(&cx.space.statements, site)
-            // (Not the arm's own first statement.)
-            .filter(|i| i.guard && i.origin.file == site.file && i.origin != site.location())
-            .filter_map(|i| fitted(i, site, names))
-            .take(TWINS)
-            .map(|text| Edit::insert(*at, format!("\n{indent}{text}")))
-            .collect()
+        match &site.kind {
+            SiteKind::BlockStart {
+                at,
+                indent,
+                names,
+                arm: true,
+                ..
+            } => closest(&cx.space.statements, site)
+                // (Not the arm's own first statement.)
+                .filter(|i| i.guard && i.origin.file == site.file && i.origin != site.location())
+                .filter_map(|i| fitted(i, site, names))
+                .take(TWINS)
+                .map(|text| Edit::insert(*at, format!("\n{indent}{text}")))
+                .collect(),
+            SiteKind::Statement(statement) if !statement.jumps && !statement.tail => {
+                followers(site, statement, cx)
+            }
+            _ => Vec::new(),
+        }
     }
 
     fn unusualness(&self, _: &str, _: &str) -> usize {
@@ -75,4 +83,33 @@ fn fitted(guard: &Ingredient, site: &Site, names: &[String]) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The statements the crate writes after a statement written as this one,
+/// other than the one after it here, inserted after it where their
+/// variables are in scope.
+fn followers(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
+    let own = &cx.text[statement.range.clone()];
+    let next_here = cx.text[statement.range.end..].trim_start();
+    let mut bound = site.bound.clone();
+    bound.extend(statement.binds.iter().cloned());
+    cx.space
+        .followers_of(own)
+        .filter(|text| !next_here.starts_with(text.as_str()))
+        .filter_map(|text| {
+            cx.space
+                .statements
+                .iter()
+                .find(|i| i.text == *text && !i.header && !i.inert)
+        })
+        // A whole statement (not a block's value elsewhere).
+        .filter(|i| i.closed && i.fits(&bound))
+        .take(TWINS)
+        .map(|i| {
+            Edit::insert(
+                statement.range.end,
+                format!("\n{}{}", statement.indent, i.text),
+            )
+        })
+        .collect()
 }

@@ -9,7 +9,8 @@
 //! The folder: `site` (the kinds of site), `space` (the mutation space
 //! and its ingredients), `literal`, `exclusions` (`--exclude`), `items`
 //! (what the crate's items declare, and data: `const` and `static` items
-//! and the code that reads them), and the walk over runnable code that
+//! and the code that reads them), `followers` (what statement follows
+//! which), and the walk over runnable code that
 //! collects the sites, `collector`, with its `statements`, `conditions` and
 //! `expressions`.
 
@@ -17,6 +18,7 @@ mod collector;
 mod conditions;
 mod exclusions;
 mod expressions;
+mod followers;
 mod items;
 mod literal;
 mod site;
@@ -30,6 +32,7 @@ use std::collections::BTreeSet;
 use crate::code::{CrateSources, KeepConst, walk_runnable_code};
 use collector::Collector;
 pub use exclusions::Exclusions;
+use followers::followers;
 use items::{collect_constants, reads_of};
 pub use literal::Literal;
 pub use site::{Site, SiteKind, StatementSite};
@@ -64,6 +67,7 @@ pub fn collect_mutation_space(
         walk_runnable_code(&file.syntax, &mut collector);
         let sites = std::mem::take(&mut collector.sites);
         space.sites.extend(sites);
+        space.add_followers(followers(&file.syntax, &file.text));
     }
     let mut reads = reads_of(sources, &space.constants);
     for constant in &mut space.constants {

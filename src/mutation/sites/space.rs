@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use super::followers::without_whitespace;
 use super::{Literal, Site};
 use crate::code::source::{FileId, Location};
 
@@ -159,6 +160,9 @@ pub struct MutationSpace {
     /// and `Err(E)` for each `.ok_or(E)` in a function returning a `Result`:
     /// what a guard added to it may return.
     pub returned: BTreeMap<(FileId, String), Vec<Returned>>,
+    /// Per statement (its text without whitespace), the statements the
+    /// crate writes right after it: see `followers_of`.
+    followers: BTreeMap<String, Vec<String>>,
 }
 
 impl MutationSpace {
@@ -176,6 +180,23 @@ impl MutationSpace {
         let key = (arguments, without_whitespace(receiver));
         self.methods.get(&key).into_iter().flatten()
     }
+
+    /// Adds `found` (see `followers`) to what follows what.
+    pub(super) fn add_followers(&mut self, found: BTreeMap<String, Vec<String>>) {
+        for (key, mut next) in found {
+            let list = self.followers.entry(key).or_default();
+            next.retain(|n| !list.contains(n));
+            list.extend(next);
+        }
+    }
+
+    /// The statements the crate writes right after a statement written as
+    /// `statement` (none after a short one: see `followers`).
+    pub fn followers_of(&self, statement: &str) -> impl Iterator<Item = &String> {
+        let key = without_whitespace(statement);
+        self.followers.get(&key).into_iter().flatten()
+    }
+
     /// The values the function of `site` returns that can be returned
     /// there (their variables in scope).
     pub fn returned_at<'s>(&'s self, site: &'s Site) -> impl Iterator<Item = &'s Returned> {
@@ -328,8 +349,4 @@ impl MutationSpace {
             .filter(move |(other, other_ty)| *other != name && Some(*other_ty) == ty)
             .map(|(other, _)| other.as_str())
     }
-}
-
-fn without_whitespace(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
