@@ -371,18 +371,17 @@ impl RunnableCode for ProbeInserter<'_> {
     /// A `const fn` no const context calls runs only at run time: its
     /// `const` goes (with the space after it), and its body is probed.
     fn enters_const_fn(&mut self, sig: &syn::Signature, block: &syn::Block, scope: &Scope) -> bool {
-        let Some(constness) = &sig.constness else {
+        if sig.constness.is_none() {
             return true;
-        };
-        if !self.keep_const.may_drop(sig, scope.in_macro.is_some()) {
-            return false;
         }
-        let keyword = constness.span.byte_range();
-        let spaces = self.text[keyword.end..].len() - self.text[keyword.end..].trim_start().len();
+        let in_macro = scope.in_macro.is_some();
+        let Some(dropped) = self.keep_const.dropped(sig, self.text, in_macro) else {
+            return false;
+        };
         self.const_bodies.push(block.span().byte_range());
         self.edits.push(Insertion {
             edit: Edit {
-                range: keyword.start..keyword.end + spaces,
+                range: dropped,
                 text: String::new(),
             },
             in_macro: None,

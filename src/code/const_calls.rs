@@ -10,6 +10,7 @@
 //! `const fn` keeps its `const` (see `baseline`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use syn::visit::{self, Visit};
 
@@ -41,6 +42,21 @@ impl KeepConst {
                 KeepConst::Every => false,
                 KeepConst::Named(names) => !names.contains(&sig.ident.to_string()),
             }
+    }
+
+    /// Where the function of `sig` may lose its `const` (see `may_drop`):
+    /// the keyword and the spaces after it, in `text`, the file's.
+    pub fn dropped(
+        &self,
+        sig: &syn::Signature,
+        text: &str,
+        in_macro: bool,
+    ) -> Option<Range<usize>> {
+        let keyword = sig.constness.as_ref()?.span.byte_range();
+        let after = &text[keyword.end..];
+        let spaces = after.len() - after.trim_start().len();
+        self.may_drop(sig, in_macro)
+            .then_some(keyword.start..keyword.end + spaces)
     }
 }
 

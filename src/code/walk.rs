@@ -58,6 +58,15 @@ pub trait RunnableCode {
     fn unhandled_macro(&mut self, _site: &MacroSite, _reason: &str) {}
 }
 
+/// The line where a match arm's `body` runs first: its block's first
+/// statement's, or the expression's (none for an empty block).
+pub fn arm_body_line(body: &Expr) -> Option<u32> {
+    match body {
+        Expr::Block(block) => block.block.stmts.first().and_then(start_line),
+        body => start_line(body),
+    }
+}
+
 /// Walks every runnable function body of `file`, reporting to `hooks`.
 pub fn walk_runnable_code(file: &syn::File, hooks: &mut impl RunnableCode) {
     let mut walker = Walker {
@@ -386,15 +395,17 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
                 let names = pattern_bindings(&arm.pat);
                 this.in_frame(names.clone(), |this| match arm.body.as_ref() {
                     Expr::Block(block) if this.runnable => {
-                        let first = block.block.stmts.first().and_then(start_line);
-                        this.at_location(first.or(start_line(&arm.body)), |this| {
+                        let first = arm_body_line(&arm.body).or(start_line(&arm.body));
+                        this.at_location(first, |this| {
                             this.hooks.arm_block(&block.block, &names, &this.scope)
                         });
                         this.visit_expr(&arm.body);
                     }
                     _ if this.runnable => {
                         this.hooks.expression_body(&arm.body, &this.scope);
-                        this.at_location(start_line(&arm.body), |this| this.visit_expr(&arm.body));
+                        this.at_location(arm_body_line(&arm.body), |this| {
+                            this.visit_expr(&arm.body)
+                        });
                     }
                     _ => this.visit_expr(&arm.body),
                 });

@@ -299,7 +299,7 @@ impl Collector<'_> {
             is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
             declaration: signature.declaration,
             not_copyable: self.not_copyable(sig),
-            constness: self.dropped_const(sig),
+            constness: self.keep_const.dropped(sig, self.text, self.in_macro),
             sites,
             in_macro: self.in_macro,
         });
@@ -308,7 +308,7 @@ impl Collector<'_> {
     /// Why the function of `sig`, in the container visited, cannot be
     /// copied, if it cannot.
     fn not_copyable(&self, sig: &syn::Signature) -> Option<&'static str> {
-        if sig.constness.is_some() && self.dropped_const(sig).is_none() {
+        if sig.constness.is_some() && !self.keep_const.may_drop(sig, self.in_macro) {
             Some("a const fn")
         } else if matches!(&sig.output, syn::ReturnType::Type(_, ty) if returns_impl_trait(ty)) {
             Some("returning `impl Trait`")
@@ -321,17 +321,6 @@ impl Collector<'_> {
         } else {
             None
         }
-    }
-
-    /// The `const` (and the spaces after it) the woven original of the
-    /// function of `sig` drops, if it may.
-    fn dropped_const(&self, sig: &syn::Signature) -> Option<Range<usize>> {
-        let keyword = Self::range(sig.constness.as_ref()?);
-        let after = &self.text[keyword.end..];
-        let spaces = after.len() - after.trim_start().len();
-        self.keep_const
-            .may_drop(sig, self.in_macro)
-            .then_some(keyword.start..keyword.end + spaces)
     }
 
     /// Where the copies of a function of the container visited go (its

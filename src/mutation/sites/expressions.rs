@@ -13,7 +13,7 @@ use super::collector::{Collector, is_atomic};
 use super::conditions::is_predicate;
 use super::literal::literal;
 use super::{SiteKind, method_siblings};
-use crate::code::{Scope, free_variables, is_comparison, pattern_bindings, start_line};
+use crate::code::{Scope, arm_body_line, free_variables, is_comparison, pattern_bindings};
 
 impl Collector<'_> {
     /// An expression's sites: a condition if it is a predicate used as a
@@ -127,13 +127,8 @@ impl Collector<'_> {
         if literals.is_empty() {
             return;
         }
-        let runs_first = match body {
-            Some(Expr::Block(block)) => block.block.stmts.first().and_then(start_line),
-            Some(body) => start_line(body),
-            None => None,
-        };
         let mut at = scope.clone();
-        at.location = runs_first.unwrap_or(scope.location);
+        at.location = body.and_then(arm_body_line).unwrap_or(scope.location);
         for lit in literals {
             self.literal_site(lit, &at);
         }
