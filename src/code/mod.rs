@@ -29,7 +29,7 @@ pub use spans::{Span, Spans};
 pub use test_fn::{TestFunction, find_test_function, line_at};
 pub use tokens::{
     Mention, is_comparison, is_compound_assignment, macro_arguments, mentions, start_line,
-    without_spaces, words,
+    text_without_spaces, without_spaces, words,
 };
 pub use variables::{
     Code, closure_parameters, free_variables, let_bindings, pattern_bindings, self_field,

@@ -19,11 +19,12 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> {
 
 /// A type (or any node) as text without spaces: `Option<usize>`.
 pub fn without_spaces(node: &impl ToTokens) -> String {
-    node.to_token_stream()
-        .to_string()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
+    text_without_spaces(&node.to_token_stream().to_string())
+}
+
+/// `text` with every whitespace character left out.
+pub fn text_without_spaces(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// The line where a node starts, skipping its outer attributes.

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
+use crate::code::text_without_spaces;
+
 /// A statement shorter than this (without whitespace) says too little
 /// about what follows it (`i += 1;`).
 const DISTINCTIVE: usize = 16;
@@ -33,7 +35,7 @@ impl<'ast> Visit<'ast> for Pairs<'_> {
     fn visit_block(&mut self, block: &'ast syn::Block) {
         for pair in block.stmts.windows(2) {
             let [first, next] = pair else { continue };
-            let key = without_whitespace(&self.text[first.span().byte_range()]);
+            let key = text_without_spaces(&self.text[first.span().byte_range()]);
             if key.len() < DISTINCTIVE {
                 continue;
             }
@@ -45,8 +47,4 @@ impl<'ast> Visit<'ast> for Pairs<'_> {
         }
         visit::visit_block(self, block);
     }
-}
-
-pub(super) fn without_whitespace(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
 }

@@ -6,9 +6,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use super::followers::without_whitespace;
 use super::{Literal, Site};
 use crate::code::source::{FileId, Location};
+use crate::code::text_without_spaces;
 
 /// A piece of the crate's code that mutations reuse.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,7 +169,7 @@ impl MutationSpace {
     /// Notes that the crate calls method `name` with `arguments` arguments
     /// on `receiver` (its text).
     pub(super) fn add_method(&mut self, receiver: &str, arguments: usize, name: String) {
-        let key = (arguments, without_whitespace(receiver));
+        let key = (arguments, text_without_spaces(receiver));
         self.methods.entry(key).or_default().insert(name);
     }
 
@@ -177,7 +177,7 @@ impl MutationSpace {
     /// receiver written as `receiver`: of its type, most likely (any
     /// method of the crate with as many arguments seldom compiles).
     pub fn called_on(&self, receiver: &str, arguments: usize) -> impl Iterator<Item = &String> {
-        let key = (arguments, without_whitespace(receiver));
+        let key = (arguments, text_without_spaces(receiver));
         self.methods.get(&key).into_iter().flatten()
     }
 
@@ -193,7 +193,7 @@ impl MutationSpace {
     /// The statements the crate writes right after a statement written as
     /// `statement` (none after a short one: see `followers`).
     pub fn followers_of(&self, statement: &str) -> impl Iterator<Item = &String> {
-        let key = without_whitespace(statement);
+        let key = text_without_spaces(statement);
         self.followers.get(&key).into_iter().flatten()
     }
 
