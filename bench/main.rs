@@ -12,7 +12,9 @@
 //! and the naive loop evaluate (0 skips the comparison), `--shipped-only` (no `--refine none`
 //! repair), `--previous BIN` (the cases not fixed are repaired again by
 //! another cargo-autofix binary, an earlier build, to show what it fixed
-//! that this one does not), `--corpus FILE`, `--out DIR`. Results go to
+//! that this one does not), `--corpus FILE`, `--out DIR`, `--keep-rankings DIR`
+//! (each case's `--rank-only --format json` output and its fault lines, as
+//! `DIR/ID.json`). Results go to
 //! `bench/RESULTS.md`, `bench/results.json` and `bench/ranks.svg`.
 //!
 //! `--check-only` runs only the setup check of each case (the original
@@ -57,6 +59,9 @@ pub struct Settings {
     previous: Option<PathBuf>,
     corpus: Option<PathBuf>,
     out: Option<PathBuf>,
+    /// Where each case's `--rank-only --format json` output goes, with the
+    /// lines of its faults (for studying other orderings offline).
+    keep_rankings: Option<PathBuf>,
     command: String,
 }
 
@@ -77,6 +82,7 @@ fn parse_settings() -> Result<Settings> {
         previous: None,
         corpus: None,
         out: None,
+        keep_rankings: None,
         command: String::new(),
     };
     let mut time_limit = None;
@@ -100,13 +106,20 @@ fn parse_settings() -> Result<Settings> {
                 settings.corpus = Some(iter.next().context("--corpus needs a file")?.into())
             }
             "--out" => settings.out = Some(iter.next().context("--out needs a directory")?.into()),
+            "--keep-rankings" => {
+                settings.keep_rankings = Some(
+                    iter.next()
+                        .context("--keep-rankings needs a directory")?
+                        .into(),
+                )
+            }
             "--only" => {
                 while let Some(id) = iter.next_if(|a| !a.starts_with("--")) {
                     settings.only.push(id.clone());
                 }
             }
             other => bail!(
-                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --batch N, --naive N, --shipped-only, --rank-only, --check-only, --previous BIN, --corpus FILE, --out DIR)"
+                "unknown argument {other} (expected --quick, --only ID..., --time-limit SECS, --batch N, --naive N, --shipped-only, --rank-only, --check-only, --previous BIN, --corpus FILE, --out DIR, --keep-rankings DIR)"
             ),
         }
     }

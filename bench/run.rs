@@ -205,6 +205,17 @@ pub fn run_case(
             best_rank(&rank_suspects(&spectrum, metric), &faults),
         );
     }
+    if let Some(dir) = &settings.keep_rankings {
+        let faults: Vec<Value> = faults
+            .iter()
+            .map(|f| json!({"file": files.0[f.file.index()], "line": f.line}))
+            .collect();
+        fs::create_dir_all(dir)?;
+        fs::write(
+            dir.join(format!("{}.json", case.id)),
+            serde_json::to_vec(&json!({"faults": faults, "localization": localization}))?,
+        )?;
+    }
     record.groups = localization["groups"].as_array().map_or(0, Vec::len);
     record.refined_ranks = refinement_ranks(&localization, &faults, &files);
     record.mutation_seconds = localization["mutation"]["seconds"].as_f64().unwrap_or(0.0);
