@@ -404,6 +404,24 @@ fn twin_puts_the_guard_a_sibling_arm_has_first_in_the_arm_that_lacks_it() {
 }
 
 #[test]
+fn twin_puts_before_a_statement_what_leads_one_of_its_shape_renamed() {
+    // `key_start` steps over spaces before `start += cursor.consumed_len();`;
+    // `section_start` lacks that step before `offset += ..`, a statement of
+    // the same shape. With every operator, `twin` copies it there.
+    let (diff, report) = assert_repaired("twin_leader", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        ["+    cursor.skip_spaces();"],
+        "{diff}"
+    );
+    assert!(
+        diff.contains("+    cursor.skip_spaces();\n     offset += cursor.consumed_len();"),
+        "{diff}"
+    );
+    assert_eq!(report["edits"][0]["operator"], "twin", "{report:#}");
+}
+
+#[test]
 fn value_moves_a_bound_of_a_range_pattern_in_a_const_fn() {
     // `is_path_byte` is a `const fn` only run-time code calls: woven
     // builds drop its `const` (and `is_valid_path`'s) to dispatch, and the

@@ -28,7 +28,7 @@ pub use scope::{EnclosingStatement, Scope};
 pub use spans::{Span, Spans};
 pub use test_fn::{TestFunction, find_test_function, line_at};
 pub use tokens::{
-    Mention, is_comparison, is_compound_assignment, macro_arguments, mentions, start_line,
+    Mention, is_comparison, is_compound_assignment, macro_arguments, mentions, shape, start_line,
     text_without_spaces, without_spaces, words,
 };
 pub use variables::{

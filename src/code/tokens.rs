@@ -120,6 +120,64 @@ pub fn mentions<'n>(tokens: TokenStream, names: &BTreeSet<&'n str>) -> Vec<(&'n 
     found
 }
 
+/// A statement's shape: its tokens, each name that reads as a local
+/// variable written `$`, and those names in order (`bytecount +=
+/// line_start.bytes_scanned();` is `$ += $ . bytes_scanned ( ) ;` with
+/// `bytecount`, `line_start`). A name reads as a variable when it starts
+/// lowercase or with `_`, is no keyword, follows no `.` or `::` and is
+/// followed by no `(`, `!` or `::` (a method, field, function, macro or
+/// path). `None` for a text that does not lex.
+pub fn shape(text: &str) -> Option<(String, Vec<String>)> {
+    let tokens: TokenStream = text.parse().ok()?;
+    let mut out = (String::new(), Vec::new());
+    shape_of(tokens, &mut out);
+    Some(out)
+}
+
+fn shape_of(tokens: TokenStream, (shape, names): &mut (String, Vec<String>)) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (index, token) in tokens.iter().enumerate() {
+        match token {
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    proc_macro2::Delimiter::Parenthesis => ("(", ")"),
+                    proc_macro2::Delimiter::Brace => ("{", "}"),
+                    proc_macro2::Delimiter::Bracket => ("[", "]"),
+                    proc_macro2::Delimiter::None => ("", ""),
+                };
+                shape.push_str(open);
+                shape.push(' ');
+                let mut inner = (std::mem::take(shape), std::mem::take(names));
+                shape_of(group.stream(), &mut inner);
+                (*shape, *names) = inner;
+                shape.push_str(close);
+            }
+            TokenTree::Ident(ident) => {
+                let name = ident.to_string();
+                let punct_is = |token: Option<&TokenTree>, chars: &[char]| matches!(token, Some(TokenTree::Punct(p)) if chars.contains(&p.as_char()));
+                let before = index.checked_sub(1).and_then(|i| tokens.get(i));
+                let after = tokens.get(index + 1);
+                let path = matches!(after, Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Joint);
+                let call = matches!(after, Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis);
+                let variable = name.starts_with(|c: char| c.is_lowercase() || c == '_')
+                    && syn::parse_str::<syn::Ident>(&name).is_ok()
+                    && !punct_is(before, &['.', ':'])
+                    && !punct_is(after, &['!'])
+                    && !path
+                    && !call;
+                if variable {
+                    shape.push('$');
+                    names.push(name);
+                } else {
+                    shape.push_str(&name);
+                }
+            }
+            other => shape.push_str(&other.to_string()),
+        }
+        shape.push(' ');
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,5 +199,20 @@ mod tests {
                 ("G", Mention::Word(g..g + 1)),
             ]
         );
+    }
+
+    #[test]
+    fn a_shape_leaves_out_the_names_of_variables_only() {
+        let (shape, names) = super::shape("bytecount += line_start.bytes_scanned();").unwrap();
+        assert_eq!(shape, "$ + = $ . bytes_scanned ( ) ; ");
+        assert_eq!(names, ["bytecount", "line_start"]);
+        // Functions, macros, paths, fields, keywords and types stay.
+        let (shape, names) =
+            super::shape("let n: usize = self.len + f(x, T::MAX) + m!(y);").unwrap();
+        assert_eq!(
+            shape,
+            "let $ : usize = self . len + f ( $ , T : : MAX ) + m ! ( $ ) ; "
+        );
+        assert_eq!(names, ["n", "x", "y"]);
     }
 }

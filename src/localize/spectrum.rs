@@ -252,10 +252,11 @@ pub fn rank_refined(spectrum: &Spectrum, metric: Metric, marks: &Marks) -> Vec<S
 /// Reorders the first `window` suspects (each with the evidence at its
 /// line, or [`LineEvidence::UNTRIED`]) by ProFL class: lines where an edit
 /// fixes a failing test without breaking a passing one first, then lines
-/// where an edit fixes one but breaks another, then lines where edits
-/// change nothing, then lines where edits only break passing tests. Within
-/// a class the refined order stands, and its ties are broken by the
-/// Metallaxis score. The lines after the window keep their places, but for
+/// where an edit fixes one but breaks another, then the rest in the
+/// refined order, where of equal scores an untried line comes before one
+/// where edits changed nothing, and that before one where they only broke
+/// passing tests (ProFL's order of the last two classes; ties are broken
+/// by the Metallaxis score). The lines after the window keep their places, but for
 /// those where an edit was tried (for another ranking, or as a line the
 /// compiler warns about) and fixes a failing test without breaking a
 /// passing one: that evidence is as strong wherever the line ranked.
@@ -276,17 +277,33 @@ pub fn rerank_by_evidence(
 }
 
 /// Sorts the suspects and gives each its worst-case rank over its ties.
-/// The order: lines with mutation evidence first, by class; critical
-/// predicates, then the slice; by score; by the mutation score; then by
-/// confidence and position, which break the order but not the tie.
+/// The order: lines where an edit makes a failing test pass first, by
+/// class; critical predicates, then crash lines, then the slice; by score;
+/// then, of equal scores, lines where no edit was tried before lines where
+/// edits changed no test's outcome before lines where they only broke
+/// passing tests (edits that found nothing at a line speak against it, as
+/// strongly as they were many: an untried line of the same score may
+/// still be the one); by the mutation score; then by confidence and
+/// position, which break the order but not the tie.
 fn order(suspects: &mut [Suspect]) {
+    let fixes = |s: &Suspect| {
+        s.mutation
+            .map(|m| m.class)
+            .filter(|c| matches!(c, FixClass::Clean | FixClass::Noisy))
+    };
     let class = |s: &Suspect| {
         (
-            s.mutation.map(|m| m.class),
+            fixes(s).is_none(),
+            fixes(s),
             !s.critical,
             !s.crash,
             !s.in_slice,
         )
+    };
+    // Lines where edits were evaluated and none made a failing test pass.
+    let found_nothing = |s: &Suspect| match s.mutation {
+        Some(m) if m.edits > 0 && fixes(s).is_none() => 1 + u8::from(m.class == FixClass::Negative),
+        _ => 0,
     };
     let metallaxis = |s: &Suspect| s.mutation.map_or(0.0, |m| m.metallaxis);
     let by_score = |a: f64, b: f64| {
@@ -296,19 +313,17 @@ fn order(suspects: &mut [Suspect]) {
             b.total_cmp(&a)
         }
     };
-    // `None` (no evidence) sorts after every class.
-    let evidence_first = |s: &Suspect| s.mutation.is_none();
     let same_rank = |a: &Suspect, b: &Suspect| {
-        evidence_first(a) == evidence_first(b)
-            && class(a) == class(b)
+        class(a) == class(b)
             && tied(a.score, b.score)
+            && found_nothing(a) == found_nothing(b)
             && tied(metallaxis(a), metallaxis(b))
     };
     suspects.sort_by(|a, b| {
-        evidence_first(a)
-            .cmp(&evidence_first(b))
-            .then(class(a).cmp(&class(b)))
+        class(a)
+            .cmp(&class(b))
             .then(by_score(a.score, b.score))
+            .then(found_nothing(a).cmp(&found_nothing(b)))
             .then(by_score(metallaxis(a), metallaxis(b)))
             .then(b.confidence.total_cmp(&a.confidence))
             .then_with(|| a.location.cmp(&b.location))
@@ -500,10 +515,11 @@ mod tests {
         ]);
         rerank_by_evidence(&mut ranked, &found, 3);
         let order: Vec<(u32, usize)> = ranked.iter().map(|s| (s.location.line, s.rank)).collect();
-        // The window (lines 4, 1, 2): 4 (a clean fix), then 2 (no change),
-        // then 1 (only breaks). Line 3, outside the window, keeps its place.
-        assert_eq!(order, [(4, 1), (2, 2), (1, 3), (3, 4)]);
-        assert!(ranked[3].mutation.is_none());
+        // The window (lines 4, 1, 2): 4 (a clean fix) first. Of the three
+        // equal scores left, line 3 (outside the window: no edit tried),
+        // then 2 (edits changed nothing), then 1 (edits only broke).
+        assert_eq!(order, [(4, 1), (3, 2), (2, 3), (1, 4)]);
+        assert!(ranked[1].mutation.is_none());
         // Within a class, equal scores are told apart by Metallaxis.
         let mut ranked = rank_suspects(&spectrum, Metric::Ochiai);
         rerank_by_evidence(&mut ranked, &found, 4);
@@ -518,7 +534,9 @@ mod tests {
         ]);
         rerank_by_evidence(&mut ranked, &found, 2);
         let order: Vec<(u32, usize)> = ranked.iter().map(|s| (s.location.line, s.rank)).collect();
-        assert_eq!(order, [(3, 1), (4, 2), (1, 3), (2, 4)]);
+        // Line 4's edits found nothing, but it outscores lines 1 and 2
+        // (one untried in the window, one outside it: they tie).
+        assert_eq!(order, [(3, 1), (4, 2), (1, 4), (2, 4)]);
         let mut ranked = rank_suspects(&spectrum, Metric::Ochiai);
         let found = BTreeMap::from([(at(3), evidence(FixClass::None, 0.5))]);
         rerank_by_evidence(&mut ranked, &found, 2);

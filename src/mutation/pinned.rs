@@ -30,7 +30,7 @@ use crate::mutation::types::{Types, Unused};
 const PINNED: &[&str] = &[
     "bench/programs/calc d5f5440b1731ecfb a0a3c7035333ce14 d58252afbf11549c 0fe9490b640b864d 8382 14314",
     "bench/programs/dates 1311bee53547deb9 60040680936ad2fb b29def32a6b43325 3b7db67214a440c1 6616 10505",
-    "bench/programs/intervals 9b44c5696b2c0fc4 8bdd99515a21f7c3 9c2aef530925fe4e 167121afc8d746eb 4289 9147",
+    "bench/programs/intervals 1842e91f25137b46 23a59414e71815cf 9c2aef530925fe4e 2b60b99ee4428f0d 4290 9148",
     "bench/programs/ledger 8a2438edd7b6daab 648825898b39d3eb 59d37277732764e2 a604e3f05aa7615f 4110 9393",
     "bench/programs/rle ff47ea0139e46a7a 2b0c025370d08440 3693c29fbd85b53e 1b51d0392b256428 3914 9300",
     "bench/programs/roman dd8d81ea21ee6af3 d4abd4846bceadcd 8b5f07fab7fd86a5 f2f29e97b6f371ef 2035 4674",

@@ -749,3 +749,18 @@ fn twin_inserts_what_follows_the_same_statement_in_a_clone() {
     // Where it follows already, nothing.
     assert!(outcomes(text, Operator::Twin, 2).is_empty());
 }
+
+#[test]
+fn twin_inserts_what_leads_a_statement_of_the_same_shape_renamed() {
+    let text = "fn a(s: &mut Scanner) -> usize {\n    let mut ix = 0;\n    s.skip_spaces();\n    ix += s.bytes_scanned();\n    ix\n}\nfn b(t: &mut Scanner) -> usize {\n    let mut count = 1;\n    count += t.bytes_scanned();\n    count\n}\n";
+    let made = outcomes(text, Operator::Twin, 9);
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(
+        made.iter().next().unwrap().contains(
+            "    let mut count = 1;\n    t.skip_spaces();\n    count += t.bytes_scanned();"
+        ),
+        "{made:?}"
+    );
+    // Where it leads already, nothing (nor a `let` that leads elsewhere).
+    assert!(outcomes(text, Operator::Twin, 4).is_empty());
+}

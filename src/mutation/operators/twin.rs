@@ -6,6 +6,11 @@
 //! the crate writes right after a statement written as the one here, but
 //! not here, goes after it (a check one parsing function makes right after
 //! `let ast = match concat.asts.pop() { .. };` and its sibling does not).
+//! A statement the crate writes right before a statement of the shape of
+//! the one here (the same but for its variables' names), but not here, goes
+//! before it, its variables renamed as the two statements' correspond
+//! (`line_start.scan_all_space();` before `ix += line_start.bytes_scanned();`
+//! goes before `bytecount += line_start.bytes_scanned();`).
 //! Few edits at a site, so the sweep tries them with the one-token ones.
 
 use crate::code::source::Edit;
@@ -50,8 +55,12 @@ impl MutationOperator for Twin {
                 .take(TWINS)
                 .map(|text| Edit::insert(*at, format!("\n{indent}{text}")))
                 .collect(),
-            SiteKind::Statement(statement) if !statement.jumps && !statement.tail => {
-                followers(site, statement, cx)
+            SiteKind::Statement(statement) => {
+                let mut edits = leaders(site, statement, cx);
+                if !statement.jumps && !statement.tail {
+                    edits.extend(followers(site, statement, cx));
+                }
+                edits
             }
             _ => Vec::new(),
         }
@@ -109,6 +118,54 @@ fn followers(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> 
             Edit::insert(
                 statement.range.end,
                 format!("\n{}{}", statement.indent, i.text),
+            )
+        })
+        .collect()
+}
+
+/// The statements the crate writes right before a statement of this one's
+/// shape, renamed to its variables, inserted before it where their
+/// variables are in scope and the statement before it here is not the same.
+fn leaders(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
+    let own = &cx.text[statement.range.clone()];
+    let before_here = cx.text[..statement.range.start].trim_end();
+    let mut texts: Vec<String> = Vec::new();
+    for (leader, renames) in cx.space.leaders_of(own) {
+        let Some(ingredient) = cx
+            .space
+            .statements
+            .iter()
+            .find(|i| i.text == leader.text && i.closed && !i.header && !i.inert)
+            // (A `let` before it binds what it does not use.)
+            .filter(|i| i.binds.is_empty())
+        else {
+            continue;
+        };
+        let in_scope = ingredient.free.iter().all(|name| {
+            let name = renames
+                .iter()
+                .find(|(from, _)| from == name)
+                .map_or(name, |(_, to)| to);
+            site.bound.contains(name)
+        });
+        let pairs: Vec<(&str, &str)> = renames
+            .iter()
+            .map(|(from, to)| (from.as_str(), to.as_str()))
+            .collect();
+        let text = ingredient.renamed(&pairs);
+        if in_scope && !before_here.ends_with(text.trim()) && !texts.contains(&text) {
+            texts.push(text);
+        }
+        if texts.len() == TWINS {
+            break;
+        }
+    }
+    texts
+        .into_iter()
+        .map(|text| {
+            Edit::insert(
+                statement.range.start,
+                format!("{text}\n{}", statement.indent),
             )
         })
         .collect()

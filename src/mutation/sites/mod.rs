@@ -10,7 +10,7 @@
 //! and its ingredients), `literal`, `exclusions` (`--exclude`), `items`
 //! (what the crate's items declare, and data: `const` and `static` items
 //! and the code that reads them), `followers` (what statement follows
-//! which), and the walk over runnable code that
+//! which, and which leads a statement of a shape), and the walk over runnable code that
 //! collects the sites, `collector`, with its `statements`, `conditions` and
 //! `expressions`.
 
@@ -32,7 +32,7 @@ use std::collections::BTreeSet;
 use crate::code::{CrateSources, KeepConst, walk_runnable_code};
 use collector::Collector;
 pub use exclusions::Exclusions;
-use followers::followers;
+use followers::neighbours;
 use items::{collect_constants, reads_of};
 pub use literal::Literal;
 pub use site::{Site, SiteKind, StatementSite};
@@ -67,7 +67,7 @@ pub fn collect_mutation_space(
         walk_runnable_code(&file.syntax, &mut collector);
         let sites = std::mem::take(&mut collector.sites);
         space.sites.extend(sites);
-        space.add_followers(followers(&file.syntax, &file.text));
+        space.add_neighbours(neighbours(&file.syntax, &file.text));
     }
     let mut reads = reads_of(sources, &space.constants);
     for constant in &mut space.constants {

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use super::followers::{Leader, Neighbours, distinctive_shape};
 use super::{Literal, Site};
 use crate::code::source::{FileId, Location};
 use crate::code::text_without_spaces;
@@ -163,6 +164,9 @@ pub struct MutationSpace {
     /// Per statement (its text without whitespace), the statements the
     /// crate writes right after it: see `followers_of`.
     followers: BTreeMap<String, Vec<String>>,
+    /// Per statement shape, the statements the crate writes right before
+    /// one: see `leaders_of`.
+    leaders: BTreeMap<String, Vec<Leader>>,
 }
 
 impl MutationSpace {
@@ -181,12 +185,17 @@ impl MutationSpace {
         self.methods.get(&key).into_iter().flatten()
     }
 
-    /// Adds `found` (see `followers`) to what follows what.
-    pub(super) fn add_followers(&mut self, found: BTreeMap<String, Vec<String>>) {
-        for (key, mut next) in found {
+    /// Adds one file's `found` neighbours to what follows what.
+    pub(super) fn add_neighbours(&mut self, found: Neighbours) {
+        for (key, mut next) in found.followers {
             let list = self.followers.entry(key).or_default();
             next.retain(|n| !list.contains(n));
             list.extend(next);
+        }
+        for (key, mut before) in found.leaders {
+            let list = self.leaders.entry(key).or_default();
+            before.retain(|n| !list.contains(n));
+            list.extend(before);
         }
     }
 
@@ -195,6 +204,34 @@ impl MutationSpace {
     pub fn followers_of(&self, statement: &str) -> impl Iterator<Item = &String> {
         let key = text_without_spaces(statement);
         self.followers.get(&key).into_iter().flatten()
+    }
+
+    /// The statements the crate writes right before a statement of the
+    /// shape of `statement`, each with the renames that take the variables
+    /// of the statement it leads to those of `statement` (only where every
+    /// variable there corresponds to one here, and no two to the same).
+    pub fn leaders_of(&self, statement: &str) -> Vec<(&Leader, Vec<(String, String)>)> {
+        let Some((shape, names)) = distinctive_shape(statement) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for leader in self.leaders.get(&shape).into_iter().flatten() {
+            let mut renames: Vec<(String, String)> = Vec::new();
+            let consistent = leader.names.iter().zip(&names).all(|(from, to)| {
+                match renames.iter().find(|(f, t)| f == from || t == to) {
+                    Some((f, t)) => f == from && t == to,
+                    None => {
+                        renames.push((from.clone(), to.clone()));
+                        true
+                    }
+                }
+            });
+            if consistent {
+                renames.retain(|(from, to)| from != to);
+                found.push((leader, renames));
+            }
+        }
+        found
     }
 
     /// The values the function of `site` returns that can be returned
