@@ -158,31 +158,56 @@ fn lines_whose_edits_only_break_passing_tests_rank_last_among_those_tried() {
     // time makes a failing test pass, and the critical line it adds to the
     // top ten would push the line whose edits only break tests out of them.
     let json = rank_json(dir.path(), &["--refine", "slices,mutation"]);
-    let order = ["clean-fix", "noisy-fix", "no-change", "breaks-only"];
-    let classes: Vec<usize> = json["ranking"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map_while(|e| e["mutation"]["class"].as_str())
-        .map(|class| order.iter().position(|c| *c == class).unwrap())
-        .collect();
+    let entries = json["ranking"].as_array().unwrap();
+    let class = |e: &serde_json::Value| e["mutation"]["class"].as_str().map(str::to_string);
     // The top ten lines of code carry evidence, and the table ranked
     // among them (in the slice of the lines that read it) too.
-    let tried = json["ranking"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .take(classes.len());
+    let tried: Vec<&serde_json::Value> = entries.iter().filter(|e| class(e).is_some()).collect();
     let tables = tried
+        .iter()
         .filter(|e| e["code"].as_str().unwrap().starts_with("const "))
         .count();
     assert_eq!(
-        (classes.len() - tables, tables),
+        (tried.len() - tables, tables),
         (10, 1),
         "the top ten lines and the table carry evidence: {json:#}"
     );
-    assert!(classes.is_sorted(), "classes out of order: {classes:?}");
-    assert!(classes.contains(&0) && classes.contains(&3), "{classes:?}");
+    // Lines with a fix first, clean before noisy; then the rest, where of
+    // equal scores an untried line comes before one whose edits changed
+    // nothing, and that before one whose edits only broke.
+    let order = [
+        Some("clean-fix"),
+        Some("noisy-fix"),
+        None,
+        Some("no-change"),
+        Some("breaks-only"),
+    ];
+    let place = |e: &serde_json::Value| {
+        let class = class(e);
+        order
+            .iter()
+            .position(|c| c.map(str::to_string) == class)
+            .unwrap()
+    };
+    let fixes = entries.iter().take_while(|e| place(e) < 2).count();
+    assert!(
+        fixes > 0 && entries[fixes..].iter().all(|e| place(e) >= 2),
+        "{json:#}"
+    );
+    assert!(entries[..fixes].iter().map(place).is_sorted(), "{json:#}");
+    for pair in entries[fixes..].windows(2) {
+        let marks = |e: &serde_json::Value| {
+            (
+                e["score"].clone(),
+                e["in_slice"].clone(),
+                e["crash"].clone(),
+            )
+        };
+        if marks(&pair[0]) == marks(&pair[1]) {
+            assert!(place(&pair[0]) <= place(&pair[1]), "{json:#}");
+        }
+    }
+    assert!(entries.iter().any(|e| place(e) == 4), "{json:#}");
     // A line whose edits only break passing tests falls below a line of
     // the same score where edits change nothing: the spectrum tied them.
     let entries = json["ranking"].as_array().unwrap();

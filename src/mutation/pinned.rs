@@ -94,6 +94,7 @@ const PINNED: &[&str] = &[
     "testdata/swapped_arguments 6246a48fcaaa98a4 7006475b813b65cd 24b098bd070edf96 eeea881c36926040 20 87",
     "testdata/tied_lines 0a2018af652b9629 d41a642282420555 88d889146ee035a0 3e36c5875a33590e 36 112",
     "testdata/twin_guard 89e31f67e7774b18 4c0ac6e7c911ef06 bab13d3756ce2e90 c46ecfe9dde43330 690 2586",
+    "testdata/twin_leader 10ea90abdcd3d787 0f4c35af24f4b5b6 5d12e86665ff480a 3a8023b020cceae4 270 633",
     "testdata/two_faults 86ed4dd4be63bc62 4427efeb1b57a564 b482053a821032e6 c93ae49f805787ff 97 324",
     "testdata/two_plausible 36332fabdae38f72 25d6c4bf10297b13 ca4ca09850650250 2c6472727fa197da 48 179",
     "testdata/uneven_split a53f0896a3060364 69cffed59e35f608 23fb9c51b03a7812 2097ec5256ac0410 64 142",
