@@ -281,9 +281,9 @@ pub fn rerank_by_evidence(
 /// class; critical predicates, then crash lines, then the slice; by score;
 /// then, of equal scores, lines where no edit was tried before lines where
 /// edits changed no test's outcome before lines where they only broke
-/// passing tests (edits that found nothing at a line speak against it, as
-/// strongly as they were many: an untried line of the same score may
-/// still be the one); by the mutation score; then by confidence and
+/// passing tests (edits that found nothing at a line speak against it; an
+/// untried line of the same score may still be the one); by the mutation
+/// score; then by confidence and
 /// position, which break the order but not the tie.
 fn order(suspects: &mut [Suspect]) {
     let fixes = |s: &Suspect| {
