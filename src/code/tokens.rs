@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::punctuated::Punctuated;
 use syn::{Expr, Token};
@@ -129,40 +129,47 @@ pub fn mentions<'n>(tokens: TokenStream, names: &BTreeSet<&'n str>) -> Vec<(&'n 
 /// path). `None` for a text that does not lex.
 pub fn shape(text: &str) -> Option<(String, Vec<String>)> {
     let tokens: TokenStream = text.parse().ok()?;
-    let mut out = (String::new(), Vec::new());
-    shape_of(tokens, &mut out);
-    Some(out)
+    let (mut shape, mut names) = (String::new(), Vec::new());
+    shape_of(tokens, &mut shape, &mut names);
+    Some((shape, names))
 }
 
-fn shape_of(tokens: TokenStream, (shape, names): &mut (String, Vec<String>)) {
+/// Rust's keywords that start lowercase (strict, and reserved).
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+fn shape_of(tokens: TokenStream, shape: &mut String, names: &mut Vec<String>) {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let punct = |token: Option<&TokenTree>, chars: &[char]| matches!(token, Some(TokenTree::Punct(p)) if chars.contains(&p.as_char()));
     for (index, token) in tokens.iter().enumerate() {
         match token {
             TokenTree::Group(group) => {
                 let (open, close) = match group.delimiter() {
-                    proc_macro2::Delimiter::Parenthesis => ("(", ")"),
-                    proc_macro2::Delimiter::Brace => ("{", "}"),
-                    proc_macro2::Delimiter::Bracket => ("[", "]"),
-                    proc_macro2::Delimiter::None => ("", ""),
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::None => ("", ""),
                 };
                 shape.push_str(open);
                 shape.push(' ');
-                let mut inner = (std::mem::take(shape), std::mem::take(names));
-                shape_of(group.stream(), &mut inner);
-                (*shape, *names) = inner;
+                shape_of(group.stream(), shape, names);
                 shape.push_str(close);
             }
             TokenTree::Ident(ident) => {
                 let name = ident.to_string();
-                let punct_is = |token: Option<&TokenTree>, chars: &[char]| matches!(token, Some(TokenTree::Punct(p)) if chars.contains(&p.as_char()));
                 let before = index.checked_sub(1).and_then(|i| tokens.get(i));
                 let after = tokens.get(index + 1);
-                let path = matches!(after, Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Joint);
-                let call = matches!(after, Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis);
+                let path = matches!(after, Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == Spacing::Joint);
+                let call = matches!(after, Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
                 let variable = name.starts_with(|c: char| c.is_lowercase() || c == '_')
-                    && syn::parse_str::<syn::Ident>(&name).is_ok()
-                    && !punct_is(before, &['.', ':'])
-                    && !punct_is(after, &['!'])
+                    && !KEYWORDS.contains(&name.as_str())
+                    && !punct(before, &['.', ':'])
+                    && !punct(after, &['!'])
                     && !path
                     && !call;
                 if variable {

@@ -105,14 +105,8 @@ fn followers(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> 
     cx.space
         .followers_of(own)
         .filter(|text| !next_here.starts_with(text.as_str()))
-        .filter_map(|text| {
-            cx.space
-                .statements
-                .iter()
-                .find(|i| i.text == *text && !i.header && !i.inert)
-        })
-        // A whole statement (not a block's value elsewhere).
-        .filter(|i| i.closed && i.fits(&bound))
+        .filter_map(|text| whole_statement(cx, text))
+        .filter(|i| i.fits(&bound))
         .take(TWINS)
         .map(|i| {
             Edit::insert(
@@ -123,36 +117,40 @@ fn followers(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> 
         .collect()
 }
 
+/// The ingredient written as `text`, when it is a whole statement (not a
+/// block's value elsewhere, nor a compound statement's header).
+fn whole_statement<'c>(cx: &'c Context, text: &str) -> Option<&'c Ingredient> {
+    cx.space
+        .statements
+        .iter()
+        .find(|i| i.text == text && i.closed && !i.header && !i.inert)
+}
+
 /// The statements the crate writes right before a statement of this one's
 /// shape, renamed to its variables, inserted before it where their
-/// variables are in scope and the statement before it here is not the same.
+/// variables are in scope, and where the statement before it here is not
+/// the same. Not a `let`: it would bind what the statement does not use.
 fn leaders(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
     let own = &cx.text[statement.range.clone()];
     let before_here = cx.text[..statement.range.start].trim_end();
     let mut texts: Vec<String> = Vec::new();
     for (leader, renames) in cx.space.leaders_of(own) {
-        let Some(ingredient) = cx
-            .space
-            .statements
-            .iter()
-            .find(|i| i.text == leader.text && i.closed && !i.header && !i.inert)
-            // (A `let` before it binds what it does not use.)
-            .filter(|i| i.binds.is_empty())
+        let Some(ingredient) = whole_statement(cx, &leader.text).filter(|i| i.binds.is_empty())
         else {
             continue;
         };
+        let renames: Vec<(&str, &str)> = renames
+            .iter()
+            .map(|(from, to)| (from.as_str(), to.as_str()))
+            .collect();
         let in_scope = ingredient.free.iter().all(|name| {
             let name = renames
                 .iter()
                 .find(|(from, _)| from == name)
-                .map_or(name, |(_, to)| to);
-            site.bound.contains(name)
+                .map_or(name.as_str(), |(_, to)| to);
+            site.bound.iter().any(|b| b == name)
         });
-        let pairs: Vec<(&str, &str)> = renames
-            .iter()
-            .map(|(from, to)| (from.as_str(), to.as_str()))
-            .collect();
-        let text = ingredient.renamed(&pairs);
+        let text = ingredient.renamed(&renames);
         if in_scope && !before_here.ends_with(text.trim()) && !texts.contains(&text) {
             texts.push(text);
         }
