@@ -319,6 +319,59 @@ fn workspace_needs_a_package_and_ranks_the_chosen_member() {
 }
 
 #[test]
+fn members_the_package_depends_on_are_ranked_with_it() {
+    let dir = fixture("members");
+    let before = snapshot(dir.path());
+    let output = autofix(
+        dir.path(),
+        &["--rank-only", "--format", "json", "-p", "app"],
+    );
+    assert_exit(&output, 0);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["package"], "app");
+    assert_eq!(json["linked"], serde_json::json!(["calendar", "report"]));
+    // The fault is in `calendar`; only `app`'s tests ran, and fail.
+    let first = &json["ranking"][0];
+    assert_eq!(
+        (&first["file"], &first["line"], &first["package"]),
+        (
+            &serde_json::json!("calendar/src/lib.rs"),
+            &serde_json::json!(5),
+            &serde_json::json!("calendar")
+        ),
+        "{json:#}"
+    );
+    assert_eq!(json["tests"]["failed"], 3);
+    assert_eq!(
+        json["tests"]["passed"], 3,
+        "the members' own tests do not run"
+    );
+    let in_report = entry(&json, "report/src/lib.rs", 5);
+    assert_eq!(in_report["package"], "report");
+    assert_eq!(entry(&json, "app/src/lib.rs", 15)["package"], "app");
+    assert!(
+        stderr(&output).contains(
+            "the most suspicious line, calendar/src/lib.rs:5, is in `calendar`, a workspace member `app` depends on"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    assert_matches_schema(&json, "src/render/schemas/ranking.schema.json");
+
+    // A failing test's trace runs through all three crates, in order: the
+    // slice of `app`'s assertion reaches the faulty line in `calendar`.
+    let output = autofix(dir.path(), &["--explain", "-p", "app"]);
+    assert_exit(&output, 0);
+    let listing = stdout(&output);
+    let line = listing
+        .lines()
+        .find(|l| l.contains("calendar/src/lib.rs:12"))
+        .unwrap_or_else(|| panic!("{listing}"));
+    assert!(line.contains("arguments (app/src/lib.rs:5)"), "{line}");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
 fn path_dependency_outside_the_workspace_still_builds() {
     let dir = fixture("pathdep");
     let before = snapshot(dir.path());

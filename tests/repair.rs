@@ -30,6 +30,27 @@ fn middle_gets_the_seeds_fix() {
 }
 
 #[test]
+fn a_fault_in_a_member_the_tests_reach_is_repaired_there() {
+    let (output, report) = repair("members", &["-p", "app"]);
+    assert_exit(&output, 0);
+    let diff = stdout(&output);
+    assert!(
+        diff.starts_with("diff --git a/calendar/src/lib.rs b/calendar/src/lib.rs\n"),
+        "{diff}"
+    );
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-    year % 4 == 0 && (year % 100 != 0 || year % 400 != 0)",
+            "+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)"
+        ]
+    );
+    assert_eq!(report["edits"][0]["file"], "calendar/src/lib.rs");
+    // Applied at the workspace root, every member's tests pass.
+    apply_and_test("members", &diff);
+}
+
+#[test]
 fn the_same_seed_repeats_the_run() {
     let (_, first) = repair("middle", &["-q"]);
     let (_, second) = repair("middle", &["-q"]);

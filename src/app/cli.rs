@@ -42,7 +42,8 @@ pub struct Args {
     )]
     pub manifest_path: Option<PathBuf>,
 
-    /// Package to work on (required in a workspace with several packages)
+    /// Package whose tests run (required in a workspace with several packages); the members
+    /// it depends on by path are ranked and repaired with it
     #[arg(
         global = true,
         short = 'p',

@@ -137,6 +137,9 @@ fn work(
         baseline: &baseline,
         data: &localization.data,
     };
+    if let Some(elsewhere) = render::elsewhere(&ranking) {
+        console.note(elsewhere);
+    }
     // Annotations name files from the repository root.
     let prefix = annotation_prefix(&baseline.workspace.root, cwd);
     if !options.rank_only && !options.explain {

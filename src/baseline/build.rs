@@ -47,6 +47,7 @@ pub(super) fn build_instrumented(
         manifest_path: &manifest_path,
         package: &workspace.package.name,
         version: &workspace.package.version,
+        also: &[],
         cargo: features,
         target_dir: &scratch.target_dir,
         cap_lints: false,

@@ -79,11 +79,7 @@ pub fn run_with_trace(
     let mut traces = BTreeMap::new();
     for &test in which {
         let mut trace: Vec<Location> = Vec::new();
-        for id in fs::read_to_string(file_of(test))
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| l.parse::<usize>().ok())
-        {
+        for id in merged_trace(&file_of(test)) {
             if let Some(location) = probes.locations.get(id)
                 && trace.last() != Some(location)
             {
@@ -95,6 +91,29 @@ pub fn run_with_trace(
         }
     }
     Ok(traces)
+}
+
+/// The probe ids the crate roots' runtimes wrote to `path.ROOT` files
+/// (`nanoseconds id` a line), in the order of their times (a crate's own
+/// hits keep their order on a tie).
+fn merged_trace(path: &Path) -> Vec<usize> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Vec::new();
+    };
+    let prefix = format!("{}.", name.to_string_lossy());
+    let mut hits: Vec<(u64, usize)> = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(&prefix) {
+            continue;
+        }
+        let text = fs::read_to_string(entry.path()).unwrap_or_default();
+        hits.extend(text.lines().filter_map(|line| {
+            let (time, id) = line.split_once(' ')?;
+            Some((time.parse().ok()?, id.parse().ok()?))
+        }));
+    }
+    hits.sort_by_key(|&(time, _)| time);
+    hits.into_iter().map(|(_, id)| id).collect()
 }
 
 /// The lines of the probe ids in a coverage file (one id per line; a torn
@@ -120,6 +139,20 @@ fn events_seen(hits: &str, probes: &ProbeMap) -> BTreeSet<Predicate> {
 mod tests {
     use super::*;
     use crate::code::source::FileId;
+
+    #[test]
+    fn traces_of_crate_roots_merge_by_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("3.trace");
+        // A library's runtime and the package's, each with its own hits.
+        fs::write(dir.path().join("3.trace.0"), "10 1\n30 2\n30 3\n").unwrap();
+        fs::write(dir.path().join("3.trace.2"), "20 7\n40 8\n").unwrap();
+        // Another test's trace, and a torn line, are not read.
+        fs::write(dir.path().join("13.trace.0"), "15 9\n").unwrap();
+        fs::write(dir.path().join("3.trace.4"), "50\n").unwrap();
+        assert_eq!(merged_trace(&trace), [1, 7, 2, 3, 8]);
+        assert!(merged_trace(&dir.path().join("4.trace")).is_empty());
+    }
 
     #[test]
     fn maps_probe_ids_to_distinct_lines() {

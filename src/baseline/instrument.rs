@@ -211,6 +211,7 @@ pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
                     runtime_module(
                         probes.locations.len(),
                         probes.events.len(),
+                        *index,
                         is_no_std(&file.syntax),
                     ),
                 ),
@@ -239,13 +240,21 @@ pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
 }
 
 /// The runtime module to append to a crate root.
-fn runtime_module(probe_count: usize, event_sites: usize, no_std: bool) -> String {
-    let events = "const EVENTS: usize = 1;";
-    assert!(RUNTIME.contains(events), "the runtime declares EVENTS");
-    let template = RUNTIME.replace(
-        events,
-        &format!("const EVENTS: usize = {};", event_sites.max(1)),
+fn runtime_module(probe_count: usize, event_sites: usize, root: FileId, no_std: bool) -> String {
+    let (events, root_number) = ("const EVENTS: usize = 1;", "const ROOT: usize = 0;");
+    assert!(
+        RUNTIME.contains(events) && RUNTIME.contains(root_number),
+        "the runtime declares EVENTS and ROOT"
     );
+    let template = RUNTIME
+        .replace(
+            events,
+            &format!("const EVENTS: usize = {};", event_sites.max(1)),
+        )
+        .replace(
+            root_number,
+            &format!("const ROOT: usize = {};", root.index()),
+        );
     runtime_for_root(&template, "PROBES", probe_count, no_std)
 }
 

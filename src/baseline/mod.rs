@@ -216,7 +216,7 @@ fn read_sources(
     console: &Console,
 ) -> Result<CrateSources> {
     let package = &workspace.package;
-    let sources = read_crate_sources(package, &workspace.root, scratch.root());
+    let sources = read_crate_sources(&workspace.code_targets(), &workspace.root, scratch.root());
     for (path, reason) in &sources.unparsable {
         console.warn(format!(
             "{}: syn cannot parse this file ({reason}); it is skipped, the rest is ranked",

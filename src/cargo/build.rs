@@ -21,6 +21,9 @@ pub struct BuildRequest<'a> {
     /// The package's name and version.
     pub package: &'a str,
     pub version: &'a str,
+    /// Other packages (`name@version`) whose tests run too: a patch's
+    /// validation in a workspace. Empty for every build of a candidate.
+    pub also: &'a [String],
     pub cargo: &'a CargoFlags,
     pub target_dir: &'a Path,
     /// Lints only warn (`--cap-lints=warn`), so that a mutant's new warning
@@ -85,6 +88,7 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
             "--package",
             &format!("{}@{}", request.package, request.version),
         ])
+        .args(request.also.iter().flat_map(|spec| ["--package", spec]))
         .arg("--target-dir")
         .arg(request.target_dir)
         .args(request.cargo.to_args())
@@ -357,6 +361,7 @@ mod tests {
             manifest_path: &manifest_path,
             package: "app",
             version: "0.0.0",
+            also: &[],
             cargo: &features,
             target_dir: &target_dir,
             cap_lints,

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use cargo_metadata::{MetadataCommand, TargetKind};
+use cargo_metadata::{DependencyKind, MetadataCommand, TargetKind};
 
 use super::Lockfile;
 use crate::exit::{Exit, Failure};
@@ -16,6 +16,11 @@ pub struct Workspace {
     pub root: PathBuf,
     pub target_dir: PathBuf,
     pub package: Package,
+    /// The other workspace members whose libraries the package's tests
+    /// link: its path dependencies (dev-dependencies too) inside the
+    /// workspace, and theirs, transitively. Their code is ranked and
+    /// edited with the package's.
+    pub linked: Vec<Package>,
 }
 
 impl Workspace {
@@ -23,6 +28,32 @@ impl Workspace {
     /// `<target dir>/autofix/<purpose>`.
     pub fn scratch_copy(&self, purpose: &str) -> Result<ScratchDir> {
         ScratchDir::create(&self.root, &self.target_dir, purpose)
+    }
+
+    /// The targets whose code is ranked and edited: the package's library
+    /// and binaries, then each linked member's library.
+    pub fn code_targets(&self) -> Vec<&Target> {
+        let own = self
+            .package
+            .targets
+            .iter()
+            .filter(|t| t.kind.is_crate_code());
+        let linked = self
+            .linked
+            .iter()
+            .flat_map(|p| p.targets.iter().filter(|t| t.kind == Kind::Lib));
+        own.chain(linked).collect()
+    }
+
+    /// The package whose directory holds `path` (relative to the workspace
+    /// root): the package or a linked member, the deepest directory first.
+    pub fn package_of(&self, path: &Path) -> &Package {
+        let absolute = self.root.join(path);
+        std::iter::once(&self.package)
+            .chain(&self.linked)
+            .filter(|p| absolute.starts_with(p.dir()))
+            .max_by_key(|p| p.dir().components().count())
+            .unwrap_or(&self.package)
     }
 }
 
@@ -37,6 +68,10 @@ pub struct Package {
     pub targets: Vec<Target>,
     /// `[package.metadata.autofix]`, if any.
     pub autofix_metadata: Option<serde_json::Value>,
+    /// The other workspace members whose tests link this package (through
+    /// path dependencies, transitively), as `name@version`: a patch to this
+    /// package is validated with their tests too.
+    pub dependents: Vec<String>,
 }
 
 impl Package {
@@ -183,8 +218,62 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
             }
         }
     };
+    let package = package_of(chosen, &members);
+    let linked = linked_members(chosen, &members)
+        .into_iter()
+        .map(|member| package_of(member, &members))
+        .collect();
+    Ok(Workspace {
+        root: metadata.workspace_root.into_std_path_buf(),
+        target_dir: metadata.target_directory.into_std_path_buf(),
+        package,
+        linked,
+    })
+}
+
+/// The members `chosen` reaches through path dependencies (its normal and
+/// dev-dependencies, then their normal ones), in the order first reached.
+fn linked_members<'m>(
+    chosen: &cargo_metadata::Package,
+    members: &[&'m cargo_metadata::Package],
+) -> Vec<&'m cargo_metadata::Package> {
+    let dir_of = |p: &cargo_metadata::Package| p.manifest_path.parent().map(|d| d.to_path_buf());
+    let member_at = |dir: &cargo_metadata::camino::Utf8Path| {
+        members
+            .iter()
+            .copied()
+            .find(|m| dir_of(m).as_deref() == Some(dir))
+    };
+    let mut linked: Vec<&cargo_metadata::Package> = Vec::new();
+    let mut pending = vec![(chosen, true)];
+    while let Some((package, is_chosen)) = pending.pop() {
+        for dependency in &package.dependencies {
+            let wanted = match dependency.kind {
+                DependencyKind::Normal => true,
+                DependencyKind::Development => is_chosen,
+                _ => false,
+            };
+            let Some(member) = dependency.path.as_deref().and_then(member_at) else {
+                continue;
+            };
+            if wanted && member.id != chosen.id && !linked.iter().any(|l| l.id == member.id) {
+                linked.push(member);
+                pending.push((member, false));
+            }
+        }
+    }
+    linked
+}
+
+/// A package as this tool sees it.
+fn package_of(chosen: &cargo_metadata::Package, members: &[&cargo_metadata::Package]) -> Package {
+    let dependents = members
+        .iter()
+        .filter(|m| linked_members(m, members).iter().any(|l| l.id == chosen.id))
+        .map(|m| format!("{}@{}", m.name, m.version))
+        .collect();
     let harness_free = harness_free_targets(chosen.manifest_path.as_std_path(), &chosen.name);
-    let package = Package {
+    Package {
         name: chosen.name.to_string(),
         version: chosen.version.to_string(),
         id: chosen.id.repr.clone(),
@@ -210,12 +299,8 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
             })
             .collect(),
         autofix_metadata: chosen.metadata.get("autofix").cloned(),
-    };
-    Ok(Workspace {
-        root: metadata.workspace_root.into_std_path_buf(),
-        target_dir: metadata.target_directory.into_std_path_buf(),
-        package,
-    })
+        dependents,
+    }
 }
 
 /// The targets (kind, name) declared with `harness = false` in the manifest
@@ -295,6 +380,43 @@ fn find_manifest(query: &PackageQuery, cwd: &Path) -> Result<PathBuf, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn members_reached_through_path_dependencies_are_linked() {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/members");
+        let query = |package: &str| PackageQuery {
+            package: Some(package.to_string()),
+            ..PackageQuery::default()
+        };
+        let names =
+            |packages: &[Package]| packages.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+        let app = discover(&query("app"), &fixture).unwrap();
+        assert_eq!(names(&app.linked), ["calendar", "report"]);
+        assert!(app.package.dependents.is_empty());
+        let calendar = &app.linked[0];
+        assert_eq!(calendar.dependents, ["report@0.1.0", "app@0.1.0"]);
+        let targets: Vec<&Path> = app
+            .code_targets()
+            .iter()
+            .map(|t| t.src_path.strip_prefix(&fixture).unwrap())
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                Path::new("app/src/lib.rs"),
+                Path::new("calendar/src/lib.rs"),
+                Path::new("report/src/lib.rs")
+            ]
+        );
+        assert_eq!(
+            app.package_of(Path::new("calendar/src/lib.rs")).name,
+            "calendar"
+        );
+        assert_eq!(app.package_of(Path::new("app/tests/years.rs")).name, "app");
+        // The lowest member links nothing.
+        let calendar = discover(&query("calendar"), &fixture).unwrap();
+        assert!(calendar.linked.is_empty());
+    }
 
     #[test]
     fn harness_free_targets_are_keyed_by_kind() {

@@ -9,7 +9,7 @@ pub use build::{
     BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests, diagnose_tests,
     nextest_failures, nextest_installed, run_all_tests, run_doctests, run_nextest,
 };
-pub use discover::{Kind, Package, PackageQuery, Workspace, discover};
+pub use discover::{Kind, PackageQuery, Target, Workspace, discover};
 pub use suite::{
     GroupRun, PROCESS_FAILED, Panic, RunSettings, Stop, TestId, TestOutcome, TestSuite, Verdict,
     list_tests, parse_results, test_id,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Meta, Token};
 
-use crate::cargo::Package;
+use crate::cargo::Target;
 use crate::code::source::{self, FileId, Location};
 use crate::system::scratch::{is_store, normalize};
 
@@ -200,18 +200,18 @@ impl Originals {
     }
 }
 
-/// Reads every source file of the package's lib and bin targets from the
-/// copy of the workspace at `workspace_root`; `original_root` is where the
-/// package's (absolute) target paths point.
+/// Reads every source file of the `targets` (the workspace's code targets)
+/// from the copy of the workspace at `workspace_root`; `original_root` is
+/// where the (absolute) target paths point.
 pub fn read_crate_sources(
-    package: &Package,
+    targets: &[&Target],
     original_root: &Path,
     workspace_root: &Path,
 ) -> CrateSources {
     let mut sources = CrateSources::default();
     let mut index_of: BTreeMap<PathBuf, usize> = BTreeMap::new();
     let mut roots: Vec<usize> = Vec::new();
-    for target in package.targets.iter().filter(|t| t.kind.is_crate_code()) {
+    for target in targets {
         let Ok(src_path) = target.src_path.strip_prefix(original_root) else {
             continue;
         };

@@ -94,6 +94,7 @@ impl BuildCopy {
             manifest_path: &self.manifest_path,
             package: &self.package,
             version: &self.version,
+            also: &[],
             cargo: &self.cargo,
             target_dir: &self.scratch.target_dir,
             cap_lints: true,

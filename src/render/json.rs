@@ -138,6 +138,7 @@ fn entry(ranking: &Ranking, spans: &Spans, s: &Suspect) -> Value {
     json!({
         "rank": s.rank,
         "file": ranking.file(s.location.file),
+        "package": ranking.package(s.location.file),
         "line": s.location.line,
         "span": ranking.span(spans, s),
         "score": json_score(s.score),
@@ -179,6 +180,7 @@ fn ranking(ranking: &Ranking, spans: &Spans) -> Value {
         "version": VERSION,
         "metric": ranking.metric.name(),
         "package": baseline.workspace.package.name,
+        "linked": baseline.workspace.linked.iter().map(|p| &p.name).collect::<Vec<_>>(),
         "tests": {
             "passed": baseline.records.len() - failing.len(),
             "failed": failing.len(),

@@ -74,6 +74,15 @@ impl Ranking<'_> {
             .replace('\\', "/")
     }
 
+    /// The name of the package whose code `file` is: the package or a
+    /// workspace member it links.
+    pub fn package(&self, file: FileId) -> &str {
+        let workspace = &self.baseline.workspace;
+        &workspace
+            .package_of(&self.baseline.sources.get(file).path)
+            .name
+    }
+
     /// `src/lib.rs:12`.
     pub fn place(&self, location: Location) -> String {
         self.baseline.sources.display(location)
@@ -93,6 +102,20 @@ impl Ranking<'_> {
             site.describe(predicate.outcome)
         )
     }
+}
+
+/// Where the most suspicious line lies when it is in a workspace member
+/// the package links, not in the package whose tests fail (one line).
+pub fn elsewhere(ranking: &Ranking) -> Option<String> {
+    let top = ranking.suspects.first()?;
+    let member = ranking.package(top.location.file);
+    let package = &ranking.baseline.workspace.package.name;
+    (member != package).then(|| {
+        format!(
+            "the most suspicious line, {}, is in `{member}`, a workspace member `{package}` depends on, not in `{package}` whose tests fail",
+            ranking.place(top.location)
+        )
+    })
 }
 
 /// Why no line a failing test ran is ranked, when none is (no test fails,

@@ -53,10 +53,12 @@ pub fn validate(
         scratch.write(path, text)?;
     }
     let manifest_path = scratch.path_of(&workspace.package.manifest_path);
+    let also = also_tested(workspace, changes);
     let request = BuildRequest {
         manifest_path: &manifest_path,
         package: &workspace.package.name,
         version: &workspace.package.version,
+        also: &also,
         cargo: features,
         target_dir: &scratch.target_dir,
         cap_lints: false,
@@ -67,32 +69,108 @@ pub fn validate(
             "the patched crate does not build: {first}"
         )));
     }
-    let tests = match tool {
+    let doctests = workspace.package.has_doctests() || !also.is_empty();
+    let mut tests = run_suite(&request, tool, doctests, flaky, timeout)?;
+    if tests.is_err() && !also.is_empty() {
+        // The other members' tests that fail without the patch too are
+        // not the patch's doing (the package's own must all pass).
+        for (path, text) in &unchanged {
+            scratch.write(path, text)?;
+        }
+        let (first, rest) = also.split_first().expect("others are tested");
+        let (name, version) = first.rsplit_once('@').unwrap_or((first, ""));
+        let others = BuildRequest {
+            package: name,
+            version,
+            also: rest,
+            ..request
+        };
+        let failing_before = match run_suite(&others, tool, doctests, flaky, timeout)? {
+            Err(Failing::Tests(names, _)) => names,
+            _ => Vec::new(),
+        };
+        for (path, text) in changes {
+            scratch.write(path, text)?;
+        }
+        let tolerated: BTreeSet<String> = flaky.iter().cloned().chain(failing_before).collect();
+        tests = run_suite(&request, tool, doctests, &tolerated, timeout)?;
+    }
+    Ok(match tests {
+        Ok(()) => Validation::Passed {
+            warnings: new_warnings(&request, &unchanged, |path, text| scratch.write(path, text))?,
+        },
+        Err(failing) => Validation::Failed(failing.to_string()),
+    })
+}
+
+/// The other packages whose tests a patch of `changes` must pass: each
+/// linked member it edits, and the members that depend on what it edits
+/// (`name@version`, the package itself left out).
+fn also_tested(workspace: &Workspace, changes: &[(PathBuf, String)]) -> Vec<String> {
+    let package = &workspace.package;
+    let own = format!("{}@{}", package.name, package.version);
+    let mut also: Vec<String> = Vec::new();
+    for (path, _) in changes {
+        let edited = workspace.package_of(path);
+        let spec = format!("{}@{}", edited.name, edited.version);
+        for spec in std::iter::once(&spec).chain(&edited.dependents) {
+            if *spec != own && !also.contains(spec) {
+                also.push(spec.clone());
+            }
+        }
+    }
+    also
+}
+
+/// Why the tests do not pass: the tests that fail (by libtest name; and
+/// which runner said so, if not `cargo test`), or another reason (a
+/// timeout, a crash, cargo's error).
+#[derive(Debug)]
+enum Failing {
+    Tests(Vec<String>, &'static str),
+    Other(String),
+}
+
+impl std::fmt::Display for Failing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failing::Tests(names, by) => {
+                write!(f, "tests fail with the patch{by}: {}", names.join(", "))
+            }
+            Failing::Other(reason) => f.write_str(reason),
+        }
+    }
+}
+
+/// Runs the request's tests with `tool` (and, after nextest, the doctests
+/// if `doctests`), failures of `tolerated` tests tolerated.
+fn run_suite(
+    request: &BuildRequest,
+    tool: TestTool,
+    doctests: bool,
+    tolerated: &BTreeSet<String>,
+    timeout: Duration,
+) -> Result<Result<(), Failing>> {
+    Ok(match tool {
         TestTool::Cargo => judge_cargo_test(
-            &run_all_tests(&request, Some(timeout))?,
-            flaky,
+            &run_all_tests(request, Some(timeout))?,
+            tolerated,
             timeout,
             "cargo test",
         ),
         TestTool::Nextest => {
-            let nextest = judge_nextest(&run_nextest(&request, Some(timeout))?, flaky, timeout);
-            if nextest.is_err() || !workspace.package.has_doctests() {
+            let nextest = judge_nextest(&run_nextest(request, Some(timeout))?, tolerated, timeout);
+            if nextest.is_err() || !doctests {
                 nextest
             } else {
                 judge_cargo_test(
-                    &run_doctests(&request, Some(timeout))?,
-                    flaky,
+                    &run_doctests(request, Some(timeout))?,
+                    tolerated,
                     timeout,
                     "cargo test --doc",
                 )
             }
         }
-    };
-    Ok(match tests {
-        Ok(()) => Validation::Passed {
-            warnings: new_warnings(&request, &unchanged, |path, text| scratch.write(path, text))?,
-        },
-        Err(reason) => Validation::Failed(reason),
     })
 }
 
@@ -150,24 +228,24 @@ fn judge_cargo_test(
     flaky: &BTreeSet<String>,
     timeout: Duration,
     what: &str,
-) -> Result<(), String> {
+) -> Result<(), Failing> {
     if finished.status == Status::TimedOut {
-        return Err(format!(
+        return Err(Failing::Other(format!(
             "{what} did not finish within {} s",
             timeout.as_secs()
-        ));
+        )));
     }
     if finished.success() {
         return Ok(());
     }
     let results = parse_results(&finished.stdout);
-    let failing: Vec<&str> = results
+    let failing: Vec<String> = results
         .iter()
         .filter(|(name, passed)| !**passed && !flaky.contains(**name))
-        .map(|(name, _)| *name)
+        .map(|(name, _)| name.to_string())
         .collect();
     if !failing.is_empty() {
-        return Err(format!("tests fail with the patch: {}", failing.join(", ")));
+        return Err(Failing::Tests(failing, ""));
     }
     // A test executable that crashed reports no FAILED line for its tests.
     let crashed = finished
@@ -176,8 +254,8 @@ fn judge_cargo_test(
         .find(|l| l.contains("process didn't exit successfully"));
     match crashed {
         None if results.values().any(|passed| !passed) => Ok(()), // only flaky tests failed
-        None => Err(first_error(&finished.stderr)),
-        Some(line) => Err(line.trim().to_string()),
+        None => Err(Failing::Other(first_error(&finished.stderr))),
+        Some(line) => Err(Failing::Other(line.trim().to_string())),
     }
 }
 
@@ -186,32 +264,26 @@ fn judge_nextest(
     finished: &Finished,
     flaky: &BTreeSet<String>,
     timeout: Duration,
-) -> Result<(), String> {
+) -> Result<(), Failing> {
     if finished.status == Status::TimedOut {
-        return Err(format!(
+        return Err(Failing::Other(format!(
             "cargo nextest run did not finish within {} s",
             timeout.as_secs()
-        ));
+        )));
     }
     if finished.success() {
         return Ok(());
     }
     let failed = nextest_failures(&format!("{}\n{}", finished.stdout, finished.stderr));
-    let failing: Vec<&String> = failed
+    let failing: Vec<String> = failed
         .iter()
         .filter(|name| !flaky.contains(*name))
+        .cloned()
         .collect();
     match (failed.is_empty(), failing.is_empty()) {
         (false, true) => Ok(()), // only flaky tests failed
-        (false, false) => Err(format!(
-            "tests fail with the patch (cargo nextest): {}",
-            failing
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-        (true, _) => Err(first_error(&finished.stderr)),
+        (false, false) => Err(Failing::Tests(failing, " (cargo nextest)")),
+        (true, _) => Err(Failing::Other(first_error(&finished.stderr))),
     }
 }
 
@@ -321,6 +393,65 @@ mod tests {
         let workspace = discover(&PackageQuery::default(), dir.path()).unwrap();
         let text = std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap();
         (dir, workspace, text)
+    }
+
+    #[test]
+    fn a_patch_to_a_member_passes_its_tests_and_its_dependents() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/members");
+        let dir = tempfile::tempdir().unwrap();
+        for entry in walkdir::WalkDir::new(&fixture).into_iter().flatten() {
+            let relative = entry.path().strip_prefix(&fixture).unwrap();
+            if relative.starts_with("target") || relative == Path::new("Cargo.lock") {
+                continue;
+            }
+            let to = dir.path().join(relative);
+            if entry.file_type().is_dir() {
+                fs::create_dir_all(&to).unwrap();
+            } else {
+                fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+        let path = PathBuf::from("calendar/src/lib.rs");
+        let original = fs::read_to_string(dir.path().join(&path)).unwrap();
+        // A test of `calendar` that fails before any patch.
+        let failing_before = original.replace(
+            "    #[test]\n    fn ordinary_years() {",
+            "    #[test]\n    fn already_failing() {\n        assert_eq!(days_in_month(2023, 1), 30);\n    }\n\n    #[test]\n    fn ordinary_years() {",
+        );
+        fs::write(dir.path().join(&path), &failing_before).unwrap();
+        let query = PackageQuery {
+            package: Some("app".to_string()),
+            ..PackageQuery::default()
+        };
+        let workspace = discover(&query, dir.path()).unwrap();
+        let fixed = failing_before.replace("year % 400 != 0", "year % 400 == 0");
+        let run = |text: &str| {
+            let changes = [(path.clone(), text.to_string())];
+            let none = BTreeSet::new();
+            let timeout = Duration::from_secs(300);
+            validate(
+                &workspace,
+                &changes,
+                &CargoFlags::default(),
+                &none,
+                timeout,
+                TestTool::Cargo,
+            )
+            .unwrap()
+        };
+        // `calendar`'s failing test is not the patch's doing.
+        assert_eq!(run(&fixed), Validation::Passed { warnings: vec![] });
+        // A patch that breaks a test of `calendar` (which `app`'s tests do
+        // not see) is not valid.
+        let breaking = fixed.replace(
+            "assert!(!is_leap(2023));",
+            "assert!(!is_leap(2023));\n        assert_eq!(days_in_month(2023, 2), 29);",
+        );
+        assert_ne!(breaking, fixed);
+        let Validation::Failed(why) = run(&breaking) else {
+            panic!("a patch that breaks `calendar`'s tests passed");
+        };
+        assert_eq!(why, "tests fail with the patch: tests::ordinary_years");
     }
 
     #[test]

@@ -13,9 +13,12 @@
 // an outcome in a process, `e` and its slot (SITE * OUTCOMES + outcome) go
 // to the same file, at most EVENT_CAPACITY of them.
 //
-// With CARGO_AUTOFIX_TRACE set to a file, every hit is also kept, the last
-// TRACE_CAPACITY of them, and written there (one id a line, oldest first)
-// when the process panics: the trace of a failing test, for dependencies.
+// With CARGO_AUTOFIX_TRACE set to a path, every hit is also kept, the last
+// TRACE_CAPACITY of them, and written to that path followed by `.ROOT`, this
+// crate root's number (one hit a line, `nanoseconds id`, oldest first) when
+// the process panics: the trace of a failing test, for dependencies. The
+// clock orders the hits of the crates one process links (a workspace
+// member's library and the package's own crates each have a runtime).
 //
 // It only `use`s std (no inline `::std` paths) so that it compiles in every
 // edition; for `#![no_std]` crates the comment below becomes `extern crate std;`.
@@ -35,6 +38,7 @@ pub mod __autofix_rt {
     use std::string::{String, ToString};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{Mutex, OnceLock};
+    use std::time::{SystemTime, UNIX_EPOCH};
 
     const PROBES: usize = 1;
 
@@ -49,7 +53,8 @@ pub mod __autofix_rt {
     static SINK: OnceLock<Option<File>> = OnceLock::new();
 
     const TRACE_CAPACITY: usize = 100_000;
-    static TRACE: OnceLock<Option<Mutex<VecDeque<u32>>>> = OnceLock::new();
+    const ROOT: usize = 0;
+    static TRACE: OnceLock<Option<Mutex<VecDeque<(u64, u32)>>>> = OnceLock::new();
 
     #[inline(always)]
     pub fn hit(probe: usize) {
@@ -61,7 +66,7 @@ pub mod __autofix_rt {
                 if trace.len() == TRACE_CAPACITY {
                     trace.pop_front();
                 }
-                trace.push_back(probe as u32);
+                trace.push_back((now(), probe as u32));
             }
         }
     }
@@ -124,16 +129,27 @@ pub mod __autofix_rt {
         }
     }
 
+    /// Nanoseconds since the Unix epoch: one clock for every crate's trace.
+    fn now() -> u64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    }
+
     /// Starts tracing if asked to: the trace is written when a panic happens.
     #[cold]
-    fn start_trace() -> Option<Mutex<VecDeque<u32>>> {
-        let path = env::var_os("CARGO_AUTOFIX_TRACE")?;
+    fn start_trace() -> Option<Mutex<VecDeque<(u64, u32)>>> {
+        let mut path = env::var_os("CARGO_AUTOFIX_TRACE")?;
+        path.push(".");
+        path.push(ROOT.to_string());
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
             if let Some(Some(trace)) = TRACE.get() {
                 if let Ok(trace) = trace.lock() {
                     let mut text = String::new();
-                    for probe in trace.iter() {
+                    for (time, probe) in trace.iter() {
+                        text.push_str(&time.to_string());
+                        text.push(' ');
                         text.push_str(&probe.to_string());
                         text.push('\n');
                     }
