@@ -375,7 +375,12 @@ fn members_the_package_depends_on_are_ranked_with_it() {
 fn path_dependency_outside_the_workspace_still_builds() {
     let dir = fixture("pathdep");
     let before = snapshot(dir.path());
-    let json = rank_json(&dir.path().join("app"), &[]);
+    let output = autofix(
+        &dir.path().join("app"),
+        &["--rank-only", "--format", "json"],
+    );
+    assert_exit(&output, 0);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let first = &json["ranking"][0];
     assert_eq!(first["score"], 1.0);
     assert!(
@@ -390,6 +395,20 @@ fn path_dependency_outside_the_workspace_still_builds() {
             .iter()
             .all(|e| e["file"] == "src/lib.rs")
     );
+    assert!(!stderr(&output).contains("a dependency outside the workspace"));
+
+    // When the lines of the top score all call into such a dependency,
+    // a note names it.
+    let output = autofix(&dir.path().join("volume"), &["--rank-only"]);
+    assert_exit(&output, 0);
+    assert!(
+        stderr(&output).contains(
+            "the most suspicious lines all call into `cube`, a dependency outside the workspace"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!stdout(&output).contains("cube/src"), "{}", stdout(&output));
     assert_eq!(snapshot(dir.path()), before);
 }
 

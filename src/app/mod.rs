@@ -137,8 +137,9 @@ fn work(
         baseline: &baseline,
         data: &localization.data,
     };
-    if let Some(elsewhere) = render::elsewhere(&ranking) {
-        console.note(elsewhere);
+    let notes = [render::elsewhere(&ranking), render::calls_outside(&ranking)];
+    for note in notes.into_iter().flatten() {
+        console.note(note);
     }
     // Annotations name files from the repository root.
     let prefix = annotation_prefix(&baseline.workspace.root, cwd);

@@ -21,6 +21,10 @@ pub struct Workspace {
     /// workspace, and theirs, transitively. Their code is ranked and
     /// edited with the package's.
     pub linked: Vec<Package>,
+    /// How the code of the package and the linked members names the crates
+    /// they depend on outside the workspace (registry, git and outside path
+    /// dependencies: never edited), `-` written `_`.
+    pub outside: Vec<String>,
 }
 
 impl Workspace {
@@ -219,7 +223,9 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
         }
     };
     let package = package_of(chosen, &members);
-    let linked = linked_members(chosen, &members)
+    let reached = linked_members(chosen, &members);
+    let outside = outside_dependencies(chosen, &reached, &members);
+    let linked = reached
         .into_iter()
         .map(|member| package_of(member, &members))
         .collect();
@@ -228,7 +234,32 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
         target_dir: metadata.target_directory.into_std_path_buf(),
         package,
         linked,
+        outside,
     })
+}
+
+/// The crate names (as code writes them) of the dependencies of `chosen`
+/// and `reached` that are not workspace members.
+fn outside_dependencies(
+    chosen: &cargo_metadata::Package,
+    reached: &[&cargo_metadata::Package],
+    members: &[&cargo_metadata::Package],
+) -> Vec<String> {
+    let is_member = |dir: &cargo_metadata::camino::Utf8Path| {
+        members
+            .iter()
+            .any(|m| m.manifest_path.parent() == Some(dir))
+    };
+    let mut names: Vec<String> = std::iter::once(chosen)
+        .chain(reached.iter().copied())
+        .flat_map(|p| &p.dependencies)
+        .filter(|d| d.kind != DependencyKind::Build)
+        .filter(|d| !d.path.as_deref().is_some_and(is_member))
+        .map(|d| d.rename.as_ref().unwrap_or(&d.name).replace('-', "_"))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The members `chosen` reaches through path dependencies (its normal and

@@ -118,6 +118,67 @@ pub fn elsewhere(ranking: &Ranking) -> Option<String> {
     })
 }
 
+/// At most this many lines share the top score for [`calls_outside`] to
+/// read them.
+const TOP_CALLS: usize = 5;
+
+/// The dependency from outside the workspace that each line of the top
+/// score calls into by a path (`idna::domain_to_ascii(..)`), when they all
+/// name one: where the fault may be, and no patch goes. (The score, not the
+/// rank: an edit that bends a test around a dependency's wrong answer
+/// lifts a line above them.)
+pub fn calls_outside(ranking: &Ranking) -> Option<String> {
+    let outside = &ranking.baseline.workspace.outside;
+    let best = ranking
+        .suspects
+        .iter()
+        .map(|s| s.score)
+        .fold(f64::MIN, f64::max);
+    let top: Vec<&Suspect> = ranking
+        .suspects
+        .iter()
+        .filter(|s| s.score == best)
+        .collect();
+    if top.len() > TOP_CALLS {
+        return None;
+    }
+    let named = |s: &Suspect| -> Vec<String> {
+        path_roots(&ranking.code(s))
+            .into_iter()
+            .filter(|name| outside.contains(name))
+            .collect()
+    };
+    let (first, rest) = top.split_first()?;
+    let common = named(first)
+        .into_iter()
+        .find(|name| rest.iter().all(|s| named(s).contains(name)))?;
+    let lines = if top.len() == 1 {
+        "line calls"
+    } else {
+        "lines all call"
+    };
+    Some(format!(
+        "the most suspicious {lines} into `{common}`, a dependency outside the workspace, which cargo autofix does not edit (if the fault is there, fix it there)"
+    ))
+}
+
+/// The first names of the paths in `code` (`a` of `a::b::c(..)`).
+fn path_roots(code: &str) -> Vec<String> {
+    let mut roots: Vec<String> = Vec::new();
+    for (at, _) in code.match_indices("::") {
+        let before = &code[..at];
+        let start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = &before[start..];
+        let continues = before[..start].ends_with("::");
+        if !name.is_empty() && !continues && !roots.iter().any(|r| r == name) {
+            roots.push(name.to_string());
+        }
+    }
+    roots
+}
+
 /// Why no line a failing test ran is ranked, when none is (no test fails,
 /// or the failing tests ran no probed line: files left uninstrumented are
 /// named with the lines they hold); `None` when some failing test ran a
@@ -206,5 +267,20 @@ pub fn format_score(score: f64) -> String {
         "inf".to_string()
     } else {
         format!("{score:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_roots_are_the_first_segments() {
+        assert_eq!(
+            path_roots("total += cube::cube(side) + std::mem::take(&mut x) + a::b::c;"),
+            ["cube", "std", "a"]
+        );
+        assert_eq!(path_roots("Vec::<u8>::new()"), ["Vec"]);
+        assert!(path_roots("let x = y;").is_empty());
     }
 }
