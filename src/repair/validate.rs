@@ -35,13 +35,16 @@ pub enum Validation {
 
 /// Applies `changes` (paths relative to the workspace root, new texts) to a
 /// fresh copy and runs `cargo test --no-fail-fast` (with `TestTool::Nextest`:
-/// `cargo nextest run`, then the doctests). Failures of `flaky` tests (by
-/// libtest name) are tolerated.
+/// `cargo nextest run`, then the doctests), with the tests of the other
+/// members the patch edits or affects. Failures of `flaky` tests (by
+/// libtest name) are tolerated; so are those of tests outside `ran` (the
+/// tests the search ran, which must pass: the others are doctests and other
+/// members' tests) that fail without the patch too.
 pub fn validate(
     workspace: &Workspace,
     changes: &[(PathBuf, String)],
     features: &CargoFlags,
-    flaky: &BTreeSet<String>,
+    (flaky, ran): (&BTreeSet<String>, &BTreeSet<String>),
     timeout: Duration,
     tool: TestTool,
 ) -> Result<Validation> {
@@ -71,28 +74,23 @@ pub fn validate(
     }
     let doctests = workspace.package.has_doctests() || !also.is_empty();
     let mut tests = run_suite(&request, tool, doctests, flaky, timeout)?;
-    if tests.is_err() && !also.is_empty() {
-        // The other members' tests that fail without the patch too are
-        // not the patch's doing (the package's own must all pass).
+    if matches!(&tests, Err(Failing::Tests(names, _)) if names.iter().any(|n| !ran.contains(n))) {
+        // Is it the patch's doing? The unpatched copy says.
         for (path, text) in &unchanged {
             scratch.write(path, text)?;
         }
-        let (first, rest) = also.split_first().expect("others are tested");
-        let (name, version) = first.rsplit_once('@').unwrap_or((first, ""));
-        let others = BuildRequest {
-            package: name,
-            version,
-            also: rest,
-            ..request
-        };
-        let failing_before = match run_suite(&others, tool, doctests, flaky, timeout)? {
+        let failing_before = match run_suite(&request, tool, doctests, flaky, timeout)? {
             Err(Failing::Tests(names, _)) => names,
             _ => Vec::new(),
         };
         for (path, text) in changes {
             scratch.write(path, text)?;
         }
-        let tolerated: BTreeSet<String> = flaky.iter().cloned().chain(failing_before).collect();
+        let tolerated: BTreeSet<String> = failing_before
+            .into_iter()
+            .filter(|name| !ran.contains(name))
+            .chain(flaky.iter().cloned())
+            .collect();
         tests = run_suite(&request, tool, doctests, &tolerated, timeout)?;
     }
     Ok(match tests {
@@ -340,11 +338,16 @@ pub fn validate_files(
     let timeout = Duration::from_secs(300) + total * 10;
     let spinner = console.spinner("Validating");
     spinner.set_message("the patch with cargo test on a clean copy");
+    let ran: BTreeSet<String> = baseline
+        .records
+        .iter()
+        .map(|r| baseline.suite.get(r.test).name.clone())
+        .collect();
     let validation = validate(
         &baseline.workspace,
         &changes,
         &settings.evaluation.cargo,
-        &flaky_names,
+        (&flaky_names, &ran),
         timeout,
         settings.test_tool,
     )?;
@@ -428,12 +431,23 @@ mod tests {
         let run = |text: &str| {
             let changes = [(path.clone(), text.to_string())];
             let none = BTreeSet::new();
+            // `app`'s tests, which the search ran.
+            let ran = [
+                "tests::an_ordinary_february",
+                "tests::a_century_february",
+                "a_common_year",
+                "a_leap_year",
+                "the_year_two_thousand",
+                "the_year_nineteen_hundred",
+            ]
+            .map(String::from)
+            .into();
             let timeout = Duration::from_secs(300);
             validate(
                 &workspace,
                 &changes,
                 &CargoFlags::default(),
-                &none,
+                (&none, &ran),
                 timeout,
                 TestTool::Cargo,
             )
@@ -460,6 +474,9 @@ mod tests {
         let features = CargoFlags::default();
         let timeout = Duration::from_secs(300);
         let none = BTreeSet::new();
+        // The failing test the search ran: it must pass, whatever it did
+        // without the patch.
+        let ran = BTreeSet::from(["tests::middle_2_1_3".to_string()]);
         let fixed = text.replacen(
             "} else if x < z {\n            return y;",
             "} else if x < z {\n            return x;",
@@ -472,7 +489,7 @@ mod tests {
                 &workspace,
                 &[(path.clone(), fixed.clone())],
                 &features,
-                &none,
+                (&none, &ran),
                 timeout,
                 TestTool::Cargo
             )
@@ -490,7 +507,7 @@ mod tests {
             &workspace,
             &[(path.clone(), warned)],
             &features,
-            &none,
+            (&none, &ran),
             timeout,
             TestTool::Cargo,
         )
@@ -504,7 +521,7 @@ mod tests {
             &workspace,
             &[(path.clone(), text.clone())],
             &features,
-            &none,
+            (&none, &ran),
             timeout,
             TestTool::Cargo,
         )
@@ -520,7 +537,7 @@ mod tests {
                 &workspace,
                 &[(path.clone(), text.clone())],
                 &features,
-                &tolerated,
+                (&tolerated, &ran),
                 timeout,
                 TestTool::Cargo
             )
@@ -534,7 +551,7 @@ mod tests {
             &workspace,
             &[(path, broken)],
             &features,
-            &none,
+            (&none, &ran),
             timeout,
             TestTool::Cargo,
         )
