@@ -109,3 +109,39 @@ fn a_revision_that_cannot_be_bisected_is_refused() {
         error_line(&older)
     );
 }
+
+#[test]
+fn a_change_in_a_member_the_package_depends_on_is_bisected() {
+    // The `members` fixture's fault, committed over its fix, with a
+    // harmless change beside it; the package is `app`, the change is in
+    // `calendar`.
+    let dir = fixture("members");
+    let file = dir.path().join("calendar/src/lib.rs");
+    let faulty = fs::read_to_string(&file).unwrap();
+    fs::write(dir.path().join(".gitignore"), "target/\n").unwrap();
+    fs::write(&file, faulty.replace("year % 400 != 0", "year % 400 == 0")).unwrap();
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "first"]);
+    fs::write(
+        &file,
+        faulty.replace("/// Whether `year`", "/// Whether the year `year`"),
+    )
+    .unwrap();
+    git(dir.path(), &["commit", "-q", "-am", "second"]);
+    let output = autofix(&dir.path().join("app"), &["bisect", "HEAD~1"]);
+    assert_exit(&output, 0);
+    let diff = stdout(&output);
+    assert!(
+        diff.starts_with("diff --git a/calendar/src/lib.rs"),
+        "{diff}"
+    );
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)",
+            "+    year % 4 == 0 && (year % 100 != 0 || year % 400 != 0)"
+        ],
+        "{diff}"
+    );
+}

@@ -85,7 +85,7 @@ fn work(
     let Inputs {
         mut given,
         mut since,
-    } = Inputs::read(command.as_ref(), &workspace, &mut options, cwd)?;
+    } = Inputs::read(command.as_ref(), &workspace, &mut options)?;
     if !options.rank_only && !options.explain {
         // The time limit holds for the whole repair: no process runs past it.
         process::set_deadline(options.repair.time_limit.map(|limit| started + limit));
@@ -205,7 +205,6 @@ impl Inputs {
         command: Option<&Command>,
         workspace: &Workspace,
         options: &mut Options,
-        cwd: &Path,
     ) -> Result<Inputs> {
         let mut inputs = Inputs {
             given: None,
@@ -216,12 +215,21 @@ impl Inputs {
                 inputs.given = Some(read_patches(&validate.patches, std::io::stdin())?);
             }
             Some(Command::Bisect(bisect)) => {
-                let dir = workspace.package.manifest_path.parent().unwrap_or(cwd);
-                let change = git::change_since(dir, &bisect.rev)?;
+                // The package's directory and those of the members it links.
+                let dirs: Vec<&Path> = std::iter::once(&workspace.package)
+                    .chain(&workspace.linked)
+                    .map(|p| p.dir())
+                    .collect();
+                let change = git::change_since(&dirs, &bisect.rev)?;
                 if change.undo.trim().is_empty() {
+                    let linked = if dirs.len() > 1 {
+                        " (or the members it depends on)"
+                    } else {
+                        ""
+                    };
                     let why = format!(
-                        "no source file under {} changed since `{}`; name an older revision",
-                        dir.display(),
+                        "no source file under {}{linked} changed since `{}`; name an older revision",
+                        dirs[0].display(),
                         bisect.rev
                     );
                     return Err(Failure::new(Exit::BadRevision, why).into());

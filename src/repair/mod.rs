@@ -580,6 +580,12 @@ fn check_patch(
             stage.chosen = i + 1;
             run.patched = runner.files;
         }
+        if !validated.still_failing.is_empty() {
+            console.warn(format!(
+                "with the patch, these tests still fail as they did without it (the search does not run them): {}",
+                validated.still_failing.join(", ")
+            ));
+        }
         checked.new_warnings = validated.warnings;
         checked.diff = Some(validated.diff);
     }

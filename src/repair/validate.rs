@@ -27,8 +27,12 @@ use crate::system::scratch::MAIN_TARGET;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Validation {
     /// `cargo test` passes (tests known to be flaky may fail), with the
-    /// compiler's warnings the patch adds (`file:line: message`).
-    Passed { warnings: Vec<String> },
+    /// compiler's warnings the patch adds (`file:line: message`), and the
+    /// tests outside the search's that fail as they did without it.
+    Passed {
+        warnings: Vec<String>,
+        still_failing: Vec<String>,
+    },
     /// Why not: what does not build or which tests fail.
     Failed(String),
 }
@@ -74,7 +78,11 @@ pub fn validate(
     }
     let doctests = workspace.package.has_doctests() || !also.is_empty();
     let mut tests = run_suite(&request, tool, doctests, flaky, timeout)?;
-    if matches!(&tests, Err(Failing::Tests(names, _)) if names.iter().any(|n| !ran.contains(n))) {
+    let mut still_failing = Vec::new();
+    if let Err(Failing::Tests(failing, _)) = &tests
+        && failing.iter().any(|n| !ran.contains(n))
+    {
+        let failing = failing.clone();
         // Is it the patch's doing? The unpatched copy says.
         for (path, text) in &unchanged {
             scratch.write(path, text)?;
@@ -86,16 +94,17 @@ pub fn validate(
         for (path, text) in changes {
             scratch.write(path, text)?;
         }
-        let tolerated: BTreeSet<String> = failing_before
+        still_failing = failing
             .into_iter()
-            .filter(|name| !ran.contains(name))
-            .chain(flaky.iter().cloned())
+            .filter(|name| !ran.contains(name) && failing_before.contains(name))
             .collect();
+        let tolerated: BTreeSet<String> = still_failing.iter().chain(flaky).cloned().collect();
         tests = run_suite(&request, tool, doctests, &tolerated, timeout)?;
     }
     Ok(match tests {
         Ok(()) => Validation::Passed {
             warnings: new_warnings(&request, &unchanged, |path, text| scratch.write(path, text))?,
+            still_failing,
         },
         Err(failing) => Validation::Failed(failing.to_string()),
     })
@@ -312,6 +321,9 @@ pub fn warn_rejected(
 pub struct Validated {
     pub diff: String,
     pub warnings: Vec<String>,
+    /// Doctests and other members' tests that fail as they did without the
+    /// patch.
+    pub still_failing: Vec<String>,
 }
 
 /// Runs every test on a clean copy with patched files in place: their diff
@@ -353,9 +365,13 @@ pub fn validate_files(
     )?;
     drop(spinner);
     Ok(match validation {
-        Validation::Passed { warnings } => Ok(Validated {
+        Validation::Passed {
+            warnings,
+            still_failing,
+        } => Ok(Validated {
             diff: diff_of(user_files, files),
             warnings,
+            still_failing,
         }),
         Validation::Failed(reason) => Err(reason),
     })
@@ -453,8 +469,14 @@ mod tests {
             )
             .unwrap()
         };
-        // `calendar`'s failing test is not the patch's doing.
-        assert_eq!(run(&fixed), Validation::Passed { warnings: vec![] });
+        // `calendar`'s failing test is not the patch's doing, and is told.
+        assert_eq!(
+            run(&fixed),
+            Validation::Passed {
+                warnings: vec![],
+                still_failing: vec!["tests::already_failing".to_string()]
+            }
+        );
         // A patch that breaks a test of `calendar` (which `app`'s tests do
         // not see) is not valid.
         let breaking = fixed.replace(
@@ -494,7 +516,10 @@ mod tests {
                 TestTool::Cargo
             )
             .unwrap(),
-            Validation::Passed { warnings: vec![] }
+            Validation::Passed {
+                warnings: vec![],
+                still_failing: vec![]
+            }
         );
 
         // The same fix with a variable left unused: one warning more.
@@ -503,7 +528,7 @@ mod tests {
             "let left_unused = 1;\n            return x;",
             1,
         );
-        let Validation::Passed { warnings } = validate(
+        let Validation::Passed { warnings, .. } = validate(
             &workspace,
             &[(path.clone(), warned)],
             &features,
@@ -542,7 +567,10 @@ mod tests {
                 TestTool::Cargo
             )
             .unwrap(),
-            Validation::Passed { warnings: vec![] }
+            Validation::Passed {
+                warnings: vec![],
+                still_failing: vec![]
+            }
         );
 
         let broken = text.replace("return x;", "return x");

@@ -20,9 +20,11 @@ pub struct ChangeSince {
     pub other_files: Vec<String>,
 }
 
-/// The change since `rev` of the files under `dir` (tracked ones; untracked
-/// files are not part of it).
-pub fn change_since(dir: &Path, rev: &str) -> Result<ChangeSince> {
+/// The change since `rev` of the files under `dirs` (tracked ones; untracked
+/// files are not part of it), asked of the repository that holds the first.
+pub fn change_since(dirs: &[&Path], rev: &str) -> Result<ChangeSince> {
+    let dir = dirs.first().copied().unwrap_or(Path::new("."));
+    let pathspecs: Vec<&str> = dirs.iter().filter_map(|d| d.to_str()).collect();
     let git = |args: &[&str]| -> Result<String> {
         let mut command = Command::new("git");
         command.args(args).current_dir(dir);
@@ -64,8 +66,10 @@ pub fn change_since(dir: &Path, rev: &str) -> Result<ChangeSince> {
         "--diff-filter=M",
         rev,
         "--",
-        ".",
-    ])?;
+    ]
+    .into_iter()
+    .chain(pathspecs.iter().copied())
+    .collect::<Vec<_>>())?;
     let other_files = git(&[
         "diff",
         "--name-status",
@@ -73,8 +77,10 @@ pub fn change_since(dir: &Path, rev: &str) -> Result<ChangeSince> {
         "--diff-filter=ADR",
         rev,
         "--",
-        ".",
-    ])?
+    ]
+    .into_iter()
+    .chain(pathspecs.iter().copied())
+    .collect::<Vec<_>>())?
     .lines()
     .map(|line| line.replace('\t', " "))
     .collect();
