@@ -213,6 +213,7 @@ impl Concluded {
             fixed_tests,
             flaky,
             rejected: checked.rejected.clone(),
+            still_failing: checked.still_failing.clone(),
             confidence: checked.diff.as_ref().map(|_| {
                 confidence::assess(&confidence::Evidence::of(
                     &run.stages,
@@ -484,6 +485,7 @@ fn finished(unfixed_groups: &BTreeSet<String>) -> StagesEnd {
 struct Checked {
     diff: Option<String>,
     new_warnings: Vec<String>,
+    still_failing: Vec<String>,
     rejected: Option<String>,
     halt: Option<Halt>,
 }
@@ -587,6 +589,7 @@ fn check_patch(
             ));
         }
         checked.new_warnings = validated.warnings;
+        checked.still_failing = validated.still_failing;
         checked.diff = Some(validated.diff);
     }
     if let Some(stage) = run.stages.last_mut() {

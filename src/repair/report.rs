@@ -66,6 +66,10 @@ pub struct RepairReport {
     pub operators: BTreeMap<String, OperatorReport>,
     /// Why the best candidate failed validation, if it did.
     pub rejected_by_validation: Option<String>,
+    /// Tests the search does not run (doctests, other members' tests) that
+    /// fail with the validated patch as they did without it.
+    #[serde(default)]
+    pub still_failing: Vec<String>,
     pub seed: u64,
     pub population: usize,
     pub metric: String,
@@ -185,6 +189,7 @@ pub struct Ending {
     pub fixed_tests: Vec<String>,
     pub flaky: BTreeSet<String>,
     pub rejected: Option<String>,
+    pub still_failing: Vec<String>,
     pub confidence: Option<Confidence>,
 }
 
@@ -254,6 +259,7 @@ impl RepairReport {
             edits: stages.iter().flat_map(|s| edit_reports(&s.edits)).collect(),
             operators: operator_totals(stages),
             rejected_by_validation: ending.rejected,
+            still_failing: ending.still_failing,
             seed: settings.seed,
             population: settings.population,
             metric: metric.to_string(),
@@ -382,8 +388,12 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, c
     if !report.fixed_tests.is_empty() {
         let edits = report.edits.len();
         console.status("Fixed", abbreviate(&report.fixed_tests));
+        let but = match report.still_failing.len() {
+            0 => String::new(),
+            n => format!(" but {n} that failed without it too"),
+        };
         let what = format!(
-            "a patch of {edits} edit{} that passes every test it was given ({})",
+            "a patch of {edits} edit{} that passes every test it was given ({}){but}",
             if edits == 1 { "" } else { "s" },
             settings.test_tool.describe()
         );
@@ -552,6 +562,7 @@ mod tests {
                 },
             )]),
             rejected_by_validation: None,
+            still_failing: vec![],
             seed: 0,
             population: 40,
             metric: "ochiai".into(),
