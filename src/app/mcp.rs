@@ -217,11 +217,15 @@ impl Package {
             .unwrap_or(&self.workspace.root)
     }
 
-    /// A digest of the package's files (but the target dir and hidden
-    /// ones) and of the toolchain: an edit changes it.
+    /// A digest of the files of the package and of the members it links
+    /// (but the target dir and hidden ones) and of the toolchain: an edit
+    /// changes it.
     fn files(&self) -> String {
         let mut key = cache::Key::new("mcp session", &self.workspace.root);
         key.add_tree(self.dir(), &self.workspace.target_dir);
+        for member in &self.workspace.linked {
+            key.add_tree(member.dir(), &self.workspace.target_dir);
+        }
         key.digest()
     }
 

@@ -222,12 +222,12 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
             }
         }
     };
-    let package = package_of(chosen, &members);
+    let package = to_package(chosen, &members);
     let reached = linked_members(chosen, &members);
     let outside = outside_dependencies(chosen, &reached, &members);
     let linked = reached
         .into_iter()
-        .map(|member| package_of(member, &members))
+        .map(|member| to_package(member, &members))
         .collect();
     Ok(Workspace {
         root: metadata.workspace_root.into_std_path_buf(),
@@ -245,21 +245,27 @@ fn outside_dependencies(
     reached: &[&cargo_metadata::Package],
     members: &[&cargo_metadata::Package],
 ) -> Vec<String> {
-    let is_member = |dir: &cargo_metadata::camino::Utf8Path| {
-        members
-            .iter()
-            .any(|m| m.manifest_path.parent() == Some(dir))
-    };
     let mut names: Vec<String> = std::iter::once(chosen)
         .chain(reached.iter().copied())
         .flat_map(|p| &p.dependencies)
-        .filter(|d| d.kind != DependencyKind::Build)
-        .filter(|d| !d.path.as_deref().is_some_and(is_member))
+        .filter(|d| d.kind != DependencyKind::Build && member_of(d, members).is_none())
         .map(|d| d.rename.as_ref().unwrap_or(&d.name).replace('-', "_"))
         .collect();
     names.sort();
     names.dedup();
     names
+}
+
+/// The member a path dependency points at, if it is one.
+fn member_of<'m>(
+    dependency: &cargo_metadata::Dependency,
+    members: &[&'m cargo_metadata::Package],
+) -> Option<&'m cargo_metadata::Package> {
+    let dir = dependency.path.as_deref()?;
+    members
+        .iter()
+        .copied()
+        .find(|m| m.manifest_path.parent() == Some(dir))
 }
 
 /// The members `chosen` reaches through path dependencies (its normal and
@@ -268,13 +274,6 @@ fn linked_members<'m>(
     chosen: &cargo_metadata::Package,
     members: &[&'m cargo_metadata::Package],
 ) -> Vec<&'m cargo_metadata::Package> {
-    let dir_of = |p: &cargo_metadata::Package| p.manifest_path.parent().map(|d| d.to_path_buf());
-    let member_at = |dir: &cargo_metadata::camino::Utf8Path| {
-        members
-            .iter()
-            .copied()
-            .find(|m| dir_of(m).as_deref() == Some(dir))
-    };
     let mut linked: Vec<&cargo_metadata::Package> = Vec::new();
     let mut pending = vec![(chosen, true)];
     while let Some((package, is_chosen)) = pending.pop() {
@@ -284,7 +283,7 @@ fn linked_members<'m>(
                 DependencyKind::Development => is_chosen,
                 _ => false,
             };
-            let Some(member) = dependency.path.as_deref().and_then(member_at) else {
+            let Some(member) = member_of(dependency, members) else {
                 continue;
             };
             if wanted && member.id != chosen.id && !linked.iter().any(|l| l.id == member.id) {
@@ -297,7 +296,7 @@ fn linked_members<'m>(
 }
 
 /// A package as this tool sees it.
-fn package_of(chosen: &cargo_metadata::Package, members: &[&cargo_metadata::Package]) -> Package {
+fn to_package(chosen: &cargo_metadata::Package, members: &[&cargo_metadata::Package]) -> Package {
     let dependents = members
         .iter()
         .filter(|m| linked_members(m, members).iter().any(|l| l.id == chosen.id))
