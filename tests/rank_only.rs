@@ -300,7 +300,8 @@ fn workspace_needs_a_package_and_ranks_the_chosen_member() {
     assert_exit(&output, 4);
     let message = stderr(&output);
     assert!(
-        message.contains("several packages (alpha, beta)") && message.contains("-p NAME"),
+        message.contains("several packages (alpha, beta)")
+            && message.contains("-p NAME, or --workspace"),
         "{message}"
     );
     assert_eq!(message.lines().count(), 1, "{message}");
@@ -368,6 +369,27 @@ fn members_the_package_depends_on_are_ranked_with_it() {
         .find(|l| l.contains("calendar/src/lib.rs:12"))
         .unwrap_or_else(|| panic!("{listing}"));
     assert!(line.contains("arguments (app/src/lib.rs:5)"), "{line}");
+
+    // With --workspace, every member's tests run: `calendar`'s and
+    // `report`'s pass, and sharpen the ranking of `calendar`'s lines.
+    let json = rank_json(dir.path(), &["--workspace"]);
+    assert_eq!(json["package"], "calendar");
+    assert_eq!(json["linked"], serde_json::json!(["report", "app"]));
+    assert_eq!(json["tests"]["passed"], 6);
+    assert_eq!(
+        json["tests"]["failing"],
+        serde_json::json!([
+            "app/tests::a_century_february",
+            "app/years/the_year_nineteen_hundred",
+            "app/years/the_year_two_thousand"
+        ])
+    );
+    let faulty = entry(&json, "calendar/src/lib.rs", 5);
+    assert_eq!(
+        (&faulty["failed"], &faulty["passed"]),
+        (&serde_json::json!(3), &serde_json::json!(6))
+    );
+    assert!(faulty["rank"].as_u64().unwrap() <= 2, "{json:#}");
     assert_eq!(snapshot(dir.path()), before);
 }
 

@@ -48,6 +48,19 @@ fn a_fault_in_a_member_the_tests_reach_is_repaired_there() {
     assert_eq!(report["edits"][0]["file"], "calendar/src/lib.rs");
     // Applied at the workspace root, every member's tests pass.
     apply_and_test("members", &diff);
+
+    // With --workspace, the same fix, every member's tests run.
+    let (output, report) = repair("members", &["--workspace"]);
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), diff);
+    assert_eq!(
+        report["fixed_tests"],
+        serde_json::json!([
+            "app/tests::a_century_february",
+            "app/years/the_year_nineteen_hundred",
+            "app/years/the_year_two_thousand"
+        ])
+    );
 }
 
 #[test]

@@ -53,6 +53,15 @@ pub struct Args {
     )]
     pub package: Option<String>,
 
+    /// Run the tests of every workspace member, and rank and repair the code of every member
+    #[arg(
+        global = true,
+        long,
+        conflicts_with = "package",
+        help_heading = "Package Selection"
+    )]
+    pub workspace: bool,
+
     /// Assert that `Cargo.lock` will remain unchanged
     #[arg(global = true, long, help_heading = "Manifest Options")]
     pub locked: bool,
@@ -259,6 +268,7 @@ impl Args {
         crate::cargo::PackageQuery {
             manifest_path: self.manifest_path.clone(),
             package: self.package.clone(),
+            workspace: self.workspace,
             lockfile: self.lockfile(),
         }
     }
@@ -389,6 +399,7 @@ pub enum Format {
 const EVERY_COMMAND: &[&str] = &[
     "manifest_path",
     "package",
+    "workspace",
     "locked",
     "offline",
     "frozen",

@@ -43,11 +43,12 @@ pub(super) fn build_instrumented(
         scratch.write(&sources.get(*file).path, text)?;
     }
     let manifest_path = scratch.path_of(&workspace.package.manifest_path);
+    let also = workspace.also_tested();
     let request = BuildRequest {
         manifest_path: &manifest_path,
         package: &workspace.package.name,
         version: &workspace.package.version,
-        also: &[],
+        also: &also,
         cargo: features,
         target_dir: &scratch.target_dir,
         cap_lints: false,

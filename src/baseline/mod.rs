@@ -81,11 +81,13 @@ impl Baseline {
     /// whole `harness = false` executable, a function it cannot parse).
     pub fn test_function(&self, test: TestId) -> Result<TestFunction, String> {
         let (kind, target) = self.suite.target_of(test);
+        let package = self.suite.package_of(test);
         let root = self
             .workspace
-            .package
-            .targets
-            .iter()
+            .tested()
+            .into_iter()
+            .filter(|p| p.name == package)
+            .flat_map(|p| &p.targets)
             .find(|t| t.kind == kind && t.name == target)
             .map(|t| t.src_path.clone())
             .ok_or_else(|| format!("no target `{target}` holds it"))?;
@@ -151,8 +153,12 @@ pub fn establish(
         &settings.cargo,
         console,
     )?;
-    let package_dir = scratch.path_of(package.dir());
-    let suite = list_tests(executables, package, &package_dir)?;
+    let suite = list_tests(
+        executables,
+        &workspace.tested(),
+        &workspace.root,
+        scratch.root(),
+    )?;
     let runnable = runnable_tests(&suite, settings, &package.name)?;
     let run_settings = RunSettings {
         jobs: settings.jobs,

@@ -34,6 +34,8 @@ pub struct BuildRequest<'a> {
 /// A test executable cargo built: libtest's (or a custom) harness.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestExecutable {
+    /// The name of the package whose target it is.
+    pub package: String,
     pub target: String,
     pub kind: Kind,
     pub path: PathBuf,
@@ -266,6 +268,7 @@ fn compile(
                     && artifact.profile.test
                 {
                     executables.push(TestExecutable {
+                        package: package_name(&artifact.package_id.repr),
                         target: artifact.target.name.clone(),
                         kind: Kind::from_cargo(&artifact.target.kind),
                         path: path.into_std_path_buf(),
@@ -295,6 +298,20 @@ fn compile(
         .trim_start_matches("error: ")
         .to_string();
     Ok(BuildOutcome::Failed { errors, summary })
+}
+
+/// The package name in a package id as cargo's messages write it:
+/// `path+file:///dir/name#1.0.0`, `path+file:///dir#name@1.0.0`, or (before
+/// cargo 1.77) `name 1.0.0 (path+file:///dir)`.
+fn package_name(id: &str) -> String {
+    if let Some((name, _)) = id.split_once(' ') {
+        return name.to_string();
+    }
+    let (url, fragment) = id.split_once('#').unwrap_or((id, ""));
+    match fragment.split_once('@') {
+        Some((name, _)) => name.to_string(),
+        None => url.rsplit('/').next().unwrap_or(url).to_string(),
+    }
 }
 
 fn compile_error(diagnostic: &cargo_metadata::diagnostic::Diagnostic) -> CompileError {
@@ -333,6 +350,23 @@ fn compile_error(diagnostic: &cargo_metadata::diagnostic::Diagnostic) -> Compile
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn package_names_are_read_from_ids() {
+        assert_eq!(package_name("path+file:///w/calendar#0.1.0"), "calendar");
+        assert_eq!(
+            package_name("path+file:///w/dir#percent-encoding@2.3.2"),
+            "percent-encoding"
+        );
+        assert_eq!(
+            package_name("calendar 0.1.0 (path+file:///w/calendar)"),
+            "calendar"
+        );
+        assert_eq!(
+            package_name("registry+https://github.com/rust-lang/crates.io-index#hex@0.4.3"),
+            "hex"
+        );
+    }
 
     #[test]
     fn capped_lints_let_a_denied_warning_build_and_share_the_dependencies() {

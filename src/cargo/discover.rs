@@ -21,6 +21,9 @@ pub struct Workspace {
     /// workspace, and theirs, transitively. Their code is ranked and
     /// edited with the package's.
     pub linked: Vec<Package>,
+    /// Whether every member's tests run (`--workspace`; the linked members
+    /// are then every member but the package), not only the package's.
+    pub whole: bool,
     /// How the code of the package and the linked members names the crates
     /// they depend on outside the workspace (registry, git and outside path
     /// dependencies: never edited), `-` written `_`.
@@ -47,6 +50,22 @@ impl Workspace {
             .iter()
             .flat_map(|p| p.targets.iter().filter(|t| t.kind == Kind::Lib));
         own.chain(linked).collect()
+    }
+
+    /// The packages whose tests run: the package, and with `--workspace`
+    /// every other member.
+    pub fn tested(&self) -> Vec<&Package> {
+        let others = self.linked.iter().filter(|_| self.whole);
+        std::iter::once(&self.package).chain(others).collect()
+    }
+
+    /// The members other than the package whose tests run, as
+    /// `name@version`.
+    pub fn also_tested(&self) -> Vec<String> {
+        self.tested()[1..]
+            .iter()
+            .map(|p| format!("{}@{}", p.name, p.version))
+            .collect()
     }
 
     /// The package whose directory holds `path` (relative to the workspace
@@ -147,6 +166,9 @@ impl Kind {
 pub struct PackageQuery {
     pub manifest_path: Option<PathBuf>,
     pub package: Option<String>,
+    /// `--workspace`: every member's tests run, every member's code is
+    /// ranked and edited.
+    pub workspace: bool,
     pub lockfile: Lockfile,
 }
 
@@ -209,11 +231,12 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
             match (here, members.as_slice()) {
                 (Some(package), _) => package,
                 (None, [only]) => only,
+                (None, [first, ..]) if query.workspace => first,
                 (None, _) => {
                     return Err(Failure::new(
                         Exit::PackageSelection,
                         format!(
-                            "this workspace has several packages ({}): choose one with -p NAME",
+                            "this workspace has several packages ({}): choose one with -p NAME, or --workspace for all",
                             member_names()
                         ),
                     )
@@ -223,7 +246,15 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
         }
     };
     let package = to_package(chosen, &members);
-    let reached = linked_members(chosen, &members);
+    let reached = if query.workspace {
+        members
+            .iter()
+            .copied()
+            .filter(|m| m.id != chosen.id)
+            .collect()
+    } else {
+        linked_members(chosen, &members)
+    };
     let outside = outside_dependencies(chosen, &reached, &members);
     let linked = reached
         .into_iter()
@@ -234,6 +265,7 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
         target_dir: metadata.target_directory.into_std_path_buf(),
         package,
         linked,
+        whole: query.workspace,
         outside,
     })
 }

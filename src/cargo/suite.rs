@@ -31,15 +31,25 @@ impl TestId {
     }
 }
 
-/// Every test of the package, across its test executables.
+/// Every test of the package (with `--workspace`, of every member), across
+/// its test executables.
 #[derive(Debug, Clone)]
 pub struct TestSuite {
     pub executables: Vec<TestExecutable>,
     pub tests: Vec<TestCase>,
-    /// The package directory (in the scratch copy): tests run there.
-    pub package_dir: PathBuf,
-    package_name: String,
-    package_version: String,
+    /// The copy of the workspace the executables were built in.
+    root: PathBuf,
+    /// The packages whose tests these are, the package first.
+    packages: Vec<TestedPackage>,
+}
+
+/// A package whose tests are in the suite: its tests run in its directory.
+#[derive(Debug, Clone)]
+struct TestedPackage {
+    name: String,
+    version: String,
+    /// Relative to the workspace root.
+    dir: PathBuf,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,20 +93,49 @@ pub struct TestOutcome {
     pub duration: Duration,
 }
 
-/// Lists the tests of every executable.
+/// Lists the tests of every executable of `packages` (the package first;
+/// when there are several, each full name starts with its package's name),
+/// built in the copy at `root` of the workspace at `workspace_root`.
 pub fn list_tests(
     executables: Vec<TestExecutable>,
-    package: &Package,
-    package_dir: &Path,
+    packages: &[&Package],
+    workspace_root: &Path,
+    root: &Path,
 ) -> Result<TestSuite> {
+    let packages: Vec<(&Package, TestedPackage)> = packages
+        .iter()
+        .map(|&p| {
+            let dir = p
+                .dir()
+                .strip_prefix(workspace_root)
+                .unwrap_or(Path::new(""));
+            let tested = TestedPackage {
+                name: p.name.clone(),
+                version: p.version.clone(),
+                dir: dir.to_path_buf(),
+            };
+            (p, tested)
+        })
+        .collect();
     let mut tests = Vec::new();
     for (index, executable) in executables.iter().enumerate() {
+        let position = packages
+            .iter()
+            .position(|(p, _)| p.name == executable.package)
+            .unwrap_or(0);
+        let (package, tested) = &packages[position];
         let harness = package
             .targets
             .iter()
             .find(|t| t.name == executable.target && t.kind == executable.kind)
             .is_none_or(|t| t.harness);
-        let id_of = |name: &str| test_id(executable.kind, &executable.target, name);
+        let id_of = |name: &str| {
+            let id = test_id(executable.kind, &executable.target, name);
+            match packages.len() {
+                1 => id,
+                _ => format!("{}/{id}", package.name),
+            }
+        };
         if !harness {
             tests.push(TestCase {
                 executable: index,
@@ -107,8 +146,9 @@ pub fn list_tests(
             });
             continue;
         }
-        let all = list(executable, package_dir, false)?;
-        let ignored: BTreeSet<String> = list(executable, package_dir, true)?.into_iter().collect();
+        let cwd = root.join(&tested.dir);
+        let all = list(executable, &cwd, false)?;
+        let ignored: BTreeSet<String> = list(executable, &cwd, true)?.into_iter().collect();
         for name in all {
             tests.push(TestCase {
                 executable: index,
@@ -122,9 +162,8 @@ pub fn list_tests(
     Ok(TestSuite {
         executables,
         tests,
-        package_dir: package_dir.to_path_buf(),
-        package_name: package.name.clone(),
-        package_version: package.version.clone(),
+        root: root.to_path_buf(),
+        packages: packages.into_iter().map(|(_, tested)| tested).collect(),
     })
 }
 
@@ -253,15 +292,20 @@ impl TestSuite {
         (executable.kind, executable.target.clone())
     }
 
+    /// The name of the package whose executable holds `test`.
+    pub fn package_of(&self, test: TestId) -> &str {
+        &self.executables[self.get(test).executable].package
+    }
+
     /// The same tests, in the executables of another build of the package
-    /// (a worker's scratch copy, say), run from `package_dir`. A build of
-    /// `only` some targets leaves the others without an executable (an
-    /// empty path: their tests must not run).
+    /// (a worker's scratch copy at `root`, say). A build of `only` some
+    /// targets leaves the others without an executable (an empty path:
+    /// their tests must not run).
     pub fn with_build(
         &self,
         executables: &[TestExecutable],
         only: Option<&BTreeSet<(Kind, String)>>,
-        package_dir: &Path,
+        root: &Path,
     ) -> Result<TestSuite> {
         let mut suite = self.clone();
         for executable in &mut suite.executables {
@@ -270,9 +314,11 @@ impl TestSuite {
                 executable.path = PathBuf::new();
                 continue;
             }
-            let built = executables
-                .iter()
-                .find(|e| e.target == executable.target && e.kind == executable.kind);
+            let built = executables.iter().find(|e| {
+                e.target == executable.target
+                    && e.kind == executable.kind
+                    && e.package == executable.package
+            });
             let Some(built) = built else {
                 bail!(
                     "the build did not produce test executable `{}`",
@@ -281,20 +327,27 @@ impl TestSuite {
             };
             executable.path = built.path.clone();
         }
-        suite.package_dir = package_dir.to_path_buf();
+        suite.root = root.to_path_buf();
         Ok(suite)
     }
 
-    /// A command for `executable`, in the package directory, with the
+    /// A command for `executable`, in its package's directory, with the
     /// environment cargo gives tests.
     fn executable_command(&self, executable: usize) -> Command {
-        let mut command = Command::new(&self.executables[executable].path);
+        let executable = &self.executables[executable];
+        let package = self
+            .packages
+            .iter()
+            .find(|p| p.name == executable.package)
+            .unwrap_or(&self.packages[0]);
+        let dir = self.root.join(&package.dir);
+        let mut command = Command::new(&executable.path);
         command
-            .current_dir(&self.package_dir)
+            .current_dir(&dir)
             .env("RUST_BACKTRACE", "0")
-            .env("CARGO_MANIFEST_DIR", &self.package_dir)
-            .env("CARGO_PKG_NAME", &self.package_name)
-            .env("CARGO_PKG_VERSION", &self.package_version);
+            .env("CARGO_MANIFEST_DIR", &dir)
+            .env("CARGO_PKG_NAME", &package.name)
+            .env("CARGO_PKG_VERSION", &package.version);
         command
     }
 

@@ -3,7 +3,7 @@
 //! from the last version written are rewritten.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
@@ -20,10 +20,10 @@ use crate::system::scratch::ScratchDir;
 pub struct BuildCopy {
     scratch: ScratchDir,
     manifest_path: PathBuf,
-    /// The package directory in the copy: tests run there.
-    pub package_dir: PathBuf,
     package: String,
     version: String,
+    /// The other members whose tests run (`--workspace`), `name@version`.
+    also: Vec<String>,
     cargo: CargoFlags,
     /// Files of the copy that differ from the originals, with their text.
     written: BTreeMap<FileId, String>,
@@ -45,10 +45,10 @@ impl BuildCopy {
         }
         Ok(BuildCopy {
             manifest_path: scratch.path_of(&workspace.package.manifest_path),
-            package_dir: scratch.path_of(workspace.package.dir()),
             scratch,
             package: workspace.package.name.clone(),
             version: workspace.package.version.clone(),
+            also: workspace.also_tested(),
             cargo: features.clone(),
             written: BTreeMap::new(),
         })
@@ -77,10 +77,17 @@ impl BuildCopy {
         Ok(())
     }
 
+    /// The copy's root: the workspace's copy.
+    pub fn root(&self) -> &Path {
+        self.scratch.root()
+    }
+
     /// Builds the test executables of what the copy holds (with `only`,
-    /// those of these targets alone), lints capped to warnings, so that a
-    /// mutant's new warning is no error.
+    /// those of these targets alone; every target when several packages'
+    /// tests run, whose target names cargo would apply to each), lints
+    /// capped to warnings, so that a mutant's new warning is no error.
     pub fn build(&self, only: Option<&BTreeSet<(Kind, String)>>) -> Result<BuildOutcome> {
+        let only = only.filter(|_| self.also.is_empty());
         build_tests(&self.request(), only, |_| {})
     }
 
@@ -94,7 +101,7 @@ impl BuildCopy {
             manifest_path: &self.manifest_path,
             package: &self.package,
             version: &self.version,
-            also: &[],
+            also: &self.also,
             cargo: &self.cargo,
             target_dir: &self.scratch.target_dir,
             cap_lints: true,

@@ -205,7 +205,7 @@ impl Worker {
                 return Ok(CandidateOutcome::Unviable(first));
             }
         };
-        let suite = suite.with_build(&executables, None, &self.copy.package_dir)?;
+        let suite = suite.with_build(&executables, None, self.copy.root())?;
         let started = Instant::now();
         let run = plan.run(&suite, job.edited.as_ref(), &[])?;
         self.test_seconds += started.elapsed().as_secs_f64();

@@ -154,7 +154,7 @@ impl SchemaEvaluator {
             BuildOutcome::Built(executables) => {
                 Ok(self
                     .suite
-                    .with_build(&executables, only, &self.copy.package_dir)?)
+                    .with_build(&executables, only, self.copy.root())?)
             }
             BuildOutcome::Failed { errors, .. } => Err(errors),
         })

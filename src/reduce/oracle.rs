@@ -140,11 +140,11 @@ impl TestOracle {
         self.copy.write(&texts, &self.originals)?;
         self.builds += 1;
         Ok(match self.copy.build(Some(&self.target))? {
-            BuildOutcome::Built(executables) => Ok(self.suite.with_build(
-                &executables,
-                Some(&self.target),
-                &self.copy.package_dir,
-            )?),
+            BuildOutcome::Built(executables) => {
+                Ok(self
+                    .suite
+                    .with_build(&executables, Some(&self.target), self.copy.root())?)
+            }
             BuildOutcome::Failed { errors, summary } if errors.is_empty() => {
                 anyhow::bail!("cannot build the test's target in a scratch copy: {summary}")
             }

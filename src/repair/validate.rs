@@ -60,7 +60,7 @@ pub fn validate(
         scratch.write(path, text)?;
     }
     let manifest_path = scratch.path_of(&workspace.package.manifest_path);
-    let also = also_tested(workspace, changes);
+    let also = tested_with(workspace, changes);
     let request = BuildRequest {
         manifest_path: &manifest_path,
         package: &workspace.package.name,
@@ -110,13 +110,14 @@ pub fn validate(
     })
 }
 
-/// The other packages whose tests a patch of `changes` must pass: each
-/// linked member it edits, and the members that depend on what it edits
-/// (`name@version`, the package itself left out).
-fn also_tested(workspace: &Workspace, changes: &[(PathBuf, String)]) -> Vec<String> {
+/// The other packages whose tests a patch of `changes` must pass: those
+/// whose tests the search ran (`--workspace`), each linked member it
+/// edits, and the members that depend on what it edits (`name@version`,
+/// the package itself left out).
+fn tested_with(workspace: &Workspace, changes: &[(PathBuf, String)]) -> Vec<String> {
     let package = &workspace.package;
     let own = format!("{}@{}", package.name, package.version);
-    let mut also: Vec<String> = Vec::new();
+    let mut also: Vec<String> = workspace.also_tested();
     for (path, _) in changes {
         let edited = workspace.package_of(path);
         let spec = format!("{}@{}", edited.name, edited.version);
