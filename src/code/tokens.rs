@@ -120,6 +120,23 @@ pub fn mentions<'n>(tokens: TokenStream, names: &BTreeSet<&'n str>) -> Vec<(&'n 
     found
 }
 
+/// The first names of the paths in `code` (`a` of `a::b::c(..)`).
+pub fn path_roots(code: &str) -> Vec<String> {
+    let mut roots: Vec<String> = Vec::new();
+    for (at, _) in code.match_indices("::") {
+        let before = &code[..at];
+        let start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = &before[start..];
+        let continues = before[..start].ends_with("::");
+        if !name.is_empty() && !continues && !roots.iter().any(|r| r == name) {
+            roots.push(name.to_string());
+        }
+    }
+    roots
+}
+
 /// A statement's shape: its tokens, each name that reads as a local
 /// variable written `$`, and those names in order (`bytecount +=
 /// line_start.bytes_scanned();` is `$ += $ . bytes_scanned ( ) ;` with
@@ -188,6 +205,16 @@ fn shape_of(tokens: TokenStream, shape: &mut String, names: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_roots_are_the_first_segments() {
+        assert_eq!(
+            path_roots("total += cube::cube(side) + std::mem::take(&mut x) + a::b::c;"),
+            ["cube", "std", "a"]
+        );
+        assert_eq!(path_roots("Vec::<u8>::new()"), ["Vec"]);
+        assert!(path_roots("let x = y;").is_empty());
+    }
 
     #[test]
     fn tokens_mention_names_as_words_and_in_format_strings() {

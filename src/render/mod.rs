@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use crate::baseline::Baseline;
 use crate::baseline::{EventSite, Predicate};
 use crate::code::source::{FileId, Location};
-use crate::code::{Span, Spans};
+use crate::code::{Span, Spans, path_roots};
 use crate::localize::{Metric, Suspect};
 use crate::mutation::Constant;
 
@@ -162,23 +162,6 @@ pub fn calls_outside(ranking: &Ranking) -> Option<String> {
     ))
 }
 
-/// The first names of the paths in `code` (`a` of `a::b::c(..)`).
-fn path_roots(code: &str) -> Vec<String> {
-    let mut roots: Vec<String> = Vec::new();
-    for (at, _) in code.match_indices("::") {
-        let before = &code[..at];
-        let start = before
-            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
-        let name = &before[start..];
-        let continues = before[..start].ends_with("::");
-        if !name.is_empty() && !continues && !roots.iter().any(|r| r == name) {
-            roots.push(name.to_string());
-        }
-    }
-    roots
-}
-
 /// Why no line a failing test ran is ranked, when none is (no test fails,
 /// or the failing tests ran no probed line: files left uninstrumented are
 /// named with the lines they hold); `None` when some failing test ran a
@@ -267,20 +250,5 @@ pub fn format_score(score: f64) -> String {
         "inf".to_string()
     } else {
         format!("{score:.4}")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn path_roots_are_the_first_segments() {
-        assert_eq!(
-            path_roots("total += cube::cube(side) + std::mem::take(&mut x) + a::b::c;"),
-            ["cube", "std", "a"]
-        );
-        assert_eq!(path_roots("Vec::<u8>::new()"), ["Vec"]);
-        assert!(path_roots("let x = y;").is_empty());
     }
 }
