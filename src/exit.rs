@@ -197,7 +197,8 @@ Exit codes:
   1    internal error
   2    invalid command line; reduce: no test has that name
   3    no cargo package found (no Cargo.toml, or --manifest-path does not exist)
-  4    package selection: a workspace with several packages and no -p, or an unknown -p
+  4    package selection: a workspace with several packages and neither -p nor
+       --workspace, or an unknown -p
   5    the crate or its tests do not build before any change
   6    nothing to localize: no tests, every test passes, or every failing test is
        flaky; reduce: the test passes, or cannot be reduced
