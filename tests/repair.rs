@@ -64,6 +64,41 @@ fn a_fault_in_a_member_the_tests_reach_is_repaired_there() {
 }
 
 #[test]
+fn shards_of_a_repair_across_members_merge_to_the_fix() {
+    let dir = fixture("members");
+    let out = tempfile::tempdir().unwrap();
+    let path = |k: usize| {
+        out.path()
+            .join(format!("s{k}.json"))
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    for k in 0..2 {
+        let shard = format!("{k}/2");
+        let output = autofix(
+            dir.path(),
+            &["-p", "app", "--shard", &shard, "-q", "-o", &path(k)],
+        );
+        assert_exit(&output, 0);
+    }
+    let merged = autofix(dir.path(), &["-p", "app", "merge", &path(0), &path(1)]);
+    assert_exit(&merged, 0);
+    let diff = stdout(&merged);
+    assert!(
+        diff.starts_with("diff --git a/calendar/src/lib.rs"),
+        "{diff}"
+    );
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-    year % 4 == 0 && (year % 100 != 0 || year % 400 != 0)",
+            "+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)"
+        ]
+    );
+}
+
+#[test]
 fn the_same_seed_repeats_the_run() {
     let (_, first) = repair("middle", &["-q"]);
     let (_, second) = repair("middle", &["-q"]);
