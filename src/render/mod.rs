@@ -105,8 +105,13 @@ impl Ranking<'_> {
 }
 
 /// Where the most suspicious line lies when it is in a workspace member
-/// the package links, not in the package whose tests fail (one line).
+/// the package depends on, not in the package whose tests fail (one line;
+/// with `--workspace` every member's tests run, and the test names say
+/// whose fail).
 pub fn elsewhere(ranking: &Ranking) -> Option<String> {
+    if ranking.baseline.workspace.whole {
+        return None;
+    }
     let top = ranking.suspects.first()?;
     let member = ranking.package(top.location.file);
     let package = &ranking.baseline.workspace.package.name;

@@ -293,3 +293,7 @@ pub fn text_of(node: roxmltree::Node) -> String {
         .filter_map(|n| n.text())
         .collect()
 }
+
+/// The faulty line of the `members` fixture's `calendar`, and its fix.
+pub const CALENDAR_FAULT: &str = "    year % 4 == 0 && (year % 100 != 0 || year % 400 != 0)";
+pub const CALENDAR_FIX: &str = "    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)";
