@@ -435,3 +435,16 @@ fn value_moves_a_bound_of_a_range_pattern_in_a_const_fn() {
     let evaluation = &report["evaluation"];
     assert!(evaluation["woven"].as_u64().unwrap() > 0, "{evaluation:#}");
 }
+
+#[test]
+fn term_measures_from_the_blocks_indentation() {
+    // `spaces >= 4` ignores the list item's `indent`: no literal, no
+    // operator and no condition of the crate passes every test; only the
+    // term the measure forgot does.
+    fixed_by(
+        "forgotten_term",
+        "term",
+        "-    if spaces >= 4 {",
+        "+    if spaces >= 4 + indent {",
+    );
+}

@@ -72,6 +72,8 @@ pub enum Operator {
     /// Insert first in a match arm's block a guard that another arm has
     /// first in its own, on what this arm's pattern binds.
     Twin,
+    /// `e` to `e - v` or `e + v`, `v` a same-typed variable in scope.
+    Term,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

@@ -109,17 +109,23 @@ impl Collector<'_> {
     ) {
         // A closure's parameters are bound where it is written.
         defines.extend(closure_parameters(code));
-        let lends = written_through(code);
+        // Lent: `&mut x`, and a mutable reference passed on as it is (a
+        // name bound to a mutable borrow, a `&mut` parameter).
+        let function = scope.function_line;
+        let mut lends = written_through(code);
+        lends.extend(called_with(code).into_iter().filter(|name| {
+            self.aliases.contains_key(&(function, name.clone())) || scope.is_lent_parameter(name)
+        }));
         defines.extend(lends.iter().cloned());
-        let aliased: Vec<String> = defines
-            .iter()
-            .filter_map(|d| {
-                self.aliases
-                    .get(&(scope.function_line, base(d).to_string()))
-            })
-            .cloned()
-            .collect();
-        defines.extend(aliased);
+        let borrowed = |names: &BTreeSet<String>| -> Vec<String> {
+            let aliased = names
+                .iter()
+                .filter_map(|d| self.aliases.get(&(function, base(d).to_string())));
+            aliased.cloned().collect()
+        };
+        // What a borrow writes or lends, it writes or lends the borrowed.
+        lends.extend(borrowed(&lends));
+        defines.extend(borrowed(&defines));
         let location = Location::new(self.file, line);
         // Only local variables (and fields of `self`): paths such as `None`
         // or constants are not variables.
@@ -198,11 +204,18 @@ impl Collector<'_> {
         let (names, borrowed) = match stmt {
             Stmt::Local(local) => (
                 pattern_bindings(&local.pat),
-                local
-                    .init
-                    .as_ref()
-                    .and_then(|init| mutably_borrowed(&init.expr)),
+                local.init.as_ref().and_then(|init| {
+                    if binds_ref_mut(&local.pat) {
+                        written(&init.expr)
+                    } else {
+                        mutably_borrowed(&init.expr)
+                    }
+                }),
             ),
+            Stmt::Expr(Expr::Match(m), _) if m.arms.iter().any(|a| binds_ref_mut(&a.pat)) => {
+                let names = m.arms.iter().flat_map(|a| pattern_bindings(&a.pat));
+                (names.collect(), written(&m.expr))
+            }
             Stmt::Expr(expr, _) => match header(expr) {
                 Some(header) => (header.binds, header.head.and_then(mutably_borrowed)),
                 None => (Vec::new(), None),
@@ -264,6 +277,8 @@ fn mutably_borrowed(value: &Expr) -> Option<String> {
                 mutably_borrowed(&call.receiver)
             }
         }
+        // `if let Some(ref mut x) = v`: the pattern borrows `v` mutably.
+        Expr::Let(binding) if binds_ref_mut(&binding.pat) => written(&binding.expr),
         Expr::Let(binding) => mutably_borrowed(&binding.expr),
         Expr::Binary(binary) => {
             mutably_borrowed(&binary.left).or_else(|| mutably_borrowed(&binary.right))
@@ -297,6 +312,56 @@ fn written_through(code: Code) -> BTreeSet<String> {
                 };
                 self.0.extend(written(target));
             }
+        }
+        fn visit_block(&mut self, _: &'ast syn::Block) {}
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(BTreeSet::new());
+    match code {
+        Code::Stmt(stmt) => finder.visit_stmt(stmt),
+        Code::Expr(expr) => finder.visit_expr(expr),
+    }
+    finder.0
+}
+
+/// Whether `pat` binds a name by `ref mut`, borrowing what it matches.
+fn binds_ref_mut(pat: &syn::Pat) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            self.0 |= pat.by_ref.is_some() && pat.mutability.is_some();
+            visit::visit_pat_ident(self, pat);
+        }
+        fn visit_expr(&mut self, _: &'ast Expr) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_pat(pat);
+    finder.0
+}
+
+/// The plain names `code` passes to calls (`f(x)`, `v.g(x)`): a name
+/// bound to a mutable reference is lent again that way. Not in blocks or
+/// closures inside it.
+fn called_with(code: Code) -> BTreeSet<String> {
+    struct Finder(BTreeSet<String>);
+    impl Finder {
+        fn arguments<'e>(&mut self, args: impl IntoIterator<Item = &'e Expr>) {
+            let names = args.into_iter().filter_map(|arg| match arg {
+                Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
+                _ => None,
+            });
+            self.0.extend(names);
+        }
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            self.arguments(&call.args);
+            visit::visit_expr_call(self, call);
+        }
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            self.arguments(&call.args);
+            visit::visit_expr_method_call(self, call);
         }
         fn visit_block(&mut self, _: &'ast syn::Block) {}
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}

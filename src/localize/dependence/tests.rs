@@ -333,3 +333,39 @@ fn what_follows_an_early_return_depends_on_its_condition() {
     assert_eq!(facts[&at(13)].exits, BTreeSet::from([at(10)]));
     assert_eq!(facts[&at(15)].exits, BTreeSet::new(), "after the `loop`");
 }
+
+#[test]
+fn a_ref_mut_binding_passed_on_to_a_call_writes_what_it_borrows() {
+    let text = "fn negate(class: &mut Vec<u8>) {\n    class.push(0);\n}\nfn fold(class: &mut Vec<u8>) {\n    negate(class);\n}\npub fn parse(input: &[u8]) -> Result<Vec<u8>, ()> {\n    let mut result: Result<Vec<u8>, ()> = Ok(input.to_vec());\n    if let Ok(ref mut class) = result {\n        fold(class);\n    }\n    result\n}\n";
+    let facts = facts_of(text);
+    assert!(
+        facts[&at(10)].lends.contains("class"),
+        "{:?}",
+        facts[&at(10)]
+    );
+    assert!(
+        facts[&at(10)].defines.contains("result"),
+        "through the binding"
+    );
+    assert_eq!(facts[&at(5)].writes_back, BTreeSet::from(["class".into()]));
+    // parse(b"a") runs 8, 9, 10 (fold: 5, which calls negate: 2), 12.
+    let trace = [at(8), at(9), at(10), at(5), at(2), at(12)];
+    let run = Run::new(&trace, &facts);
+    assert!(run.dependencies_of(&at(12)).contains(&Dependency::Data {
+        variable: "result".into(),
+        from: at(10)
+    }));
+    assert_eq!(lines(&run.slice(|| false)), [2, 5, 8, 9, 10, 12]);
+}
+
+#[test]
+fn a_ref_mut_pattern_in_a_match_or_a_let_borrows_what_it_matches() {
+    let text = "pub fn bump(mut pair: (u8, u8), mut o: Option<u8>) -> (u8, Option<u8>) {\n    let (ref mut a, _) = pair;\n    *a += 1;\n    match o {\n        Some(ref mut x) => *x += 1,\n        None => {}\n    }\n    (pair.0, o)\n}\n";
+    let facts = facts_of(text);
+    assert!(
+        facts[&at(3)].defines.contains("pair"),
+        "{:?}",
+        facts[&at(3)]
+    );
+    assert!(facts[&at(5)].defines.contains("o"), "{:?}", facts[&at(5)]);
+}

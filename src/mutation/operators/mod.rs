@@ -37,6 +37,7 @@ mod range;
 mod safe;
 mod statement;
 mod synthesis;
+mod term;
 #[cfg(test)]
 mod tests;
 mod twin;
@@ -119,6 +120,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &ends::Ends,
     &identifier::Identifier,
     &offset::Offset,
+    &term::Term,
     &arguments::Arguments,
     &idiom::Idiom,
     &synthesis::Synthesis,

@@ -764,3 +764,35 @@ fn twin_inserts_what_leads_a_statement_of_the_same_shape_renamed() {
     // Where it leads already, nothing (nor a `let` that leads elsewhere).
     assert!(outcomes(text, Operator::Twin, 4).is_empty());
 }
+
+#[test]
+fn term_adds_a_same_typed_variable_in_scope_to_an_integer() {
+    let text = "fn scan(n: usize) -> usize {\n    n\n}\nfn close(line: &str, indent: usize, width: u32) -> usize {\n    let end = scan(4) + line.len();\n    end\n}\n";
+    let mut types = Types::default();
+    let here = crate::code::source::Location::new(crate::code::source::FileId::new(0), 5);
+    types.set_variable(here, "indent", "usize");
+    types.set_variable(here, "width", "u32");
+    types.set_variable(here, "line", "&str");
+    let start = text.find("scan(4) +").unwrap();
+    let operand = start..start + "scan(4) + line.len()".len();
+    types.set_expression(crate::code::source::FileId::new(0), &operand, "usize");
+    let lines: BTreeSet<String> = outcomes_typed(text, Operator::Term, 5, &types)
+        .iter()
+        .map(|t| line(t, 5).to_string())
+        .collect();
+    // The literal takes any settled integer; the `usize` value only a
+    // `usize`, added without parentheses around the sum; a `&str` never.
+    assert_eq!(
+        lines,
+        BTreeSet::from([
+            "let end = scan(4 - indent) + line.len();".to_string(),
+            "let end = scan(4 + indent) + line.len();".into(),
+            "let end = scan(4 - width) + line.len();".into(),
+            "let end = scan(4 + width) + line.len();".into(),
+            "let end = scan(4) + line.len() - indent;".into(),
+            "let end = scan(4) + line.len() + indent;".into(),
+        ])
+    );
+    // Without known types, nothing but the literal's own.
+    assert!(outcomes(text, Operator::Term, 5).is_empty());
+}
