@@ -448,3 +448,25 @@ fn term_measures_from_the_blocks_indentation() {
         "+    if spaces >= 4 + indent {",
     );
 }
+
+/// The text output lists the other plausible patches, each once, with
+/// the measure that put it after the one printed.
+#[test]
+fn the_alternatives_are_listed_with_why_they_came_after() {
+    let (output, report) = repair("two_plausible", &[]);
+    let text = stderr(&output);
+    let listed: Vec<&str> = text.lines().filter(|l| l.contains("Also passes")).collect();
+    assert!(!listed.is_empty() && listed.len() <= 3, "{text}");
+    let mut unique = listed.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), listed.len(), "each patch once: {text}");
+    let disturbing = listed
+        .iter()
+        .find(|l| l.contains("`9`"))
+        .unwrap_or_else(|| panic!("x > 9 is listed: {text}"));
+    assert!(
+        disturbing.contains("after it: the passing tests that reach it execute"),
+        "{disturbing}"
+    );
+    assert_eq!(report["outcome"], "fixed");
+}

@@ -113,13 +113,43 @@ pub fn rank_plausible(
             }
         }
     }
-    alternatives.sort_by_key(|a| {
-        let change = a.measures.behaviour_change.unwrap_or(usize::MAX);
-        let unchecked = a.measures.passing_reach == 0;
-        let m = &a.measures;
-        (change, m.unnatural, unchecked, m.growth, a.size)
-    });
+    alternatives.sort_by_key(|a| (a.measures.order(), a.size));
     Ok(alternatives)
+}
+
+impl Measures {
+    /// Where these measures put a patch among the plausible ones, the
+    /// first of their order (after it, the smaller edit, then the one made
+    /// first).
+    fn order(&self) -> (usize, usize, bool, i64) {
+        let change = self.behaviour_change.unwrap_or(usize::MAX);
+        (change, self.unnatural, self.passing_reach == 0, self.growth)
+    }
+
+    /// Why a patch with these measures comes after one with `chosen`'s:
+    /// the first measure of the order that tells them apart.
+    pub fn behind(&self, chosen: &Measures) -> String {
+        let (mine, theirs) = (self.order(), chosen.order());
+        if mine.0 != theirs.0 {
+            return match self.behaviour_change {
+                None => "its effect on the passing tests was not measured".to_string(),
+                Some(lines) => format!(
+                    "the passing tests that reach it execute {lines} line{} differently",
+                    if lines == 1 { "" } else { "s" }
+                ),
+            };
+        }
+        if mine.1 != theirs.1 {
+            return "a less usual kind of edit".to_string();
+        }
+        if mine.2 != theirs.2 {
+            return "no test that passed before executes its line".to_string();
+        }
+        if mine.3 != theirs.3 {
+            return "it writes more code".to_string();
+        }
+        "as good by every measure: a larger edit, or tried later".to_string()
+    }
 }
 
 /// The lines `candidate` edits.

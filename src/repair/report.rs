@@ -12,7 +12,7 @@ use crate::repair::choice::Measures;
 use crate::repair::confidence::{Confidence, Level};
 use crate::repair::search::Stop;
 use crate::repair::settings::Settings;
-use crate::repair::stage::{EditDescription, Stage, percent};
+use crate::repair::stage::{EditDescription, Plausible, Stage, percent};
 use crate::system::console::Console;
 
 /// Whether the repair produced a validated patch.
@@ -412,31 +412,45 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, c
             let sign = if reason.supports { '+' } else { '-' };
             console.status("", format!("{sign} {}", reason.text));
         }
-        if let [stage] = stages {
-            let others = stage
-                .alternatives
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != stage.chosen)
-                .take(ALTERNATIVES_SHOWN);
-            for (_, other) in others {
-                let edits: Vec<String> = other
-                    .edits
-                    .iter()
-                    .map(|e| {
-                        format!(
-                            "{}:{} ({}) `{}`",
-                            e.file.display(),
-                            e.line,
-                            e.operator.name(),
-                            one_line(&e.replacement)
-                        )
-                    })
-                    .collect();
-                console.status("Also passes", edits.join(", "));
+        if let [stage] = stages
+            && let Some(chosen) = stage.alternatives.get(stage.chosen)
+        {
+            // Each patch once: candidates made by different operators or
+            // at different sites can write the same edit.
+            let mut shown = vec![described(chosen)];
+            for (i, other) in stage.alternatives.iter().enumerate() {
+                let edits = described(other);
+                if shown.len() > ALTERNATIVES_SHOWN || shown.contains(&edits) {
+                    continue;
+                }
+                let why = if i < stage.chosen {
+                    "chosen before it, it failed validation on a clean copy or added a compiler warning".to_string()
+                } else {
+                    format!("after it: {}", other.measures.behind(&chosen.measures))
+                };
+                console.status("Also passes", format!("{edits}; {why}"));
+                shown.push(edits);
             }
         }
     }
+}
+
+/// A plausible patch's edits on one line: where, by what, and the text.
+fn described(plausible: &Plausible) -> String {
+    let edits: Vec<String> = plausible
+        .edits
+        .iter()
+        .map(|e| {
+            format!(
+                "{}:{} ({}) `{}`",
+                e.file.display(),
+                e.line,
+                e.operator.name(),
+                one_line(&e.replacement)
+            )
+        })
+        .collect();
+    edits.join(", ")
 }
 
 /// Plausible patches besides the chosen one listed after it, at most.
