@@ -394,6 +394,42 @@ fn members_the_package_depends_on_are_ranked_with_it() {
 }
 
 #[test]
+fn optimize_dependencies_builds_what_is_outside_the_workspace_optimized() {
+    // `cube` is a path dependency outside `volume`'s workspace: a
+    // dependency, built at opt-level 1; `volume`, a member, is not.
+    let dir = fixture("pathdep");
+    let volume = dir.path().join("volume");
+    let plain = autofix(&volume, &["--rank-only", "--format", "json"]);
+    assert_exit(&plain, 0);
+    let output = autofix(
+        &volume,
+        &[
+            "--rank-only",
+            "--format",
+            "json",
+            "--optimize-dependencies",
+            "-vv",
+        ],
+    );
+    assert_exit(&output, 0);
+    let text = stderr(&output);
+    assert!(
+        text.contains("--config profile.dev.package.\"*\".opt-level=1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Optimized dependencies at opt-level 1: built in"),
+        "{text}"
+    );
+    let ranked = |output: &std::process::Output| {
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        json["ranking"].as_array().unwrap().clone()
+    };
+    assert_eq!(ranked(&output), ranked(&plain), "the same ranking");
+    assert!(!stderr(&plain).contains("Optimized"));
+}
+
+#[test]
 fn path_dependency_outside_the_workspace_still_builds() {
     let dir = fixture("pathdep");
     let before = snapshot(dir.path());

@@ -101,6 +101,12 @@ pub struct Args {
     #[arg(global = true, long, help_heading = "Feature Selection")]
     pub no_default_features: bool,
 
+    /// Build the dependencies (not the workspace's members) optimized (opt-level 1) in the
+    /// scratch builds: a one-time rebuild of them, then faster tests where the tests spend their
+    /// time in dependency code (property tests, random generators). Your own builds are untouched
+    #[arg(global = true, long, help_heading = "Compilation Options")]
+    pub optimize_dependencies: bool,
+
     /// Suspiciousness metric: ochiai, tarantula, dstar, op2, jaccard [default: ochiai]
     #[arg(
         global = true,
@@ -415,6 +421,7 @@ const TEST_RUNS: &[&str] = &[
     "features",
     "all_features",
     "no_default_features",
+    "optimize_dependencies",
     "jobs",
     "test_timeout",
     "time_limit",

@@ -279,6 +279,7 @@ fn cargo_flags(args: &Args) -> CargoFlags {
         no_default_features: args.no_default_features,
         lockfile: args.lockfile(),
         echo: args.verbose > 1,
+        optimize_dependencies: args.optimize_dependencies,
     }
 }
 

@@ -10,7 +10,7 @@ pub use instrument::{is_no_std, runtime_for_root};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
@@ -18,8 +18,8 @@ use crate::baseline::build::build_instrumented;
 pub use crate::baseline::coverage::TestRecord;
 use crate::baseline::coverage::{run_with_coverage, run_with_trace};
 use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, ProbeMap, instrument};
-use crate::cargo::CargoFlags;
 use crate::cargo::Workspace;
+use crate::cargo::{CargoFlags, DEPENDENCY_OPT_LEVEL};
 use crate::cargo::{RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::source::{FileId, Location};
 use crate::code::{CrateSources, KeepConst, read_crate_sources};
@@ -145,6 +145,7 @@ pub fn establish(
     let scratch = scratch_copy(&workspace, overrides, console)?;
     let sources = read_sources(&workspace, &scratch, console)?;
     let instrumented = instrument_sources(&sources, settings.events, console);
+    let started = Instant::now();
     let (executables, dropped, left_out_probes) = build_instrumented(
         &workspace,
         &scratch,
@@ -165,7 +166,11 @@ pub fn establish(
         timeout: settings.test_timeout,
     };
     let probes = &instrumented.probes;
+    let built = started.elapsed();
     let records = run_tests(&suite, &runnable, probes, &run_settings, &scratch, console)?;
+    if settings.cargo.optimize_dependencies {
+        tell_optimized(built, started.elapsed() - built, console);
+    }
     let traced = failing_to_trace(&records, settings.trace_failing);
     let traces = run_with_trace(
         &suite,
@@ -410,6 +415,18 @@ fn left_out(probes: &ProbeMap, dropped: &[FileId]) -> Vec<LeftOut> {
                 .len(),
         })
         .collect()
+}
+
+/// What `--optimize-dependencies` cost and what the tests took with it.
+fn tell_optimized(built: Duration, ran: Duration, console: &Console) {
+    console.status(
+        "Optimized",
+        format!(
+            "dependencies at opt-level {DEPENDENCY_OPT_LEVEL}: built in {:.1} s (their first build in this target dir is the one-time cost), the tests ran in {:.1} s (compare a run without --optimize-dependencies)",
+            built.as_secs_f64(),
+            ran.as_secs_f64()
+        ),
+    );
 }
 
 fn summarize(baseline: &Baseline, console: &Console) {

@@ -92,7 +92,15 @@ pub struct CargoFlags {
     pub lockfile: Lockfile,
     /// Each command is written on stderr before it runs.
     pub echo: bool,
+    /// The dependencies (not the workspace's members) built at
+    /// [`DEPENDENCY_OPT_LEVEL`] in every scratch build.
+    pub optimize_dependencies: bool,
 }
+
+/// The optimization level of the dependencies with
+/// [`CargoFlags::optimize_dependencies`]: most of the speed of optimized
+/// code, a fraction of its build time.
+pub const DEPENDENCY_OPT_LEVEL: u32 = 1;
 
 impl CargoFlags {
     pub fn to_args(&self) -> Vec<String> {
@@ -106,6 +114,14 @@ impl CargoFlags {
         }
         if self.no_default_features {
             args.push("--no-default-features".to_string());
+        }
+        if self.optimize_dependencies {
+            // `"*"`: every package but the workspace's members (dev and
+            // test profiles alike: the test profile inherits dev's).
+            args.push("--config".to_string());
+            args.push(format!(
+                "profile.dev.package.\"*\".opt-level={DEPENDENCY_OPT_LEVEL}"
+            ));
         }
         args
     }
