@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use cargo_autofix::{
-    Candidate, CandidateOutcome, EvaluatorKind, FitnessModel, Session, Status, TargetKind, TestId,
-    parse_args, run_process, test_id,
+    Budget, Candidate, CandidateOutcome, EvaluatorKind, FitnessModel, Session, Status, TargetKind,
+    TestId, parse_args, run_process, test_id,
 };
 use serde::Serialize;
 
@@ -101,7 +101,7 @@ pub fn speed_comparison(
     let (mut evaluator, model) = session.evaluator(EvaluatorKind::Schema)?;
     let prepared = evaluator.stats();
     let started = Instant::now();
-    let schema = evaluator.evaluate(&candidates, &|_, _| {})?;
+    let schema = evaluator.evaluate(&candidates, Budget::unlimited(), &|_, _| {})?;
     let schema_seconds = started.elapsed().as_secs_f64();
     let stats = evaluator.stats();
     // What the timed evaluation alone did (the preparing build is not in it).
@@ -109,7 +109,7 @@ pub fn speed_comparison(
     let test_seconds = stats.test_seconds - prepared.test_seconds;
     let (mut evaluator, _) = session.evaluator(EvaluatorKind::Rebuild)?;
     let started = Instant::now();
-    let rebuild = evaluator.evaluate(&sampled, &|_, _| {})?;
+    let rebuild = evaluator.evaluate(&sampled, Budget::unlimited(), &|_, _| {})?;
     let rebuild_seconds = started.elapsed().as_secs_f64();
     let schema_sampled: Vec<_> = picked.iter().map(|&i| schema[i].clone()).collect();
 
@@ -181,6 +181,7 @@ fn naive_loop(
             warm
         },
         Some(NAIVE_TIMEOUT),
+        Budget::unlimited(),
     )?;
     let started = Instant::now();
     let mut naive = Vec::new();
@@ -199,7 +200,7 @@ fn naive_loop(
             .current_dir(naive_dir.path());
         // A mutant may hang or allocate without end: the naive loop gets a
         // timeout too (the tests that finished by then count).
-        let finished = run_process(command, Some(NAIVE_TIMEOUT))?;
+        let finished = run_process(command, Some(NAIVE_TIMEOUT), Budget::unlimited())?;
         let timed_out = finished.status == Status::TimedOut;
         let built = timed_out
             || (!finished.stdout.contains("error[E") && finished.stdout.contains("test result"));

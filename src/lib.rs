@@ -36,5 +36,6 @@ pub use localize::{
 };
 pub use mutation::Candidate;
 pub use repair::RepairReport;
+pub use system::Budget;
 pub use system::console::{colors, error_prefix};
 pub use system::process::{Finished, Status, install_interrupt_handler, run as run_process};

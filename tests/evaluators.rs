@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use cargo_autofix::{
-    Candidate, CandidateOutcome, EvaluatorKind, EvaluatorStats, Session, TestId, Verdict,
+    Budget, Candidate, CandidateOutcome, EvaluatorKind, EvaluatorStats, Session, TestId, Verdict,
     parse_args,
 };
 use common::fixture;
@@ -52,7 +52,9 @@ fn agree_on(
     let mut results = Vec::new();
     for kind in [EvaluatorKind::Rebuild, EvaluatorKind::Schema] {
         let (mut evaluator, model) = session.evaluator(kind).unwrap();
-        let outcomes = evaluator.evaluate(&candidates, &|_, _| {}).unwrap();
+        let outcomes = evaluator
+            .evaluate(&candidates, Budget::unlimited(), &|_, _| {})
+            .unwrap();
         let summary: Vec<(bool, BTreeSet<TestId>, f64)> = outcomes
             .iter()
             .map(|o| (o.compiled(), o.passed(), o.fitness(&model)))
@@ -266,7 +268,9 @@ fn the_schema_evaluator_tells_the_candidates_it_builds_alone() {
         .iter()
         .filter(|c| evaluator.builds_alone(c))
         .count();
-    evaluator.evaluate(&candidates, &|_, _| {}).unwrap();
+    evaluator
+        .evaluate(&candidates, Budget::unlimited(), &|_, _| {})
+        .unwrap();
     let stats = evaluator.stats();
     assert!(alone > 0 && stats.woven > 0, "{stats:?}");
     assert_eq!(alone, stats.separate, "{stats:?}");

@@ -42,7 +42,7 @@ use crate::localize::{self, Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
 use crate::repair::{GivenPatch, judge, ready_to_judge};
-use crate::system::{cache, console, process, scratch};
+use crate::system::{Budget, cache, console, process, scratch};
 
 /// `rank`'s input.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -241,15 +241,17 @@ impl Package {
             Some(open) if open.files == files => {
                 // Measuring takes the build lock; a kept session takes it again.
                 let console = open.session.console;
+                let unlimited = Budget::unlimited();
                 open.session.build_lock =
-                    scratch::lock_target_dir(&self.workspace.target_dir, |lock| {
+                    scratch::lock_target_dir(&self.workspace.target_dir, unlimited, |lock| {
                         session::blocked(&console, lock)
                     })?;
             }
             _ => {
                 // The old session's scratch copies go first.
                 self.open = None;
-                let session = Session::measure(self.workspace.clone(), self.ranking.clone())?;
+                let (workspace, options) = (self.workspace.clone(), self.ranking.clone());
+                let session = Session::measure(workspace, options, Budget::unlimited())?;
                 self.open = Some(Open {
                     session,
                     files,
@@ -291,6 +293,7 @@ impl Package {
                 &session.baseline,
                 &session.options.localize,
                 &session.console,
+                Budget::unlimited(),
             )?);
         }
         let localization = open.localization.as_ref().expect("localized above");
@@ -359,6 +362,7 @@ impl Package {
                 &session.baseline,
                 &session.options.repair,
                 &session.console,
+                Budget::unlimited(),
             )?);
         }
         let ready = open.judging.as_mut().expect("made ready above");
@@ -369,6 +373,7 @@ impl Package {
             &session.options.repair,
             input.reduce.unwrap_or(false),
             &session.console,
+            Budget::unlimited(),
         )?;
         let mut result = CallToolResult::structured(render::judgement::json(&judgement));
         result
@@ -399,20 +404,11 @@ impl Package {
         let open = self.open()?;
         let session = &open.session;
         session.baseline.check_worth_localizing(&session.console)?;
-        process::set_deadline(options.repair.time_limit.map(|limit| started + limit));
-        let repair = localize(&session.baseline, &options.localize, &session.console).and_then(
-            |localization| {
-                run_repair(
-                    &session.baseline,
-                    &localization,
-                    &options,
-                    &session.console,
-                    started,
-                )
-            },
-        );
-        process::set_deadline(None);
-        let repair = repair?;
+        // This call's time limit, from its start: no process runs past it.
+        let budget = Budget::after(started, options.repair.time_limit);
+        let (baseline, console) = (&session.baseline, &session.console);
+        let localization = localize(baseline, &options.localize, console, budget)?;
+        let repair = run_repair(baseline, &localization, &options, console, started, budget)?;
         let report = serde_json::to_value(&repair.report).context("cannot write the report")?;
         let mut result = CallToolResult::structured(report);
         if let Some(patch) = &repair.report.patch {
@@ -429,6 +425,7 @@ impl Package {
             &input.test,
             &session.options.repair.evaluation,
             &session.console,
+            Budget::unlimited(),
         )?;
         let mut result = CallToolResult::structured(render::reduced::json(&reduced));
         result

@@ -34,9 +34,9 @@ use crate::repair::bisect;
 use crate::repair::{self, Repair, RepairEnding};
 use crate::repair::{GivenPatch, judge, ready_to_judge};
 use crate::repair::{Shard, read_shards};
+use crate::system::Budget;
 use crate::system::console::{Console, write_product};
 use crate::system::git::{self, ChangeSince};
-use crate::system::process;
 use crate::system::scratch::{self, RunDir};
 
 /// Runs `cargo autofix` from directory `cwd`: finds the package, settles the
@@ -86,27 +86,31 @@ fn work(
         mut given,
         mut since,
     } = Inputs::read(command.as_ref(), &workspace, &mut options)?;
-    if !options.rank_only && !options.explain {
-        // The time limit holds for the whole repair: no process runs past it.
-        process::set_deadline(options.repair.time_limit.map(|limit| started + limit));
-    }
+    // The time limit holds for the whole repair, from the start: no process
+    // runs past it. A ranking has none.
+    let budget = if !options.rank_only && !options.explain {
+        Budget::after(started, options.repair.time_limit)
+    } else {
+        Budget::unlimited()
+    };
     let Session {
         options,
         baseline,
         console,
         build_lock: _build_lock,
-    } = Session::measure(workspace, options)?;
+    } = Session::measure(workspace, options, budget)?;
     if let Some(Command::Reduce(reduce)) = &command {
-        return run_reduce(&reduce.test, &baseline, &options, &console);
+        return run_reduce(&reduce.test, &baseline, &options, &console, budget);
     }
     baseline.check_worth_localizing(&console)?;
     if let (Some(Command::Validate(validate)), Some(given)) = (&command, given.take()) {
-        return run_validate(&given, validate.reduce, &baseline, &options, &console);
+        let reduce = validate.reduce;
+        return run_validate(&given, reduce, &baseline, &options, &console, budget);
     }
     if let Some((rev, change)) = since.take() {
-        return run_bisect(&rev, &change, &baseline, &options, &console);
+        return run_bisect(&rev, &change, &baseline, &options, &console, budget);
     }
-    let mut localization = localize(&baseline, &options.localize, &console)?;
+    let mut localization = localize(&baseline, &options.localize, &console, budget)?;
     if let Some(changed) = &options.repair.in_diff {
         let locations = baseline.sources.locations_in(changed);
         if locations.is_empty() {
@@ -115,7 +119,7 @@ fn work(
         localization.mark_changed(&locations);
     }
     if let Some(shard) = options.shard {
-        return run_shard(shard, &baseline, &localization, &options, &console);
+        return run_shard(shard, &baseline, &localization, &options, &console, budget);
     }
     let nothing_ranked = render::nothing_ranked(&baseline);
     // A text ranking that would be an empty table is this explanation instead.
@@ -144,7 +148,14 @@ fn work(
     // Annotations name files from the repository root.
     let prefix = annotation_prefix(&baseline.workspace.root, cwd);
     if !options.rank_only && !options.explain {
-        let repair = run_repair(&baseline, &localization, &options, &console, started)?;
+        let repair = run_repair(
+            &baseline,
+            &localization,
+            &options,
+            &console,
+            started,
+            budget,
+        )?;
         return finish_repair(repair, &ranking, &localization, &options, &console, &prefix);
     }
     warn_changed_sources(&baseline, &console);
@@ -290,8 +301,9 @@ fn run_reduce(
     baseline: &Baseline,
     options: &Options,
     console: &Console,
+    budget: Budget,
 ) -> Result<Exit> {
-    let reduced = reduce_test(baseline, name, &options.repair.evaluation, console)?;
+    let reduced = reduce_test(baseline, name, &options.repair.evaluation, console, budget)?;
     console.status(
         "Reduced",
         format!(
@@ -319,8 +331,9 @@ fn run_validate(
     baseline: &Baseline,
     options: &Options,
     console: &Console,
+    budget: Budget,
 ) -> Result<Exit> {
-    let mut ready = ready_to_judge(baseline, &options.repair, console)?;
+    let mut ready = ready_to_judge(baseline, &options.repair, console, budget)?;
     let judgement = judge(
         given,
         baseline,
@@ -328,6 +341,7 @@ fn run_validate(
         &options.repair,
         reduce,
         console,
+        budget,
     )?;
     let mut undelivered = None;
     if let Some(path) = &options.report {
@@ -371,9 +385,16 @@ fn run_shard(
     localization: &Localization,
     options: &Options,
     console: &Console,
+    budget: Budget,
 ) -> Result<Exit> {
-    let (report, halt) =
-        repair::shard_sweep(baseline, localization, &options.repair, shard, console)?;
+    let (report, halt) = repair::shard_sweep(
+        baseline,
+        localization,
+        &options.repair,
+        shard,
+        console,
+        budget,
+    )?;
     console.status(
         "Sharded",
         format!(
@@ -407,13 +428,14 @@ fn run_bisect(
     baseline: &Baseline,
     options: &Options,
     console: &Console,
+    budget: Budget,
 ) -> Result<Exit> {
     for file in &change.other_files {
         console.warn(format!(
             "bisect: {file} (added, deleted or renamed since `{rev}`) stays as in the working tree"
         ));
     }
-    let bisection = bisect(&change.undo, baseline, &options.repair, console)?;
+    let bisection = bisect(&change.undo, baseline, &options.repair, console, budget)?;
     console.status(
         "Bisected",
         format!(
@@ -466,14 +488,16 @@ fn warn_changed_sources(baseline: &Baseline, console: &Console) {
 }
 
 /// The repair, re-localizing between failure groups on the crate with the
-/// patch so far; its report names the sources it started from (and a
-/// warning says which changed meanwhile).
+/// patch so far, all on `budget` (the run's, which began at `started`);
+/// its report names the sources it started from (and a warning says which
+/// changed meanwhile).
 fn run_repair(
     baseline: &Baseline,
     localization: &Localization,
     options: &Options,
     console: &Console,
     started: Instant,
+    budget: Budget,
 ) -> Result<Repair> {
     let mut relocalize = |patched: &_| -> Result<Option<(Baseline, Localization)>> {
         let next = baseline::establish(
@@ -481,11 +505,12 @@ fn run_repair(
             &options.baseline,
             console,
             patched,
+            budget,
         )?;
         if next.failing().count() == 0 {
             return Ok(None);
         }
-        let localization = localize(&next, &options.localize, console)?;
+        let localization = localize(&next, &options.localize, console, budget)?;
         Ok(Some((next, localization)))
     };
     repair::repair(
@@ -495,6 +520,7 @@ fn run_repair(
         console,
         started.elapsed(),
         &mut relocalize,
+        budget,
     )
     .map(|mut repair| {
         repair.report.sources = baseline.sources.blob_ids();

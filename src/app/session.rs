@@ -28,9 +28,9 @@ use crate::mutation::Types;
 use crate::mutation::course;
 use crate::mutation::{MutationSpace, collect_mutation_space};
 use crate::repair::mutator;
-use crate::system::Lock;
 use crate::system::console::Console;
 use crate::system::scratch;
+use crate::system::{Budget, Lock};
 
 /// The package, its options and its baseline.
 #[derive(Debug)]
@@ -48,7 +48,7 @@ impl Session {
     /// settles the options, and measures the baseline.
     pub fn open(args: Args, cwd: &Path) -> Result<Session> {
         let (workspace, options) = Session::settle(args, cwd)?;
-        Session::measure(workspace, options)
+        Session::measure(workspace, options, Budget::unlimited())
     }
 
     /// The package and the options, before anything is built.
@@ -72,8 +72,9 @@ impl Session {
         Ok((workspace, options))
     }
 
-    /// Measures the baseline of a settled package.
-    pub fn measure(workspace: Workspace, options: Options) -> Result<Session> {
+    /// Measures the baseline of a settled package, unless `budget` ends
+    /// first (the wait for the build lock too).
+    pub fn measure(workspace: Workspace, options: Options, budget: Budget) -> Result<Session> {
         let console = options.console();
         for note in &options.notes {
             console.warn(note);
@@ -85,10 +86,12 @@ impl Session {
                 format!("{stale} scratch directories left behind by runs that were killed"),
             );
         }
+        let target_dir = &workspace.target_dir;
         let build_lock =
-            scratch::lock_target_dir(&workspace.target_dir, |lock| blocked(&console, lock))?;
+            scratch::lock_target_dir(target_dir, budget, |lock| blocked(&console, lock))?;
+        let overrides = Default::default();
         let baseline =
-            baseline::establish(workspace, &options.baseline, &console, &Default::default())?;
+            baseline::establish(workspace, &options.baseline, &console, &overrides, budget)?;
         for pattern in options.repair.exclude.unmatched(&baseline.sources) {
             console.warn(format!(
                 "the exclusion `{pattern}` (--exclude or `exclude` in the config) names no file and no function of the crate, so it excludes nothing"
@@ -144,6 +147,7 @@ impl Session {
             &space,
             &suspicious_locations(&suspects),
             &self.options.repair.evaluation,
+            Budget::unlimited(),
         )?;
         let mutator = mutator(
             &space,
@@ -205,7 +209,16 @@ impl Session {
             ..self.options.repair.evaluation.clone()
         };
         let weights = self.options.repair.weights;
-        let prepared = prepare(&self.baseline, &failing, weights, &settings, &self.console)?;
+        let console = &self.console;
+        let unlimited = Budget::unlimited();
+        let prepared = prepare(
+            &self.baseline,
+            &failing,
+            weights,
+            &settings,
+            console,
+            unlimited,
+        )?;
         let (evaluator, model, _) = prepared.ready(&self.baseline.suite)?;
         Ok((evaluator, model))
     }

@@ -14,6 +14,7 @@ use crate::cargo::{BuildOutcome, BuildRequest, CompileError, TestExecutable, bui
 use crate::code::CrateSources;
 use crate::code::source::FileId;
 use crate::exit::{Exit, Failure};
+use crate::system::Budget;
 use crate::system::console::Console;
 use crate::system::scratch::ScratchDir;
 
@@ -30,7 +31,7 @@ const EVENT_ROUNDS: usize = 3;
 /// macro's probes are left out. If the copy does not build even without
 /// probes, the crate itself does not build. Returns the test executables,
 /// the files whose probes were dropped, and the macros and event sites
-/// whose probes were.
+/// whose probes were. The end of `budget` halts it.
 pub(super) fn build_instrumented(
     workspace: &Workspace,
     scratch: &ScratchDir,
@@ -38,6 +39,7 @@ pub(super) fn build_instrumented(
     instrumented: &Instrumented,
     features: &CargoFlags,
     console: &Console,
+    budget: Budget,
 ) -> Result<(Vec<TestExecutable>, Vec<FileId>, ProbesLeftOut)> {
     for (file, text) in &instrumented.files {
         scratch.write(&sources.get(*file).path, text)?;
@@ -52,6 +54,7 @@ pub(super) fn build_instrumented(
         cargo: features,
         target_dir: &scratch.target_dir,
         cap_lints: false,
+        budget,
     };
     let mut probing = Probing {
         scratch,

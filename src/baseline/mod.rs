@@ -25,6 +25,7 @@ use crate::code::source::{FileId, Location};
 use crate::code::{CrateSources, KeepConst, read_crate_sources};
 use crate::code::{TestFunction, find_test_function};
 use crate::exit::{Exit, Failure};
+use crate::system::Budget;
 use crate::system::console::{Console, plural};
 use crate::system::scratch::{MAIN_TARGET, ScratchDir};
 
@@ -134,15 +135,17 @@ impl Baseline {
 /// [`Baseline::check_worth_localizing`] for whether any test fails).
 ///
 /// `overrides` (paths relative to the workspace root, and texts) replace
-/// files of the copy first: the crate as a partial repair left it.
+/// files of the copy first: the crate as a partial repair left it. The end
+/// of `budget` halts it.
 pub fn establish(
     workspace: Workspace,
     settings: &Settings,
     console: &Console,
     overrides: &BTreeMap<PathBuf, String>,
+    budget: Budget,
 ) -> Result<Baseline> {
     let package = &workspace.package;
-    let scratch = scratch_copy(&workspace, overrides, console)?;
+    let scratch = scratch_copy(&workspace, overrides, console, budget)?;
     let sources = read_sources(&workspace, &scratch, console)?;
     let instrumented = instrument_sources(&sources, settings.events, console);
     let started = Instant::now();
@@ -153,17 +156,20 @@ pub fn establish(
         &instrumented,
         &settings.cargo,
         console,
+        budget,
     )?;
     let suite = list_tests(
         executables,
         &workspace.tested(),
         &workspace.root,
         scratch.root(),
+        budget,
     )?;
     let runnable = runnable_tests(&suite, settings, &package.name)?;
     let run_settings = RunSettings {
         jobs: settings.jobs,
         timeout: settings.test_timeout,
+        budget,
     };
     let probes = &instrumented.probes;
     let built = started.elapsed();
@@ -205,12 +211,13 @@ fn scratch_copy(
     workspace: &Workspace,
     overrides: &BTreeMap<PathBuf, String>,
     console: &Console,
+    budget: Budget,
 ) -> Result<ScratchDir> {
     console.status(
         "Copying",
         format!("{} to a scratch directory", workspace.root.display()),
     );
-    let scratch = workspace.scratch_copy(MAIN_TARGET)?;
+    let scratch = workspace.scratch_copy(MAIN_TARGET, budget)?;
     for (path, text) in overrides {
         scratch.write(path, text)?;
     }

@@ -12,6 +12,7 @@ use cargo_metadata::diagnostic::DiagnosticLevel;
 
 use super::CargoFlags;
 use super::discover::Kind;
+use crate::system::Budget;
 use crate::system::process::{self, Finished};
 
 /// What to build: a package of a workspace copy, into a given target dir.
@@ -29,6 +30,9 @@ pub struct BuildRequest<'a> {
     /// Lints only warn (`--cap-lints=warn`), so that a mutant's new warning
     /// is no error in a crate that denies warnings. For candidate builds.
     pub cap_lints: bool,
+    /// The time the build (or the test run) may take: cargo is killed,
+    /// and the work halts, once it ends.
+    pub budget: Budget,
 }
 
 /// A test executable cargo built: libtest's (or a custom) harness.
@@ -162,28 +166,30 @@ fn cap_lints_wrapper(target_dir: &Path) -> Option<PathBuf> {
 pub fn run_all_tests(request: &BuildRequest, timeout: Option<Duration>) -> Result<Finished> {
     let mut command = cargo_for(&["test"], request);
     command.arg("--no-fail-fast");
-    process::run(command, timeout)
+    process::run(command, timeout, request.budget)
 }
 
 /// `cargo nextest run --no-fail-fast` (no doctests: see [`run_doctests`]).
 pub fn run_nextest(request: &BuildRequest, timeout: Option<Duration>) -> Result<Finished> {
     let mut command = cargo_for(&["nextest", "run"], request);
     command.args(["--no-fail-fast", "--color", "never"]);
-    process::run(command, timeout)
+    process::run(command, timeout, request.budget)
 }
 
 /// `cargo test --doc`: the library's doctests.
 pub fn run_doctests(request: &BuildRequest, timeout: Option<Duration>) -> Result<Finished> {
     let mut command = cargo_for(&["test", "--doc"], request);
     command.arg("--no-fail-fast");
-    process::run(command, timeout)
+    process::run(command, timeout, request.budget)
 }
 
-/// Whether `cargo nextest` can run here.
+/// Whether `cargo nextest` can run here (asked before the time limit
+/// starts: no budget ends it).
 pub fn nextest_installed() -> bool {
     let mut command = super::command();
     command.args(["nextest", "--version"]);
-    process::run(command, Some(Duration::from_secs(60))).is_ok_and(|f| f.success())
+    let finished = process::run(command, Some(Duration::from_secs(60)), Budget::unlimited());
+    finished.is_ok_and(|f| f.success())
 }
 
 /// The tests that nextest's output reports failed (`FAIL`, `TIMEOUT`,
@@ -228,7 +234,7 @@ pub fn build_tests(
             Kind::BuildScript => continue,
         };
     }
-    compile(command, &mut on_artifact, false)
+    compile(command, request.budget, &mut on_artifact, false)
 }
 
 /// Builds the package's tests (`cargo test --no-run`) for what rustc says
@@ -241,7 +247,7 @@ pub fn build_tests(
 pub fn diagnose_tests(request: &BuildRequest) -> Result<Vec<CompileError>> {
     let mut command = cargo_for(&["test"], request);
     command.args(["--no-run", "--message-format=json"]);
-    Ok(match compile(command, &mut |_| {}, true)? {
+    Ok(match compile(command, request.budget, &mut |_| {}, true)? {
         BuildOutcome::Built(_) => Vec::new(),
         BuildOutcome::Failed { errors, .. } => errors,
     })
@@ -252,12 +258,13 @@ pub fn diagnose_tests(request: &BuildRequest) -> Result<Vec<CompileError>> {
 /// `Failed`, holding them).
 fn compile(
     command: Command,
+    budget: Budget,
     on_artifact: &mut dyn FnMut(&str),
     warnings: bool,
 ) -> Result<BuildOutcome> {
     let mut executables = Vec::new();
     let mut errors = Vec::new();
-    let (finished, _) = process::run_streaming(command, None, |line| {
+    let (finished, _) = process::run_streaming(command, None, budget, |line| {
         let Ok(message) = serde_json::from_str::<Message>(line) else {
             return;
         };
@@ -399,6 +406,7 @@ mod tests {
             cargo: &features,
             target_dir: &target_dir,
             cap_lints,
+            budget: Budget::unlimited(),
         };
         let denied = build_tests(&request(false), None, |_| {}).unwrap();
         assert!(

@@ -7,8 +7,8 @@ use cargo_metadata::{DependencyKind, MetadataCommand, TargetKind};
 
 use super::Lockfile;
 use crate::exit::{Exit, Failure};
-use crate::system::process;
 use crate::system::scratch::ScratchDir;
+use crate::system::{Budget, process};
 
 /// The workspace that holds the package, as cargo sees it.
 #[derive(Debug, Clone)]
@@ -32,9 +32,9 @@ pub struct Workspace {
 
 impl Workspace {
     /// A scratch copy of the workspace whose builds go to
-    /// `<target dir>/autofix/<purpose>`.
-    pub fn scratch_copy(&self, purpose: &str) -> Result<ScratchDir> {
-        ScratchDir::create(&self.root, &self.target_dir, purpose)
+    /// `<target dir>/autofix/<purpose>`, unless `budget` ends first.
+    pub fn scratch_copy(&self, purpose: &str, budget: Budget) -> Result<ScratchDir> {
+        ScratchDir::create(&self.root, &self.target_dir, purpose, budget)
     }
 
     /// The targets whose code is ranked and edited: the package's library
@@ -182,7 +182,8 @@ pub fn discover(query: &PackageQuery, cwd: &Path) -> Result<Workspace> {
         .other_options(query.lockfile.to_args());
     let mut command = metadata_command.cargo_command();
     command.current_dir(cwd);
-    let finished = process::run(command, None)?;
+    // Before the time limit starts: no budget ends it.
+    let finished = process::run(command, None, Budget::unlimited())?;
     if !finished.success() {
         let first_error = finished
             .stderr

@@ -13,6 +13,7 @@ use anyhow::{Result, bail};
 
 use crate::cargo::build::TestExecutable;
 use crate::cargo::discover::{Kind, Package};
+use crate::system::Budget;
 use crate::system::process::{self, Status};
 
 /// A test of the package: its index in `TestSuite::tests`.
@@ -95,12 +96,14 @@ pub struct TestOutcome {
 
 /// Lists the tests of every executable of `packages` (the package first;
 /// when there are several, each full name starts with its package's name),
-/// built in the copy at `root` of the workspace at `workspace_root`.
+/// built in the copy at `root` of the workspace at `workspace_root`,
+/// unless `budget` ends first.
 pub fn list_tests(
     executables: Vec<TestExecutable>,
     packages: &[&Package],
     workspace_root: &Path,
     root: &Path,
+    budget: Budget,
 ) -> Result<TestSuite> {
     let packages: Vec<(&Package, TestedPackage)> = packages
         .iter()
@@ -147,8 +150,8 @@ pub fn list_tests(
             continue;
         }
         let cwd = root.join(&tested.dir);
-        let all = list(executable, &cwd, false)?;
-        let ignored: BTreeSet<String> = list(executable, &cwd, true)?.into_iter().collect();
+        let all = list(executable, &cwd, false, budget)?;
+        let ignored: BTreeSet<String> = list(executable, &cwd, true, budget)?.into_iter().collect();
         for name in all {
             tests.push(TestCase {
                 executable: index,
@@ -176,7 +179,12 @@ pub fn test_id(kind: Kind, target: &str, name: &str) -> String {
     }
 }
 
-fn list(executable: &TestExecutable, cwd: &Path, ignored: bool) -> Result<Vec<String>> {
+fn list(
+    executable: &TestExecutable,
+    cwd: &Path,
+    ignored: bool,
+    budget: Budget,
+) -> Result<Vec<String>> {
     let mut command = Command::new(&executable.path);
     command
         .args(["--list", "--format", "terse"])
@@ -184,7 +192,7 @@ fn list(executable: &TestExecutable, cwd: &Path, ignored: bool) -> Result<Vec<St
     if ignored {
         command.arg("--ignored");
     }
-    let finished = process::run(command, Some(Duration::from_secs(60)))?;
+    let finished = process::run(command, Some(Duration::from_secs(60)), budget)?;
     if !finished.success() {
         bail!(
             "cannot list the tests of {}: {}",
@@ -253,11 +261,13 @@ impl Stop {
     }
 }
 
-/// How to run tests: in parallel, with a per-test timeout.
+/// How to run tests: in parallel, with a per-test timeout, until the
+/// budget ends.
 #[derive(Debug, Clone)]
 pub struct RunSettings {
     pub jobs: usize,
     pub timeout: Duration,
+    pub budget: Budget,
 }
 
 impl TestSuite {
@@ -371,12 +381,14 @@ impl TestSuite {
     /// `exit`, or aborted), the tests it did not report run again alone.
     /// Tests of harness-free executables run alone. `stop` says when the
     /// tests not run yet are of no use: they are left out of the verdicts.
+    /// The end of `time` halts the run.
     pub fn run_together(
         &self,
         which: &[TestId],
         budget: &dyn Fn(TestId) -> Duration,
         stop: Stop,
         env: &[(&'static str, OsString)],
+        time: Budget,
     ) -> Result<GroupRun> {
         let mut run = GroupRun::default();
         let mut alone: Vec<TestId> = which
@@ -408,6 +420,7 @@ impl TestSuite {
                 let stopped = Cell::new(false);
                 let finished = process::run_watched(
                     command,
+                    time,
                     |line| {
                         let failed = parse_results(line).values().any(|&passed| !passed);
                         if failed && stop == Stop::AtFailure {
@@ -465,7 +478,7 @@ impl TestSuite {
             }
             let mut command = self.command(test);
             command.envs(env.iter().map(|(k, v)| (k, v)));
-            let finished = process::run(command, Some(START_UP + budget(test)))?;
+            let finished = process::run(command, Some(START_UP + budget(test)), time)?;
             let verdict = match finished.status {
                 Status::TimedOut => {
                     run.timed_out += finished.elapsed;
@@ -490,27 +503,28 @@ impl TestSuite {
         env_for: impl Fn(TestId) -> Vec<(&'static str, OsString)> + Sync,
         on_done: impl Fn(TestId, &TestOutcome) + Sync,
     ) -> Result<Vec<TestOutcome>> {
-        process::in_parallel(settings.jobs, which.len(), |slot| {
+        process::in_parallel(settings.jobs, which.len(), settings.budget, |slot| {
             let index = which[slot];
             let mut command = self.command(index);
             command.envs(env_for(index));
-            let outcome = process::run(command, Some(settings.timeout)).map(|finished| {
-                let verdict = match finished.status {
-                    Status::TimedOut => Verdict::TimedOut,
-                    Status::Exited(status) if status.success() => Verdict::Passed,
-                    Status::Exited(status) => Verdict::Failed(
-                        parse_panic(&self.get(index).name, &finished.stdout, &finished.stderr)
-                            .unwrap_or_else(|| Panic {
-                                message: describe_exit(status),
-                                location: None,
-                            }),
-                    ),
-                };
-                TestOutcome {
-                    verdict,
-                    duration: finished.elapsed,
-                }
-            });
+            let outcome =
+                process::run(command, Some(settings.timeout), settings.budget).map(|finished| {
+                    let verdict = match finished.status {
+                        Status::TimedOut => Verdict::TimedOut,
+                        Status::Exited(status) if status.success() => Verdict::Passed,
+                        Status::Exited(status) => Verdict::Failed(
+                            parse_panic(&self.get(index).name, &finished.stdout, &finished.stderr)
+                                .unwrap_or_else(|| Panic {
+                                    message: describe_exit(status),
+                                    location: None,
+                                }),
+                        ),
+                    };
+                    TestOutcome {
+                        verdict,
+                        duration: finished.elapsed,
+                    }
+                });
             if let Ok(outcome) = &outcome {
                 on_done(index, outcome);
             }

@@ -13,6 +13,7 @@ use crate::cargo::{Kind, Workspace};
 use crate::code::Originals;
 use crate::code::source::FileId;
 use crate::evaluate::Texts;
+use crate::system::Budget;
 use crate::system::scratch::ScratchDir;
 
 /// A scratch copy of the workspace for building versions of the crate.
@@ -32,14 +33,15 @@ pub struct BuildCopy {
 impl BuildCopy {
     /// A copy of `workspace` holding `originals` (which may differ from the
     /// workspace: the crate as a partial repair left it), building in
-    /// `<target>/autofix/<purpose>`.
+    /// `<target>/autofix/<purpose>`, unless `budget` ends first.
     pub fn new(
         workspace: &Workspace,
         originals: &Originals,
         features: &CargoFlags,
         purpose: &str,
+        budget: Budget,
     ) -> Result<BuildCopy> {
-        let scratch = workspace.scratch_copy(purpose)?;
+        let scratch = workspace.scratch_copy(purpose, budget)?;
         for (_, path, text) in originals.iter() {
             scratch.write(path, text)?;
         }
@@ -86,17 +88,21 @@ impl BuildCopy {
     /// those of these targets alone; every target when several packages'
     /// tests run, whose target names cargo would apply to each), lints
     /// capped to warnings, so that a mutant's new warning is no error.
-    pub fn build(&self, only: Option<&BTreeSet<(Kind, String)>>) -> Result<BuildOutcome> {
+    pub fn build(
+        &self,
+        only: Option<&BTreeSet<(Kind, String)>>,
+        budget: Budget,
+    ) -> Result<BuildOutcome> {
         let only = only.filter(|_| self.also.is_empty());
-        build_tests(&self.request(), only, |_| {})
+        build_tests(&self.request(budget), only, |_| {})
     }
 
     /// What rustc says about the copy as it stands, its tests included.
-    pub fn diagnose(&self) -> Result<Vec<CompileError>> {
-        diagnose_tests(&self.request())
+    pub fn diagnose(&self, budget: Budget) -> Result<Vec<CompileError>> {
+        diagnose_tests(&self.request(budget))
     }
 
-    fn request(&self) -> BuildRequest<'_> {
+    fn request(&self, budget: Budget) -> BuildRequest<'_> {
         BuildRequest {
             manifest_path: &self.manifest_path,
             package: &self.package,
@@ -105,6 +111,7 @@ impl BuildCopy {
             cargo: &self.cargo,
             target_dir: &self.scratch.target_dir,
             cap_lints: true,
+            budget,
         }
     }
 }

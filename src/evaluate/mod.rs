@@ -39,6 +39,7 @@ use crate::code::Originals;
 use crate::code::source::{FileId, Location};
 use crate::exit::Halt;
 use crate::mutation::Candidate;
+use crate::system::Budget;
 
 /// How candidates are evaluated.
 #[derive(Debug, Clone)]
@@ -140,9 +141,14 @@ pub type OnDone<'a> = &'a (dyn Fn(usize, &CandidateOutcome) + Sync);
 pub trait Evaluator {
     /// The outcome of each candidate of `batch`, in order. `on_done` hears
     /// each new outcome as it is decided (from any thread), with the
-    /// candidate's index in `batch`: when a halt (a signal, the time limit)
-    /// cuts the batch short, what it heard is what was decided.
-    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>>;
+    /// candidate's index in `batch`: when a halt (a signal, the end of
+    /// `budget`) cuts the batch short, what it heard is what was decided.
+    fn evaluate(
+        &mut self,
+        batch: &[Candidate],
+        budget: Budget,
+        on_done: OnDone,
+    ) -> Result<Vec<CandidateOutcome>>;
 
     /// How many distinct candidates were built, and how many of them compiled.
     fn counts(&self) -> EvaluationCounts;
@@ -163,7 +169,7 @@ pub trait Evaluator {
 /// everywhere it builds (to see flaky tests), then take a new test plan.
 pub trait PreparedEvaluator: Evaluator {
     /// The unchanged crate's outcome on every build the evaluator uses.
-    fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>>;
+    fn baseline_runs(&mut self, budget: Budget) -> Result<Vec<CandidateOutcome>>;
 
     /// Replaces the test plan, and forgets every outcome.
     fn set_plan(&mut self, plan: TestPlan);
@@ -220,16 +226,17 @@ impl std::ops::Add for EvaluationCounts {
 /// index in the batch, in order, and the halt that cut the batch short.
 pub type Decided = (Vec<(usize, CandidateOutcome)>, Option<Halt>);
 
-/// Evaluates `batch`, keeping what a halt (a signal, the time limit) cuts
-/// short: the outcomes decided before it, and the halt. Other errors are
-/// errors. `on_done` hears each outcome as it is decided.
+/// Evaluates `batch`, keeping what a halt (a signal, the end of `budget`)
+/// cuts short: the outcomes decided before it, and the halt. Other errors
+/// are errors. `on_done` hears each outcome as it is decided.
 pub fn evaluate_until_halt(
     evaluator: &mut dyn Evaluator,
     batch: &[Candidate],
+    budget: Budget,
     on_done: OnDone,
 ) -> Result<Decided> {
     let decided: Mutex<Vec<(usize, CandidateOutcome)>> = Mutex::new(Vec::new());
-    let result = evaluator.evaluate(batch, &|index, outcome| {
+    let result = evaluator.evaluate(batch, budget, &|index, outcome| {
         on_done(index, outcome);
         if let Ok(mut decided) = decided.lock() {
             decided.push((index, outcome.clone()));

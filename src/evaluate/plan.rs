@@ -9,6 +9,7 @@ use anyhow::Result;
 use crate::cargo::{GroupRun, Panic, Stop, TestId, TestSuite, Verdict};
 use crate::code::source::{Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
+use crate::system::Budget;
 
 /// When a candidate may stop early: once even passing every test it has
 /// not run yet would leave its fitness below `threshold` (the fitness of the
@@ -174,15 +175,16 @@ impl TestPlan {
     }
 
     /// Runs a candidate's tests in `suite` (a build of it), with `env` for
-    /// every test process.
+    /// every test process, until `time` ends.
     pub fn run(
         &self,
         suite: &TestSuite,
         edited: Option<&BTreeSet<Location>>,
         env: &[(&'static str, OsString)],
+        time: Budget,
     ) -> Result<PlanRun> {
         self.run_with(self.select(edited), |tests, budget, stop| {
-            suite.run_together(tests, budget, stop, env)
+            suite.run_together(tests, budget, stop, env, time)
         })
     }
 

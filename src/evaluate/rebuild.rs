@@ -18,7 +18,7 @@ use crate::evaluate::{
     Settings, Texts, edited_locations, new_texts,
 };
 use crate::mutation::Candidate;
-use crate::system::process;
+use crate::system::{Budget, process};
 
 /// Rebuilds each candidate in one of `-j` long-lived scratch copies, made
 /// when first needed.
@@ -72,7 +72,7 @@ impl RebuildEvaluator {
     }
 
     /// Makes the `-j` workers' scratch copies, if not made yet.
-    fn ensure_workers(&mut self) -> Result<()> {
+    fn ensure_workers(&mut self, budget: Budget) -> Result<()> {
         while self.workers.len() < self.settings.jobs.max(1) {
             let index = self.workers.len();
             self.workers.push(Worker {
@@ -81,6 +81,7 @@ impl RebuildEvaluator {
                     &self.originals,
                     &self.settings.cargo,
                     &format!("worker-{index}"),
+                    budget,
                 )?,
                 builds: 0,
                 build_seconds: 0.0,
@@ -95,15 +96,17 @@ impl RebuildEvaluator {
         &self.plan
     }
 
-    /// Evaluates `batch`, each new candidate built on its own.
+    /// Evaluates `batch`, each new candidate built on its own, until
+    /// `budget` ends.
     pub fn evaluate_batch(
         &mut self,
         batch: &[Candidate],
+        budget: Budget,
         on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
         if !fresh.is_empty() {
-            self.ensure_workers()?;
+            self.ensure_workers(budget)?;
         }
         let jobs: Vec<Job> = fresh
             .iter()
@@ -112,7 +115,8 @@ impl RebuildEvaluator {
                 edited: Some(edited_locations(&batch[i])),
             })
             .collect();
-        let outcomes = self.run_jobs(&jobs, false, &|job, outcome| on_done(fresh[job], outcome))?;
+        let on_job = |job, outcome: &CandidateOutcome| on_done(fresh[job], outcome);
+        let outcomes = self.run_jobs(&jobs, false, budget, &on_job)?;
         for (job, outcome) in jobs.into_iter().zip(outcomes) {
             self.counts.built += 1;
             self.counts.compiled += usize::from(outcome.compiled());
@@ -127,11 +131,13 @@ impl RebuildEvaluator {
         &mut self,
         jobs: &[Job],
         pinned: bool,
+        budget: Budget,
         on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
         let (originals, suite, plan) = (&self.originals, &self.suite, &self.plan);
-        process::in_parallel_with(&mut self.workers, jobs.len(), pinned, |worker, job| {
-            let outcome = worker.evaluate(&jobs[job], originals, suite, plan)?;
+        let workers = &mut self.workers;
+        process::in_parallel_with(workers, jobs.len(), pinned, budget, |worker, job| {
+            let outcome = worker.evaluate(&jobs[job], originals, suite, plan, budget)?;
             on_done(job, &outcome);
             Ok(outcome)
         })
@@ -139,8 +145,13 @@ impl RebuildEvaluator {
 }
 
 impl Evaluator for RebuildEvaluator {
-    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>> {
-        self.evaluate_batch(batch, on_done)
+    fn evaluate(
+        &mut self,
+        batch: &[Candidate],
+        budget: Budget,
+        on_done: OnDone,
+    ) -> Result<Vec<CandidateOutcome>> {
+        self.evaluate_batch(batch, budget, on_done)
     }
 
     fn counts(&self) -> EvaluationCounts {
@@ -155,8 +166,8 @@ impl Evaluator for RebuildEvaluator {
 impl PreparedEvaluator for RebuildEvaluator {
     /// Runs the unchanged program on every worker (which also compiles each
     /// copy once).
-    fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>> {
-        self.ensure_workers()?;
+    fn baseline_runs(&mut self, budget: Budget) -> Result<Vec<CandidateOutcome>> {
+        self.ensure_workers(budget)?;
         let jobs = vec![
             Job {
                 texts: Texts::new(),
@@ -164,7 +175,7 @@ impl PreparedEvaluator for RebuildEvaluator {
             };
             self.workers.len()
         ];
-        self.run_jobs(&jobs, true, &|_, _| {})
+        self.run_jobs(&jobs, true, budget, &|_, _| {})
     }
 
     fn set_plan(&mut self, plan: TestPlan) {
@@ -192,10 +203,11 @@ impl Worker {
         originals: &Originals,
         suite: &TestSuite,
         plan: &TestPlan,
+        budget: Budget,
     ) -> Result<CandidateOutcome> {
         self.copy.write(&job.texts, originals)?;
         let started = Instant::now();
-        let built = self.copy.build(None)?;
+        let built = self.copy.build(None, budget)?;
         self.builds += 1;
         self.build_seconds += started.elapsed().as_secs_f64();
         let executables = match built {
@@ -207,7 +219,7 @@ impl Worker {
         };
         let suite = suite.with_build(&executables, None, self.copy.root())?;
         let started = Instant::now();
-        let run = plan.run(&suite, job.edited.as_ref(), &[])?;
+        let run = plan.run(&suite, job.edited.as_ref(), &[], budget)?;
         self.test_seconds += started.elapsed().as_secs_f64();
         self.timeout_seconds += run.timed_out.as_secs_f64();
         Ok(CandidateOutcome::Tested(run.verdicts))

@@ -18,9 +18,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use crate::cargo::Kind;
 use crate::cargo::TestSuite;
 use crate::cargo::{BuildOutcome, CompileError};
-use crate::cargo::{Kind, Workspace};
 use crate::code::Originals;
 use crate::code::source::{FileId, Location};
 use crate::evaluate::copy::BuildCopy;
@@ -33,8 +33,7 @@ use crate::evaluate::{
     Settings, Texts, edited_locations, new_texts,
 };
 use crate::mutation::Candidate;
-use crate::system::process;
-use crate::system::scratch::MAIN_TARGET;
+use crate::system::{Budget, process};
 
 /// Builds after which a batch's remaining candidates go to the rebuild
 /// path: each build drops the variants the previous one reported. Copies
@@ -109,17 +108,18 @@ pub struct SchemaEvaluator {
 }
 
 impl SchemaEvaluator {
+    /// An evaluator that weaves into `copy` (a copy of the workspace
+    /// holding `originals`) and builds alone with `fallback`.
     pub fn new(
-        workspace: &Workspace,
+        copy: BuildCopy,
         fallback: RebuildEvaluator,
         originals: Originals,
         roots: Vec<(FileId, bool)>,
         functions: Functions,
         suite: TestSuite,
         settings: &Settings,
-    ) -> Result<SchemaEvaluator> {
-        let copy = BuildCopy::new(workspace, &originals, &settings.cargo, MAIN_TARGET)?;
-        Ok(SchemaEvaluator {
+    ) -> SchemaEvaluator {
+        SchemaEvaluator {
             fallback,
             originals,
             roots,
@@ -134,7 +134,7 @@ impl SchemaEvaluator {
                 strategy: "schema",
                 ..Default::default()
             },
-        })
+        }
     }
 
     /// Writes a woven version of the crate (`files`) into the copy and
@@ -144,10 +144,11 @@ impl SchemaEvaluator {
         &mut self,
         files: &Texts,
         only: Option<&BTreeSet<(Kind, String)>>,
+        budget: Budget,
     ) -> Result<Result<TestSuite, Vec<CompileError>>> {
         self.copy.write(files, &self.originals)?;
         let started = Instant::now();
-        let outcome = self.copy.build(only)?;
+        let outcome = self.copy.build(only, budget)?;
         self.stats.builds += 1;
         self.stats.build_seconds += started.elapsed().as_secs_f64();
         Ok(match outcome {
@@ -182,16 +183,17 @@ impl SchemaEvaluator {
         &mut self,
         suite: &TestSuite,
         runs: &[(Option<BTreeSet<Location>>, String)],
+        budget: Budget,
         on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
         let plan: &TestPlan = self.fallback.plan();
         let timings: Mutex<Vec<(f64, f64)>> = Mutex::new(Vec::new());
         let started = Instant::now();
-        let outcomes = process::in_parallel(self.jobs, runs.len(), |index| {
+        let outcomes = process::in_parallel(self.jobs, runs.len(), budget, |index| {
             let (edited, switches) = &runs[index];
             let env = [(SCHEMA_ENV, OsString::from(switches))];
             let started = Instant::now();
-            let run = plan.run(suite, edited.as_ref(), &env)?;
+            let run = plan.run(suite, edited.as_ref(), &env, budget)?;
             timings
                 .lock()
                 .expect("timings poisoned")
@@ -307,6 +309,7 @@ impl SchemaEvaluator {
         &mut self,
         batch: &[Candidate],
         fresh: &[usize],
+        budget: Budget,
         on_done: OnDone,
     ) -> Result<BTreeMap<usize, CandidateOutcome>> {
         let mut rounds = Rounds {
@@ -317,7 +320,10 @@ impl SchemaEvaluator {
             self.stats.batches += 1;
         }
         for _ in 0..MAX_BUILDS_PER_BATCH {
-            if self.woven_build(batch, &mut rounds, on_done)?.is_break() {
+            if self
+                .woven_build(batch, &mut rounds, budget, on_done)?
+                .is_break()
+            {
                 break;
             }
         }
@@ -335,7 +341,7 @@ impl SchemaEvaluator {
             *self.stats.separate_reasons.entry(reason).or_default() += 1;
         }
         if !separate.is_empty() {
-            let outcomes = self.decide_separately(batch, &separate, on_done);
+            let outcomes = self.decide_separately(batch, &separate, budget, on_done);
             decided.extend(separate.into_iter().zip(outcomes?));
         }
         Ok(decided)
@@ -348,6 +354,7 @@ impl SchemaEvaluator {
         &mut self,
         batch: &[Candidate],
         rounds: &mut Rounds,
+        budget: Budget,
         on_done: OnDone,
     ) -> Result<ControlFlow<()>> {
         let candidates: Vec<Candidate> = rounds.pending.iter().map(|&i| batch[i].clone()).collect();
@@ -377,13 +384,13 @@ impl SchemaEvaluator {
         self.stats.woven_builds += 1;
         let woven_candidates: Vec<&Candidate> = woven.iter().map(|(i, _)| &batch[*i]).collect();
         let targets = self.targets_for(&woven_candidates);
-        let errors = match self.build(&schema.files, Some(&targets))? {
+        let errors = match self.build(&schema.files, Some(&targets), budget)? {
             Ok(suite) => {
                 let runs: Vec<_> = woven
                     .iter()
                     .map(|(i, switches)| (Some(edited_locations(&batch[*i])), switches.clone()))
                     .collect();
-                let outcomes = self.run_woven(&suite, &runs, &|run, outcome| {
+                let outcomes = self.run_woven(&suite, &runs, budget, &|run, outcome| {
                     on_done(woven[run].0, outcome)
                 })?;
                 rounds
@@ -507,15 +514,18 @@ impl SchemaEvaluator {
         &mut self,
         batch: &[Candidate],
         separate: &[usize],
+        budget: Budget,
         on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
         let candidates: Vec<Candidate> = separate.iter().map(|&i| batch[i].clone()).collect();
         // Counted as they are decided: a halt in the middle keeps them.
         let done = AtomicUsize::new(0);
-        let outcomes = self.fallback.evaluate_batch(&candidates, &|i, outcome| {
-            done.fetch_add(1, Ordering::Relaxed);
-            on_done(separate[i], outcome)
-        });
+        let outcomes = self
+            .fallback
+            .evaluate_batch(&candidates, budget, &|i, outcome| {
+                done.fetch_add(1, Ordering::Relaxed);
+                on_done(separate[i], outcome)
+            });
         self.stats.separate += done.into_inner();
         outcomes
     }
@@ -538,11 +548,16 @@ impl SchemaEvaluator {
 }
 
 impl Evaluator for SchemaEvaluator {
-    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>> {
+    fn evaluate(
+        &mut self,
+        batch: &[Candidate],
+        budget: Budget,
+        on_done: OnDone,
+    ) -> Result<Vec<CandidateOutcome>> {
         let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
         // What was decided is kept even when a halt cuts the batch short.
         let heard: Mutex<BTreeMap<usize, CandidateOutcome>> = Mutex::new(BTreeMap::new());
-        let decided = self.decide(batch, &fresh, &|index, outcome| {
+        let decided = self.decide(batch, &fresh, budget, &|index, outcome| {
             if let Ok(mut heard) = heard.lock() {
                 heard.insert(index, outcome.clone());
             }
@@ -593,7 +608,7 @@ impl PreparedEvaluator for SchemaEvaluator {
 
     /// The unchanged crate built (with the switch runtime) and tested in
     /// the woven copy. (The rebuild workers are made when first needed.)
-    fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>> {
+    fn baseline_runs(&mut self, budget: Budget) -> Result<Vec<CandidateOutcome>> {
         let mut outcomes = Vec::new();
         let schema = weave(
             &self.originals,
@@ -603,9 +618,10 @@ impl PreparedEvaluator for SchemaEvaluator {
             &BTreeSet::new(),
             false,
         );
-        match self.build(&schema.files, None)? {
+        match self.build(&schema.files, None, budget)? {
             Ok(suite) => {
-                outcomes.extend(self.run_woven(&suite, &[(None, String::new())], &|_, _| {})?)
+                let unchanged = [(None, String::new())];
+                outcomes.extend(self.run_woven(&suite, &unchanged, budget, &|_, _| {})?)
             }
             Err(errors) => {
                 let first = errors.first().map_or_else(

@@ -10,6 +10,7 @@ use crate::baseline::Baseline;
 use crate::baseline::is_no_std;
 use crate::cargo::{TestId, TestSuite, Verdict};
 use crate::code::files_outside;
+use crate::evaluate::copy::BuildCopy;
 use crate::evaluate::data_reads::words_among;
 use crate::evaluate::fitness::{FitnessModel, Weights};
 use crate::evaluate::functions::Functions;
@@ -19,7 +20,9 @@ use crate::evaluate::schema::SchemaEvaluator;
 use crate::evaluate::{CandidateOutcome, EvaluatorKind, PreparedEvaluator, Settings};
 use crate::exit::{Exit, Failure};
 use crate::mutation::constants;
+use crate::system::Budget;
 use crate::system::console::Console;
+use crate::system::scratch::MAIN_TARGET;
 
 /// An evaluator ready for a search, or why there is nothing to search for.
 #[allow(clippy::large_enum_variant)]
@@ -71,11 +74,13 @@ impl std::fmt::Debug for Prepared {
     }
 }
 
-/// An evaluator of `settings.kind` for the baseline's crate, running tests by `plan`.
+/// An evaluator of `settings.kind` for the baseline's crate, running tests
+/// by `plan` (the schema evaluator's copy made unless `budget` ends first).
 pub fn build_evaluator(
     baseline: &Baseline,
     plan: TestPlan,
     settings: &Settings,
+    budget: Budget,
 ) -> Result<Box<dyn PreparedEvaluator>> {
     let sources = &baseline.sources;
     let originals = sources.originals();
@@ -108,15 +113,18 @@ pub fn build_evaluator(
             let functions = Functions::of(sources, &baseline.keep_const, &outside, &ours);
             let data = functions.woven_data();
             outside.retain(|(_, text)| !words_among(text, &data).is_empty());
+            let originals = originals.followed_by(outside);
+            let workspace = &baseline.workspace;
+            let copy = BuildCopy::new(workspace, &originals, &settings.cargo, MAIN_TARGET, budget)?;
             Box::new(SchemaEvaluator::new(
-                &baseline.workspace,
+                copy,
                 rebuild,
-                originals.followed_by(outside),
+                originals,
                 roots,
                 functions,
                 baseline.suite.clone(),
                 settings,
-            )?)
+            ))
         }
     })
 }
@@ -158,13 +166,14 @@ pub fn test_plan(
 /// Builds the evaluator, runs the unchanged crate on every build it uses,
 /// and derives the fitness model for making the tests `failing` pass while
 /// keeping the passing ones green, leaving out tests whose outcome changed
-/// between runs (flaky).
+/// between runs (flaky). The end of `budget` halts it.
 pub fn prepare(
     baseline: &Baseline,
     failing: &[TestId],
     weights: Weights,
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Prepared> {
     let mut passed_before = vec![None; baseline.suite.tests.len()];
     for record in &baseline.records {
@@ -175,10 +184,11 @@ pub fn prepare(
         baseline,
         test_plan(baseline, failing, &passing, settings),
         settings,
+        budget,
     )?;
     let spinner = console.spinner("Preparing");
     spinner.set_message("scratch copies for the search (their first build takes longest)");
-    let reruns = evaluator.baseline_runs()?;
+    let reruns = evaluator.baseline_runs(budget)?;
     drop(spinner);
     let mut flaky = BTreeSet::new();
     for rerun in &reruns {

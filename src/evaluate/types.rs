@@ -32,6 +32,7 @@ use crate::evaluate::Settings;
 use crate::evaluate::copy::BuildCopy;
 use crate::mutation::{MutationSpace, SiteKind};
 use crate::mutation::{Types, Unused};
+use crate::system::Budget;
 use crate::system::scratch::MAIN_TARGET;
 
 /// What a probe asks about.
@@ -72,12 +73,13 @@ impl Pass {
 /// The types of the variables and operands at `locations`, and of the
 /// ingredients' variables where they were found. An empty answer (no
 /// error to read, or a crate the probes break in other ways) leaves the
-/// operators to the syntax.
+/// operators to the syntax. The end of `budget` halts it.
 pub fn infer_types(
     baseline: &Baseline,
     space: &MutationSpace,
     locations: &BTreeSet<Location>,
     settings: &Settings,
+    budget: Budget,
 ) -> Result<Types> {
     let originals = baseline.sources.originals();
     if locations.is_empty() {
@@ -88,9 +90,10 @@ pub fn infer_types(
         &originals,
         &settings.cargo,
         MAIN_TARGET,
+        budget,
     )?;
     let mut types = Types::default();
-    for warning in copy.diagnose()? {
+    for warning in copy.diagnose(budget)? {
         if let Some(unused) = unused_variable(&warning, space, &originals) {
             types.add_unused(unused);
         }
@@ -110,7 +113,7 @@ pub fn infer_types(
     if probes.is_empty() {
         return Ok(types);
     }
-    let answers = ask(&mut copy, &originals, &probes, Pass::Mismatch)?;
+    let answers = ask(&mut copy, &originals, &probes, Pass::Mismatch, budget)?;
     let mut unsettled = Vec::new();
     for (probe, ty) in probes.iter().zip(&answers) {
         match ty {
@@ -122,7 +125,7 @@ pub fn infer_types(
         }
     }
     if !unsettled.is_empty() {
-        let answers = ask(&mut copy, &originals, &unsettled, Pass::Drop)?;
+        let answers = ask(&mut copy, &originals, &unsettled, Pass::Drop, budget)?;
         for (probe, ty) in unsettled.iter().zip(answers) {
             // `i32` and `f64` may be the fallback for a number nothing
             // constrains (`let mut run = 1;`), which an edit may settle
@@ -149,6 +152,7 @@ fn ask(
     originals: &Originals,
     probes: &[Probe],
     pass: Pass,
+    budget: Budget,
 ) -> Result<Vec<Option<String>>> {
     // Each file's probes, spliced in; where each probe lies in the result.
     let mut placed: Vec<(FileId, Range<usize>)> = vec![(FileId::new(0), 0..0); probes.len()];
@@ -175,7 +179,7 @@ fn ask(
     }
     copy.write(&texts, originals)?;
     let mut answers = vec![None; probes.len()];
-    for diagnostic in copy.diagnose()? {
+    for diagnostic in copy.diagnose(budget)? {
         let (Some(label), Some((name, span))) = (&diagnostic.label, diagnostic.spans.first())
         else {
             continue;

@@ -39,8 +39,8 @@ use crate::localize::predicates::{RankedPredicate, rank_predicates};
 use crate::localize::switching::{Switched, critical_predicates};
 use crate::localize::tree::learn;
 use crate::mutation::{Constant, Exclusions, constants};
-use crate::system::cache;
 use crate::system::console::Console;
+use crate::system::{Budget, cache};
 
 /// How the ranking is computed and sharpened.
 #[derive(Debug, Clone)]
@@ -186,11 +186,13 @@ pub fn spectrum_of(baseline: &Baseline, failing: Option<&[TestId]>, data: &[Cons
 }
 
 /// Groups the failures, slices the traced failing runs, switches the
-/// predicates they evaluate (each as `settings` allows), and ranks.
+/// predicates they evaluate (each as `settings` allows), and ranks. The
+/// end of `budget` halts it.
 pub fn localize(
     baseline: &Baseline,
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Localization> {
     let groups = failure_groups(baseline);
     let data = constants(&baseline.sources);
@@ -204,7 +206,7 @@ pub fn localize(
     let spectrum = spectrum_of(baseline, None, &data);
     let plain = rank_suspects(&spectrum, settings.metric);
     let switching = if settings.switching {
-        switch_predicates(baseline, &groups, &plain, settings, console)?
+        switch_predicates(baseline, &groups, &plain, settings, console, budget)?
     } else {
         Switched {
             critical: vec![BTreeSet::new(); groups.len()],
@@ -223,6 +225,7 @@ pub fn localize(
             &data,
             settings,
             console,
+            budget,
         )?)
     } else {
         None
@@ -289,6 +292,7 @@ fn switch_predicates(
     plain: &[Suspect],
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Switched> {
     let spinner = console.spinner("Switching");
     spinner.set_message(
@@ -302,6 +306,7 @@ fn switch_predicates(
         &settings.exclude,
         &settings.evaluation,
         settings.switching_budget,
+        budget,
     )?;
     drop(spinner);
     let count: usize = found.critical.iter().map(BTreeSet::len).sum();
@@ -390,6 +395,7 @@ fn rank_overall(spectrum: &Spectrum, rankings: &[GroupRanking], metric: Metric) 
 /// Runs the single edits at the top of the rankings (the overall one, each
 /// group's, the plain spectrum's) and reorders the overall ranking and the
 /// groups' by what they did.
+#[allow(clippy::too_many_arguments)]
 fn refine_by_mutants(
     baseline: &Baseline,
     overall: &mut [Suspect],
@@ -398,6 +404,7 @@ fn refine_by_mutants(
     data: &[Constant],
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Mutants> {
     // The suspects tried from the top of each ranking: the overall
     // one's, then each group's, then the plain spectrum's (a slice or
@@ -418,7 +425,7 @@ fn refine_by_mutants(
         .iter()
         .map(|g| g.group.tests.iter().copied().collect())
         .collect();
-    let mutants = mutate_top_lines(baseline, &tops, &below, &groups, settings, console)?;
+    let mutants = mutate_top_lines(baseline, &tops, &below, &groups, settings, console, budget)?;
     let passing = baseline.passing().count();
     let all_failing: BTreeSet<TestId> = baseline.failing().map(|r| r.test).collect();
     let evidence = line_evidence(&mutants.effects, &all_failing, passing);
@@ -468,6 +475,7 @@ fn mutate_top_lines(
     groups: &[BTreeSet<TestId>],
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Mutants> {
     let lines = interleaved(tops);
     let further = interleaved(below);
@@ -490,7 +498,9 @@ fn mutate_top_lines(
     let mutants = match kept {
         Some(mutants) => mutants,
         None => {
-            let mutants = evaluate_mutants(baseline, &lines, &further, groups, settings, console)?;
+            let mutants = evaluate_mutants(
+                baseline, &lines, &further, groups, settings, console, budget,
+            )?;
             // Cut short by the budget too: a run on the same is shown
             // the same ranking, not one the machine's load decides.
             if let Ok(text) = serde_json::to_string(&mutants) {
@@ -545,6 +555,7 @@ fn evaluate_mutants(
     groups: &[BTreeSet<TestId>],
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Mutants> {
     let spinner = console.spinner("Mutating");
     spinner.set_message(format!("the single edits at the top {} lines", lines.len()));
@@ -556,6 +567,7 @@ fn evaluate_mutants(
         &settings.exclude,
         &settings.evaluation,
         MUTATION_BUDGET,
+        budget,
         &|tried, edits| {
             spinner.set_message(format!(
                 "{edits} single edits at {tried} lines (the top {} first)",

@@ -27,7 +27,7 @@ use crate::localize::evidence::EditEffect;
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::mutation::{Exclusions, collect_mutation_space};
 use crate::mutation::{Mutator, course, whole};
-use crate::system::process;
+use crate::system::Budget;
 
 /// Edits per woven batch, at least (whole lines are added until a batch
 /// has this many).
@@ -100,9 +100,10 @@ impl Mutants {
 /// Evaluates every edit at `locations`, in the order given, then at
 /// `further` (in the sweep's course: each line's new statements later)
 /// until an edit fixes every failing test of one of `groups`
-/// without breaking a passing one, until `budget` has passed (the batch
-/// running then is cut short, keeping what it decided); `on_batch` hears
-/// the lines tried and edits evaluated so far.
+/// without breaking a passing one, until `limit` has passed or `run` (the
+/// run's budget) ends (the batch running then is cut short, keeping what
+/// it decided); `on_batch` hears the lines tried and edits evaluated so
+/// far.
 #[allow(clippy::too_many_arguments)]
 pub fn run_mutants(
     baseline: &Baseline,
@@ -111,11 +112,14 @@ pub fn run_mutants(
     groups: &[BTreeSet<TestId>],
     exclude: &Exclusions,
     evaluation: &evaluate::Settings,
-    budget: Duration,
+    limit: Duration,
+    run: Budget,
     on_batch: &dyn Fn(usize, usize),
 ) -> Result<Mutants> {
     let started = Instant::now();
-    let deadline = started + budget;
+    let deadline = started + limit;
+    // The step's own budget: its end is no halt of the run.
+    let step = run.sooner(Some(deadline));
     let mut mutants = Mutants {
         chosen: locations.len(),
         ..Mutants::default()
@@ -123,12 +127,9 @@ pub fn run_mutants(
     let originals = baseline.sources.originals();
     let space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclude);
     let mut chosen: BTreeSet<Location> = locations.iter().chain(further).copied().collect();
-    let types = process::with_deadline(Some(deadline), || {
-        infer_types(baseline, &space, &chosen, evaluation)
-    });
-    let types = match types {
+    let types = match infer_types(baseline, &space, &chosen, evaluation, step) {
         Ok(types) => types,
-        Err(error) => return stopped(error, mutants, started),
+        Err(error) => return stopped(error, run, mutants, started),
     };
     // Then the lines a failing test ran that bind a variable the compiler
     // warns is unused: a statement that should use it may be missing there.
@@ -160,7 +161,7 @@ pub fn run_mutants(
     let mut plan = test_plan(baseline, &failing, &passing, evaluation);
     plan.stop = Stop::AtTimeout;
     plan.first_stop = Stop::AtTimeout;
-    let mut evaluator = build_evaluator(baseline, plan, &schema)?;
+    let mut evaluator = build_evaluator(baseline, plan, &schema, run)?;
     let tests: (BTreeSet<TestId>, BTreeSet<TestId>) =
         (failing.into_iter().collect(), passing.into_iter().collect());
     // The chosen lines' edits all count as evidence; further down, an edit
@@ -182,7 +183,7 @@ pub fn run_mutants(
             .into_iter()
             .partition(|edit| !evaluator.builds_alone(&Candidate::original().with(edit.clone())));
         alone.extend(costly);
-        if try_edits(&mut *evaluator, &shared, deadline, &tests, &mut mutants)? {
+        if try_edits(&mut *evaluator, &shared, (run, step), &tests, &mut mutants)? {
             mutants.alone_untried = alone.len();
             return Ok(finished(mutants, started));
         }
@@ -196,7 +197,7 @@ pub fn run_mutants(
     let before = mutants.edits;
     for edits in alone.chunks(BATCH) {
         if Instant::now() >= deadline
-            || try_edits(&mut *evaluator, edits, deadline, &tests, &mut mutants)?
+            || try_edits(&mut *evaluator, edits, (run, step), &tests, &mut mutants)?
         {
             break;
         }
@@ -206,13 +207,13 @@ pub fn run_mutants(
     Ok(finished(mutants, started))
 }
 
-/// Evaluates `edits` (each alone on the original) until `deadline`,
-/// adding what each one that compiled did to `mutants`; whether the
-/// deadline cut them short.
+/// Evaluates `edits` (each alone on the original) until the `step`'s
+/// budget ends, adding what each one that compiled did to `mutants`;
+/// whether that end cut them short (the end of the `run`'s is a halt).
 fn try_edits(
     evaluator: &mut dyn PreparedEvaluator,
     edits: &[PatchEdit],
-    deadline: Instant,
+    (run, step): (Budget, Budget),
     (failing, passing): &(BTreeSet<TestId>, BTreeSet<TestId>),
     mutants: &mut Mutants,
 ) -> Result<bool> {
@@ -223,12 +224,10 @@ fn try_edits(
         .iter()
         .map(|edit| Candidate::original().with(edit.clone()))
         .collect();
-    let (outcomes, halt) = process::with_deadline(Some(deadline), || {
-        evaluate_until_halt(&mut *evaluator, &candidates, &|_, _| {})
-    })?;
+    let (outcomes, halt) = evaluate_until_halt(&mut *evaluator, &candidates, step, &|_, _| {})?;
     let cut_short = halt.is_some();
     if let Some(halt) = halt
-        && !process::budget_ended(halt)
+        && !run.outlasts(halt)
     {
         return Err(halt.into_error());
     }
@@ -249,9 +248,15 @@ fn finished(mut mutants: Mutants, started: Instant) -> Mutants {
     mutants
 }
 
-/// What was found when the budget ran out before the first batch.
-fn stopped(error: anyhow::Error, mutants: Mutants, started: Instant) -> Result<Mutants> {
-    if Halt::of(&error).is_none_or(|halt| !process::budget_ended(halt)) {
+/// What was found when the budget ran out before the first batch (the end
+/// of the `run`'s budget is a halt).
+fn stopped(
+    error: anyhow::Error,
+    run: Budget,
+    mutants: Mutants,
+    started: Instant,
+) -> Result<Mutants> {
+    if Halt::of(&error).is_none_or(|halt| !run.outlasts(halt)) {
         return Err(error);
     }
     Ok(finished(mutants, started))

@@ -19,7 +19,7 @@ use crate::evaluate::{build_evaluator, test_plan};
 use crate::localize::groups::FailureGroup;
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::mutation::{Exclusions, SiteKind, collect_mutation_space};
-use crate::system::process;
+use crate::system::Budget;
 
 /// What switching found.
 #[derive(Debug, Clone, Default)]
@@ -36,8 +36,9 @@ pub struct Switched {
 /// Switches every condition the failing tests of `groups` evaluate, those
 /// at the lines of `order` first (most suspicious first; the others in file
 /// order), until `budget` has passed (the conditions not reached are not
-/// critical). A switch that makes a failing test hang stops at that test:
-/// each of the others would cost a timeout too.
+/// critical) or `run` (the run's budget) ends, a halt. A switch that makes
+/// a failing test hang stops at that test: each of the others would cost
+/// a timeout too.
 pub fn critical_predicates(
     baseline: &Baseline,
     groups: &[FailureGroup],
@@ -45,8 +46,9 @@ pub fn critical_predicates(
     exclude: &Exclusions,
     evaluation: &evaluate::Settings,
     budget: Option<Duration>,
+    run: Budget,
 ) -> Result<Switched> {
-    let deadline = budget.map(|budget| Instant::now() + budget);
+    let step = run.sooner(budget.map(|budget| Instant::now() + budget));
     let failing: Vec<TestId> = groups
         .iter()
         .flat_map(|g| g.tests.iter().copied())
@@ -100,13 +102,11 @@ pub fn critical_predicates(
         kind: EvaluatorKind::Schema,
         ..evaluation.clone()
     };
-    let mut evaluator = build_evaluator(baseline, plan, &schema)?;
+    let mut evaluator = build_evaluator(baseline, plan, &schema, run)?;
     let candidates: Vec<Candidate> = switches.iter().map(|(_, c)| c.clone()).collect();
-    let (outcomes, halt) = process::with_deadline(deadline, || {
-        evaluate_until_halt(&mut *evaluator, &candidates, &|_, _| {})
-    })?;
+    let (outcomes, halt) = evaluate_until_halt(&mut *evaluator, &candidates, step, &|_, _| {})?;
     if let Some(halt) = halt
-        && !process::budget_ended(halt)
+        && !run.outlasts(halt)
     {
         return Err(halt.into_error());
     }

@@ -39,6 +39,7 @@ use crate::localize::{Signature, describe, signer};
 use crate::reduce::body::{Cut, apply, keeping, statements, tidy};
 use crate::reduce::oracle::{TestOracle, Trial};
 use crate::reduce::simplify::simplifications;
+use crate::system::Budget;
 use crate::system::console::{Console, Progress};
 
 /// A reduced test, and what the reduction took.
@@ -80,12 +81,14 @@ struct HowItFails {
 
 /// Reduces the test the user names `name` (its full name, as the tool
 /// prints it). A name no test has is a usage error; a test that passes has
-/// nothing to reduce.
+/// nothing to reduce. The end of `budget` stops it with the smallest
+/// version found so far.
 pub fn reduce_test(
     baseline: &Baseline,
     name: &str,
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<ReducedTest> {
     let started = Instant::now();
     let suite = &baseline.suite;
@@ -103,7 +106,7 @@ pub fn reduce_test(
             )
         })?;
     let function = test_function(baseline, test, name)?;
-    let budget = match record.outcome.verdict {
+    let timeout = match record.outcome.verdict {
         Verdict::TimedOut => settings.test_timeout,
         _ => (record.outcome.duration * 10)
             .max(FLOOR * 10)
@@ -114,8 +117,9 @@ pub fn reduce_test(
         function.clone(),
         suite.clone(),
         test,
-        budget,
+        timeout,
         settings,
+        budget,
     )?;
     let sign = signer(&baseline.sources);
     let original = function.body_text().to_string();
@@ -162,7 +166,8 @@ pub fn reduce_test(
         &text[..function.body.start],
         &text[function.body.end..]
     );
-    let still_runs = match witness::still_runs(baseline, test, &function, &reduced_file, settings) {
+    let witnessed = witness::still_runs(baseline, test, &function, &reduced_file, settings, budget);
+    let still_runs = match witnessed {
         Ok(still_runs) => Some(still_runs),
         Err(error) if Halt::of(&error).is_some() => None,
         Err(error) => {

@@ -20,8 +20,8 @@ use crate::code::source::FileId;
 use crate::evaluate::BuildCopy;
 use crate::evaluate::Settings;
 use crate::reduce::weave::{REDUCE_ENV, Woven, weave};
-use crate::system::process;
 use crate::system::scratch::MAIN_TARGET;
+use crate::system::{Budget, process};
 
 /// Woven builds a batch may take before the rest are built one by one.
 const MAX_WOVEN_BUILDS: usize = 3;
@@ -45,8 +45,10 @@ pub struct TestOracle {
     suite: TestSuite,
     test: TestId,
     target: BTreeSet<(Kind, String)>,
-    budget: Duration,
+    timeout: Duration,
     jobs: usize,
+    /// The time its builds and runs may take: its end is a halt.
+    budget: Budget,
     cache: HashMap<String, Trial>,
     /// Builds run, and distinct versions decided.
     pub builds: usize,
@@ -55,17 +57,19 @@ pub struct TestOracle {
 
 impl TestOracle {
     /// An oracle for `test` (of `suite`, written as `function`), each run
-    /// allowed `budget`, building in a scratch copy of `workspace`.
+    /// allowed `timeout`, building in a scratch copy of `workspace`, all
+    /// until `budget` ends.
     pub fn new(
         workspace: &Workspace,
         function: TestFunction,
         suite: TestSuite,
         test: TestId,
-        budget: Duration,
+        timeout: Duration,
         settings: &Settings,
+        budget: Budget,
     ) -> Result<TestOracle> {
         let originals = Originals::new(vec![(function.path.clone(), function.text.clone())]);
-        let copy = BuildCopy::new(workspace, &originals, &settings.cargo, MAIN_TARGET)?;
+        let copy = BuildCopy::new(workspace, &originals, &settings.cargo, MAIN_TARGET, budget)?;
         Ok(TestOracle {
             copy,
             originals,
@@ -73,8 +77,9 @@ impl TestOracle {
             target: BTreeSet::from([suite.target_of(test)]),
             suite,
             test,
-            budget,
+            timeout,
             jobs: settings.jobs.max(1),
+            budget,
             cache: HashMap::new(),
             builds: 0,
             tried: 0,
@@ -139,7 +144,7 @@ impl TestOracle {
         let texts = BTreeMap::from([(FileId::new(0), text.to_string())]);
         self.copy.write(&texts, &self.originals)?;
         self.builds += 1;
-        Ok(match self.copy.build(Some(&self.target))? {
+        Ok(match self.copy.build(Some(&self.target), self.budget)? {
             BuildOutcome::Built(executables) => {
                 Ok(self
                     .suite
@@ -155,12 +160,13 @@ impl TestOracle {
     /// Runs copies `1..=count` of a woven build, `jobs` at a time.
     fn run(&self, suite: &TestSuite, woven: &Woven, count: usize) -> Result<Vec<Trial>> {
         let path = self.function.path.to_string_lossy().replace('\\', "/");
-        let (test, budget) = (self.test, self.budget);
-        process::in_parallel(self.jobs, count, |index| {
+        let (test, timeout, budget) = (self.test, self.timeout, self.budget);
+        process::in_parallel(self.jobs, count, budget, |index| {
             let env = || vec![(REDUCE_ENV, OsString::from((index + 1).to_string()))];
             let settings = RunSettings {
                 jobs: 1,
-                timeout: budget,
+                timeout,
+                budget,
             };
             let verdict = suite
                 .run(&[test], &settings, |_| env(), |_, _| {})?

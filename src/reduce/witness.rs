@@ -19,6 +19,7 @@ use crate::code::source::Location;
 use crate::evaluate::Settings;
 use crate::localize::spectrum_of;
 use crate::localize::{Metric, rank_suspects};
+use crate::system::Budget;
 use crate::system::console::Console;
 
 /// The most suspicious lines named, at most.
@@ -56,6 +57,7 @@ pub fn still_runs(
     function: &TestFunction,
     reduced_file: &str,
     settings: &Settings,
+    budget: Budget,
 ) -> Result<StillRuns> {
     let name = &baseline.suite.get(test).full_name;
     let original = baseline
@@ -81,6 +83,7 @@ pub fn still_runs(
         &measure,
         &Console::QUIET,
         &files,
+        budget,
     )?;
     let after = reduced
         .records

@@ -29,6 +29,7 @@ use crate::exit::{Exit, Failure};
 use crate::mutation::{Candidate, PatchEdit};
 use crate::repair::given::candidate_of;
 use crate::repair::settings::Settings;
+use crate::system::Budget;
 use crate::system::console::Console;
 
 /// What bisecting found.
@@ -55,12 +56,13 @@ pub struct Bisection {
 }
 
 /// Bisects the change that `undo` (a diff from the working tree back to
-/// REV) undoes.
+/// REV) undoes, unless `budget` ends first.
 pub fn bisect(
     undo: &str,
     baseline: &Baseline,
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Bisection> {
     let started = Instant::now();
     let spans = Spans::of(&baseline.sources);
@@ -78,6 +80,7 @@ pub fn bisect(
         settings.weights,
         &settings.evaluation,
         console,
+        budget,
     )?
     .ready(&baseline.suite)?;
     // The working tree with the changes of `applied` only: the others undone.
@@ -101,7 +104,7 @@ pub fn bisect(
             applied.len(),
             changes.len()
         ));
-        match evaluator.evaluate(&[state(applied)], &|_, _| {}) {
+        match evaluator.evaluate(&[state(applied)], budget, &|_, _| {}) {
             Ok(outcomes) => {
                 let outcome = classify(&outcomes[0], &model);
                 unresolved += usize::from(outcome == Outcome::Unresolved);

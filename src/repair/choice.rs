@@ -30,6 +30,7 @@ use crate::localize::{Crash, PanicKind};
 use crate::mutation::{Candidate, Operator};
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
+use crate::system::Budget;
 use crate::system::console::Console;
 
 /// Plausible candidates whose behaviour is measured, at most.
@@ -69,7 +70,8 @@ pub struct Alternative {
 }
 
 /// The plausible candidates, best first (see the module's doc). Those after
-/// the first [`MEASURED`], or once `deadline` has passed, are not measured.
+/// the first [`MEASURED`], or once `deadline` has passed, are not measured;
+/// the end of `budget` stops the measuring too.
 pub fn rank_plausible(
     plausible: &[Scored],
     baseline: &Baseline,
@@ -77,6 +79,7 @@ pub fn rank_plausible(
     crash: Option<&Crash>,
     settings: &Settings,
     deadline: Option<Instant>,
+    budget: Budget,
 ) -> Result<Vec<Alternative>> {
     let originals = baseline.sources.originals();
     let mut alternatives: Vec<Alternative> = plausible
@@ -105,7 +108,8 @@ pub fn rank_plausible(
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            match behaviour_change(&alternative.scored, baseline, &originals, model, settings) {
+            let scored = &alternative.scored;
+            match behaviour_change(scored, baseline, &originals, model, settings, budget) {
                 Ok(change) => alternative.measures.behaviour_change = Some(change),
                 // Stopped: the measured ones and the rest in static order.
                 Err(error) if Halt::of(&error).is_some() => break,
@@ -175,6 +179,7 @@ fn behaviour_change(
     originals: &Originals,
     model: &FitnessModel,
     settings: &Settings,
+    budget: Budget,
 ) -> Result<usize> {
     let edited = edited(&scored.candidate);
     let before: BTreeMap<TestId, &BTreeSet<Location>> = baseline
@@ -199,6 +204,7 @@ fn behaviour_change(
         &measure,
         &Console::QUIET,
         &files,
+        budget,
     )?;
     let shifts = line_shifts(&scored.candidate, originals);
     let mut change = 0;

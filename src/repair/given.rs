@@ -26,6 +26,7 @@ use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::repair::stage::reduce;
 use crate::repair::validate::{validate_files, warn_rejected};
+use crate::system::Budget;
 use crate::system::console::Console;
 
 /// A patch to evaluate: a name (its file, or the name given with it) and
@@ -130,11 +131,13 @@ fn edit_location(text: &str, edit: &Edit, file: FileId, spans: &Spans) -> Locati
 }
 
 /// The evaluator that judges given patches: a scratch copy of the crate
-/// built, its baseline runs done (which find the flaky tests).
+/// built, its baseline runs done (which find the flaky tests), unless
+/// `budget` ends first.
 pub fn ready_to_judge(
     baseline: &Baseline,
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Ready> {
     let failing: Vec<TestId> = baseline.failing().map(|r| r.test).collect();
     prepare(
@@ -143,6 +146,7 @@ pub fn ready_to_judge(
         settings.weights,
         &settings.evaluation,
         console,
+        budget,
     )?
     .ready(&baseline.suite)
 }
@@ -151,7 +155,7 @@ pub fn ready_to_judge(
 /// on the same baseline; it serves batch after batch), ranks the
 /// plausible ones as the repair's patch choice does, and reduces and
 /// validates the best one if `reduce_best`. Fails (exit 9) when no patch
-/// applies.
+/// applies. The end of `budget` halts it.
 pub fn judge(
     given: &[GivenPatch],
     baseline: &Baseline,
@@ -159,6 +163,7 @@ pub fn judge(
     settings: &Settings,
     reduce_best: bool,
     console: &Console,
+    budget: Budget,
 ) -> Result<Judgement> {
     let spans = Spans::of(&baseline.sources);
     let candidates: Vec<Result<Candidate, String>> = given
@@ -186,7 +191,7 @@ pub fn judge(
     let batch: Vec<Candidate> = candidates.iter().flatten().cloned().collect();
     let spinner = console.spinner("Evaluating");
     spinner.set_message(format!("{} patches as one batch", batch.len()));
-    let mut outcomes = evaluator.evaluate(&batch, &|_, _| {})?.into_iter();
+    let mut outcomes = evaluator.evaluate(&batch, budget, &|_, _| {})?.into_iter();
     drop(spinner);
     let mut judged = Vec::new();
     let mut plausible: Vec<(usize, Scored)> = Vec::new();
@@ -214,7 +219,7 @@ pub fn judge(
     }
     // The plausible ones in the order of the repair's patch choice.
     let scored: Vec<Scored> = plausible.iter().map(|(_, s)| s.clone()).collect();
-    let chosen = rank_plausible(&scored, baseline, model, None, settings, None)?;
+    let chosen = rank_plausible(&scored, baseline, model, None, settings, None, budget)?;
     let mut order: Vec<usize> = Vec::new();
     for alternative in &chosen {
         // Two patches with the same edits are two entries, in their order.
@@ -246,6 +251,7 @@ pub fn judge(
                 &flaky_names,
                 settings,
                 console,
+                budget,
             )?)
         }
         _ => None,
@@ -317,14 +323,23 @@ fn reduce_and_validate(
     flaky: &[String],
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Reduced> {
-    let reduced = reduce(candidate, evaluator, model, console)?;
+    let reduced = reduce(candidate, evaluator, model, console, budget)?;
     let originals = baseline.sources.originals();
     let user_files = Candidate::original().files(&originals);
     let files = reduced.files(&originals);
     let flaky: BTreeSet<String> = flaky.iter().cloned().collect();
     let validation = warn_rejected(
-        validate_files(baseline, &user_files, &files, &flaky, settings, console)?,
+        validate_files(
+            baseline,
+            &user_files,
+            &files,
+            &flaky,
+            settings,
+            console,
+            budget,
+        )?,
         console,
     );
     Ok(Reduced {

@@ -44,7 +44,7 @@ use crate::repair::shard::{ShardReport, enumerate, run_shard};
 use crate::repair::stage::{Ground, Stage, StageOutcome, in_diff_only, run_stage, sweep_locations};
 use crate::repair::validate::{Validated, diff_of, validate_files, warn_rejected};
 use crate::system::console::{Console, ordinal};
-use crate::system::process;
+use crate::system::{Budget, process};
 
 /// What a repair found.
 #[derive(Debug)]
@@ -85,9 +85,9 @@ fn halts<T>(result: Result<T>) -> Result<Result<T, Halt>> {
 
 /// Searches for a patch, group by group, and validates the combined patch.
 /// `localized_in` is the time the localization took (it counts against the
-/// time limit). A signal or the end of the time limit at any step keeps
-/// what was found so far: the patch of the groups fixed, and the best
-/// candidate of the group being searched.
+/// time limit). A signal or the end of `budget` (the run's: the time
+/// limit) at any step keeps what was found so far: the patch of the groups
+/// fixed, and the best candidate of the group being searched.
 pub fn repair(
     baseline: &Baseline,
     localization: &Localization,
@@ -95,10 +95,11 @@ pub fn repair(
     console: &Console,
     localized_in: Duration,
     relocalize: &mut Relocalize,
+    budget: Budget,
 ) -> Result<Repair> {
     let started = Instant::now();
     // The search stops early enough to leave the reduction and validation
-    // a share of the time (the hard limit is the process deadline).
+    // a share of the time (the hard limit is the run's budget).
     let deadline = settings.time_limit.map(|limit| {
         started
             + limit
@@ -113,6 +114,7 @@ pub fn repair(
         console,
         deadline,
         relocalize,
+        budget,
     )?;
     if run.stages.is_empty() {
         match run.end {
@@ -127,7 +129,15 @@ pub fn repair(
     }
     let flaky = run.flaky_tests();
     let checked = if run.to_validate() {
-        check_patch(&mut run, baseline, &user_files, &flaky, settings, console)?
+        check_patch(
+            &mut run,
+            baseline,
+            &user_files,
+            &flaky,
+            settings,
+            console,
+            budget,
+        )?
     } else {
         Checked::default()
     };
@@ -334,6 +344,7 @@ fn run_stages(
     console: &Console,
     deadline: Option<Instant>,
     relocalize: &mut Relocalize,
+    budget: Budget,
 ) -> Result<Stages> {
     let mut run = Stages {
         stages: Vec::new(),
@@ -370,7 +381,7 @@ fn run_stages(
             left: remaining.len(),
             before: run.stages.len(),
         };
-        let stage = match halts(searched.run(settings, console, deadline))? {
+        let stage = match halts(searched.run(settings, console, deadline, budget))? {
             Ok(StageOutcome::Searched(stage)) => *stage,
             Ok(StageOutcome::AllFlaky(flaky)) => {
                 // Every failing test of the group is flaky: on to the next.
@@ -438,14 +449,16 @@ struct Searched<'a> {
 
 impl Searched<'_> {
     /// Runs the group's stage. The search's deadline holds for its
-    /// processes too, so that the reduction and validation keep their share
-    /// of the time; each group left has a fair share of what remains (what
-    /// one leaves unused goes to the next).
+    /// processes too (it narrows `budget`, the run's), so that the
+    /// reduction and validation keep their share of the time; each group
+    /// left has a fair share of what remains (what one leaves unused goes
+    /// to the next).
     fn run(
         &self,
         settings: &Settings,
         console: &Console,
         deadline: Option<Instant>,
+        budget: Budget,
     ) -> Result<StageOutcome> {
         let group = &self.group.group;
         if self.left > 1 || self.before > 0 {
@@ -456,16 +469,15 @@ impl Searched<'_> {
             let now = Instant::now();
             now + d.saturating_duration_since(now) / self.left as u32
         });
-        process::with_deadline(stage_deadline, || {
-            run_stage(
-                self.baseline,
-                self.group,
-                settings,
-                console,
-                stage_deadline,
-                self.before,
-            )
-        })
+        run_stage(
+            self.baseline,
+            self.group,
+            settings,
+            console,
+            stage_deadline,
+            self.before,
+            budget.sooner(stage_deadline),
+        )
     }
 }
 
@@ -511,6 +523,7 @@ fn check_patch(
     flaky: &BTreeSet<String>,
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Checked> {
     let validate_started = Instant::now();
     let complete = run.complete();
@@ -530,14 +543,16 @@ fn check_patch(
     // The first warning of a validated patch that gave way.
     let mut displaced: Option<String> = None;
     for (runner_up, files) in tries {
-        let validation = validate_files(baseline, user_files, &files, flaky, settings, console)
-            .map(|v| {
-                if complete {
-                    warn_rejected(v, console)
-                } else {
-                    v
-                }
-            });
+        let validation = validate_files(
+            baseline, user_files, &files, flaky, settings, console, budget,
+        )
+        .map(|v| {
+            if complete {
+                warn_rejected(v, console)
+            } else {
+                v
+            }
+        });
         match halts(validation)? {
             Ok(Ok(validated)) => {
                 let clean = validated.warnings.is_empty();
@@ -643,20 +658,21 @@ fn interrupted(
 
 /// `--shard K/N`: this shard's slice of the single edits of the first
 /// failure group's sweep, evaluated, as a report for `merge`, and the halt
-/// (a signal, the time limit) that stopped it early, if one did.
+/// (a signal, the end of `budget`) that stopped it early, if one did.
 pub fn shard_sweep(
     baseline: &Baseline,
     localization: &Localization,
     settings: &Settings,
     shard: Shard,
     console: &Console,
+    budget: Budget,
 ) -> Result<(ShardReport, Option<Halt>)> {
     let group = localization
         .groups
         .first()
         .context("a crate with failing tests has a failure group")?;
     let group = &*in_diff_only(group, settings, baseline);
-    let ground = Ground::of(baseline, group, settings, console)?;
+    let ground = Ground::of(baseline, group, settings, console, budget)?;
     let mutator = ground.mutator(group, settings);
     let edits = enumerate(&mutator, &sweep_locations(&mutator, group));
     let (mut evaluator, model, _) = prepare(
@@ -665,6 +681,7 @@ pub fn shard_sweep(
         settings.weights,
         &settings.evaluation,
         console,
+        budget,
     )?
     .ready(&baseline.suite)?;
     console.status(
@@ -685,6 +702,7 @@ pub fn shard_sweep(
         baseline,
         &mut *evaluator,
         &model,
+        budget,
         &|done, of| spinner.set_message(format!("{done} of {of} single edits")),
     )?;
     drop(spinner);

@@ -21,7 +21,7 @@ use crate::exit::Halt;
 use crate::localize::{EditEffect, FixClass};
 use crate::mutation::Mutator;
 use crate::mutation::{Candidate, Operator, PatchEdit, crossover};
-use crate::system::process;
+use crate::system::{Budget, process};
 
 #[derive(Debug, Clone)]
 pub struct SearchSettings {
@@ -36,6 +36,8 @@ pub struct SearchSettings {
     pub feedback: bool,
     /// What edits did at each location before the search (in the sweep).
     pub learned: BTreeMap<Location, LocationFeedback>,
+    /// The time its processes may take: its end is a halt.
+    pub budget: Budget,
 }
 
 /// What edits at one location did, by ProFL class: helped (a clean fix:
@@ -137,6 +139,7 @@ pub fn search(
     let started = Instant::now();
     let mut run = Run {
         evaluator,
+        budget: settings.budget,
         model,
         operators: BTreeMap::new(),
         ever_passed: BTreeSet::new(),
@@ -196,7 +199,13 @@ pub fn search(
             break reason;
         }
         run.generation += 1;
-        let offspring = match breed(&population, mutator, rng, settings.population) {
+        let offspring = match breed(
+            &population,
+            mutator,
+            rng,
+            settings.population,
+            settings.budget,
+        ) {
             Ok(offspring) => offspring,
             Err(halt) => return run.interrupted_or(halt),
         };
@@ -252,7 +261,7 @@ fn initial_population(
             break;
         }
         if attempt % HALT_CHECK_EVERY == 0 {
-            process::check_interrupted()?;
+            process::check_interrupted(settings.budget)?;
         }
         if let Some(edit) = mutator.mutation(rng) {
             let candidate = Candidate::original().with(edit.clone());
@@ -272,11 +281,12 @@ fn breed(
     mutator: &Mutator,
     rng: &mut StdRng,
     count: usize,
+    budget: Budget,
 ) -> Result<Vec<(Candidate, Option<PatchEdit>)>> {
     let mut offspring = Vec::with_capacity(count);
     while offspring.len() < count {
         if offspring.len() % HALT_CHECK_EVERY == 0 {
-            process::check_interrupted()?;
+            process::check_interrupted(budget)?;
         }
         let (Some(first), Some(second)) = (population.choose(rng), population.choose(rng)) else {
             break;
@@ -319,6 +329,7 @@ fn compare(a: &Scored, b: &Scored) -> std::cmp::Ordering {
 
 struct Run<'a> {
     evaluator: &'a mut dyn Evaluator,
+    budget: Budget,
     model: &'a FitnessModel,
     operators: BTreeMap<Operator, OperatorCounts>,
     ever_passed: BTreeSet<TestId>,
@@ -349,15 +360,17 @@ impl Run<'_> {
         let best_so_far = Mutex::new(self.best.as_ref().map_or(0.0, |b| b.fitness));
         let generation = self.generation;
         let model = self.model;
-        let outcomes = self.evaluator.evaluate(&batch, &|_, outcome| {
-            let mut best = best_so_far.lock().expect("progress poisoned");
-            *best = best.max(outcome.fitness(model));
-            on_progress(Progress::Evaluated {
-                generation,
-                best_fitness: *best,
-                compiled: outcome.compiled(),
-            });
-        })?;
+        let outcomes = self
+            .evaluator
+            .evaluate(&batch, self.budget, &|_, outcome| {
+                let mut best = best_so_far.lock().expect("progress poisoned");
+                *best = best.max(outcome.fitness(model));
+                on_progress(Progress::Evaluated {
+                    generation,
+                    best_fitness: *best,
+                    compiled: outcome.compiled(),
+                });
+            })?;
         let mut scored = Vec::with_capacity(batch.len());
         for ((candidate, outcome), newest) in batch.into_iter().zip(outcomes).zip(made_by) {
             if self.seen.insert(candidate.clone())
@@ -498,6 +511,7 @@ mod tests {
         fn evaluate(
             &mut self,
             batch: &[Candidate],
+            _budget: Budget,
             on_done: OnDone,
         ) -> Result<Vec<CandidateOutcome>> {
             Ok(batch
@@ -600,6 +614,7 @@ mod tests {
             seeds: Vec::new(),
             feedback: false,
             learned: BTreeMap::new(),
+            budget: Budget::unlimited(),
         };
         let mut runs = Vec::new();
         for _ in 0..2 {
@@ -677,6 +692,7 @@ mod tests {
             seeds: vec![fix.clone()],
             feedback: true,
             learned: BTreeMap::new(),
+            budget: Budget::unlimited(),
         };
         let (result, _) = search_middle(&mut mutator, &settings, &mut rng);
         assert_eq!(result.stop, Stop::Found);
@@ -738,6 +754,7 @@ mod tests {
             seeds: Vec::new(),
             feedback: false,
             learned: BTreeMap::new(),
+            budget: Budget::unlimited(),
         };
         let mut evaluator = MiddleEvaluator {
             originals: originals.clone(),

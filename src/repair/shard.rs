@@ -30,6 +30,7 @@ use crate::exit::{Exit, Failure, Halt};
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::mutation::{Mutator, course};
 use crate::repair::sweep::{BATCH, sweep_cutoff};
+use crate::system::Budget;
 
 /// Which slice of the sweep's edits this run evaluates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,14 +131,16 @@ fn identity(baseline: &Baseline, edits: &[PatchEdit]) -> String {
 }
 
 /// Evaluates this shard's slice of `edits` (every `shard.count`-th from
-/// `shard.index`) with the sweep's cutoff, batch by batch; a halt keeps
-/// what was decided, and is returned beside it.
+/// `shard.index`) with the sweep's cutoff, batch by batch; a halt (a
+/// signal, the end of `budget`) keeps what was decided, and is returned
+/// beside it.
 pub fn run_shard(
     shard: Shard,
     edits: &[PatchEdit],
     baseline: &Baseline,
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,
+    budget: Budget,
     on_batch: &dyn Fn(usize, usize),
 ) -> Result<(ShardReport, Option<Halt>)> {
     evaluator.set_cutoff(Some(sweep_cutoff(model)));
@@ -149,7 +152,7 @@ pub fn run_shard(
             .iter()
             .map(|&i| Candidate::original().with(edits[i].clone()))
             .collect();
-        let (decided, halt) = evaluate_until_halt(evaluator, &batch, &|_, _| {})?;
+        let (decided, halt) = evaluate_until_halt(evaluator, &batch, budget, &|_, _| {})?;
         for (position, outcome) in decided {
             outcomes.push(record(
                 chunk[position],
@@ -353,7 +356,12 @@ impl Known {
 }
 
 impl Evaluator for Known {
-    fn evaluate(&mut self, batch: &[Candidate], on_done: OnDone) -> Result<Vec<CandidateOutcome>> {
+    fn evaluate(
+        &mut self,
+        batch: &[Candidate],
+        budget: Budget,
+        on_done: OnDone,
+    ) -> Result<Vec<CandidateOutcome>> {
         let unknown: Vec<usize> = (0..batch.len())
             .filter(|&i| !self.known.contains_key(&batch[i]))
             .collect();
@@ -361,8 +369,9 @@ impl Evaluator for Known {
         let mut answers = if asked.is_empty() {
             Vec::new()
         } else {
-            self.inner
-                .evaluate(&asked, &|index, outcome| on_done(unknown[index], outcome))?
+            let on_asked =
+                |index: usize, outcome: &CandidateOutcome| on_done(unknown[index], outcome);
+            self.inner.evaluate(&asked, budget, &on_asked)?
         }
         .into_iter();
         let mut outcomes = Vec::with_capacity(batch.len());
@@ -397,8 +406,8 @@ impl Evaluator for Known {
 }
 
 impl PreparedEvaluator for Known {
-    fn baseline_runs(&mut self) -> Result<Vec<CandidateOutcome>> {
-        self.inner.baseline_runs()
+    fn baseline_runs(&mut self, budget: Budget) -> Result<Vec<CandidateOutcome>> {
+        self.inner.baseline_runs(budget)
     }
 
     fn set_plan(&mut self, plan: TestPlan) {

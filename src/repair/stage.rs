@@ -42,8 +42,8 @@ use crate::repair::search::{
 use crate::repair::settings::Settings;
 use crate::repair::shard::{Known, enumerate, known_outcomes};
 use crate::repair::sweep::{SweepStop, Swept, sweep};
+use crate::system::Budget;
 use crate::system::console::Console;
-use crate::system::process;
 
 /// The share of a stage's time the sweep may take before the genetic
 /// search starts (the sweep of the top locations finds most fixes; what it
@@ -158,7 +158,8 @@ impl Stage {
 
 /// Stage `index` (its random choices are seeded with the seed plus the
 /// index): the sweep, then if needed the genetic search, for a patch for
-/// `group`, reduced with ddmin.
+/// `group`, reduced with ddmin; its processes run on `budget` (the stage's:
+/// it ends at `deadline`, or at the run's end if that is sooner).
 pub fn run_stage(
     baseline: &Baseline,
     group: &GroupRanking,
@@ -166,22 +167,22 @@ pub fn run_stage(
     console: &Console,
     deadline: Option<Instant>,
     index: usize,
+    budget: Budget,
 ) -> Result<StageOutcome> {
     let started = Instant::now();
     let sources = &baseline.sources;
     let group = &*in_diff_only(group, settings, baseline);
-    let ground = Ground::of(baseline, group, settings, console)?;
+    let ground = Ground::of(baseline, group, settings, console, budget)?;
     let originals = &ground.originals;
     let types_seconds = ground.types_seconds;
     let mut mutator = ground.mutator(group, settings);
     let locations = sweep_locations(&mutator, group);
-    let first = index == 0;
-    let (mut evaluator, model, flaky) = match evaluator_for(
-        baseline, group, settings, console, &mutator, &locations, first,
-    )? {
-        Ok(ready) => ready,
-        Err(flaky) => return Ok(StageOutcome::AllFlaky(baseline.suite.full_names(&flaky))),
-    };
+    let shard_edits = (index == 0).then_some((&mutator, locations.as_slice()));
+    let (mut evaluator, model, flaky) =
+        match evaluator_for(baseline, group, settings, console, shard_edits, budget)? {
+            Ok(ready) => ready,
+            Err(flaky) => return Ok(StageOutcome::AllFlaky(baseline.suite.full_names(&flaky))),
+        };
     let mut timings = BTreeMap::from([("types", types_seconds)]);
 
     // The sweep: every single edit, location by location in rank order.
@@ -196,6 +197,7 @@ pub fn run_stage(
             &model,
             sweep_deadline,
             console,
+            budget,
         )
     })?;
 
@@ -212,18 +214,19 @@ pub fn run_stage(
                     crash,
                     settings,
                     deadline,
+                    budget,
                 )
             })?;
             (alternatives[0].scored.clone(), Stop::Found, None)
         }
         // Stopped, with no time for the genetic search.
         SweepStop::Interrupted => (swept_best(), Stop::Interrupted, None),
-        SweepStop::TimeLimit if process::out_of_time() => (swept_best(), Stop::TimeLimit, None),
+        SweepStop::TimeLimit if budget.ended() => (swept_best(), Stop::TimeLimit, None),
         SweepStop::Exhausted | SweepStop::TimeLimit => {
             let seed = settings.seed.wrapping_add(index as u64);
             let mut rng = StdRng::seed_from_u64(seed);
             let seeds = critical_seeds(&mutator, group, &mut rng);
-            let search_settings = search_settings(seeds, &swept, settings, deadline);
+            let search_settings = search_settings(seeds, &swept, settings, deadline, budget);
             let (result, seconds) = genetic_search(
                 &mut mutator,
                 &mut *evaluator,
@@ -240,7 +243,7 @@ pub fn run_stage(
     let patch = if stop == Stop::Found {
         evaluator.set_cutoff(None);
         let evaluator = &mut *evaluator;
-        let reduced = || reduce(&best.candidate, evaluator, &model, console);
+        let reduced = || reduce(&best.candidate, evaluator, &model, console, budget);
         Some(timed(&mut timings, "reduce", reduced)?)
     } else {
         None
@@ -282,30 +285,35 @@ pub fn run_stage(
 type Evaluating = (Box<dyn PreparedEvaluator>, FitnessModel, Vec<TestId>);
 
 /// The group's evaluator, its fitness model and the tests found flaky; for
-/// the first stage, with the outcomes of its edits that shards evaluated
-/// already. `Err` with the flaky tests when every failing test of the group
-/// is flaky.
+/// the first stage (`shard_edits`: its mutator and sweep locations), with
+/// the outcomes of its edits that shards evaluated already. `Err` with the
+/// flaky tests when every failing test of the group is flaky.
 fn evaluator_for(
     baseline: &Baseline,
     group: &GroupRanking,
     settings: &Settings,
     console: &Console,
-    mutator: &Mutator,
-    locations: &[Location],
-    first: bool,
+    shard_edits: Option<(&Mutator, &[Location])>,
+    budget: Budget,
 ) -> Result<Result<Evaluating, Vec<TestId>>> {
     let tests = &group.group.tests;
     let evaluation = &settings.evaluation;
-    let (mut evaluator, model, flaky) =
-        match prepare(baseline, tests, settings.weights, evaluation, console)? {
-            Prepared::Ready {
-                evaluator,
-                model,
-                flaky,
-            } => (evaluator, model, flaky),
-            Prepared::AllFlaky { flaky } => return Ok(Err(flaky)),
-        };
-    if let (Some(shards), true) = (&settings.shards, first) {
+    let (mut evaluator, model, flaky) = match prepare(
+        baseline,
+        tests,
+        settings.weights,
+        evaluation,
+        console,
+        budget,
+    )? {
+        Prepared::Ready {
+            evaluator,
+            model,
+            flaky,
+        } => (evaluator, model, flaky),
+        Prepared::AllFlaky { flaky } => return Ok(Err(flaky)),
+    };
+    if let (Some(shards), Some((mutator, locations))) = (&settings.shards, shard_edits) {
         let known = known_outcomes(shards, &enumerate(mutator, locations), baseline)?;
         let merged = format!("{} outcomes of single edits", known.len());
         console.status("Merging", format!("{merged} from {} shards", shards.len()));
@@ -334,6 +342,7 @@ fn search_settings(
     swept: &Swept,
     settings: &Settings,
     deadline: Option<Instant>,
+    budget: Budget,
 ) -> SearchSettings {
     let partial = swept.partial.iter().take(settings.population);
     seeds.extend(partial.map(|s| s.candidate.clone()));
@@ -344,6 +353,7 @@ fn search_settings(
         seeds,
         feedback: settings.feedback,
         learned: swept.feedback.clone(),
+        budget,
     }
 }
 
@@ -373,6 +383,7 @@ fn sweep_with_progress(
     model: &FitnessModel,
     deadline: Option<Instant>,
     console: &Console,
+    budget: Budget,
 ) -> Result<Swept> {
     console.status(
         "Sweeping",
@@ -381,7 +392,7 @@ fn sweep_with_progress(
             locations.len()
         ),
     );
-    let bar = console.counter("Sweeping", locations.len() as u64);
+    let bar = console.counter("Sweeping", locations.len() as u64, budget);
     bar.set_message("locations");
     let started = Instant::now();
     let swept = sweep(
@@ -390,6 +401,7 @@ fn sweep_with_progress(
         evaluator,
         model,
         deadline,
+        budget,
         &|progress| {
             bar.set_position(progress.locations as u64);
             bar.set_message(format!(
@@ -461,12 +473,13 @@ impl Ground {
         group: &GroupRanking,
         settings: &Settings,
         console: &Console,
+        budget: Budget,
     ) -> Result<Ground> {
         let space =
             collect_mutation_space(&baseline.sources, &baseline.keep_const, &settings.exclude);
         let suspicious = suspicious_locations(&group.suspects);
         let types_started = Instant::now();
-        let types = infer_types(baseline, &space, &suspicious, &settings.evaluation)?;
+        let types = infer_types(baseline, &space, &suspicious, &settings.evaluation, budget)?;
         let types_seconds = types_started.elapsed().as_secs_f64();
         let (variables, operands) = types.counts();
         console.detail(
@@ -591,7 +604,7 @@ fn genetic_search(
     let most = settings
         .population
         .saturating_mul(settings.generations.max(1));
-    let bar = console.counter("Searching", most as u64);
+    let bar = console.counter("Searching", most as u64, settings.budget);
     let (tried, compiled) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let started = Instant::now();
     let result = search(mutator, evaluator, model, settings, rng, &|progress| {
@@ -681,6 +694,7 @@ pub fn reduce(
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,
     console: &Console,
+    budget: Budget,
 ) -> Result<Candidate> {
     if candidate.len() <= 1 {
         return Ok(candidate.clone());
@@ -693,7 +707,7 @@ pub fn reduce(
     // Each round's subsets as one batch: one woven build for many.
     let reduced = dd::ddmin_batched(candidate.len(), |subsets| {
         let batch: Vec<Candidate> = subsets.iter().map(|s| candidate.subset(s)).collect();
-        let outcomes = evaluator.evaluate(&batch, &|_, _| {})?;
+        let outcomes = evaluator.evaluate(&batch, budget, &|_, _| {})?;
         Ok::<_, anyhow::Error>(outcomes.iter().map(|o| classify(o, model)).collect())
     });
     let reduced = match reduced {

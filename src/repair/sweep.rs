@@ -24,6 +24,7 @@ use crate::localize::{EditEffect, FixClass};
 use crate::mutation::{Candidate, Operator};
 use crate::mutation::{Mutator, course};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
+use crate::system::Budget;
 
 /// Why the sweep stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +84,8 @@ pub struct SweepProgress {
     pub edits: usize,
 }
 
-/// Sweeps `locations` (in the order given) until `deadline`; `on_progress`
+/// Sweeps `locations` (in the order given) until `deadline`, or until
+/// `budget` ends (the batch running then is cut short); `on_progress`
 /// hears each edit decided and each batch done.
 pub fn sweep(
     mutator: &Mutator,
@@ -91,6 +93,7 @@ pub fn sweep(
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,
     deadline: Option<Instant>,
+    budget: Budget,
     on_progress: &(dyn Fn(SweepProgress) + Sync),
 ) -> Result<Swept> {
     let mut swept = Swept {
@@ -123,7 +126,7 @@ pub fn sweep(
             .collect();
         // A halt in the middle of the batch loses none of what was decided.
         let decided = AtomicUsize::new(swept.edits);
-        let (outcomes, halt) = evaluate_until_halt(evaluator, &candidates, &|_, _| {
+        let (outcomes, halt) = evaluate_until_halt(evaluator, &candidates, budget, &|_, _| {
             on_progress(SweepProgress {
                 locations: swept.locations,
                 edits: decided.fetch_add(1, Ordering::Relaxed) + 1,
@@ -234,6 +237,7 @@ mod tests {
         fn evaluate(
             &mut self,
             batch: &[Candidate],
+            _budget: Budget,
             on_done: OnDone,
         ) -> Result<Vec<CandidateOutcome>> {
             self.seen.borrow_mut().extend(batch.iter().cloned());
@@ -301,7 +305,8 @@ mod tests {
             .iter()
             .map(|&l| Location::new(FileId::new(0), l))
             .collect();
-        let swept = sweep(&mutator, &at, &mut oracle, &model, None, &|_| {}).unwrap();
+        let unlimited = Budget::unlimited();
+        let swept = sweep(&mutator, &at, &mut oracle, &model, None, unlimited, &|_| {}).unwrap();
         (swept, oracle.seen.into_inner())
     }
 

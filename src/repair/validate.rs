@@ -20,6 +20,7 @@ use crate::cargo::{
 use crate::cargo::{CargoFlags, TestTool};
 use crate::code::{FileChange, unified_diff};
 use crate::repair::settings::Settings;
+use crate::system::Budget;
 use crate::system::console::Console;
 use crate::system::process::{Finished, Status};
 use crate::system::scratch::MAIN_TARGET;
@@ -43,7 +44,8 @@ pub enum Validation {
 /// members the patch edits or affects. Failures of `flaky` tests (by
 /// libtest name) are tolerated; so are those of tests outside `ran` (the
 /// tests the search ran, which must pass: the others are doctests and other
-/// members' tests) that fail without the patch too.
+/// members' tests) that fail without the patch too. The end of `budget`
+/// halts it.
 pub fn validate(
     workspace: &Workspace,
     changes: &[(PathBuf, String)],
@@ -51,8 +53,9 @@ pub fn validate(
     (flaky, ran): (&BTreeSet<String>, &BTreeSet<String>),
     timeout: Duration,
     tool: TestTool,
+    budget: Budget,
 ) -> Result<Validation> {
-    let scratch = workspace.scratch_copy(MAIN_TARGET)?;
+    let scratch = workspace.scratch_copy(MAIN_TARGET, budget)?;
     let mut unchanged = Vec::new();
     for (path, text) in changes {
         let original = fs::read_to_string(scratch.file(path)?).unwrap_or_default();
@@ -69,6 +72,7 @@ pub fn validate(
         cargo: features,
         target_dir: &scratch.target_dir,
         cap_lints: false,
+        budget,
     };
     if let BuildOutcome::Failed { errors, summary } = build_tests(&request, None, |_| {})? {
         let first = errors.first().map_or(summary, ToString::to_string);
@@ -336,6 +340,7 @@ pub fn validate_files(
     flaky: &BTreeSet<String>,
     settings: &Settings,
     console: &Console,
+    budget: Budget,
 ) -> Result<Result<Validated, String>> {
     let changes: Vec<(PathBuf, String)> = files
         .iter()
@@ -363,6 +368,7 @@ pub fn validate_files(
         (&flaky_names, &ran),
         timeout,
         settings.test_tool,
+        budget,
     )?;
     drop(spinner);
     Ok(match validation {
@@ -467,6 +473,7 @@ mod tests {
                 (&none, &ran),
                 timeout,
                 TestTool::Cargo,
+                Budget::unlimited(),
             )
             .unwrap()
         };
@@ -514,7 +521,8 @@ mod tests {
                 &features,
                 (&none, &ran),
                 timeout,
-                TestTool::Cargo
+                TestTool::Cargo,
+                Budget::unlimited(),
             )
             .unwrap(),
             Validation::Passed {
@@ -536,6 +544,7 @@ mod tests {
             (&none, &ran),
             timeout,
             TestTool::Cargo,
+            Budget::unlimited(),
         )
         .unwrap() else {
             panic!("the warned fix passes the tests");
@@ -550,6 +559,7 @@ mod tests {
             (&none, &ran),
             timeout,
             TestTool::Cargo,
+            Budget::unlimited(),
         )
         .unwrap();
         assert_eq!(
@@ -565,7 +575,8 @@ mod tests {
                 &features,
                 (&tolerated, &ran),
                 timeout,
-                TestTool::Cargo
+                TestTool::Cargo,
+                Budget::unlimited(),
             )
             .unwrap(),
             Validation::Passed {
@@ -583,6 +594,7 @@ mod tests {
             (&none, &ran),
             timeout,
             TestTool::Cargo,
+            Budget::unlimited(),
         )
         .unwrap() else {
             panic!("a patch that does not build passed validation");

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::system::process;
+use crate::system::{Budget, process};
 
 /// A key being built: a SHA-1 over labelled parts.
 #[derive(Clone)]
@@ -103,7 +103,8 @@ fn tool_identity() -> String {
 fn rustc_version(dir: &Path) -> String {
     let mut command = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()));
     command.arg("-vV").current_dir(dir);
-    match process::run(command, Some(Duration::from_secs(60))) {
+    // A moment's work, whose failure only changes the key: no budget ends it.
+    match process::run(command, Some(Duration::from_secs(60)), Budget::unlimited()) {
         Ok(finished) if finished.success() => finished.stdout,
         _ => String::new(),
     }

@@ -13,6 +13,8 @@ use anyhow::{Context, Result};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use crate::system::Budget;
+
 /// `1st`, `2nd`, `3rd`, `4th`...
 pub fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
@@ -148,10 +150,10 @@ impl Console {
     }
 
     /// A bar over `len` steps of long work, the message after the count,
-    /// and the time left: the rate so far's estimate, or the time limit's
-    /// if that ends first. Hidden when quiet or when stderr is not a
-    /// terminal (a status line before and after says what it did).
-    pub fn counter(&self, verb: &str, len: u64) -> Progress {
+    /// and the time left: the rate so far's estimate, or `budget`'s if
+    /// that ends first. Hidden when quiet or when stderr is not a terminal
+    /// (a status line before and after says what it did).
+    pub fn counter(&self, verb: &str, len: u64, budget: Budget) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(len), self.draw_target());
         bar.set_style(
             ProgressStyle::with_template(
@@ -161,9 +163,9 @@ impl Console {
             .progress_chars("=> ")
             .with_key(
                 "left",
-                |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
                     let estimate = (state.pos() > 0).then(|| state.eta());
-                    let left = match (estimate, crate::system::process::time_left()) {
+                    let left = match (estimate, budget.left()) {
                         (Some(eta), Some(limit)) => Some(eta.min(limit)),
                         (eta, limit) => eta.or(limit),
                     };

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::exit::{Exit, Failure};
-use crate::system::process;
+use crate::system::{Budget, process};
 
 /// The change from `rev` to the working tree under `dir`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +28,8 @@ pub fn change_since(dirs: &[&Path], rev: &str) -> Result<ChangeSince> {
     let git = |args: &[&str]| -> Result<String> {
         let mut command = Command::new("git");
         command.args(args).current_dir(dir);
-        let finished = process::run(command, Some(Duration::from_secs(120)))?;
+        // Asked before the time limit starts: no budget to end it.
+        let finished = process::run(command, Some(Duration::from_secs(120)), Budget::unlimited())?;
         if !finished.success() {
             let why = finished
                 .stderr

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use crate::system::process;
+use crate::system::{Budget, process};
 
 /// A held lock on a file.
 #[derive(Debug)]
@@ -44,14 +44,14 @@ impl Lock {
 
     /// The lock on `path`, waiting for it if another process holds it
     /// (`on_wait` is called once, before waiting). A signal or the end of
-    /// the time limit ends the wait.
-    pub fn wait(path: &Path, on_wait: impl FnOnce()) -> Result<Lock> {
+    /// `budget` ends the wait.
+    pub fn wait(path: &Path, budget: Budget, on_wait: impl FnOnce()) -> Result<Lock> {
         if let Some(lock) = Lock::try_acquire(path)? {
             return Ok(lock);
         }
         on_wait();
         loop {
-            process::check_interrupted()?;
+            process::check_interrupted(budget)?;
             thread::sleep(Duration::from_millis(100));
             if let Some(lock) = Lock::try_acquire(path)? {
                 return Ok(lock);

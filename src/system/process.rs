@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use crate::exit::{Exit, Failure, Halt, TimeUp};
+use crate::exit::{Exit, Failure, TimeUp};
+use crate::system::Budget;
 
 /// The signal that stopped the run (0: none yet; [`CANCELLED`]: the work
 /// was cancelled, the process goes on).
@@ -25,10 +26,6 @@ static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
 /// Not a signal: the work in progress was cancelled ([`cancel`]).
 const CANCELLED: i32 = -1;
-
-/// When the run must end (`--time-limit`): no process starts after it, and
-/// the one running then is killed.
-static DEADLINE: Mutex<Option<Instant>> = Mutex::new(None);
 
 /// Process groups of the children that are running now.
 static LIVE_GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
@@ -177,60 +174,19 @@ pub fn stopped_by() -> Option<Exit> {
     }
 }
 
-/// Sets when the run must end; `None` lifts the limit.
-pub fn set_deadline(deadline: Option<Instant>) {
-    *DEADLINE.lock().expect("deadline poisoned") = deadline;
-}
-
-/// Runs `work` with the deadline brought forward to `sooner` (if that is
-/// sooner), then puts the deadline back: a step that must leave time for
-/// the steps after it.
-pub fn with_deadline<T>(sooner: Option<Instant>, work: impl FnOnce() -> T) -> T {
-    let outer = *DEADLINE.lock().expect("deadline poisoned");
-    let inner = match (outer, sooner) {
-        (Some(outer), Some(sooner)) => Some(outer.min(sooner)),
-        (outer, sooner) => outer.or(sooner),
-    };
-    set_deadline(inner);
-    let result = work();
-    set_deadline(outer);
-    result
-}
-
-/// Time left before the deadline (`None`: no deadline).
-pub fn time_left() -> Option<Duration> {
-    DEADLINE
-        .lock()
-        .ok()
-        .and_then(|d| *d)
-        .map(|d| d.saturating_duration_since(Instant::now()))
-}
-
-/// Whether the deadline has passed.
-pub fn out_of_time() -> bool {
-    time_left().is_some_and(|left| left.is_zero())
-}
-
-/// Whether a halt is only the end of a step's own budget (the sooner
-/// deadline of [`with_deadline`], once put back): not a signal, and not
-/// the end of the run's time limit, which whoever set it handles.
-pub fn budget_ended(halt: Halt) -> bool {
-    halt == Halt::TimeLimit && !out_of_time()
-}
-
-/// A signal, or the end of the time limit, as the error that says which.
-fn halt() -> Option<anyhow::Error> {
+/// A signal, or the end of `budget`, as the error that says which.
+fn halt(budget: Budget) -> Option<anyhow::Error> {
     match stopped_by() {
         Some(exit) => Some(Failure::interrupted(exit).into()),
-        None => out_of_time().then(|| TimeUp.into()),
+        None => budget.ended().then(|| TimeUp.into()),
     }
 }
 
-/// Returns a signal or the end of the time limit as an error, so that `?`
+/// Returns a signal or the end of `budget` as an error, so that `?`
 /// unwinds to whoever keeps the best result so far, then to `main`
 /// (dropping, and so deleting, every scratch directory on the way).
-pub fn check_interrupted() -> Result<()> {
-    halt().map_or(Ok(()), Err)
+pub fn check_interrupted(budget: Budget) -> Result<()> {
+    halt(budget).map_or(Ok(()), Err)
 }
 
 /// How a child process ended.
@@ -255,9 +211,10 @@ impl Finished {
     }
 }
 
-/// Runs `command` to completion, or kills its process group after `timeout`.
-pub fn run(command: Command, timeout: Option<Duration>) -> Result<Finished> {
-    run_streaming(command, timeout, |_| {})
+/// Runs `command` to completion, or kills its process group after `timeout`
+/// (a timed-out outcome) or at the end of `budget` (a halt: an error).
+pub fn run(command: Command, timeout: Option<Duration>, budget: Budget) -> Result<Finished> {
+    run_streaming(command, timeout, budget, |_| {})
         .map(|(finished, stdout)| Finished { stdout, ..finished })
 }
 
@@ -268,10 +225,11 @@ pub fn run(command: Command, timeout: Option<Duration>) -> Result<Finished> {
 pub fn run_streaming(
     command: Command,
     timeout: Option<Duration>,
+    budget: Budget,
     on_line: impl FnMut(&str),
 ) -> Result<(Finished, String)> {
     let deadline = timeout.map(|t| Instant::now() + t);
-    watch(command, on_line, |_| deadline)
+    watch(command, budget, on_line, |_| deadline)
 }
 
 /// Runs `command` like [`run`], with a deadline that can move:
@@ -282,14 +240,17 @@ pub fn run_streaming(
 /// `on_line` hears each complete line of stdout as it arrives.
 pub fn run_watched(
     command: Command,
+    budget: Budget,
     on_line: impl FnMut(&str),
     deadline: impl FnMut(&str) -> Option<Instant>,
 ) -> Result<Finished> {
-    watch(command, on_line, deadline).map(|(finished, stdout)| Finished { stdout, ..finished })
+    watch(command, budget, on_line, deadline)
+        .map(|(finished, stdout)| Finished { stdout, ..finished })
 }
 
 fn watch(
     mut command: Command,
+    budget: Budget,
     mut on_line: impl FnMut(&str),
     mut deadline: impl FnMut(&str) -> Option<Instant>,
 ) -> Result<(Finished, String)> {
@@ -305,11 +266,11 @@ fn watch(
         .stdout(stdout.as_file().try_clone()?)
         .stderr(stderr.try_clone()?);
     let started = Instant::now();
-    let mut child = Spawned::start(&mut command)?;
+    let mut child = Spawned::start(&mut command, budget)?;
     // Read through a file description of our own: the child's shares its
     // offset with every clone, so seeking one would move where it writes.
     let mut lines = NewLines::new(stdout.reopen()?);
-    let status = child.wait(&mut || {
+    let status = child.wait(budget, &mut || {
         lines.each(&mut on_line)?;
         Ok(deadline(&lines.tail()))
     })?;
@@ -382,26 +343,28 @@ impl NewLines {
 
 /// `work(i)` for every `i` in `0..count`, on up to `jobs` threads that each
 /// take the next index; a thread stops at its first error, all stop on a
-/// halt (a signal, the time limit). The results in index order (an error
-/// for any left undone).
+/// halt (a signal, the end of `budget`). The results in index order (an
+/// error for any left undone).
 pub fn in_parallel<T: Send>(
     jobs: usize,
     count: usize,
+    budget: Budget,
     work: impl Fn(usize) -> Result<T> + Sync,
 ) -> Result<Vec<T>> {
     let mut workers = vec![(); jobs.max(1).min(count)];
-    in_parallel_with(&mut workers, count, false, |_, index| work(index))
+    in_parallel_with(&mut workers, count, false, budget, |_, index| work(index))
 }
 
 /// `work(worker, i)` for every `i` in `0..count`, one thread per worker
 /// (each with its own state: a scratch copy, say). Each thread takes the
 /// next index; with `pinned`, worker `i` takes job `i` only. A thread stops
-/// at its first error, all stop on a halt (a signal, the time limit). The
-/// results in index order (an error for any left undone).
+/// at its first error, all stop on a halt (a signal, the end of `budget`).
+/// The results in index order (an error for any left undone).
 pub fn in_parallel_with<W: Send, T: Send>(
     workers: &mut [W],
     count: usize,
     pinned: bool,
+    budget: Budget,
     work: impl Fn(&mut W, usize) -> Result<T> + Sync,
 ) -> Result<Vec<T>> {
     let next = AtomicUsize::new(0);
@@ -416,7 +379,7 @@ pub fn in_parallel_with<W: Send, T: Send>(
                     } else {
                         next.fetch_add(1, Ordering::SeqCst)
                     };
-                    if job >= count || halt().is_some() {
+                    if job >= count || halt(budget).is_some() {
                         break;
                     }
                     let result = work(worker, job);
@@ -429,7 +392,7 @@ pub fn in_parallel_with<W: Send, T: Send>(
             });
         }
     });
-    check_interrupted()?;
+    check_interrupted(budget)?;
     results
         .into_inner()
         .expect("results poisoned")
@@ -454,8 +417,8 @@ struct Spawned {
 impl Spawned {
     // The one place a process starts (see `disallowed-methods` in clippy.toml).
     #[allow(clippy::disallowed_methods)]
-    fn start(command: &mut Command) -> Result<Spawned> {
-        check_interrupted()?;
+    fn start(command: &mut Command, budget: Budget) -> Result<Spawned> {
+        check_interrupted(budget)?;
         put_in_own_group(command);
         let run = run_files();
         if let Some(run) = &run {
@@ -475,26 +438,31 @@ impl Spawned {
             .insert(group);
         let spawned = Spawned { child, group };
         // A halt may have come between the check above and the registration.
-        check_interrupted()?;
+        check_interrupted(budget)?;
         Ok(spawned)
     }
 
     /// Waits for the child, calling `on_tick` while it runs; once the
-    /// deadline `on_tick` gives has passed, kills its whole group.
-    fn wait(&mut self, on_tick: &mut dyn FnMut() -> Result<Option<Instant>>) -> Result<Status> {
+    /// deadline `on_tick` gives has passed, kills its whole group, and at
+    /// a halt (a signal, the end of `budget`) too.
+    fn wait(
+        &mut self,
+        budget: Budget,
+        on_tick: &mut dyn FnMut() -> Result<Option<Instant>>,
+    ) -> Result<Status> {
         let mut pause = Duration::from_micros(200);
         loop {
             let deadline = on_tick()?;
             if let Some(status) = self.child.try_wait()? {
-                check_interrupted()?;
+                check_interrupted(budget)?;
                 return Ok(Status::Exited(status));
             }
-            if let Some(halt) = halt() {
+            if let Some(halt) = halt(budget) {
                 kill_group(self.group);
                 let _ = self.child.wait();
                 return Err(halt);
             }
-            if let Some(left) = time_left() {
+            if let Some(left) = budget.left() {
                 pause = pause.min(left);
             }
             if let Some(deadline) = deadline {
@@ -618,7 +586,7 @@ mod tests {
     fn captures_output_and_status() {
         let mut command = Command::new("sh");
         command.args(["-c", "echo out; echo err >&2; exit 3"]);
-        let finished = run(command, None).unwrap();
+        let finished = run(command, None, Budget::unlimited()).unwrap();
         assert_eq!(finished.stdout, "out\n");
         assert_eq!(finished.stderr, "err\n");
         assert!(matches!(finished.status, Status::Exited(s) if s.code() == Some(3)));
@@ -634,11 +602,33 @@ mod tests {
         let script = format!("(sleep 1; touch {}) & sleep 30", path.display());
         let mut command = Command::new("sh");
         command.args(["-c", &script]);
-        let finished = run(command, Some(Duration::from_millis(200))).unwrap();
+        let finished = run(
+            command,
+            Some(Duration::from_millis(200)),
+            Budget::unlimited(),
+        )
+        .unwrap();
         assert_eq!(finished.status, Status::TimedOut);
         assert!(finished.elapsed < Duration::from_secs(5));
         thread::sleep(Duration::from_millis(1500));
         assert!(!path.exists(), "a grandchild outlived the timeout");
+    }
+
+    #[test]
+    fn the_end_of_the_budget_kills_the_child_and_halts() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "sleep 30"]);
+        let started = Instant::now();
+        let budget = Budget::until(started + Duration::from_millis(200));
+        let error = run(command, None, budget).unwrap_err();
+        assert_eq!(
+            crate::exit::Halt::of(&error),
+            Some(crate::exit::Halt::TimeLimit)
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+        // Nothing starts once it has ended; no budget, no halt.
+        assert!(run(Command::new("true"), None, budget).is_err());
+        assert!(check_interrupted(Budget::unlimited()).is_ok());
     }
 
     #[test]
@@ -659,8 +649,10 @@ mod tests {
         let mut command = Command::new("sh");
         command.args(["-c", "printf 'a\\nb\\n'; sleep 0.2; printf 'c\\n'"]);
         let mut lines = Vec::new();
-        let (finished, stdout) =
-            run_streaming(command, None, |line| lines.push(line.to_string())).unwrap();
+        let (finished, stdout) = run_streaming(command, None, Budget::unlimited(), |line| {
+            lines.push(line.to_string())
+        })
+        .unwrap();
         assert!(finished.success());
         assert_eq!(lines, ["a", "b", "c"]);
         assert_eq!(stdout, "a\nb\nc\n");
@@ -676,8 +668,10 @@ mod tests {
             "i=0; while [ $i -lt 20000 ]; do echo line$i; i=$((i+1)); done",
         ]);
         let mut lines = Vec::new();
-        let (finished, _) =
-            run_streaming(command, None, |line| lines.push(line.to_string())).unwrap();
+        let (finished, _) = run_streaming(command, None, Budget::unlimited(), |line| {
+            lines.push(line.to_string())
+        })
+        .unwrap();
         assert!(finished.success());
         let expected: Vec<String> = (0..20000).map(|i| format!("line{i}")).collect();
         assert_eq!(lines, expected);

@@ -14,7 +14,7 @@ use tempfile::TempDir;
 use walkdir::WalkDir;
 
 use crate::system::lock::Lock;
-use crate::system::process;
+use crate::system::{Budget, process};
 
 /// The target dir (under `<target>/autofix/`) of the copies that are never
 /// built at the same time: the instrumented one, the type probes', the
@@ -48,12 +48,18 @@ pub struct ScratchDir {
 
 impl ScratchDir {
     /// Copies the workspace at `root` (whose target dir is `target_dir`) into
-    /// a new temp dir. Builds in it will use `<target_dir>/autofix/<purpose>`.
-    pub fn create(root: &Path, target_dir: &Path, purpose: &str) -> Result<ScratchDir> {
+    /// a new temp dir, unless `budget` ends first. Builds in it will use
+    /// `<target_dir>/autofix/<purpose>`.
+    pub fn create(
+        root: &Path,
+        target_dir: &Path,
+        purpose: &str,
+        budget: Budget,
+    ) -> Result<ScratchDir> {
         let (temp, alive) = new_scratch_dir()?;
         let copy = temp.path().join(COPY);
         fs::create_dir(&copy).with_context(|| format!("cannot create {}", copy.display()))?;
-        copy_tree(root, &copy, target_dir)?;
+        copy_tree(root, &copy, target_dir, budget)?;
         rewrite_outside_path_dependencies(root, &copy)?;
         let autofix = target_dir.join("autofix");
         let shared_target = autofix.join(purpose);
@@ -66,7 +72,7 @@ impl ScratchDir {
                 } else {
                     autofix.join(MAIN_TARGET).join("debug")
                 };
-                seed(&shared_target, &built);
+                seed(&shared_target, &built, budget);
                 shared_target
             }
             // A read-only target dir: build inside the scratch dir instead.
@@ -219,15 +225,19 @@ pub fn remove_stale() -> usize {
 /// Holds the build lock of `target_dir`'s `autofix/` for the whole run, so
 /// that two runs in one crate never build into each other's scratch
 /// target dirs; a second run waits (`on_wait` says so) until the first
-/// ends. `None` when the target dir cannot be written (then every scratch
-/// copy builds in its own dir, which needs no lock).
-pub fn lock_target_dir(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result<Option<Lock>> {
+/// ends, or `budget` does. `None` when the target dir cannot be written
+/// (then every scratch copy builds in its own dir, which needs no lock).
+pub fn lock_target_dir(
+    target_dir: &Path,
+    budget: Budget,
+    on_wait: impl FnOnce(&Path),
+) -> Result<Option<Lock>> {
     let dir = target_dir.join("autofix");
     if fs::create_dir_all(&dir).is_err() {
         return Ok(None);
     }
     let path = dir.join("run.lock");
-    Lock::wait(&path, || on_wait(&path)).map(Some)
+    Lock::wait(&path, budget, || on_wait(&path)).map(Some)
 }
 
 /// The size of the builds kept in `target_dir`'s `autofix/`, if it is a
@@ -260,7 +270,7 @@ pub fn clean(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result<Option<u6
         return Ok(Some(0));
     }
     // Measured once no run writes there.
-    let _lock = lock_target_dir(target_dir, on_wait)?;
+    let _lock = lock_target_dir(target_dir, Budget::unlimited(), on_wait)?;
     let bytes = kept_bytes(target_dir).unwrap_or(0);
     fs::remove_dir_all(&dir).with_context(|| format!("cannot remove {}", dir.display()))?;
     Ok(Some(bytes))
@@ -275,14 +285,14 @@ pub fn clean(target_dir: &Path, on_wait: impl FnOnce(&Path)) -> Result<Option<u6
 /// takes about a second. Nothing is copied from more than
 /// [`SEED_LIMIT`] bytes, and a copy that fails leaves the dir to build from
 /// scratch.
-fn seed(target: &Path, built: &Path) {
+fn seed(target: &Path, built: &Path, budget: Budget) {
     let to = target.join("debug");
     if to.exists() || !built.is_dir() || size(built).is_none_or(|size| size > SEED_LIMIT) {
         return;
     }
     let partial = target.join("debug.seeding");
     let _ = fs::remove_dir_all(&partial);
-    match copy_built(built, &partial) {
+    match copy_built(built, &partial, budget) {
         Ok(()) => drop(fs::rename(&partial, &to)),
         Err(_) => drop(fs::remove_dir_all(&partial)),
     }
@@ -318,8 +328,8 @@ fn built_products(
 }
 
 /// Copies the build products under `from` to `to`, times kept.
-fn copy_built(from: &Path, to: &Path) -> Result<()> {
-    copy_entries(built_products(from), from, to, true)
+fn copy_built(from: &Path, to: &Path, budget: Budget) -> Result<()> {
+    copy_entries(built_products(from), from, to, true, budget)
 }
 
 /// Whether directory `dir` stores no sources: a version-control store, or
@@ -335,7 +345,7 @@ pub fn is_store(dir: &Path) -> bool {
 /// send every write into the copy (probes, woven code, candidates) through
 /// to the user's file. Links that dangle or loop are left out, as they
 /// hold nothing to build.
-fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
+fn copy_tree(from: &Path, to: &Path, target_dir: &Path, budget: Budget) -> Result<()> {
     let target_dir = target_dir
         .canonicalize()
         .unwrap_or_else(|_| target_dir.to_path_buf());
@@ -355,7 +365,7 @@ fn copy_tree(from: &Path, to: &Path, target_dir: &Path) -> Result<()> {
             Err(error) => error.loop_ancestor().is_none() && !dangles(error),
             Ok(_) => true,
         });
-    copy_entries(walker, from, to, false)
+    copy_entries(walker, from, to, false, budget)
 }
 
 /// Whether a walk's error is a symbolic link that points nowhere.
@@ -373,9 +383,10 @@ fn copy_entries(
     from: &Path,
     to: &Path,
     keep_times: bool,
+    budget: Budget,
 ) -> Result<()> {
     for entry in walker {
-        process::check_interrupted()?;
+        process::check_interrupted(budget)?;
         let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
         let relative = entry
             .path()
@@ -575,8 +586,13 @@ mod tests {
             "[package]\nname = \"x\"\n",
         )
         .unwrap();
-        let scratch =
-            ScratchDir::create(original.path(), &original.path().join("target"), "unit").unwrap();
+        let scratch = ScratchDir::create(
+            original.path(),
+            &original.path().join("target"),
+            "unit",
+            Budget::unlimited(),
+        )
+        .unwrap();
         let outside = original.path().join("Cargo.toml");
         assert!(scratch.write(&outside, "oops").is_err());
         assert!(scratch.write(Path::new("../escape"), "oops").is_err());
@@ -604,7 +620,13 @@ mod tests {
         std::os::unix::fs::symlink("../elsewhere/src", package.join("src")).unwrap();
         std::os::unix::fs::symlink("/no/such/file", package.join("sub/dangling")).unwrap();
         std::os::unix::fs::symlink("..", package.join("sub/up")).unwrap();
-        let scratch = ScratchDir::create(&package, &package.join("target"), "unit").unwrap();
+        let scratch = ScratchDir::create(
+            &package,
+            &package.join("target"),
+            "unit",
+            Budget::unlimited(),
+        )
+        .unwrap();
         let copied = scratch.root().join("src");
         assert!(!copied.is_symlink() && copied.is_dir());
         assert_eq!(fs::read_to_string(copied.join("lib.rs")).unwrap(), "mine");
@@ -655,7 +677,8 @@ mod tests {
             })
         };
 
-        let main = ScratchDir::create(original.path(), &target, MAIN_TARGET).unwrap();
+        let main =
+            ScratchDir::create(original.path(), &target, MAIN_TARGET, Budget::unlimited()).unwrap();
         assert_eq!(
             built(&main, "libdep-1.rlib"),
             Some(("built".into(), long_ago))
@@ -665,7 +688,8 @@ mod tests {
 
         // A worker starts from `main`, with what was built there since.
         fs::write(main.target_dir.join("debug/deps/libdep-2.rlib"), "woven").unwrap();
-        let worker = ScratchDir::create(original.path(), &target, "worker-0").unwrap();
+        let worker =
+            ScratchDir::create(original.path(), &target, "worker-0", Budget::unlimited()).unwrap();
         assert_eq!(
             built(&worker, "libdep-1.rlib"),
             Some(("built".into(), long_ago))
@@ -674,7 +698,8 @@ mod tests {
 
         // A dir with builds of its own keeps them.
         fs::write(main.target_dir.join("debug/deps/libdep-2.rlib"), "rebuilt").unwrap();
-        let again = ScratchDir::create(original.path(), &target, "worker-0").unwrap();
+        let again =
+            ScratchDir::create(original.path(), &target, "worker-0", Budget::unlimited()).unwrap();
         assert_eq!(built(&again, "libdep-2.rlib").unwrap().0, "woven");
     }
 }
