@@ -108,6 +108,7 @@ pub struct RepairReport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct EditReport {
     pub file: String,
+    #[schemars(range(min = 1))]
     pub line: u32,
     pub operator: String,
     pub replacement: String,
@@ -130,8 +131,9 @@ pub struct EvaluationReport {
     /// The evaluator (`--evaluator`).
     pub strategy: String,
     pub builds: usize,
-    /// Candidates evaluated in a woven build, and separately.
+    /// Candidates evaluated in a woven build.
     pub woven: usize,
+    /// Candidates built on their own.
     pub separate: usize,
     /// Why candidates were built separately, and how many.
     #[serde(default)]
@@ -155,7 +157,8 @@ pub struct StageReport {
     pub swept_locations: usize,
     pub generations: usize,
     pub candidates_evaluated: usize,
-    /// Their lines are in the files with the earlier stages' patches.
+    /// The stage's patch; its lines are in the files with the earlier
+    /// stages' patches.
     pub edits: Vec<EditReport>,
     /// The top locations by suspiciousness.
     pub ranking_before: Vec<String>,
