@@ -110,6 +110,8 @@ pub enum SiteKind {
 }
 
 impl SiteKind {
+    pub const ALL: [SiteKind; 3] = [SiteKind::Condition, SiteKind::Let, SiteKind::Returned];
+
     pub fn name(self) -> &'static str {
         match self {
             SiteKind::Condition => "condition",

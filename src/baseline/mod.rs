@@ -5,7 +5,7 @@ mod build;
 mod coverage;
 mod events;
 mod instrument;
-pub use events::{EventSite, Predicate};
+pub use events::{EventSite, Outcome, Predicate, SiteKind};
 pub use instrument::{is_no_std, runtime_for_root};
 
 use std::collections::{BTreeMap, BTreeSet};

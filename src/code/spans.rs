@@ -22,11 +22,18 @@ use crate::code::source::Location;
 use crate::code::walk::{RunnableCode, walk_runnable_code};
 
 /// A region of a source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Span {
+    #[schemars(range(min = 1))]
     pub line: u32,
+    /// 1-based, in characters.
+    #[schemars(range(min = 1))]
     pub column: u32,
+    #[schemars(range(min = 1))]
     pub end_line: u32,
+    /// The column after the last character.
+    #[schemars(range(min = 1))]
     pub end_column: u32,
 }
 

@@ -49,6 +49,15 @@ pub enum PanicKind {
 }
 
 impl PanicKind {
+    pub const ALL: [PanicKind; 6] = [
+        PanicKind::Index,
+        PanicKind::Overflow,
+        PanicKind::Unwrap,
+        PanicKind::Division,
+        PanicKind::Assertion,
+        PanicKind::Other,
+    ];
+
     /// The kind of a panic with `message` (libstd's wording).
     pub fn of(message: &str) -> PanicKind {
         let first = message.lines().next().unwrap_or("");

@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use anyhow::Result;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::{self, Baseline};
@@ -39,16 +40,16 @@ const MEASURED: usize = 4;
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
 /// them as they are).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Measures {
     /// Lines the originally passing tests that reach the edit execute, or
     /// no longer execute, with the patch (summed over those tests); `None`
-    /// if not measured.
+    /// (null) if not measured.
     pub behaviour_change: Option<usize>,
     /// How unusual the edit is as a fix (0: a one-token slip).
     pub unnatural: usize,
     /// At the line where the failing tests panicked, of the kind that
-    /// panic calls for (see [`answers`]).
+    /// panic calls for.
     #[serde(default)]
     pub answers_crash: bool,
     /// How many tokens longer it makes the code (negative: shorter).

@@ -46,7 +46,7 @@ const NEW_STATEMENT: usize = 3;
 /// 0x85` for `next == 0xC2` five).
 const NEW_TOKENS: i64 = 3;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Nothing speaks against the patch, and the evidence points at it.
@@ -65,7 +65,7 @@ impl Level {
 }
 
 /// One reason, for the patch or against it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Reason {
     /// Whether it speaks for the patch.
     pub supports: bool,
@@ -73,7 +73,7 @@ pub struct Reason {
 }
 
 /// The level and its reasons, those against first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Confidence {
     pub level: Level,
     pub reasons: Vec<Reason>,

@@ -5,9 +5,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 
 use crate::exit::Exit;
+use crate::localize::Metric;
 use crate::repair::choice::Measures;
 use crate::repair::confidence::{Confidence, Level};
 use crate::repair::search::Stop;
@@ -16,10 +18,12 @@ use crate::repair::stage::{EditDescription, Plausible, Stage, percent};
 use crate::system::console::Console;
 
 /// Whether the repair produced a validated patch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
+    /// `patch` holds a validated patch.
     Fixed,
+    /// No patch made every test pass.
     NotFixed,
     /// Stopped by a signal: `interrupted` says how far it got, and
     /// `partial_patch` holds the best patch found, not validated.
@@ -31,17 +35,24 @@ pub enum Outcome {
 /// `src/render/schemas/report.schema.json`.
 pub const REPORT_VERSION: u32 = 1;
 
-/// The JSON report of a repair (`--report FILE`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What a repair did (`--report FILE`). A new field may appear without a
+/// new version; a field that changes meaning or goes away changes
+/// `version`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "cargo autofix --report FILE")]
 pub struct RepairReport {
-    /// [`REPORT_VERSION`] (0 in reports written before versions).
+    /// The version of the report's format (read as 0 from reports written
+    /// before versions).
     #[serde(default)]
+    #[schemars(schema_with = "version")]
     pub version: u32,
     pub outcome: Outcome,
-    /// 1.0 when fixed; else the best fitness of the last stage.
+    /// 1 when fixed; else the best fitness of the last stage.
+    #[schemars(range(min = 0, max = 1))]
     pub fitness: f64,
     pub candidates_evaluated: usize,
     pub candidates_compiled: usize,
+    #[schemars(range(min = 0))]
     pub elapsed_seconds: f64,
     /// Single edits the sweeps evaluated, and at how many locations (absent
     /// from the reports of versions before the sweep).
@@ -51,7 +62,7 @@ pub struct RepairReport {
     pub swept_locations: usize,
     /// Generations the genetic searches evolved.
     pub generations: usize,
-    /// The validated patch, a unified diff.
+    /// The validated patch, a unified diff for `git apply`.
     pub patch: Option<String>,
     /// The patch for the failure groups fixed before the search stopped
     /// (not validated), when some were fixed and others not.
@@ -72,26 +83,32 @@ pub struct RepairReport {
     pub still_failing: Vec<String>,
     pub seed: u64,
     pub population: usize,
+    /// The suspiciousness metric the locations were ranked by.
+    #[schemars(schema_with = "metric")]
     pub metric: String,
     pub timings_seconds: BTreeMap<String, f64>,
     pub evaluation: EvaluationReport,
     pub stages: Vec<StageReport>,
     /// The version of each source file the repair started from (and its
-    /// patch is for): its git blob id, by path.
+    /// patch is for): its git blob id (`git hash-object FILE`), by path.
     #[serde(default)]
+    #[schemars(schema_with = "blob_ids")]
     pub sources: BTreeMap<String, String>,
-    /// When a signal stopped the repair: which, and how far it got.
+    /// When a signal stopped the repair: which, and how far it got;
+    /// `partial_patch` then holds the best patch found, not validated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
-    /// How sure the repair is of its patch, and why (with a patch only).
+    /// How sure the repair is of its patch, and why (with a patch only):
+    /// `likely` exits 0, `plausible` 13.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confidence: Option<Confidence>,
 }
 
 /// One edit of the patch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct EditReport {
     pub file: String,
+    #[schemars(range(min = 1))]
     pub line: u32,
     pub operator: String,
     pub replacement: String,
@@ -101,29 +118,34 @@ pub struct EditReport {
     pub rank: usize,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The candidates an operator's edits made: tried, and compiled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct OperatorReport {
     pub tried: usize,
     pub compiled: usize,
 }
 
 /// How candidates were evaluated, summed over the stages.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EvaluationReport {
+    /// The evaluator (`--evaluator`).
     pub strategy: String,
     pub builds: usize,
-    /// Candidates evaluated in a woven build, and separately.
+    /// Candidates evaluated in a woven build.
     pub woven: usize,
+    /// Candidates built on their own.
     pub separate: usize,
     /// Why candidates were built separately, and how many.
     #[serde(default)]
     pub separate_reasons: BTreeMap<String, usize>,
+    #[schemars(range(min = 0))]
     pub build_seconds: f64,
+    #[schemars(range(min = 0))]
     pub test_seconds: f64,
 }
 
 /// One failure group's search.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct StageReport {
     /// How the group's tests fail.
     pub group: String,
@@ -135,7 +157,8 @@ pub struct StageReport {
     pub swept_locations: usize,
     pub generations: usize,
     pub candidates_evaluated: usize,
-    /// Their lines are in the files with the earlier stages' patches.
+    /// The stage's patch; its lines are in the files with the earlier
+    /// stages' patches.
     pub edits: Vec<EditReport>,
     /// The top locations by suspiciousness.
     pub ranking_before: Vec<String>,
@@ -154,28 +177,32 @@ pub struct StageReport {
     pub search_progress: Vec<GenerationPoint>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// The single edits a sweep evaluated so far, and the best fitness.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SweepPoint {
     pub edits: usize,
     pub best: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// A generation's best and mean fitness.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GenerationPoint {
     pub best: f64,
     pub mean: f64,
 }
 
 /// A plausible patch of a sweep, with what decided its place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct AlternativeReport {
     pub edits: Vec<EditReport>,
     #[serde(flatten)]
     pub measures: Measures,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A location the search weighted highly, with its rank before.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RankedLocation {
+    /// `file:line`.
     pub location: String,
     /// Its rank by suspiciousness (0: unranked).
     pub rank_before: usize,
@@ -312,6 +339,23 @@ impl RepairReport {
             confidence: ending.confidence,
         }
     }
+}
+
+fn version(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": "integer", "const": REPORT_VERSION})
+}
+
+fn metric(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<&str> = Metric::ALL.map(Metric::name).to_vec();
+    json_schema!({"type": "string", "enum": names})
+}
+
+/// Git blob ids by path.
+fn blob_ids(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "object",
+        "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{40}$"}
+    })
 }
 
 fn edit_reports(edits: &[EditDescription]) -> Vec<EditReport> {
