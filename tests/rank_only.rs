@@ -427,6 +427,20 @@ fn optimize_dependencies_builds_what_is_outside_the_workspace_optimized() {
     };
     assert_eq!(ranked(&output), ranked(&plain), "the same ranking");
     assert!(!stderr(&plain).contains("Optimized"));
+    // Cargo built `cube` again, differently (its profile is part of the
+    // artifact's hash); `volume`'s own profile did not change.
+    let deps = volume.join("target/autofix/main/debug/deps");
+    let count = |prefix: &str| {
+        std::fs::read_dir(&deps)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with(prefix) && name.ends_with(".rlib")
+            })
+            .count()
+    };
+    assert_eq!(count("libcube-"), 2, "{}", deps.display());
 }
 
 #[test]

@@ -158,6 +158,7 @@ pub fn establish(
         console,
         budget,
     )?;
+    let built = started.elapsed();
     let suite = list_tests(
         executables,
         &workspace.tested(),
@@ -172,10 +173,10 @@ pub fn establish(
         budget,
     };
     let probes = &instrumented.probes;
-    let built = started.elapsed();
+    let running = Instant::now();
     let records = run_tests(&suite, &runnable, probes, &run_settings, &scratch, console)?;
     if settings.cargo.optimize_dependencies {
-        tell_optimized(built, started.elapsed() - built, console);
+        tell_optimized(built, running.elapsed(), console);
     }
     let traced = failing_to_trace(&records, settings.trace_failing);
     let traces = run_with_trace(

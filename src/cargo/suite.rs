@@ -374,21 +374,21 @@ impl TestSuite {
     }
 
     /// Runs the tests `which`, one after the other in one process per test
-    /// executable, test `t` allowed `budget(t)` (a process, the sum of its
-    /// tests' budgets and a start-up allowance). When a process runs out of
+    /// executable, test `t` allowed `timeout_of(t)` (a process, the sum of its
+    /// tests' and a start-up allowance). When a process runs out of
     /// time, the test it was running is timed out and the tests it did not
     /// get to run in a new process; when it dies another way (a test called
     /// `exit`, or aborted), the tests it did not report run again alone.
     /// Tests of harness-free executables run alone. `stop` says when the
     /// tests not run yet are of no use: they are left out of the verdicts.
-    /// The end of `time` halts the run.
+    /// The end of `budget` halts the run.
     pub fn run_together(
         &self,
         which: &[TestId],
-        budget: &dyn Fn(TestId) -> Duration,
+        timeout_of: &dyn Fn(TestId) -> Duration,
         stop: Stop,
         env: &[(&'static str, OsString)],
-        time: Budget,
+        budget: Budget,
     ) -> Result<GroupRun> {
         let mut run = GroupRun::default();
         let mut alone: Vec<TestId> = which
@@ -414,13 +414,13 @@ impl TestSuite {
                 // hanging test costs its budget, not the whole process's).
                 let started = Instant::now();
                 let whole =
-                    started + START_UP + pending.iter().map(|&t| budget(t)).sum::<Duration>();
+                    started + START_UP + pending.iter().map(|&t| timeout_of(t)).sum::<Duration>();
                 let mut current: Option<(String, Instant)> = None;
                 // A failure that stops the run ends the process at once.
                 let stopped = Cell::new(false);
                 let finished = process::run_watched(
                     command,
-                    time,
+                    budget,
                     |line| {
                         let failed = parse_results(line).values().any(|&passed| !passed);
                         if failed && stop == Stop::AtFailure {
@@ -439,7 +439,7 @@ impl TestSuite {
                         }
                         let since = current.as_ref().map_or(started, |(_, since)| *since);
                         let test = pending.iter().find(|&&t| self.get(t).name == name);
-                        let own = test.map(|&t| since + budget(t) + TICK);
+                        let own = test.map(|&t| since + timeout_of(t) + TICK);
                         Some(own.map_or(whole, |own| own.min(whole)))
                     },
                 )?;
@@ -478,7 +478,7 @@ impl TestSuite {
             }
             let mut command = self.command(test);
             command.envs(env.iter().map(|(k, v)| (k, v)));
-            let finished = process::run(command, Some(START_UP + budget(test)), time)?;
+            let finished = process::run(command, Some(START_UP + timeout_of(test)), budget)?;
             let verdict = match finished.status {
                 Status::TimedOut => {
                     run.timed_out += finished.elapsed;

@@ -511,4 +511,32 @@ mod tests {
         assert_eq!(original_location(at(3), &shifts), at(4));
         assert_eq!(original_location(at(2), &shifts), at(2));
     }
+
+    #[test]
+    fn behind_names_the_first_measure_that_tells_two_patches_apart() {
+        let chosen = Measures {
+            behaviour_change: Some(0),
+            unnatural: 0,
+            answers_crash: false,
+            growth: 0,
+            passing_reach: 2,
+        };
+        let with = |change: fn(&mut Measures)| {
+            let mut other = chosen;
+            change(&mut other);
+            other.behind(&chosen)
+        };
+        assert!(with(|m| m.behaviour_change = Some(3)).contains("execute 3 lines differently"));
+        assert!(with(|m| m.behaviour_change = None).contains("not measured"));
+        assert_eq!(with(|m| m.unnatural = 2), "a less usual kind of edit");
+        assert!(with(|m| m.passing_reach = 0).contains("no test that passed before"));
+        assert_eq!(with(|m| m.growth = 2), "it writes more code");
+        assert!(with(|_| {}).starts_with("as good by every measure"));
+        // The order's first measure decides, not a later one.
+        let both = with(|m| {
+            m.behaviour_change = Some(1);
+            m.unnatural = 4;
+        });
+        assert!(both.contains("execute 1 line differently"), "{both}");
+    }
 }

@@ -3,6 +3,7 @@
 //! which the benchmark reads back with the same type).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -461,19 +462,25 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, c
         {
             // Each patch once: candidates made by different operators or
             // at different sites can write the same edit.
-            let mut shown = vec![described(chosen)];
+            let same_edits = |p: &Plausible| -> Vec<(PathBuf, u32, String)> {
+                let edits = p.edits.iter();
+                edits
+                    .map(|e| (e.file.clone(), e.line, e.replacement.clone()))
+                    .collect()
+            };
+            let mut shown = vec![same_edits(chosen)];
             for (i, other) in stage.alternatives.iter().enumerate() {
-                let edits = described(other);
-                if shown.len() > ALTERNATIVES_SHOWN || shown.contains(&edits) {
+                if shown.len() > ALTERNATIVES_SHOWN || shown.contains(&same_edits(other)) {
                     continue;
                 }
+                shown.push(same_edits(other));
+                let edits = described(other);
                 let why = if i < stage.chosen {
                     "chosen before it, it failed validation on a clean copy or added a compiler warning".to_string()
                 } else {
                     format!("after it: {}", other.measures.behind(&chosen.measures))
                 };
                 console.status("Also passes", format!("{edits}; {why}"));
-                shown.push(edits);
             }
         }
     }

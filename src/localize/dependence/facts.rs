@@ -200,33 +200,80 @@ impl Collector<'_> {
 
     /// Names bound to a mutable borrow of a variable write it when written
     /// through (`if let Some(last) = merged.last_mut()`): notes them.
-    fn note_aliases(&mut self, stmt: &Stmt, scope: &Scope) {
-        let (names, borrowed) = match stmt {
-            Stmt::Local(local) => (
-                pattern_bindings(&local.pat),
-                local.init.as_ref().and_then(|init| {
-                    if binds_ref_mut(&local.pat) {
-                        written(&init.expr)
-                    } else {
-                        mutably_borrowed(&init.expr)
-                    }
-                }),
-            ),
-            Stmt::Expr(Expr::Match(m), _) if m.arms.iter().any(|a| binds_ref_mut(&a.pat)) => {
-                let names = m.arms.iter().flat_map(|a| pattern_bindings(&a.pat));
-                (names.collect(), written(&m.expr))
-            }
-            Stmt::Expr(expr, _) => match header(expr) {
-                Some(header) => (header.binds, header.head.and_then(mutably_borrowed)),
-                None => (Vec::new(), None),
-            },
-            _ => (Vec::new(), None),
-        };
+    /// A name bound again without a borrow is no longer one (forgotten
+    /// before the statement's facts are recorded: its binding writes
+    /// nothing through the old borrow).
+    fn note_aliases(&mut self, binding: Binding, scope: &Scope) {
+        let Binding {
+            bound,
+            refs,
+            borrowed,
+        } = binding;
         if let Some(borrowed) = borrowed {
-            for name in names {
+            let aliasing = if refs.is_empty() { bound } else { refs };
+            for name in aliasing {
                 self.aliases
                     .insert((scope.function_line, name), borrowed.clone());
             }
+        }
+    }
+
+    fn forget_aliases(&mut self, binding: &Binding, scope: &Scope) {
+        for name in &binding.bound {
+            self.aliases.remove(&(scope.function_line, name.clone()));
+        }
+    }
+}
+
+/// What a statement binds, and what it borrows for which names: those a
+/// `ref mut` binds where there is one, else every one.
+#[derive(Default)]
+struct Binding {
+    bound: Vec<String>,
+    refs: Vec<String>,
+    borrowed: Option<String>,
+}
+
+impl Binding {
+    fn of(stmt: &Stmt) -> Binding {
+        let (bound, refs, borrowed) = match stmt {
+            Stmt::Local(local) => {
+                let refs = ref_mut_bindings(&local.pat);
+                let init = local.init.as_ref().map(|init| &*init.expr);
+                let borrowed = if refs.is_empty() {
+                    init.and_then(mutably_borrowed)
+                } else {
+                    init.and_then(borrowed_by_pattern)
+                };
+                (pattern_bindings(&local.pat), refs, borrowed)
+            }
+            Stmt::Expr(Expr::Match(m), _) => {
+                let refs: Vec<String> = m
+                    .arms
+                    .iter()
+                    .flat_map(|a| ref_mut_bindings(&a.pat))
+                    .collect();
+                let bound = m.arms.iter().flat_map(|a| pattern_bindings(&a.pat));
+                let borrowed = if refs.is_empty() {
+                    mutably_borrowed(&m.expr)
+                } else {
+                    borrowed_by_pattern(&m.expr)
+                };
+                (bound.collect(), refs, borrowed)
+            }
+            Stmt::Expr(expr, _) => match header(expr) {
+                Some(header) => {
+                    let refs = header.head.map(let_ref_mut_bindings).unwrap_or_default();
+                    (header.binds, refs, header.head.and_then(mutably_borrowed))
+                }
+                None => return Binding::default(),
+            },
+            _ => return Binding::default(),
+        };
+        Binding {
+            bound,
+            refs,
+            borrowed,
         }
     }
 }
@@ -278,7 +325,9 @@ fn mutably_borrowed(value: &Expr) -> Option<String> {
             }
         }
         // `if let Some(ref mut x) = v`: the pattern borrows `v` mutably.
-        Expr::Let(binding) if binds_ref_mut(&binding.pat) => written(&binding.expr),
+        Expr::Let(binding) if !ref_mut_bindings(&binding.pat).is_empty() => {
+            borrowed_by_pattern(&binding.expr)
+        }
         Expr::Let(binding) => mutably_borrowed(&binding.expr),
         Expr::Binary(binary) => {
             mutably_borrowed(&binary.left).or_else(|| mutably_borrowed(&binary.right))
@@ -325,19 +374,42 @@ fn written_through(code: Code) -> BTreeSet<String> {
     finder.0
 }
 
-/// Whether `pat` binds a name by `ref mut`, borrowing what it matches.
-fn binds_ref_mut(pat: &syn::Pat) -> bool {
-    struct Finder(bool);
+/// The names `pat` binds by `ref mut`, borrowing (part of) what it
+/// matches.
+fn ref_mut_bindings(pat: &syn::Pat) -> Vec<String> {
+    struct Finder(Vec<String>);
     impl<'ast> Visit<'ast> for Finder {
         fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
-            self.0 |= pat.by_ref.is_some() && pat.mutability.is_some();
+            if pat.by_ref.is_some() && pat.mutability.is_some() {
+                self.0.push(pat.ident.to_string());
+            }
             visit::visit_pat_ident(self, pat);
         }
         fn visit_expr(&mut self, _: &'ast Expr) {}
     }
-    let mut finder = Finder(false);
+    let mut finder = Finder(Vec::new());
     finder.visit_pat(pat);
     finder.0
+}
+
+/// The names the `let`s of a condition bind by `ref mut`.
+fn let_ref_mut_bindings(cond: &Expr) -> Vec<String> {
+    match cond {
+        Expr::Let(binding) => ref_mut_bindings(&binding.pat),
+        Expr::Binary(binary) => {
+            let mut names = let_ref_mut_bindings(&binary.left);
+            names.extend(let_ref_mut_bindings(&binary.right));
+            names
+        }
+        Expr::Paren(paren) => let_ref_mut_bindings(&paren.expr),
+        _ => Vec::new(),
+    }
+}
+
+/// What a `ref mut` pattern matched against `value` borrows: the
+/// variable `value` is, or borrows mutably itself (`v.get_mut(i)`).
+fn borrowed_by_pattern(value: &Expr) -> Option<String> {
+    written(value).or_else(|| mutably_borrowed(value))
 }
 
 /// The plain names `code` passes to calls (`f(x)`, `v.g(x)`): a name
@@ -416,6 +488,8 @@ impl RunnableCode for Collector<'_> {
             Stmt::Macro(mac) => (BTreeSet::new(), variables_used(&mac.mac), None),
             Stmt::Item(_) => return,
         };
+        let binding = Binding::of(stmt);
+        self.forget_aliases(&binding, scope);
         self.record(
             scope.location,
             scope,
@@ -424,7 +498,7 @@ impl RunnableCode for Collector<'_> {
             uses,
             decides,
         );
-        self.note_aliases(stmt, scope);
+        self.note_aliases(binding, scope);
     }
 
     fn else_if(&mut self, else_branch: &Expr, scope: &Scope) {

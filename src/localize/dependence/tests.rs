@@ -369,3 +369,34 @@ fn a_ref_mut_pattern_in_a_match_or_a_let_borrows_what_it_matches() {
     );
     assert!(facts[&at(5)].defines.contains("o"), "{:?}", facts[&at(5)]);
 }
+
+#[test]
+fn a_name_bound_again_without_a_borrow_is_no_alias() {
+    // `last` borrows `v` on line 3; line 6 binds `last` anew, so passing it
+    // to `log` on line 7 writes nothing of `v`: line 8 still reads the
+    // push of line 5. In `(ref mut a, b)`, `b` is a copy, not a borrow.
+    let text = "fn log(_: i32) {}\npub fn f(mut v: Vec<i32>, x: i32) -> Vec<i32> {\n    if let Some(last) = v.last_mut() { *last += 1; }\n    let _ = 0;\n    v.push(x);\n    let last = x * 2;\n    log(last);\n    v\n}\npub fn g(mut pair: (i32, i32)) -> (i32, i32) {\n    let (ref mut a, mut b) = pair;\n    b += 1;\n    *a += b;\n    pair\n}\n";
+    let facts = facts_of(text);
+    assert!(!facts[&at(7)].defines.contains("v"), "{:?}", facts[&at(7)]);
+    let trace = [at(3), at(4), at(5), at(6), at(7), at(8)];
+    let run = Run::new(&trace, &facts);
+    let deps = run.dependencies_of(&at(8));
+    assert!(
+        deps.contains(&Dependency::Data {
+            variable: "v".into(),
+            from: at(5)
+        }),
+        "{deps:?} {:?}",
+        facts[&at(5)]
+    );
+    assert!(
+        !facts[&at(12)].defines.contains("pair"),
+        "{:?}",
+        facts[&at(12)]
+    );
+    assert!(
+        facts[&at(13)].defines.contains("pair"),
+        "{:?}",
+        facts[&at(13)]
+    );
+}

@@ -1,8 +1,13 @@
 //! A term forgotten: an integer `e` to `e - v` or `e + v`, where `v` is a
 //! variable in scope of `e`'s type that `e` does not already use
 //! (`scan_space(4)` to `scan_space(4 - indent)`: a measure taken from the
-//! wrong origin). Only where both types are known, so that the edits
-//! compile.
+//! wrong origin). `e` is an operand (a call argument, a comparison's side,
+//! a value given to a `let`...: where `e - v` needs no parentheses), whose
+//! type the type probes know, or an integer literal there other than `0`
+//! and `1`. A bare literal takes the type of what it is added to, so any
+//! variable of a settled integer type is offered; where the literal's
+//! place wants another, the edit does not compile and the woven build
+//! drops it.
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
@@ -32,7 +37,7 @@ impl MutationOperator for Term {
             SiteKind::Operand { .. }
                 | SiteKind::Literal {
                     literal: Literal::Int { .. },
-                    data: false,
+                    operand: true,
                     ..
                 }
         )
@@ -49,6 +54,7 @@ impl MutationOperator for Term {
             SiteKind::Literal {
                 range,
                 literal: Literal::Int { suffix, value, .. },
+                operand: true,
                 ..
             } if *value > 1 => (range, true, (!suffix.is_empty()).then_some(suffix.as_str())),
             _ => return Vec::new(),

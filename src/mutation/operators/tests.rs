@@ -780,8 +780,10 @@ fn term_adds_a_same_typed_variable_in_scope_to_an_integer() {
         .iter()
         .map(|t| line(t, 5).to_string())
         .collect();
-    // The literal takes any settled integer; the `usize` value only a
-    // `usize`, added without parentheses around the sum; a `&str` never.
+    // The literal takes any settled integer (`4 - width` does not compile
+    // where `scan` wants a `usize`: the build drops it); the `usize` value
+    // only a `usize`, added without parentheses around the sum; a `&str`
+    // never.
     assert_eq!(
         lines,
         BTreeSet::from([

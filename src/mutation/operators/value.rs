@@ -29,6 +29,7 @@ impl MutationOperator for Value {
             range,
             literal,
             data,
+            ..
         } = &site.kind
         else {
             return Vec::new();

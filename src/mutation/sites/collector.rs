@@ -37,6 +37,9 @@ pub(super) struct Collector<'a> {
     /// function its value (see `branch_values`): operands, once the walk
     /// reaches them.
     pub(super) values: BTreeSet<(usize, usize)>,
+    /// Literals (by their bytes) where an operand would be: literal sites
+    /// that say so, once the walk reaches them.
+    pub(super) operand_literals: BTreeSet<(usize, usize)>,
 }
 
 impl Collector<'_> {
@@ -130,6 +133,8 @@ impl Collector<'_> {
     /// An operand site for `expr` (not a literal: the value operator has those).
     pub(super) fn operand(&mut self, expr: &Expr, integer: bool, scope: &Scope) {
         if matches!(expr, Expr::Lit(_)) {
+            let range = expr.span().byte_range();
+            self.operand_literals.insert((range.start, range.end));
             return;
         }
         let integer = integer || is_length(expr);

@@ -138,12 +138,15 @@ impl Collector<'_> {
     fn literal_site(&mut self, lit: &ExprLit, scope: &Scope) {
         if let Some(literal) = literal(&lit.lit) {
             self.space.literals.push(literal.clone());
+            let range = lit.span().byte_range();
+            let operand = self.operand_literals.remove(&(range.start, range.end));
             self.site(
                 scope,
                 SiteKind::Literal {
-                    range: lit.span().byte_range(),
+                    range,
                     literal,
                     data: false,
+                    operand,
                 },
             );
         }

@@ -110,6 +110,7 @@ impl Finder<'_> {
                     range: lit.span().byte_range(),
                     literal,
                     data: true,
+                    operand: false,
                 },
             });
         }

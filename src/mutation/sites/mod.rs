@@ -58,6 +58,7 @@ pub fn collect_mutation_space(
             text: &file.text,
             space: &mut space,
             callees: BTreeSet::new(),
+            operand_literals: BTreeSet::new(),
             sites: Vec::new(),
             excluded: &|function: &str| exclusions.excludes(&file.path, function),
             keep_const,

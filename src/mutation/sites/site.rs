@@ -47,11 +47,15 @@ pub enum SiteKind {
         left: Range<usize>,
         right: Range<usize>,
     },
-    /// A literal; `data`: in a `const` or `static` item.
+    /// A literal; `data`: in a `const` or `static` item; `operand`: where
+    /// an [`SiteKind::Operand`] would be (a call argument, a comparison's
+    /// side, a value given to a `let`...), not in a pattern or inside
+    /// arithmetic.
     Literal {
         range: Range<usize>,
         literal: Literal,
         data: bool,
+        operand: bool,
     },
     /// A use of a local variable.
     Variable {
