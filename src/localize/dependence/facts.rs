@@ -112,8 +112,8 @@ impl Collector<'_> {
         // Lent: `&mut x`, and a mutable reference passed on as it is (a
         // name bound to a mutable borrow, a `&mut` parameter).
         let function = scope.function_line;
-        let mut lends = written_through(code);
-        lends.extend(called_with(code).into_iter().filter(|name| {
+        let (mut lends, passed) = lending(code);
+        lends.extend(passed.into_iter().filter(|name| {
             self.aliases.contains_key(&(function, name.clone())) || scope.is_lent_parameter(name)
         }));
         defines.extend(lends.iter().cloned());
@@ -337,16 +337,31 @@ fn mutably_borrowed(value: &Expr) -> Option<String> {
     }
 }
 
-/// The variables `code` lends mutably (`&mut x`, `&mut self.items`) or
-/// formats into (`write!(out, ..)`, `writeln!`): what it may change
-/// through a reference. Not in blocks or closures inside it (their
-/// statements are locations of their own).
-fn written_through(code: Code) -> BTreeSet<String> {
-    struct Finder(BTreeSet<String>);
+/// What `code` may change through a reference: the variables it lends
+/// mutably (`&mut x`, `&mut self.items`) or formats into (`write!(out,
+/// ..)`, `writeln!`), and the plain names it passes to calls (`f(x)`,
+/// `v.g(x)`: a name bound to a mutable reference is lent again that way).
+/// Not in blocks or closures inside it (their statements are locations of
+/// their own).
+fn lending(code: Code) -> (BTreeSet<String>, BTreeSet<String>) {
+    #[derive(Default)]
+    struct Finder {
+        lent: BTreeSet<String>,
+        passed: BTreeSet<String>,
+    }
+    impl Finder {
+        fn arguments<'e>(&mut self, args: impl IntoIterator<Item = &'e Expr>) {
+            let names = args.into_iter().filter_map(|arg| match arg {
+                Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
+                _ => None,
+            });
+            self.passed.extend(names);
+        }
+    }
     impl<'ast> Visit<'ast> for Finder {
         fn visit_expr_reference(&mut self, expr: &'ast syn::ExprReference) {
             if expr.mutability.is_some() {
-                self.0.extend(written(&expr.expr));
+                self.lent.extend(written(&expr.expr));
             }
             visit::visit_expr_reference(self, expr);
         }
@@ -359,19 +374,27 @@ fn written_through(code: Code) -> BTreeSet<String> {
                     Expr::Reference(reference) => &reference.expr,
                     target => target,
                 };
-                self.0.extend(written(target));
+                self.lent.extend(written(target));
             }
+        }
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            self.arguments(&call.args);
+            visit::visit_expr_call(self, call);
+        }
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            self.arguments(&call.args);
+            visit::visit_expr_method_call(self, call);
         }
         fn visit_block(&mut self, _: &'ast syn::Block) {}
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut finder = Finder(BTreeSet::new());
+    let mut finder = Finder::default();
     match code {
         Code::Stmt(stmt) => finder.visit_stmt(stmt),
         Code::Expr(expr) => finder.visit_expr(expr),
     }
-    finder.0
+    (finder.lent, finder.passed)
 }
 
 /// The names `pat` binds by `ref mut`, borrowing (part of) what it
@@ -410,41 +433,6 @@ fn let_ref_mut_bindings(cond: &Expr) -> Vec<String> {
 /// variable `value` is, or borrows mutably itself (`v.get_mut(i)`).
 fn borrowed_by_pattern(value: &Expr) -> Option<String> {
     written(value).or_else(|| mutably_borrowed(value))
-}
-
-/// The plain names `code` passes to calls (`f(x)`, `v.g(x)`): a name
-/// bound to a mutable reference is lent again that way. Not in blocks or
-/// closures inside it.
-fn called_with(code: Code) -> BTreeSet<String> {
-    struct Finder(BTreeSet<String>);
-    impl Finder {
-        fn arguments<'e>(&mut self, args: impl IntoIterator<Item = &'e Expr>) {
-            let names = args.into_iter().filter_map(|arg| match arg {
-                Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
-                _ => None,
-            });
-            self.0.extend(names);
-        }
-    }
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-            self.arguments(&call.args);
-            visit::visit_expr_call(self, call);
-        }
-        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-            self.arguments(&call.args);
-            visit::visit_expr_method_call(self, call);
-        }
-        fn visit_block(&mut self, _: &'ast syn::Block) {}
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut finder = Finder(BTreeSet::new());
-    match code {
-        Code::Stmt(stmt) => finder.visit_stmt(stmt),
-        Code::Expr(expr) => finder.visit_expr(expr),
-    }
-    finder.0
 }
 
 /// The variable `self.field` or `x` is a field of.
