@@ -815,6 +815,60 @@ fn features_reach_the_build() {
     }
 }
 
+/// A second run on the same files and settings reads what the first
+/// measured (the tests' coverage, switching, the mutation refinement);
+/// an edit, a lockfile change, a feature change or `--no-cache` measures
+/// again, and so does an edit made through a linked `src/`.
+#[test]
+fn a_rerun_reads_what_the_first_measured_until_an_input_changes() {
+    let dir = fixture("features");
+    let root = dir.path();
+    let generated = std::process::Command::new("cargo")
+        .arg("generate-lockfile")
+        .current_dir(root)
+        .status()
+        .unwrap();
+    assert!(generated.success());
+    let cached = |extra: &[&str]| {
+        let mut args = vec!["-q"];
+        args.extend_from_slice(extra);
+        let json = rank_json(root, &args);
+        assert_eq!(json["ranking"][0]["line"], 7, "{extra:?}");
+        let tests = json["tests"]["cached"].as_bool().unwrap();
+        let mutants = json["mutation"]["cached"].as_bool().unwrap();
+        assert_eq!(tests, mutants, "{extra:?}: kept together");
+        tests
+    };
+    let cube = ["--features", "cube"];
+    assert!(!cached(&cube), "the first run measures");
+    assert!(cached(&cube), "the same run again reads it back");
+    assert!(!cached(&["--features", "cube", "--no-cache"]));
+    assert!(!cached(&["--all-features"]), "another feature set");
+    assert!(cached(&cube), "the first set's results are still kept");
+
+    let lockfile = root.join("Cargo.lock");
+    let mut locked = fs::read_to_string(&lockfile).unwrap();
+    locked.push_str("# changed\n");
+    fs::write(&lockfile, &locked).unwrap();
+    assert!(!cached(&cube), "a lockfile change");
+
+    let lib = root.join("src/lib.rs");
+    let mut code = fs::read_to_string(&lib).unwrap();
+    code.push_str("// edited\n");
+    fs::write(&lib, &code).unwrap();
+    assert!(!cached(&cube), "an edit");
+    assert!(cached(&cube));
+
+    // `src/` a link to a directory elsewhere: an edit there is an edit.
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::rename(root.join("src"), elsewhere.path().join("src")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path().join("src"), root.join("src")).unwrap();
+    assert!(cached(&cube), "the same files through a link");
+    code.push_str("// edited again\n");
+    fs::write(elsewhere.path().join("src/lib.rs"), &code).unwrap();
+    assert!(!cached(&cube), "an edit through the link");
+}
+
 #[test]
 fn github_format_annotates_the_top_suspects() {
     let dir = fixture("middle");

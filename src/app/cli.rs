@@ -107,6 +107,13 @@ pub struct Args {
     #[arg(global = true, long, help_heading = "Compilation Options")]
     pub optimize_dependencies: bool,
 
+    /// Measure everything again: read nothing kept in target/autofix/cache from an earlier run on
+    /// the same sources (the tests' coverage, the type probes, predicate switching, the mutation
+    /// refinement), and keep nothing. For tests whose outcome depends on more than the package's
+    /// files (the environment, the clock, files elsewhere)
+    #[arg(global = true, long)]
+    pub no_cache: bool,
+
     /// Suspiciousness metric: ochiai, tarantula, dstar, op2, jaccard [default: ochiai]
     #[arg(
         global = true,
@@ -422,6 +429,7 @@ const TEST_RUNS: &[&str] = &[
     "all_features",
     "no_default_features",
     "optimize_dependencies",
+    "no_cache",
     "jobs",
     "test_timeout",
     "time_limit",

@@ -382,6 +382,7 @@ impl Options {
             cargo: cargo.clone(),
             jobs,
             test_timeout,
+            cache: !args.no_cache,
         };
         Ok(Options {
             notes,
@@ -411,6 +412,7 @@ impl Options {
                 // Events explain the ranking the user reads; a repair does
                 // not use them.
                 events: refine.predicates && (args.rank_only || args.explain),
+                cache: !args.no_cache,
             },
             localize: localize::Settings {
                 metric,

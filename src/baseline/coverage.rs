@@ -15,7 +15,7 @@ use crate::code::source::Location;
 
 /// One test's run: its outcome, the crate lines it executed and the
 /// events its probes saw (none without event probes).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct TestRecord {
     pub test: TestId,
     pub outcome: TestOutcome,

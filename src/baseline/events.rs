@@ -34,7 +34,9 @@ use crate::code::{RunnableCode, Scope, walk_runnable_code};
 pub const OUTCOMES: usize = 9;
 
 /// What a probe saw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Outcome {
     False,
     True,
@@ -100,7 +102,7 @@ impl Outcome {
 }
 
 /// What a site observes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SiteKind {
     Condition,
     /// The value a `let` binds.
@@ -122,7 +124,7 @@ impl SiteKind {
 }
 
 /// A place where events are observed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EventSite {
     pub location: Location,
     pub kind: SiteKind,
@@ -147,7 +149,9 @@ impl EventSite {
 }
 
 /// An event of one run: a site saw an outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Predicate {
     pub site: usize,
     pub outcome: Outcome,

@@ -41,7 +41,7 @@ pub const TRACE_ENV: &str = "CARGO_AUTOFIX_TRACE";
 const RUNTIME: &str = include_str!("instrument/runtime.rs");
 
 /// Where each probe is: `locations[id]`; and each event site: `events[site]`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct ProbeMap {
     pub locations: Vec<Location>,
     pub events: Vec<EventSite>,

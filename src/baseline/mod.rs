@@ -26,6 +26,7 @@ use crate::code::{CrateSources, KeepConst, read_crate_sources};
 use crate::code::{TestFunction, find_test_function};
 use crate::exit::{Exit, Failure};
 use crate::system::Budget;
+use crate::system::cache::{self, Key};
 use crate::system::console::{Console, plural};
 use crate::system::scratch::{MAIN_TARGET, ScratchDir};
 
@@ -43,6 +44,9 @@ pub struct Settings {
     pub only: Option<BTreeSet<String>>,
     /// Record events beyond lines (conditions' outcomes, values' signs).
     pub events: bool,
+    /// Keep what the tests did between runs, and read it back on the same
+    /// sources and settings (`--no-cache`: neither).
+    pub cache: bool,
 }
 
 /// Everything known about the unmodified crate.
@@ -64,11 +68,18 @@ pub struct Baseline {
     /// The `const fn`s that keep their `const` in a copy of the crate (the
     /// others run only at run time: they are probed, and edited).
     pub keep_const: KeepConst,
+    /// The digest of what the baseline was measured from (the files, the
+    /// settings, the toolchain), under which results derived from it are
+    /// kept between runs; `None`: nothing is kept (`--no-cache`, or a file
+    /// edited while the tests ran).
+    pub digest: Option<String>,
+    /// Read back from an earlier run rather than measured.
+    pub cached: bool,
 }
 
 /// A file left uninstrumented, and how many of its lines (those a probe
 /// would have reported) the ranking therefore misses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LeftOut {
     pub file: FileId,
     pub lines: usize,
@@ -96,6 +107,16 @@ impl Baseline {
             return Err("it is a whole `harness = false` executable, not a test function".into());
         }
         find_test_function(&root, &self.workspace.root, &self.suite.get(test).name)
+    }
+
+    /// The key of results of `kind` computed from this baseline and
+    /// `inputs` (every other input, written out), if results derived from
+    /// it are kept (see [`Baseline::digest`]).
+    pub fn key(&self, kind: &str, inputs: &str) -> Option<Key> {
+        let digest = self.digest.as_deref()?;
+        let mut key = Key::derived(kind, digest);
+        key.add("inputs", inputs.as_bytes());
+        Some(key)
     }
 
     pub fn failing(&self) -> impl Iterator<Item = &TestRecord> {
@@ -144,15 +165,111 @@ pub fn establish(
     overrides: &BTreeMap<PathBuf, String>,
     budget: Budget,
 ) -> Result<Baseline> {
-    let package = &workspace.package;
+    let key = settings.cache.then(|| key(&workspace, settings, overrides));
     let scratch = scratch_copy(&workspace, overrides, console, budget)?;
     let sources = read_sources(&workspace, &scratch, console)?;
-    let instrumented = instrument_sources(&sources, settings.events, console);
+    let target_dir = &workspace.target_dir;
+    let kept = key
+        .as_ref()
+        .and_then(|key| cache::read(target_dir, key))
+        .and_then(|text| serde_json::from_str::<Measured>(&text).ok());
+    let cached = kept.is_some();
+    let measured = match kept {
+        Some(measured) => {
+            console.status(
+                "Measured",
+                "the tests' coverage kept from an earlier run on the same sources (--no-cache measures again)",
+            );
+            measured
+        }
+        None => measure(&workspace, &scratch, &sources, settings, console, budget)?,
+    };
+    // Kept only if the files are still those the key was made of: a file
+    // edited during the run may be in the copy measured.
+    let digest = key.filter(|kept| {
+        cached || kept.digest() == self::key(&workspace, settings, overrides).digest()
+    });
+    if let Some(key) = digest.as_ref().filter(|_| !cached)
+        && let Ok(text) = serde_json::to_string(&measured)
+    {
+        cache::write(target_dir, key, &text);
+    }
+    let baseline = Baseline {
+        workspace,
+        sources,
+        suite: measured.suite,
+        records: measured.records,
+        probes: measured.probes,
+        traces: measured.traces,
+        uninstrumented: measured.uninstrumented,
+        keep_const: measured.keep_const,
+        digest: digest.map(|key| key.digest()),
+        cached,
+    };
+    summarize(&baseline, console);
+    Ok(baseline)
+}
+
+/// What measuring the crate found: the part of a [`Baseline`] kept
+/// between runs (the sources are read again).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Measured {
+    suite: TestSuite,
+    records: Vec<TestRecord>,
+    probes: ProbeMap,
+    #[serde(with = "cache::pairs")]
+    traces: BTreeMap<TestId, Vec<Location>>,
+    uninstrumented: Vec<LeftOut>,
+    keep_const: KeepConst,
+}
+
+/// The key of a baseline: the workspace's files (the lockfile and the
+/// config files among them), the packages tested, the settings that
+/// change what the tests do, and the files the run replaces.
+fn key(workspace: &Workspace, settings: &Settings, overrides: &BTreeMap<PathBuf, String>) -> Key {
+    let mut key = Key::new("baseline", &workspace.root);
+    key.add_tree(&workspace.root, &workspace.target_dir);
+    let packages: Vec<&str> = workspace.tested().iter().map(|p| p.name.as_str()).collect();
+    let Settings {
+        cargo,
+        jobs: _,
+        test_timeout,
+        trace_failing,
+        only,
+        events,
+        cache: _,
+    } = settings;
+    key.add(
+        "settings",
+        format!(
+            "{packages:?} {:?} {test_timeout:?} {trace_failing} {only:?} {events}",
+            cargo.to_args()
+        )
+        .as_bytes(),
+    );
+    for (path, text) in overrides {
+        key.add(&path.to_string_lossy(), text.as_bytes());
+    }
+    key
+}
+
+/// Instruments the copy of the workspace in `scratch`, builds it and runs
+/// its tests with coverage (and the failing ones again with traces).
+fn measure(
+    workspace: &Workspace,
+    scratch: &ScratchDir,
+    sources: &CrateSources,
+    settings: &Settings,
+    console: &Console,
+    budget: Budget,
+) -> Result<Measured> {
+    let package = &workspace.package;
+    let instrumented = instrument_sources(sources, settings.events, console);
     let started = Instant::now();
     let (executables, dropped, left_out_probes) = build_instrumented(
-        &workspace,
-        &scratch,
-        &sources,
+        workspace,
+        scratch,
+        sources,
         &instrumented,
         &settings.cargo,
         console,
@@ -174,7 +291,7 @@ pub fn establish(
     };
     let probes = &instrumented.probes;
     let running = Instant::now();
-    let records = run_tests(&suite, &runnable, probes, &run_settings, &scratch, console)?;
+    let records = run_tests(&suite, &runnable, probes, &run_settings, scratch, console)?;
     if settings.cargo.optimize_dependencies {
         tell_optimized(built, running.elapsed(), console);
     }
@@ -186,25 +303,21 @@ pub fn establish(
         &run_settings,
         &scratch.root().join(".autofix-traces"),
     )?;
-    tell_probes_left_out(&left_out_probes, &dropped, &instrumented, &sources, console);
+    tell_probes_left_out(&left_out_probes, &dropped, &instrumented, sources, console);
     let uninstrumented = left_out(probes, &dropped);
     let keep_const = if left_out_probes.const_fns {
         KeepConst::Every
     } else {
         instrumented.keep_const
     };
-    let baseline = Baseline {
-        workspace,
-        sources,
+    Ok(Measured {
         suite,
         records,
         probes: instrumented.probes,
         traces,
         uninstrumented,
         keep_const,
-    };
-    summarize(&baseline, console);
-    Ok(baseline)
+    })
 }
 
 /// A scratch copy of the workspace, with the `overrides` written in it.

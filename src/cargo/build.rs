@@ -36,7 +36,7 @@ pub struct BuildRequest<'a> {
 }
 
 /// A test executable cargo built: libtest's (or a custom) harness.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TestExecutable {
     /// The name of the package whose target it is.
     pub package: String,

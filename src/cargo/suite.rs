@@ -34,7 +34,7 @@ impl TestId {
 
 /// Every test of the package (with `--workspace`, of every member), across
 /// its test executables.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct TestSuite {
     pub executables: Vec<TestExecutable>,
     pub tests: Vec<TestCase>,
@@ -45,7 +45,7 @@ pub struct TestSuite {
 }
 
 /// A package whose tests are in the suite: its tests run in its directory.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct TestedPackage {
     name: String,
     version: String,
@@ -53,7 +53,7 @@ struct TestedPackage {
     dir: PathBuf,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TestCase {
     pub executable: usize,
     /// The name libtest knows the test by.
@@ -67,7 +67,7 @@ pub struct TestCase {
 }
 
 /// How one test run ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
     Passed,
     Failed(Panic),
@@ -81,14 +81,14 @@ impl Verdict {
 }
 
 /// Why a test failed: its panic message and location, or how its process died.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Panic {
     pub message: String,
     /// `file:line:column` as the panic reported it.
     pub location: Option<String>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct TestOutcome {
     pub verdict: Verdict,
     pub duration: Duration,

@@ -18,7 +18,7 @@ use crate::code::CrateSources;
 
 /// Which `const fn`s keep their `const` in a copy of the crate whose code
 /// in them does what a `const fn` cannot (a probe, a schema's dispatch).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KeepConst {
     /// Every one (a const context the walk did not see calls one).
     Every,

@@ -50,6 +50,8 @@ pub struct Settings {
     pub jobs: usize,
     /// The longest a test may run (timeouts derive from the baseline below it).
     pub test_timeout: Duration,
+    /// Results kept between runs are read and written (`--no-cache`: not).
+    pub cache: bool,
 }
 
 impl Settings {
@@ -66,6 +68,7 @@ impl Settings {
             trace_failing: false,
             only: Some(only),
             events: false,
+            cache: self.cache,
         }
     }
 }

@@ -33,6 +33,7 @@ use crate::evaluate::copy::BuildCopy;
 use crate::mutation::{MutationSpace, SiteKind};
 use crate::mutation::{Types, Unused};
 use crate::system::Budget;
+use crate::system::cache;
 use crate::system::scratch::MAIN_TARGET;
 
 /// What a probe asks about.
@@ -81,10 +82,32 @@ pub fn infer_types(
     settings: &Settings,
     budget: Budget,
 ) -> Result<Types> {
-    let originals = baseline.sources.originals();
     if locations.is_empty() {
         return Ok(Types::default());
     }
+    // The sites: which of them exist depends on the exclusions too.
+    let inputs = format!(
+        "{locations:?} {:?} {:?}",
+        settings.cargo.to_args(),
+        space.sites
+    );
+    let (types, _) = cache::kept_or(
+        &baseline.workspace.target_dir,
+        baseline.key("types", &inputs).as_ref(),
+        || probe_types(baseline, space, locations, settings, budget),
+    )?;
+    Ok(types)
+}
+
+/// [`infer_types`] in a copy of the crate.
+fn probe_types(
+    baseline: &Baseline,
+    space: &MutationSpace,
+    locations: &BTreeSet<Location>,
+    settings: &Settings,
+    budget: Budget,
+) -> Result<Types> {
+    let originals = baseline.sources.originals();
     let mut copy = BuildCopy::new(
         &baseline.workspace,
         &originals,

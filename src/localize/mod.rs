@@ -299,14 +299,26 @@ fn switch_predicates(
         "every condition the failing tests evaluate, both ways and one evaluation at a time",
     );
     let order: Vec<Location> = plain.iter().map(|s| s.location).collect();
-    let found = critical_predicates(
-        baseline,
-        groups,
-        &order,
-        &settings.exclude,
-        &settings.evaluation,
-        settings.switching_budget,
-        budget,
+    let tests: Vec<&Vec<TestId>> = groups.iter().map(|g| &g.tests).collect();
+    let inputs = format!(
+        "{tests:?} {order:?} {:?} {:?} {:?}",
+        settings.exclude, settings.evaluation, settings.switching_budget
+    );
+    // Cut short by its budget too, like the mutants.
+    let (found, cached) = cache::kept_or(
+        &baseline.workspace.target_dir,
+        baseline.key("switching", &inputs).as_ref(),
+        || {
+            critical_predicates(
+                baseline,
+                groups,
+                &order,
+                &settings.exclude,
+                &settings.evaluation,
+                settings.switching_budget,
+                budget,
+            )
+        },
     )?;
     drop(spinner);
     let count: usize = found.critical.iter().map(BTreeSet::len).sum();
@@ -318,10 +330,15 @@ fn switch_predicates(
     } else {
         String::new()
     };
+    let when = if cached {
+        " (kept from an earlier run on the same sources)"
+    } else {
+        ""
+    };
     console.detail(
         "Switched",
         format!(
-            "{} conditions both ways and one evaluation at a time: {count} critical{cut}",
+            "{} conditions both ways and one evaluation at a time: {count} critical{cut}{when}",
             found.switched
         ),
     );
@@ -479,36 +496,22 @@ fn mutate_top_lines(
 ) -> Result<Mutants> {
     let lines = interleaved(tops);
     let further = interleaved(below);
-    let workspace = &baseline.workspace;
-    let mut key = cache::Key::new("mutants", &workspace.root);
-    key.add_tree(&workspace.root, &workspace.target_dir).add(
-        "inputs",
-        format!(
-            "{lines:?} {further:?} {groups:?} {:?} {:?} {MUTATION_BUDGET:?}",
-            settings.exclude, settings.evaluation
-        )
-        .as_bytes(),
+    let inputs = format!(
+        "{lines:?} {further:?} {groups:?} {:?} {:?} {MUTATION_BUDGET:?}",
+        settings.exclude, settings.evaluation
     );
-    let kept = cache::read(&workspace.target_dir, &key)
-        .and_then(|text| serde_json::from_str::<Mutants>(&text).ok())
-        .map(|mutants| Mutants {
-            cached: true,
-            ..mutants
-        });
-    let mutants = match kept {
-        Some(mutants) => mutants,
-        None => {
-            let mutants = evaluate_mutants(
+    // Cut short by the budget too: a run on the same is shown the same
+    // ranking, not one the machine's load decides.
+    let (mutants, cached) = cache::kept_or(
+        &baseline.workspace.target_dir,
+        baseline.key("mutants", &inputs).as_ref(),
+        || {
+            evaluate_mutants(
                 baseline, &lines, &further, groups, settings, console, budget,
-            )?;
-            // Cut short by the budget too: a run on the same is shown
-            // the same ranking, not one the machine's load decides.
-            if let Ok(text) = serde_json::to_string(&mutants) {
-                cache::write(&workspace.target_dir, &key, &text);
-            }
-            mutants
-        }
-    };
+            )
+        },
+    )?;
+    let mutants = Mutants { cached, ..mutants };
     let alone_note = if mutants.alone_untried > 0 {
         format!(
             "; the budget ran out before {} edits that each need a build of their own",

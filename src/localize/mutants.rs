@@ -28,6 +28,7 @@ use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::mutation::{Exclusions, collect_mutation_space};
 use crate::mutation::{Mutator, course, whole};
 use crate::system::Budget;
+use crate::system::cache;
 
 /// Edits per woven batch, at least (whole lines are added until a batch
 /// has this many).
@@ -42,7 +43,7 @@ const PER_SITE: usize = 8;
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Mutants {
     /// Per line, the effect of each of its edits that compiled.
-    #[serde(with = "pairs")]
+    #[serde(with = "cache::pairs")]
     pub effects: BTreeMap<Location, Vec<EditEffect>>,
     /// Lines tried: every edit of each chosen one, in order; further down
     /// (counted past `chosen`), some of its edits at least.
@@ -58,28 +59,6 @@ pub struct Mutants {
     /// Read from the cache of an earlier run, not evaluated now.
     #[serde(skip)]
     pub cached: bool,
-}
-
-/// `Mutants::effects` as the cache keeps it: a list of pairs (the keys
-/// of a JSON object are strings).
-mod pairs {
-    use std::collections::BTreeMap;
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use crate::code::source::Location;
-    use crate::localize::evidence::EditEffect;
-
-    type Effects = BTreeMap<Location, Vec<EditEffect>>;
-
-    pub fn serialize<S: Serializer>(effects: &Effects, to: S) -> Result<S::Ok, S::Error> {
-        to.collect_seq(effects)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Effects, D::Error> {
-        Vec::<(Location, Vec<EditEffect>)>::deserialize(from)
-            .map(|pairs| pairs.into_iter().collect())
-    }
 }
 
 impl Mutants {

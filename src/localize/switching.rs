@@ -22,7 +22,7 @@ use crate::mutation::{Exclusions, SiteKind, collect_mutation_space};
 use crate::system::Budget;
 
 /// What switching found.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Switched {
     /// Per failure group (by index), the conditions whose forced outcome
     /// makes one of its failing tests pass.

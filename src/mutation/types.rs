@@ -10,12 +10,15 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::code::source::{FileId, Location};
+use crate::system::cache;
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Types {
     /// Per location, the type of each variable in scope there.
+    #[serde(with = "cache::pairs")]
     variables: BTreeMap<Location, BTreeMap<String, String>>,
     /// The type of each probed expression, by file and byte range.
+    #[serde(with = "cache::pairs")]
     expressions: BTreeMap<(FileId, usize, usize), String>,
     /// The local variables the compiler warns about.
     unused: Vec<Unused>,
@@ -24,7 +27,7 @@ pub struct Types {
 /// A local variable the compiler warns about, where it is bound: never
 /// used, or declared `mut` and never mutated. Either way a statement that
 /// should use it may be missing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Unused {
     pub at: Location,
     pub name: String,

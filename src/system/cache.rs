@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use crate::system::{Budget, process};
 
 /// A key being built: a SHA-1 over labelled parts.
@@ -46,6 +49,17 @@ impl Key {
         key
     }
 
+    /// A key for results of `kind` derived from others kept under
+    /// `digest` (whose key named the tool and the toolchain).
+    pub fn derived(kind: &str, digest: &str) -> Key {
+        let mut key = Key {
+            hash: sha1_smol::Sha1::new(),
+        };
+        key.add("kind", kind.as_bytes())
+            .add("from", digest.as_bytes());
+        key
+    }
+
     /// Adds a part: its label and its bytes, each with its length, so
     /// that no two different lists of parts hash alike.
     pub fn add(&mut self, label: &str, bytes: &[u8]) -> &mut Key {
@@ -59,7 +73,9 @@ impl Key {
     /// Adds every file under `dir` (its path and contents), but the target
     /// dir `skip` and hidden entries (`.git`).
     pub fn add_tree(&mut self, dir: &Path, skip: &Path) -> &mut Key {
+        // Through links: a linked `src/` is the package's code too.
         let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+            .follow_links(true)
             .into_iter()
             .filter_entry(|entry| {
                 entry.depth() == 0
@@ -114,9 +130,19 @@ fn dir(target_dir: &Path) -> PathBuf {
     target_dir.join("autofix").join("cache")
 }
 
-/// The result kept under `key`, if there is one.
+/// The most the kept results take: past it, those read or written longest
+/// ago are removed.
+const LIMIT: u64 = 256 << 20;
+
+/// The result kept under `key`, if there is one (marked as used now).
 pub fn read(target_dir: &Path, key: &Key) -> Option<String> {
-    fs::read_to_string(dir(target_dir).join(key.file_name())).ok()
+    let path = dir(target_dir).join(key.file_name());
+    let text = fs::read_to_string(&path).ok()?;
+    let _ = fs::File::options()
+        .append(true)
+        .open(&path)
+        .and_then(|file| file.set_modified(std::time::SystemTime::now()));
+    Some(text)
 }
 
 /// Keeps `text` under `key` (written whole, then renamed into place, so a
@@ -129,6 +155,82 @@ pub fn write(target_dir: &Path, key: &Key, text: &str) {
     let _ = fs::create_dir_all(&dir)
         .and_then(|()| fs::write(&partial, text))
         .and_then(|()| fs::rename(&partial, &path));
+    prune(&dir, LIMIT);
+}
+
+/// Removes the results used longest ago until those left take at most
+/// `limit` bytes.
+fn prune(dir: &Path, limit: u64) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut kept: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let metadata = entry.metadata().ok()?;
+            Some((metadata.modified().ok()?, metadata.len(), entry.path()))
+        })
+        .collect();
+    let mut total: u64 = kept.iter().map(|(_, len, _)| len).sum();
+    kept.sort();
+    for (_, len, path) in kept {
+        if total <= limit {
+            break;
+        }
+        if fs::remove_file(&path).is_ok() {
+            total -= len;
+        }
+    }
+}
+
+/// The result of `compute` kept under `key`: read back if a run kept it
+/// (`true`: it was), else computed and kept. Without a key (an input that
+/// cannot be named), computed only. A kept result that no longer reads as
+/// a `T` (another tool's) is computed again.
+pub fn kept_or<T: Serialize + DeserializeOwned>(
+    target_dir: &Path,
+    key: Option<&Key>,
+    compute: impl FnOnce() -> anyhow::Result<T>,
+) -> anyhow::Result<(T, bool)> {
+    let kept = key
+        .and_then(|key| read(target_dir, key))
+        .and_then(|text| serde_json::from_str(&text).ok());
+    if let Some(kept) = kept {
+        return Ok((kept, true));
+    }
+    let computed = compute()?;
+    if let Some(key) = key
+        && let Ok(text) = serde_json::to_string(&computed)
+    {
+        write(target_dir, key, &text);
+    }
+    Ok((computed, false))
+}
+
+/// A map kept as a list of pairs (`#[serde(with = "cache::pairs")]`): JSON
+/// keys are strings, and a map's keys here are often structs.
+pub mod pairs {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<K: Serialize, V: Serialize, S: Serializer>(
+        map: &BTreeMap<K, V>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(map.iter())
+    }
+
+    pub fn deserialize<'de, K, V, D>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
+    where
+        K: Deserialize<'de> + Ord,
+        V: Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        Ok(Vec::<(K, V)>::deserialize(deserializer)?
+            .into_iter()
+            .collect())
+    }
 }
 
 #[cfg(test)]
@@ -170,5 +272,65 @@ mod tests {
         write(&target, &other, "{\"kept\": true}");
         assert_eq!(read(&target, &other).as_deref(), Some("{\"kept\": true}"));
         assert_eq!(read(&target, &features), None);
+    }
+
+    #[test]
+    fn kept_or_computes_once_per_key_and_never_without_one() {
+        let temp = tempfile::tempdir().unwrap();
+        let calls = std::cell::Cell::new(0);
+        let compute = || {
+            calls.set(calls.get() + 1);
+            Ok(vec![calls.get()])
+        };
+        let key = Key::derived("test", "digest");
+        assert_eq!(
+            kept_or(temp.path(), Some(&key), compute).unwrap(),
+            (vec![1], false)
+        );
+        assert_eq!(
+            kept_or(temp.path(), Some(&key), compute).unwrap(),
+            (vec![1], true)
+        );
+        assert_eq!(
+            kept_or(temp.path(), None, compute).unwrap(),
+            (vec![2], false)
+        );
+        assert_eq!(
+            kept_or(temp.path(), None, compute).unwrap(),
+            (vec![3], false)
+        );
+        // A kept result of another shape is computed again.
+        let other = kept_or(temp.path(), Some(&key), || Ok("text".to_string())).unwrap();
+        assert_eq!(other, ("text".to_string(), false));
+        let failed: anyhow::Result<(u8, bool)> =
+            kept_or(temp.path(), Some(&Key::derived("test", "other")), || {
+                anyhow::bail!("halted")
+            });
+        assert!(failed.is_err());
+        assert_eq!(
+            read(temp.path(), &Key::derived("test", "other")),
+            None,
+            "nothing kept"
+        );
+    }
+
+    #[test]
+    fn the_results_used_longest_ago_go_first() {
+        let temp = tempfile::tempdir().unwrap();
+        let keys: Vec<Key> = (0..3)
+            .map(|n| Key::derived("test", &n.to_string()))
+            .collect();
+        for key in &keys {
+            write(temp.path(), key, &"x".repeat(100));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // The first read again: now the second is the oldest.
+        assert!(read(temp.path(), &keys[0]).is_some());
+        prune(&dir(temp.path()), 250);
+        let left: Vec<bool> = keys
+            .iter()
+            .map(|k| read(temp.path(), k).is_some())
+            .collect();
+        assert_eq!(left, [true, false, true]);
     }
 }

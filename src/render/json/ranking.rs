@@ -66,6 +66,10 @@ pub struct Tests {
     pub failing: Vec<TestName>,
     /// How each failing test failed, in the same order.
     pub failures: Vec<Failure>,
+    /// The outcomes and the lines each test executed were read back from
+    /// an earlier run on the same sources, settings and toolchain (kept in
+    /// `target/autofix/cache/`), not measured by this one.
+    pub cached: bool,
 }
 
 /// libtest's name for a unit test of the library; target/name for other
@@ -374,6 +378,7 @@ fn tests(ranking: &Ranking) -> Tests {
         ignored: baseline.ignored(),
         failing: test_names(failing),
         failures,
+        cached: baseline.cached,
     }
 }
 
