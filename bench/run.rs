@@ -45,6 +45,13 @@ pub struct BugRecord {
     pub mutation_seconds: f64,
     /// A plain `cargo test` of the buggy version (the setup check's, built).
     pub cargo_test_seconds: f64,
+    /// With `--rank-only`: what a user pays to see the tests again after
+    /// an edit (a comment appended to the buggy file, then `cargo test`,
+    /// warm), and a second `--rank-only` on the unchanged copy, with
+    /// whether it ranked the same.
+    pub cycle_seconds: f64,
+    pub rerun_seconds: f64,
+    pub rerun_same: bool,
     /// The repair as it ships (every refinement), and with `--refine none`.
     pub repair: Option<RepairRecord>,
     pub repair_unrefined: Option<RepairRecord>,
@@ -151,6 +158,9 @@ pub fn run_case(
         localize_seconds: 0.0,
         mutation_seconds: 0.0,
         cargo_test_seconds: check.buggy_test_seconds,
+        cycle_seconds: 0.0,
+        rerun_seconds: 0.0,
+        rerun_same: false,
         repair: None,
         repair_unrefined: None,
         repair_previous: None,
@@ -170,20 +180,25 @@ pub fn run_case(
         .target_dir(case.subject)
         .unwrap_or_else(|| buggy.path().join("target"));
     let _ = fs::remove_dir_all(target_dir.join("autofix/cache"));
-    let started = Instant::now();
-    let output = autofix(
-        buggy.path(),
-        sources.target_dir(case.subject),
-        &[
-            "--rank-only",
-            "--format",
-            "json",
-            "-q",
-            "--test-timeout",
-            "30",
-        ],
-    )?;
-    record.localize_seconds = started.elapsed().as_secs_f64();
+    let rank_only = || {
+        let started = Instant::now();
+        let output = autofix(
+            buggy.path(),
+            sources.target_dir(case.subject),
+            &[
+                "--rank-only",
+                "--format",
+                "json",
+                "-q",
+                "--test-timeout",
+                "30",
+            ],
+        );
+        (output, started.elapsed().as_secs_f64())
+    };
+    let (output, seconds) = rank_only();
+    let output = output?;
+    record.localize_seconds = seconds;
     if !output.status.success() {
         bail!(
             "--rank-only failed: {}",
@@ -220,6 +235,11 @@ pub fn run_case(
     record.refined_ranks = refinement_ranks(&localization, &faults, &files);
     record.mutation_seconds = localization["mutation"]["seconds"].as_f64().unwrap_or(0.0);
     if settings.rank_only {
+        let (again, seconds) = rank_only();
+        let again: Value = serde_json::from_slice(&again?.stdout)?;
+        record.rerun_seconds = seconds;
+        record.rerun_same = again["ranking"] == localization["ranking"];
+        record.cycle_seconds = edit_build_test(sources, case, buggy.path())?;
         return Ok(record);
     }
 
@@ -245,6 +265,27 @@ pub fn run_case(
         record.repair_previous = Some(repair(previous, &[])?);
     }
     Ok(record)
+}
+
+/// The seconds of an edit-build-test cycle in `dir`, warm: the copy built
+/// first, then a comment appended to the first bug's file and `cargo test`
+/// run as the setup check runs it.
+fn edit_build_test(sources: &Sources, case: &Case, dir: &Path) -> Result<f64> {
+    let test = |args: &[&str]| {
+        sources
+            .cargo(case.subject)
+            .args(args)
+            .current_dir(dir)
+            .output()
+    };
+    test(&["test", "--no-run", "--quiet"])?;
+    let file = dir.join(&case.bugs[0].file);
+    let mut text = fs::read_to_string(&file)?;
+    text.push_str("\n// edited\n");
+    fs::write(&file, text)?;
+    let started = Instant::now();
+    test(&["test", "--no-fail-fast", "--lib", "--bins", "--tests"])?;
+    Ok(started.elapsed().as_secs_f64())
 }
 
 /// The rank of the best-ranked fault among `suspects`.
