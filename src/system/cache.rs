@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::system::{Budget, process};
+use crate::system::{Budget, process, scratch};
 
 /// A key being built: a SHA-1 over labelled parts.
 #[derive(Clone)]
@@ -70,18 +70,22 @@ impl Key {
         self
     }
 
-    /// Adds every file under `dir` (its path and contents), but the target
-    /// dir `skip` and hidden entries (`.git`).
+    /// Adds every file under `dir` (its path and contents) that a scratch
+    /// copy holds: through links, but not the target dir `skip` nor a
+    /// version-control store or another target dir (see
+    /// [`scratch::is_store`]). Hidden files count (`.cargo/config.toml`
+    /// changes the build).
     pub fn add_tree(&mut self, dir: &Path, skip: &Path) -> &mut Key {
-        // Through links: a linked `src/` is the package's code too.
+        let skip = skip.canonicalize().unwrap_or_else(|_| skip.to_path_buf());
         let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
             .follow_links(true)
             .into_iter()
             .filter_entry(|entry| {
-                entry.depth() == 0
-                    || !(entry.file_name().to_string_lossy().starts_with('.')
+                !entry.file_type().is_dir()
+                    || entry.depth() == 0
+                    || !(scratch::is_store(entry.path())
                         || entry.path() == skip
-                        || entry.file_name() == "target")
+                        || entry.path().canonicalize().is_ok_and(|p| p == skip))
             })
             .filter_map(Result::ok)
             .filter(|entry| entry.file_type().is_file())
@@ -255,8 +259,23 @@ mod tests {
         assert_eq!(key(&tree), first, "the same inputs, the same key");
         fs::write(tree.join("target/debug/out"), "built again").unwrap();
         assert_eq!(key(&tree), first, "the target dir is not an input");
+        fs::create_dir_all(tree.join(".git")).unwrap();
+        fs::write(tree.join(".git/HEAD"), "ref: main").unwrap();
+        assert_eq!(
+            key(&tree),
+            first,
+            "the version-control store is not an input"
+        );
         fs::write(tree.join("src/lib.rs"), "fn a() { }").unwrap();
         assert_ne!(key(&tree), first, "an edit changes the key");
+        let edited = key(&tree);
+        fs::create_dir_all(tree.join(".cargo")).unwrap();
+        fs::write(tree.join(".cargo/config.toml"), "[build]").unwrap();
+        assert_ne!(
+            key(&tree),
+            edited,
+            "cargo's config in the package is an input"
+        );
         let mut features = Key::new("test", temp.path());
         features.add("features", b"defaul").add("t", b"");
         let mut other = Key::new("test", temp.path());
