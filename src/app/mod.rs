@@ -413,7 +413,7 @@ fn run_shard(
     }
     // What was decided is written; a signal still ends with its code.
     match halt {
-        Some(Halt::Signal(exit)) => Err(Halt::Signal(exit).into()),
+        Some(signal @ Halt::Signal(_)) => Err(signal.into()),
         _ => Ok(Exit::Success),
     }
 }
