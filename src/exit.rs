@@ -1,8 +1,10 @@
 //! Exit codes, and the error type that carries one to `main`.
 //!
-//! Every failure the user can act on is a [`Failure`]: one line of text and a
-//! documented [`Exit`] code. Anything else that goes wrong is an internal error
-//! (exit code 1) with its context chain.
+//! [`Error`] is the crate's one error type, in three kinds: a [`Failure`]
+//! the user can act on (one line of text and a documented [`Exit`] code),
+//! a [`Halt`] (a signal or the time limit, which callers catch to keep
+//! what they found so far), and an internal error (exit code 1) with its
+//! context chain. [`Error::exit`] maps each to its exit code.
 
 use std::fmt;
 
@@ -82,7 +84,7 @@ impl Exit {
 }
 
 /// An error the user can act on: one line, one exit code.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     pub exit: Exit,
     pub message: String,
@@ -95,91 +97,6 @@ impl Failure {
             message: message.into(),
         }
     }
-
-    /// The run was stopped by a signal (`exit` says which).
-    pub fn interrupted(exit: Exit) -> Self {
-        let by = match exit {
-            Exit::HungUp => " by SIGHUP",
-            Exit::Terminated => " by SIGTERM",
-            _ => "",
-        };
-        Failure::new(
-            exit,
-            format!("interrupted{by}: child processes stopped, scratch copy removed"),
-        )
-    }
-
-    /// Whether `error` is (or was caused by) a failure that exits with `exit`.
-    pub fn is(error: &anyhow::Error, exit: Exit) -> bool {
-        error
-            .chain()
-            .any(|c| c.downcast_ref::<Failure>().is_some_and(|f| f.exit == exit))
-    }
-}
-
-/// Why a run stopped early at the user's word, if `error` says it did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Halt {
-    /// A signal (Ctrl-C, SIGTERM, SIGHUP): the exit code it ends with.
-    Signal(Exit),
-    /// `--time-limit` ran out.
-    TimeLimit,
-}
-
-impl Halt {
-    /// Whether `error` (or its cause) is a halt, and which.
-    pub fn of(error: &anyhow::Error) -> Option<Halt> {
-        error.chain().find_map(|cause| {
-            if cause.downcast_ref::<TimeUp>().is_some() {
-                return Some(Halt::TimeLimit);
-            }
-            let failure = cause.downcast_ref::<Failure>()?;
-            matches!(
-                failure.exit,
-                Exit::HungUp | Exit::Interrupted | Exit::Terminated
-            )
-            .then_some(Halt::Signal(failure.exit))
-        })
-    }
-}
-
-impl Halt {
-    /// The error that ends the run with this halt.
-    pub fn into_error(self) -> anyhow::Error {
-        match self {
-            Halt::Signal(exit) => Failure::interrupted(exit).into(),
-            Halt::TimeLimit => TimeUp.into(),
-        }
-    }
-}
-
-/// The time limit ran out: the process that was running was killed, and
-/// no new one starts. The repair turns it into its best result so far;
-/// elsewhere it ends the run with exit code 7.
-#[derive(Debug, Clone, Copy)]
-pub struct TimeUp;
-
-impl fmt::Display for TimeUp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the time limit was reached before a patch was found")
-    }
-}
-
-impl std::error::Error for TimeUp {}
-
-/// What `error` means to the user: its exit code and one line (a
-/// [`Failure`]'s own; a halt's; an internal error's context chain). The
-/// binary prints it; the MCP server returns it as a tool error.
-pub fn described(error: &anyhow::Error) -> Failure {
-    if let Some(failure) = error.chain().find_map(|c| c.downcast_ref::<Failure>()) {
-        return Failure::new(failure.exit, failure.message.clone());
-    }
-    match Halt::of(error) {
-        Some(Halt::TimeLimit) => Failure::new(Exit::NoPatchFound, TimeUp.to_string()),
-        // A signal that stopped a command with nothing to keep.
-        Some(Halt::Signal(exit)) => Failure::interrupted(exit),
-        None => Failure::new(Exit::Internal, format!("{error:#}")),
-    }
 }
 
 impl fmt::Display for Failure {
@@ -188,7 +105,205 @@ impl fmt::Display for Failure {
     }
 }
 
-impl std::error::Error for Failure {}
+/// Why a run stopped early at the user's word: what `?` carries up to
+/// whoever keeps the best result so far, then to `main` (dropping, and so
+/// deleting, every scratch directory on the way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halt {
+    /// A signal (Ctrl-C, SIGTERM, SIGHUP): the exit code it ends with.
+    Signal(Exit),
+    /// `--time-limit` ran out: the process that was running was killed,
+    /// and no new one starts. The repair turns it into its best result so
+    /// far; elsewhere it ends the run with exit code 7.
+    TimeLimit,
+}
+
+impl Halt {
+    /// The exit code a run that ends with this halt ends with.
+    pub fn exit(self) -> Exit {
+        match self {
+            Halt::Signal(exit) => exit,
+            Halt::TimeLimit => Exit::NoPatchFound,
+        }
+    }
+}
+
+impl fmt::Display for Halt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Halt::Signal(exit) => {
+                let by = match exit {
+                    Exit::HungUp => " by SIGHUP",
+                    Exit::Terminated => " by SIGTERM",
+                    _ => "",
+                };
+                write!(
+                    f,
+                    "interrupted{by}: child processes stopped, scratch copy removed"
+                )
+            }
+            Halt::TimeLimit => f.write_str("the time limit was reached before a patch was found"),
+        }
+    }
+}
+
+/// Every error of the crate, whichever layer raised it. Callers tell the
+/// variants apart with `match` (never by downcasting), and [`Error::exit`]
+/// is the one place that maps an error to its exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A condition the user can act on: one line, one exit code.
+    #[error("{0}")]
+    Failure(Failure),
+    /// The run was stopped: a signal, or the time limit.
+    #[error("{0}")]
+    Halt(Halt),
+    /// Anything else: a bug or an unexpected I/O failure, with its context
+    /// chain (printed on one line, outermost first).
+    #[error("{0:#}")]
+    Internal(anyhow::Error),
+}
+
+/// A result whose error is the crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The exit code the run ends with when this error ends it.
+    pub fn exit(&self) -> Exit {
+        match self {
+            Error::Failure(failure) => failure.exit,
+            Error::Halt(halt) => halt.exit(),
+            Error::Internal(_) => Exit::Internal,
+        }
+    }
+
+    /// The halt this error is, if it is one.
+    pub fn halt(&self) -> Option<Halt> {
+        match self {
+            Error::Halt(halt) => Some(*halt),
+            _ => None,
+        }
+    }
+
+    /// What the error means to the user: its exit code and one line (a
+    /// [`Failure`]'s own; a halt's; an internal error's context chain).
+    /// The binary prints it; the MCP server returns it as a tool error.
+    pub fn described(&self) -> Failure {
+        match self {
+            Error::Failure(failure) => failure.clone(),
+            other => Failure::new(other.exit(), other.to_string()),
+        }
+    }
+}
+
+impl From<Failure> for Error {
+    fn from(failure: Failure) -> Self {
+        Error::Failure(failure)
+    }
+}
+
+impl From<Halt> for Error {
+    fn from(halt: Halt) -> Self {
+        Error::Halt(halt)
+    }
+}
+
+impl From<anyhow::Error> for Error {
+    fn from(error: anyhow::Error) -> Self {
+        Error::Internal(error)
+    }
+}
+
+/// Foreign errors that `?` propagates: internal errors.
+macro_rules! internal_from {
+    ($($foreign:ty),* $(,)?) => {$(
+        impl From<$foreign> for Error {
+            fn from(error: $foreign) -> Self {
+                Error::Internal(error.into())
+            }
+        }
+    )*};
+}
+
+internal_from!(
+    std::io::Error,
+    serde_json::Error,
+    walkdir::Error,
+    cargo_metadata::Error,
+    toml::ser::Error,
+);
+
+/// Returns an internal error made of a message, as `anyhow::bail!` does
+/// (with the crate's [`Error`]).
+macro_rules! bail {
+    ($($message:tt)+) => {
+        return Err($crate::exit::Error::Internal(anyhow::anyhow!($($message)+)))
+    };
+}
+
+/// Returns an internal error made of a message unless `condition` holds,
+/// as `anyhow::ensure!` does (with the crate's [`Error`]).
+macro_rules! ensure {
+    ($condition:expr, $($message:tt)+) => {
+        if !$condition {
+            $crate::exit::bail!($($message)+);
+        }
+    };
+}
+
+pub(crate) use {bail, ensure};
+
+/// Context for an error on its way up, as `anyhow::Context` gives it, but
+/// added to an internal error only: a [`Failure`] or a [`Halt`] passes
+/// through unchanged, so that context never hides what the caller matches
+/// on, nor changes the failure's one line.
+pub trait Context<T> {
+    fn context<C>(self, context: C) -> Result<T>
+    where
+        C: fmt::Display + Send + Sync + 'static;
+
+    fn with_context<C, F>(self, context: F) -> Result<T>
+    where
+        C: fmt::Display + Send + Sync + 'static,
+        F: FnOnce() -> C;
+}
+
+impl<T, E: Into<Error>> Context<T> for Result<T, E> {
+    fn context<C>(self, context: C) -> Result<T>
+    where
+        C: fmt::Display + Send + Sync + 'static,
+    {
+        self.with_context(|| context)
+    }
+
+    fn with_context<C, F>(self, context: F) -> Result<T>
+    where
+        C: fmt::Display + Send + Sync + 'static,
+        F: FnOnce() -> C,
+    {
+        self.map_err(|error| match error.into() {
+            Error::Internal(error) => Error::Internal(error.context(context())),
+            typed => typed,
+        })
+    }
+}
+
+impl<T> Context<T> for Option<T> {
+    fn context<C>(self, context: C) -> Result<T>
+    where
+        C: fmt::Display + Send + Sync + 'static,
+    {
+        self.with_context(|| context)
+    }
+
+    fn with_context<C, F>(self, context: F) -> Result<T>
+    where
+        C: fmt::Display + Send + Sync + 'static,
+        F: FnOnce() -> C,
+    {
+        self.ok_or_else(|| Error::Internal(anyhow::anyhow!("{}", context())))
+    }
+}
 
 /// The exit code table as it appears in `--help` and the README.
 pub const EXIT_CODES_HELP: &str = "\
@@ -214,3 +329,81 @@ Exit codes:
   129  stopped by SIGHUP
   130  interrupted (Ctrl-C)
   143  stopped by SIGTERM";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_error_has_one_exit_code_and_one_line() {
+        let failure = Error::from(Failure::new(Exit::BadPatch, "no given patch applies"));
+        assert_eq!(failure.exit(), Exit::BadPatch);
+        assert_eq!(failure.to_string(), "no given patch applies");
+        let time_up = Error::from(Halt::TimeLimit);
+        assert_eq!(time_up.exit(), Exit::NoPatchFound);
+        assert_eq!(
+            time_up.to_string(),
+            "the time limit was reached before a patch was found"
+        );
+        let hung_up = Error::from(Halt::Signal(Exit::HungUp));
+        assert_eq!(hung_up.exit(), Exit::HungUp);
+        assert_eq!(
+            hung_up.described(),
+            Failure::new(
+                Exit::HungUp,
+                "interrupted by SIGHUP: child processes stopped, scratch copy removed"
+            )
+        );
+        let ctrl_c = Error::from(Halt::Signal(Exit::Interrupted));
+        assert_eq!(ctrl_c.exit(), Exit::Interrupted);
+        assert_eq!(
+            ctrl_c.to_string(),
+            "interrupted: child processes stopped, scratch copy removed"
+        );
+        let internal = Error::from(anyhow::anyhow!("unexpected"));
+        assert_eq!(internal.exit(), Exit::Internal);
+        assert_eq!(internal.halt(), None);
+        assert_eq!(time_up.halt(), Some(Halt::TimeLimit));
+    }
+
+    #[test]
+    fn context_is_added_to_internal_errors_only() {
+        let io: Result<(), std::io::Error> = Err(std::io::Error::other("disk on fire"));
+        let error = io.context("cannot write the report").unwrap_err();
+        assert_eq!(error.exit(), Exit::Internal);
+        assert_eq!(error.to_string(), "cannot write the report: disk on fire");
+        // A failure or a halt passes through as it is: still told apart by
+        // `match`, with its own exit code and line.
+        let failure: Result<()> = Err(Failure::new(Exit::DiskFull, "no space left").into());
+        let error = failure.context("cannot create a temp file").unwrap_err();
+        assert!(matches!(&error, Error::Failure(f) if f.exit == Exit::DiskFull));
+        assert_eq!(error.to_string(), "no space left");
+        let halted: Result<()> = Err(Halt::Signal(Exit::Terminated).into());
+        let error = halted.with_context(|| "cannot copy the crate").unwrap_err();
+        assert_eq!(error.halt(), Some(Halt::Signal(Exit::Terminated)));
+        let missing: Option<()> = None;
+        let error = missing.context("no failure group").unwrap_err();
+        assert_eq!(
+            (error.exit(), error.to_string()),
+            (Exit::Internal, "no failure group".to_string())
+        );
+    }
+
+    #[test]
+    fn bail_and_ensure_make_internal_errors() {
+        fn checked(n: u8) -> Result<u8> {
+            ensure!(n < 10, "{n} is too large");
+            if n == 0 {
+                bail!("zero");
+            }
+            Ok(n)
+        }
+        assert_eq!(checked(3).unwrap(), 3);
+        assert_eq!(checked(0).unwrap_err().to_string(), "zero");
+        let error = checked(12).unwrap_err();
+        assert_eq!(
+            (error.exit(), error.to_string()),
+            (Exit::Internal, "12 is too large".to_string())
+        );
+    }
+}

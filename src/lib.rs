@@ -29,7 +29,7 @@ pub use code::source::{FileId, Location};
 pub use evaluate::{
     CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, FitnessModel, PreparedEvaluator,
 };
-pub use exit::{Exit, Failure, Halt, TimeUp, described};
+pub use exit::{Error, Exit, Failure, Halt, Result};
 pub use localize::{
     Counts, FixClass, LineEvidence, MUTATION_LINES, Marks, Metric, Spectrum, Suspect, rank_refined,
     rank_suspects, rerank_by_evidence,

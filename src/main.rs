@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use cargo_autofix::{colors, described, error_prefix, install_interrupt_handler, parse_args, run};
+use cargo_autofix::{colors, error_prefix, install_interrupt_handler, parse_args, run};
 
 // The error line is the binary's own output (see `print_stderr` in Cargo.toml).
 #[allow(clippy::print_stderr)]
@@ -30,9 +30,8 @@ fn main() -> ExitCode {
     let exit = match outcome {
         Ok(exit) => exit,
         Err(error) => {
-            let failure = described(&error);
-            eprintln!("{prefix} {}", failure.message);
-            failure.exit
+            eprintln!("{prefix} {error}");
+            error.exit()
         }
     };
     ExitCode::from(exit.code() as u8)

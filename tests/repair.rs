@@ -186,6 +186,37 @@ fn a_flaky_test_is_reported_and_left_out() {
 }
 
 #[test]
+fn every_failing_test_flaky_exits_6_in_the_repair_and_in_validate() {
+    let runs = [
+        (vec!["--seed", "0"], "every failing test is flaky"),
+        (
+            vec!["validate", "empty.patch"],
+            "every failing test is flaky (a different outcome on a re-run): tests::flaky",
+        ),
+    ];
+    for (args, error) in runs {
+        // The fixture with its bug fixed: only the flaky test fails, once
+        // (a fresh copy each time: a second run would read the first's
+        // baseline from the cache).
+        let dir = fixture("flaky");
+        let lib = dir.path().join("src/lib.rs");
+        let fixed = fs::read_to_string(&lib).unwrap().replace("x + 2", "x * 2");
+        fs::write(&lib, fixed).unwrap();
+        fs::write(dir.path().join("empty.patch"), "").unwrap();
+        let marker = tempfile::tempdir().unwrap();
+        let output = command(dir.path(), &args)
+            .env("FLAKY_MARKER", marker.path().join("ran"))
+            .output()
+            .unwrap();
+        assert_exit(&output, 6);
+        assert_eq!(
+            error_line(&output),
+            format!("error: nothing to repair: {error}")
+        );
+    }
+}
+
+#[test]
 fn no_patch_found_says_what_was_tried() {
     let pages = tempfile::tempdir().unwrap();
     let page = pages.path().join("page.html");

@@ -16,7 +16,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
 use rmcp::handler::server::common::schema_for_input;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -37,7 +36,7 @@ use crate::app::run_repair;
 use crate::app::session::{self, Session};
 use crate::cargo::Workspace;
 use crate::evaluate::Ready;
-use crate::exit::{Exit, Failure, described};
+use crate::exit::{Context, Error, Exit, Failure, Halt, Result};
 use crate::localize::{self, Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
@@ -477,7 +476,7 @@ fn work(mut package: Package, jobs: mpsc::Receiver<Job>, running: Running) {
                 let _ = sender.send(line.to_string());
             })
         }));
-        let answer = package.answer(job.call).map_err(|error| described(&error));
+        let answer = package.answer(job.call).map_err(|error| error.described());
         console::forward(None);
         {
             let mut running = running.lock().expect("running poisoned");
@@ -650,6 +649,7 @@ pub fn serve(args: Args, cwd: &Path) -> Result<Exit> {
         let service = server
             .serve(rmcp::transport::stdio())
             .await
+            .map_err(anyhow::Error::from)
             .context("the MCP handshake failed")?;
         let cancel = service.cancellation_token();
         // A signal ends the server as it ends any command.
@@ -659,14 +659,15 @@ pub fn serve(args: Args, cwd: &Path) -> Result<Exit> {
             }
             cancel.cancel();
         });
-        service.waiting().await.context("the MCP server failed")?;
-        anyhow::Ok(())
+        let waited = service.waiting().await.map_err(anyhow::Error::from);
+        waited.context("the MCP server failed")?;
+        Ok::<_, Error>(())
     })?;
     // The jobs' sender went with the server: the worker ends its call and stops.
     let _ = worker.join();
     console.status("Stopped", "the client closed the connection");
     match process::stopped_by() {
-        Some(exit) => Err(Failure::interrupted(exit).into()),
+        Some(exit) => Err(Halt::Signal(exit).into()),
         None => Ok(Exit::Success),
     }
 }

@@ -15,8 +15,6 @@ pub use session::Session;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
-
 use crate::app::cli::{Command, Format};
 use crate::app::options::Options;
 use crate::app::output::{annotation_prefix, check_outputs, deliver};
@@ -25,7 +23,7 @@ use crate::baseline::{self, Baseline};
 use crate::cargo::TestTool;
 use crate::cargo::Workspace;
 use crate::cargo::nextest_installed;
-use crate::exit::{Exit, Failure, Halt};
+use crate::exit::{Context, Exit, Failure, Halt, Result};
 use crate::localize::{Localization, localize};
 use crate::reduce::reduce_test;
 use crate::render::{self, Ranking};
@@ -415,7 +413,7 @@ fn run_shard(
     }
     // What was decided is written; a signal still ends with its code.
     match halt {
-        Some(Halt::Signal(exit)) => Err(Failure::interrupted(exit).into()),
+        Some(signal @ Halt::Signal(_)) => Err(signal.into()),
         _ => Ok(Exit::Success),
     }
 }
@@ -568,7 +566,7 @@ fn finish_repair(
             );
             let _ = deliver(path, &marked, "the unvalidated patch", console);
         }
-        return Err(Failure::interrupted(*exit).into());
+        return Err(Halt::Signal(*exit).into());
     }
     let exit = match repair.ending {
         RepairEnding::Fixed(diff) => {

@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -20,7 +19,7 @@ use crate::evaluate::FitnessModel;
 use crate::evaluate::infer_types;
 use crate::evaluate::prepare;
 use crate::evaluate::{EvaluatorKind, PreparedEvaluator};
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Result};
 use crate::localize::spectrum_of;
 use crate::localize::{Suspect, rank_suspects, suspicious_locations};
 use crate::mutation::Candidate;

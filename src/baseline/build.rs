@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, anyhow};
+use anyhow::anyhow;
 
 use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, MacroId};
 use crate::cargo::CargoFlags;
@@ -13,7 +13,7 @@ use crate::cargo::Workspace;
 use crate::cargo::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
 use crate::code::CrateSources;
 use crate::code::source::FileId;
-use crate::exit::{Exit, Failure};
+use crate::exit::{Error, Exit, Failure, Result};
 use crate::system::Budget;
 use crate::system::console::Console;
 use crate::system::scratch::ScratchDir;
@@ -100,7 +100,7 @@ fn why_unbuilt(
     request: &BuildRequest,
     first_errors: &[CompileError],
     first_summary: &str,
-) -> Result<anyhow::Error> {
+) -> Result<Error> {
     Ok(match build_tests(request, None, |_| {})? {
         BuildOutcome::Failed { errors, summary } => Failure::new(
             Exit::BuildFailed,
@@ -113,7 +113,8 @@ fn why_unbuilt(
         BuildOutcome::Built(_) => anyhow!(
             "coverage probes broke the build (a bug in cargo-autofix, please report it): {}",
             first_error(first_errors, first_summary)
-        ),
+        )
+        .into(),
     })
 }
 

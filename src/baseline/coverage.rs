@@ -6,12 +6,11 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::Path;
 
-use anyhow::Result;
-
 use crate::baseline::events::Predicate;
 use crate::baseline::instrument::{COVERAGE_ENV, ProbeMap, TRACE_ENV};
 use crate::cargo::{RunSettings, TestId, TestOutcome, TestSuite};
 use crate::code::source::Location;
+use crate::exit::Result;
 
 /// One test's run: its outcome, the crate lines it executed and the
 /// events its probes saw (none without event probes).

@@ -12,8 +12,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
-
 use crate::baseline::build::build_instrumented;
 pub use crate::baseline::coverage::TestRecord;
 use crate::baseline::coverage::{run_with_coverage, run_with_trace};
@@ -24,7 +22,7 @@ use crate::cargo::{RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::source::{FileId, Location};
 use crate::code::{CrateSources, KeepConst, read_crate_sources};
 use crate::code::{TestFunction, find_test_function};
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Result};
 use crate::system::Budget;
 use crate::system::cache::{self, Key};
 use crate::system::console::{Console, plural};

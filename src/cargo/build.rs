@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use anyhow::Result;
 use cargo_metadata::Message;
 use cargo_metadata::diagnostic::DiagnosticLevel;
 
 use super::CargoFlags;
 use super::discover::Kind;
+use crate::exit::Result;
 use crate::system::Budget;
 use crate::system::process::{self, Finished};
 

@@ -2,11 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use cargo_metadata::{DependencyKind, MetadataCommand, TargetKind};
 
 use super::Lockfile;
-use crate::exit::{Exit, Failure};
+use crate::exit::{Context, Exit, Failure, Result};
 use crate::system::scratch::ScratchDir;
 use crate::system::{Budget, process};
 

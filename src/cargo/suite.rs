@@ -9,10 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
-
 use crate::cargo::build::TestExecutable;
 use crate::cargo::discover::{Kind, Package};
+use crate::exit::{Result, bail};
 use crate::system::Budget;
 use crate::system::process::{self, Status};
 

@@ -5,14 +5,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
-
 use crate::cargo::CargoFlags;
 use crate::cargo::{BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests};
 use crate::cargo::{Kind, Workspace};
 use crate::code::Originals;
 use crate::code::source::FileId;
 use crate::evaluate::Texts;
+use crate::exit::Result;
 use crate::system::Budget;
 use crate::system::scratch::ScratchDir;
 

@@ -24,20 +24,18 @@ mod weave;
 pub use copy::BuildCopy;
 pub use fitness::{FitnessModel, Weights};
 pub use plan::{Cutoff, FLOOR, TestPlan};
-pub use setup::{ALL_FLAKY, Prepared, Ready, build_evaluator, prepare, test_plan};
+pub use setup::{Prepared, Ready, all_flaky, build_evaluator, prepare, test_plan};
 pub use types::infer_types;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use anyhow::Result;
-
 use crate::cargo::CargoFlags;
 use crate::cargo::{TestId, Verdict};
 use crate::code::Originals;
 use crate::code::source::{FileId, Location};
-use crate::exit::Halt;
+use crate::exit::{Error, Halt, Result};
 use crate::mutation::Candidate;
 use crate::system::Budget;
 
@@ -248,7 +246,7 @@ pub fn evaluate_until_halt(
     match result {
         Ok(outcomes) => Ok((outcomes.into_iter().enumerate().collect(), None)),
         Err(error) => {
-            let Some(halt) = Halt::of(&error) else {
+            let Error::Halt(halt) = error else {
                 return Err(error);
             };
             let mut decided = decided.into_inner().unwrap_or_default();

@@ -4,11 +4,10 @@ use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::time::Duration;
 
-use anyhow::Result;
-
 use crate::cargo::{GroupRun, Panic, Stop, TestId, TestSuite, Verdict};
 use crate::code::source::{Location, reaches};
 use crate::evaluate::fitness::FitnessModel;
+use crate::exit::Result;
 use crate::system::Budget;
 
 /// When a candidate may stop early: once even passing every test it has

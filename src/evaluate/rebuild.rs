@@ -4,8 +4,6 @@
 use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
 
-use anyhow::Result;
-
 use crate::cargo::BuildOutcome;
 use crate::cargo::TestSuite;
 use crate::cargo::Workspace;
@@ -17,6 +15,7 @@ use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     Settings, Texts, edited_locations, new_texts,
 };
+use crate::exit::Result;
 use crate::mutation::Candidate;
 use crate::system::{Budget, process};
 

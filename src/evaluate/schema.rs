@@ -16,8 +16,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::Result;
-
 use crate::cargo::Kind;
 use crate::cargo::TestSuite;
 use crate::cargo::{BuildOutcome, CompileError};
@@ -32,6 +30,7 @@ use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     Settings, Texts, edited_locations, new_texts,
 };
+use crate::exit::{Result, bail};
 use crate::mutation::Candidate;
 use crate::system::{Budget, process};
 
@@ -628,7 +627,7 @@ impl PreparedEvaluator for SchemaEvaluator {
                     || "the woven copy does not build".to_string(),
                     ToString::to_string,
                 );
-                anyhow::bail!(
+                bail!(
                     "the crate does not build with the schema runtime (a bug in cargo-autofix, please report it): {first}"
                 );
             }

@@ -4,8 +4,6 @@
 
 use std::collections::BTreeSet;
 
-use anyhow::Result;
-
 use crate::baseline::Baseline;
 use crate::baseline::is_no_std;
 use crate::cargo::{TestId, TestSuite, Verdict};
@@ -18,7 +16,7 @@ use crate::evaluate::plan::TestPlan;
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::schema::SchemaEvaluator;
 use crate::evaluate::{CandidateOutcome, EvaluatorKind, PreparedEvaluator, Settings};
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Result, bail};
 use crate::mutation::constants;
 use crate::system::Budget;
 use crate::system::console::Console;
@@ -51,19 +49,28 @@ impl Prepared {
                 model,
                 flaky,
             } => Ok((evaluator, model, flaky)),
-            Prepared::AllFlaky { flaky } => {
-                let why = format!(
-                    "{ALL_FLAKY} (a different outcome on a re-run): {}",
-                    suite.full_names(&flaky).join(", ")
-                );
-                Err(Failure::new(Exit::NothingToLocalize, why).into())
-            }
+            Prepared::AllFlaky { flaky } => Err(all_flaky(&suite.full_names(&flaky)).into()),
         }
     }
 }
 
 /// Why there is nothing to repair when every failing test is flaky.
-pub const ALL_FLAKY: &str = "nothing to repair: every failing test is flaky";
+const ALL_FLAKY: &str = "nothing to repair: every failing test is flaky";
+
+/// The failure that ends a run when every failing test turned out to be
+/// flaky: exit 6 (nothing to localize), whichever command found it; it
+/// names the flaky tests (full names) when given them.
+pub fn all_flaky(flaky: &[String]) -> Failure {
+    let why = if flaky.is_empty() {
+        ALL_FLAKY.to_string()
+    } else {
+        format!(
+            "{ALL_FLAKY} (a different outcome on a re-run): {}",
+            flaky.join(", ")
+        )
+    };
+    Failure::new(Exit::NothingToLocalize, why)
+}
 
 impl std::fmt::Debug for Prepared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -194,7 +201,7 @@ pub fn prepare(
     for rerun in &reruns {
         match rerun {
             CandidateOutcome::Unviable(error) => {
-                anyhow::bail!("the unchanged crate does not build in a scratch copy: {error}")
+                bail!("the unchanged crate does not build in a scratch copy: {error}")
             }
             CandidateOutcome::Tested(verdicts) => {
                 for (test, verdict) in verdicts {
@@ -234,4 +241,50 @@ pub fn prepare(
         model,
         flaky,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exit::Error;
+
+    /// A suite of one library test (what `ready` reads: the full names).
+    fn suite_of(full_name: &str) -> TestSuite {
+        serde_json::from_value(serde_json::json!({
+            "executables": [],
+            "tests": [{
+                "executable": 0,
+                "name": full_name,
+                "full_name": full_name,
+                "ignored": false,
+                "whole_executable": false,
+            }],
+            "root": "",
+            "packages": [],
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn every_failing_test_flaky_exits_6() {
+        // validate, bisect, --shard and the MCP server: `ready`.
+        let all_flaky_tests = Prepared::AllFlaky {
+            flaky: vec![TestId::new(0)],
+        };
+        let Err(error) = all_flaky_tests.ready(&suite_of("tests::flaky")) else {
+            panic!("every failing test flaky is not ready");
+        };
+        assert_eq!(error.exit(), Exit::NothingToLocalize);
+        assert_eq!(
+            error.to_string(),
+            "nothing to repair: every failing test is flaky (a different outcome on a re-run): tests::flaky"
+        );
+        // The repair, which finds it group by group.
+        let error = Error::from(all_flaky(&[]));
+        assert_eq!(error.exit(), Exit::NothingToLocalize);
+        assert_eq!(
+            error.to_string(),
+            "nothing to repair: every failing test is flaky"
+        );
+    }
 }

@@ -21,8 +21,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use anyhow::Result;
-
 use crate::baseline::Baseline;
 use crate::cargo::CompileError;
 use crate::code::Originals;
@@ -30,6 +28,7 @@ use crate::code::free_variables;
 use crate::code::source::{Edit, FileId, Location, splice};
 use crate::evaluate::Settings;
 use crate::evaluate::copy::BuildCopy;
+use crate::exit::Result;
 use crate::mutation::{MutationSpace, SiteKind};
 use crate::mutation::{Types, Unused};
 use crate::system::Budget;

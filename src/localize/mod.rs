@@ -23,14 +23,13 @@ pub use tree::Tree;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use anyhow::Result;
-
 use crate::baseline::Baseline;
 use crate::baseline::Predicate;
 use crate::cargo::TestId;
 use crate::cargo::Verdict;
 use crate::code::source::Location;
 use crate::evaluate;
+use crate::exit::Result;
 use crate::localize::dependence::{Facts, backward_slice, statement_facts};
 use crate::localize::evidence::line_evidence;
 use crate::localize::groups::{FailureGroup, failure_groups};

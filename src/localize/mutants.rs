@@ -14,15 +14,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
-
 use crate::baseline::Baseline;
 use crate::cargo::{Stop, TestId};
 use crate::code::source::Location;
 use crate::evaluate::infer_types;
 use crate::evaluate::{self, EvaluatorKind, PreparedEvaluator, evaluate_until_halt};
 use crate::evaluate::{build_evaluator, test_plan};
-use crate::exit::Halt;
+use crate::exit::{Error, Result};
 use crate::localize::evidence::EditEffect;
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::mutation::{Exclusions, collect_mutation_space};
@@ -208,7 +206,7 @@ fn try_edits(
     if let Some(halt) = halt
         && !run.outlasts(halt)
     {
-        return Err(halt.into_error());
+        return Err(halt.into());
     }
     for (index, outcome) in outcomes {
         mutants.edits += 1;
@@ -229,13 +227,8 @@ fn finished(mut mutants: Mutants, started: Instant) -> Mutants {
 
 /// What was found when the budget ran out before the first batch (the end
 /// of the `run`'s budget is a halt).
-fn stopped(
-    error: anyhow::Error,
-    run: Budget,
-    mutants: Mutants,
-    started: Instant,
-) -> Result<Mutants> {
-    if Halt::of(&error).is_none_or(|halt| !run.outlasts(halt)) {
+fn stopped(error: Error, run: Budget, mutants: Mutants, started: Instant) -> Result<Mutants> {
+    if error.halt().is_none_or(|halt| !run.outlasts(halt)) {
         return Err(error);
     }
     Ok(finished(mutants, started))

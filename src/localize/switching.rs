@@ -9,13 +9,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
-
 use crate::baseline::Baseline;
 use crate::cargo::{Stop, TestId};
 use crate::code::source::{Edit, Location};
 use crate::evaluate::{self, EvaluatorKind, evaluate_until_halt};
 use crate::evaluate::{build_evaluator, test_plan};
+use crate::exit::Result;
 use crate::localize::groups::FailureGroup;
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::mutation::{Exclusions, SiteKind, collect_mutation_space};
@@ -108,7 +107,7 @@ pub fn critical_predicates(
     if let Some(halt) = halt
         && !run.outlasts(halt)
     {
-        return Err(halt.into_error());
+        return Err(halt.into());
     }
     let group_of: BTreeMap<TestId, usize> = groups
         .iter()

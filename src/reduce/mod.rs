@@ -24,7 +24,6 @@ pub use witness::TopLine;
 
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
 use serde::Serialize;
 
 use crate::baseline::Baseline;
@@ -34,7 +33,7 @@ use crate::code::{FileChange, unified_diff};
 use crate::dd::{DdError, Outcome, ddmin_batched};
 use crate::evaluate::FLOOR;
 use crate::evaluate::Settings;
-use crate::exit::{Exit, Failure, Halt};
+use crate::exit::{Error, Exit, Failure, Halt, Result, bail};
 use crate::localize::{Signature, describe, signer};
 use crate::reduce::body::{Cut, apply, keeping, statements, tidy};
 use crate::reduce::oracle::{TestOracle, Trial};
@@ -151,7 +150,7 @@ pub fn reduce_test(
     };
     let (body, complete) = match reducer.reduce(&original) {
         Ok(body) => (body, true),
-        Err(error) if Halt::of(&error) == Some(Halt::TimeLimit) => {
+        Err(Error::Halt(Halt::TimeLimit)) => {
             console.warn("the time limit ran out: the smallest version found so far is shown, and it may not be 1-minimal");
             (reducer.best.clone(), false)
         }
@@ -169,7 +168,7 @@ pub fn reduce_test(
     let witnessed = witness::still_runs(baseline, test, &function, &reduced_file, settings, budget);
     let still_runs = match witnessed {
         Ok(still_runs) => Some(still_runs),
-        Err(error) if Halt::of(&error).is_some() => None,
+        Err(Error::Halt(_)) => None,
         Err(error) => {
             console.warn(format!(
                 "cannot tell what the reduced test still executes: {error:#}"
@@ -242,7 +241,7 @@ impl Reducer<'_> {
         let trial = self.oracle.trials(&[original.to_string()])?.remove(0);
         let how = match &trial {
             Trial::Unresolved(error) => {
-                anyhow::bail!("the test does not build with its copies woven in: {error}")
+                bail!("the test does not build with its copies woven in: {error}")
             }
             Trial::Ran(verdict) => self.how_it_fails(verdict),
         };

@@ -9,8 +9,6 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Result;
-
 use crate::cargo::{BuildOutcome, CompileError};
 use crate::cargo::{Kind, Workspace};
 use crate::cargo::{Panic, RunSettings, TestId, TestSuite, Verdict};
@@ -19,6 +17,7 @@ use crate::code::TestFunction;
 use crate::code::source::FileId;
 use crate::evaluate::BuildCopy;
 use crate::evaluate::Settings;
+use crate::exit::{Result, bail};
 use crate::reduce::weave::{REDUCE_ENV, Woven, weave};
 use crate::system::scratch::MAIN_TARGET;
 use crate::system::{Budget, process};
@@ -151,7 +150,7 @@ impl TestOracle {
                     .with_build(&executables, Some(&self.target), self.copy.root())?)
             }
             BuildOutcome::Failed { errors, summary } if errors.is_empty() => {
-                anyhow::bail!("cannot build the test's target in a scratch copy: {summary}")
+                bail!("cannot build the test's target in a scratch copy: {summary}")
             }
             BuildOutcome::Failed { errors, .. } => Err(errors),
         })

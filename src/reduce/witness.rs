@@ -9,7 +9,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::baseline::{self, Baseline};
@@ -17,6 +16,7 @@ use crate::cargo::TestId;
 use crate::code::TestFunction;
 use crate::code::source::Location;
 use crate::evaluate::Settings;
+use crate::exit::{Context, Result};
 use crate::localize::spectrum_of;
 use crate::localize::{Metric, rank_suspects};
 use crate::system::Budget;

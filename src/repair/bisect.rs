@@ -15,8 +15,6 @@
 use std::cell::RefCell;
 use std::time::Instant;
 
-use anyhow::Result;
-
 use crate::baseline::Baseline;
 use crate::cargo::{TestId, Verdict};
 use crate::code::Spans;
@@ -25,7 +23,7 @@ use crate::dd::{self, DdError, Mode, Outcome};
 use crate::evaluate::CandidateOutcome;
 use crate::evaluate::FitnessModel;
 use crate::evaluate::prepare;
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Result};
 use crate::mutation::{Candidate, PatchEdit};
 use crate::repair::given::candidate_of;
 use crate::repair::settings::Settings;

@@ -17,7 +17,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
-use anyhow::Result;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -26,7 +25,7 @@ use crate::cargo::TestId;
 use crate::code::Originals;
 use crate::code::source::{FileId, Location, reaches};
 use crate::evaluate::FitnessModel;
-use crate::exit::Halt;
+use crate::exit::{Error, Result};
 use crate::localize::{Crash, PanicKind};
 use crate::mutation::{Candidate, Operator};
 use crate::repair::search::Scored;
@@ -113,7 +112,7 @@ pub fn rank_plausible(
             match behaviour_change(scored, baseline, &originals, model, settings, budget) {
                 Ok(change) => alternative.measures.behaviour_change = Some(change),
                 // Stopped: the measured ones and the rest in static order.
-                Err(error) if Halt::of(&error).is_some() => break,
+                Err(Error::Halt(_)) => break,
                 Err(error) => return Err(error),
             }
         }

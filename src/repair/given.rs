@@ -9,8 +9,6 @@
 
 use std::collections::BTreeSet;
 
-use anyhow::Result;
-
 use crate::baseline::Baseline;
 use crate::cargo::TestId;
 use crate::code::Spans;
@@ -19,7 +17,7 @@ use crate::code::{hunk_edits, parse_diff};
 use crate::evaluate::CandidateOutcome;
 use crate::evaluate::FitnessModel;
 use crate::evaluate::{Ready, prepare};
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Result};
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::repair::choice::rank_plausible;
 use crate::repair::search::Scored;

@@ -28,12 +28,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
-
 use crate::baseline::Baseline;
 use crate::cargo::PROCESS_FAILED;
-use crate::evaluate::{ALL_FLAKY, prepare};
-use crate::exit::{Exit, Failure, Halt, TimeUp};
+use crate::evaluate::{all_flaky, prepare};
+use crate::exit::{Context, Error, Exit, Halt, Result};
 use crate::localize::Signature;
 use crate::localize::{GroupRanking, Localization};
 use crate::mutation::Candidate;
@@ -79,7 +77,8 @@ pub type Relocalize<'a> =
 fn halts<T>(result: Result<T>) -> Result<Result<T, Halt>> {
     match result {
         Ok(value) => Ok(Ok(value)),
-        Err(error) => Halt::of(&error).map(Err).ok_or(error),
+        Err(Error::Halt(halt)) => Ok(Err(halt)),
+        Err(error) => Err(error),
     }
 }
 
@@ -123,8 +122,8 @@ pub fn repair(
                 halt: Halt::TimeLimit,
                 ..
             } => {}
-            StagesEnd::Halted { halt, .. } => return Err(halt.into_error()),
-            _ => return Err(Failure::new(Exit::NothingToLocalize, ALL_FLAKY).into()),
+            StagesEnd::Halted { halt, .. } => return Err(halt.into()),
+            _ => return Err(all_flaky(&[]).into()),
         }
     }
     let flaky = run.flaky_tests();
@@ -253,7 +252,7 @@ impl Concluded {
             None if complete && checked.rejected.is_none() => {
                 RepairEnding::NotFixed(NOT_VALIDATED_IN_TIME.to_string())
             }
-            None if run.stages.is_empty() => RepairEnding::NotFixed(TimeUp.to_string()),
+            None if run.stages.is_empty() => RepairEnding::NotFixed(Halt::TimeLimit.to_string()),
             None => RepairEnding::NotFixed(not_found_message(
                 &run.stages,
                 checked.rejected.as_deref(),

@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
 use rand::prelude::*;
 
 use crate::cargo::TestId;
@@ -17,7 +16,7 @@ use crate::code::source::Location;
 use crate::evaluate::Cutoff;
 use crate::evaluate::FitnessModel;
 use crate::evaluate::{CandidateOutcome, Evaluator};
-use crate::exit::Halt;
+use crate::exit::{Error, Halt, Result};
 use crate::localize::{EditEffect, FixClass};
 use crate::mutation::Mutator;
 use crate::mutation::{Candidate, Operator, PatchEdit, crossover};
@@ -402,11 +401,11 @@ impl Run<'_> {
 
     /// On a signal or the end of the time limit, the best candidate found
     /// so far; other errors pass through.
-    fn interrupted_or(self, error: anyhow::Error) -> Result<SearchResult> {
-        let stop = match Halt::of(&error) {
-            Some(Halt::TimeLimit) => Stop::TimeLimit,
-            Some(Halt::Signal(_)) => Stop::Interrupted,
-            None => return Err(error),
+    fn interrupted_or(self, error: Error) -> Result<SearchResult> {
+        let stop = match error {
+            Error::Halt(Halt::TimeLimit) => Stop::TimeLimit,
+            Error::Halt(Halt::Signal(_)) => Stop::Interrupted,
+            _ => return Err(error),
         };
         match self.best.clone() {
             Some(best) => Ok(self.finish(best, stop)),

@@ -13,7 +13,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::Baseline;
@@ -26,7 +25,7 @@ use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     evaluate_until_halt,
 };
-use crate::exit::{Exit, Failure, Halt};
+use crate::exit::{Exit, Failure, Halt, Result};
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::mutation::{Mutator, course};
 use crate::repair::sweep::{BATCH, sweep_cutoff};

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::Result;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -28,7 +27,7 @@ use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, PreparedEvaluator,
 };
 use crate::evaluate::{Prepared, prepare};
-use crate::exit::Halt;
+use crate::exit::{Error, Result};
 use crate::localize::GroupRanking;
 use crate::localize::{Suspect, suspicious_locations};
 use crate::mutation::Mutator;
@@ -708,11 +707,11 @@ pub fn reduce(
     let reduced = dd::ddmin_batched(candidate.len(), |subsets| {
         let batch: Vec<Candidate> = subsets.iter().map(|s| candidate.subset(s)).collect();
         let outcomes = evaluator.evaluate(&batch, budget, &|_, _| {})?;
-        Ok::<_, anyhow::Error>(outcomes.iter().map(|o| classify(o, model)).collect())
+        Ok::<_, Error>(outcomes.iter().map(|o| classify(o, model)).collect())
     });
     let reduced = match reduced {
         // Stopped: the candidate as found (it passes every test).
-        Err(error) if Halt::of(&error).is_some() => return Ok(candidate.clone()),
+        Err(Error::Halt(_)) => return Ok(candidate.clone()),
         Err(error) => return Err(error),
         Ok(reduced) => reduced.map_err(|_| {
             anyhow::anyhow!("the best candidate no longer passes every test when evaluated again")

@@ -12,14 +12,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::Result;
-
 use crate::cargo::TestId;
 use crate::code::source::Location;
 use crate::evaluate::Cutoff;
 use crate::evaluate::FitnessModel;
 use crate::evaluate::{CandidateOutcome, Evaluator, evaluate_until_halt};
-use crate::exit::Halt;
+use crate::exit::{Halt, Result};
 use crate::localize::{EditEffect, FixClass};
 use crate::mutation::{Candidate, Operator};
 use crate::mutation::{Mutator, course};
@@ -267,7 +265,7 @@ mod tests {
                     for (index, outcome) in outcomes.iter().enumerate().take(count) {
                         on_done(index, outcome);
                     }
-                    Err(crate::exit::TimeUp.into())
+                    Err(Halt::TimeLimit.into())
                 }
                 None => Ok(outcomes),
             }

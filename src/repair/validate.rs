@@ -8,8 +8,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::Result;
-
 use crate::baseline::Baseline;
 use crate::cargo::Workspace;
 use crate::cargo::parse_results;
@@ -19,6 +17,7 @@ use crate::cargo::{
 };
 use crate::cargo::{CargoFlags, TestTool};
 use crate::code::{FileChange, unified_diff};
+use crate::exit::Result;
 use crate::repair::settings::Settings;
 use crate::system::Budget;
 use crate::system::console::Console;

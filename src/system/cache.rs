@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::exit::Result;
 use crate::system::{Budget, process, scratch};
 
 /// A key being built: a SHA-1 over labelled parts.
@@ -194,8 +195,8 @@ fn prune(dir: &Path, limit: u64) {
 pub fn kept_or<T: Serialize + DeserializeOwned>(
     target_dir: &Path,
     key: Option<&Key>,
-    compute: impl FnOnce() -> anyhow::Result<T>,
-) -> anyhow::Result<(T, bool)> {
+    compute: impl FnOnce() -> Result<T>,
+) -> Result<(T, bool)> {
     let kept = key
         .and_then(|key| read(target_dir, key))
         .and_then(|text| serde_json::from_str(&text).ok());
@@ -321,9 +322,9 @@ mod tests {
         // A kept result of another shape is computed again.
         let other = kept_or(temp.path(), Some(&key), || Ok("text".to_string())).unwrap();
         assert_eq!(other, ("text".to_string(), false));
-        let failed: anyhow::Result<(u8, bool)> =
+        let failed: Result<(u8, bool)> =
             kept_or(temp.path(), Some(&Key::derived("test", "other")), || {
-                anyhow::bail!("halted")
+                crate::exit::bail!("halted")
             });
         assert!(failed.is_err());
         assert_eq!(

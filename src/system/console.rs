@@ -9,10 +9,9 @@ use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use crate::exit::{Context, Result};
 use crate::system::Budget;
 
 /// `1st`, `2nd`, `3rd`, `4th`...

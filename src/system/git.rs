@@ -5,9 +5,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use anyhow::Result;
-
-use crate::exit::{Exit, Failure};
+use crate::exit::{Exit, Failure, Result};
 use crate::system::{Budget, process};
 
 /// The change from `rev` to the working tree under `dir`.

@@ -9,8 +9,7 @@ use std::path::Path;
 use std::thread;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-
+use crate::exit::{Context, Result};
 use crate::system::{Budget, process};
 
 /// A held lock on a file.

@@ -15,9 +15,7 @@ use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
-
-use crate::exit::{Exit, Failure, TimeUp};
+use crate::exit::{Context, Error, Exit, Failure, Halt, Result};
 use crate::system::Budget;
 
 /// The signal that stopped the run (0: none yet; [`CANCELLED`]: the work
@@ -62,7 +60,7 @@ fn temp_dir() -> PathBuf {
 const MIN_FREE_BYTES: u64 = 4 << 20;
 
 /// `error`, or the one-line failure that says the disk of `dir` is full.
-pub fn space_error(error: std::io::Error, dir: &Path) -> anyhow::Error {
+pub fn space_error(error: std::io::Error, dir: &Path) -> Error {
     if error.kind() == std::io::ErrorKind::StorageFull {
         return disk_full(dir, None).into();
     }
@@ -175,10 +173,10 @@ pub fn stopped_by() -> Option<Exit> {
 }
 
 /// A signal, or the end of `budget`, as the error that says which.
-fn halt(budget: Budget) -> Option<anyhow::Error> {
+fn halt(budget: Budget) -> Option<Halt> {
     match stopped_by() {
-        Some(exit) => Some(Failure::interrupted(exit).into()),
-        None => budget.ended().then(|| TimeUp.into()),
+        Some(exit) => Some(Halt::Signal(exit)),
+        None => budget.ended().then_some(Halt::TimeLimit),
     }
 }
 
@@ -186,7 +184,7 @@ fn halt(budget: Budget) -> Option<anyhow::Error> {
 /// unwinds to whoever keeps the best result so far, then to `main`
 /// (dropping, and so deleting, every scratch directory on the way).
 pub fn check_interrupted(budget: Budget) -> Result<()> {
-    halt(budget).map_or(Ok(()), Err)
+    halt(budget).map_or(Ok(()), |halt| Err(halt.into()))
 }
 
 /// How a child process ended.
@@ -397,7 +395,7 @@ pub fn in_parallel_with<W: Send, T: Send>(
         .into_inner()
         .expect("results poisoned")
         .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a parallel job was not run"))))
+        .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a parallel job was not run").into())))
         .collect()
 }
 
@@ -460,7 +458,7 @@ impl Spawned {
             if let Some(halt) = halt(budget) {
                 kill_group(self.group);
                 let _ = self.child.wait();
-                return Err(halt);
+                return Err(halt.into());
             }
             if let Some(left) = budget.left() {
                 pause = pause.min(left);
@@ -621,10 +619,7 @@ mod tests {
         let started = Instant::now();
         let budget = Budget::until(started + Duration::from_millis(200));
         let error = run(command, None, budget).unwrap_err();
-        assert_eq!(
-            crate::exit::Halt::of(&error),
-            Some(crate::exit::Halt::TimeLimit)
-        );
+        assert_eq!(error.halt(), Some(Halt::TimeLimit));
         assert!(started.elapsed() < Duration::from_secs(5));
         // Nothing starts once it has ended; no budget, no halt.
         assert!(run(Command::new("true"), None, budget).is_err());

@@ -9,10 +9,10 @@
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use anyhow::{Context, Result};
 use tempfile::TempDir;
 use walkdir::WalkDir;
 
+use crate::exit::{Context, Result, ensure};
 use crate::system::lock::Lock;
 use crate::system::{Budget, process};
 
@@ -106,7 +106,7 @@ impl ScratchDir {
         let inside = relative
             .components()
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        anyhow::ensure!(
+        ensure!(
             inside,
             "refusing to touch {} outside the scratch copy",
             relative.display()
@@ -130,7 +130,7 @@ impl ScratchDir {
         for component in relative.components() {
             path.push(component);
             let is_link = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
-            anyhow::ensure!(
+            ensure!(
                 !is_link,
                 "refusing to write {}: {} is a symbolic link, and the write could leave the scratch copy",
                 relative.display(),
