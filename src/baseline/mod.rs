@@ -163,7 +163,15 @@ pub fn establish(
     overrides: &BTreeMap<PathBuf, String>,
     budget: Budget,
 ) -> Result<Baseline> {
-    let key = settings.cache.then(|| key(&workspace, settings, overrides));
+    // The settings' part once (it asks rustc its version); the files'
+    // part again after the run, to see that they did not change.
+    let settings_key = settings.cache.then(|| key(&workspace, settings, overrides));
+    let with_files = |key: &Key| {
+        let mut key = key.clone();
+        key.add_tree(&workspace.root, &workspace.target_dir);
+        key
+    };
+    let key = settings_key.as_ref().map(with_files);
     let scratch = scratch_copy(&workspace, overrides, console, budget)?;
     let sources = read_sources(&workspace, &scratch, console)?;
     let target_dir = &workspace.target_dir;
@@ -185,7 +193,12 @@ pub fn establish(
     // Kept only if the files are still those the key was made of: a file
     // edited during the run may be in the copy measured.
     let digest = key.filter(|kept| {
-        cached || kept.digest() == self::key(&workspace, settings, overrides).digest()
+        cached
+            || settings_key
+                .as_ref()
+                .map(with_files)
+                .map(|now| now.digest())
+                == Some(kept.digest())
     });
     if let Some(key) = digest.as_ref().filter(|_| !cached)
         && let Ok(text) = serde_json::to_string(&measured)
@@ -221,12 +234,11 @@ struct Measured {
     keep_const: KeepConst,
 }
 
-/// The key of a baseline: the workspace's files (the lockfile and the
-/// config files among them), the packages tested, the settings that
-/// change what the tests do, and the files the run replaces.
+/// The key of a baseline but for the workspace's files: the packages
+/// tested, the settings that change what the tests do, and the files the
+/// run replaces.
 fn key(workspace: &Workspace, settings: &Settings, overrides: &BTreeMap<PathBuf, String>) -> Key {
     let mut key = Key::new("baseline", &workspace.root);
-    key.add_tree(&workspace.root, &workspace.target_dir);
     let packages: Vec<&str> = workspace.tested().iter().map(|p| p.name.as_str()).collect();
     let Settings {
         cargo,
