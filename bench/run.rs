@@ -108,6 +108,10 @@ pub struct RepairRecord {
     pub by_sweep: bool,
     /// Plausible patches the sweeps found, in all (the one chosen included).
     pub alternatives: usize,
+    /// Each of them, in the order of the choice: its edits
+    /// (`file:line operator: replacement`) and what the choice measured.
+    #[serde(default)]
+    pub alternative_patches: Vec<String>,
     /// Per operator: candidates tried and compiled.
     pub operators: BTreeMap<String, [usize; 2]>,
     /// The operators of the patch's edits.
@@ -501,6 +505,22 @@ fn run_repair(
         alternatives: report
             .as_ref()
             .map_or(0, |r| r.stages.iter().map(|s| s.alternatives.len()).sum()),
+        alternative_patches: report
+            .iter()
+            .flat_map(|r| r.stages.iter().flat_map(|s| &s.alternatives))
+            .map(|a| {
+                let edits: Vec<String> = a
+                    .edits
+                    .iter()
+                    .map(|e| format!("{}:{} {}: {}", e.file, e.line, e.operator, e.replacement))
+                    .collect();
+                format!(
+                    "{} | {}",
+                    edits.join(" ; "),
+                    serde_json::to_string(&a.measures).unwrap_or_default()
+                )
+            })
+            .collect(),
         operators: report
             .as_ref()
             .map(|r| {

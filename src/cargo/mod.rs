@@ -1,15 +1,18 @@
-//! Everything that talks to cargo: finding the package (`discover`) and
-//! building test executables (`build`). `cargo_metadata` is used only here.
+//! Everything that talks to cargo: finding the package (`discover`),
+//! building test executables (`build`), where the dependencies' sources
+//! sit (`registry`). `cargo_metadata` is used only here.
 
 mod suite;
 
 mod build;
 mod discover;
+mod registry;
 pub use build::{
     BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests, diagnose_tests,
     nextest_failures, nextest_installed, run_all_tests, run_doctests, run_nextest,
 };
 pub use discover::{Kind, PackageQuery, Target, Workspace, discover};
+pub use registry::dependency_sources;
 pub use suite::{
     GroupRun, PROCESS_FAILED, Panic, RunSettings, Stop, TestId, TestOutcome, TestSuite, Verdict,
     list_tests, parse_results, test_id,

@@ -1,13 +1,14 @@
 //! The crate's code as text and syntax: byte-range edits, the crate's own
 //! source files, the walk over runnable code (its scopes; the variables,
 //! control flow and tokens of code), unified diffs, where a test
-//! function is written.
+//! function is written, how usual an edit reads (a token model).
 
 mod const_calls;
 mod control;
 mod crate_sources;
 mod diff;
 mod macro_body;
+mod naturalness;
 mod scope;
 pub mod source;
 mod spans;
@@ -24,6 +25,7 @@ pub use crate_sources::{
 };
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};
+pub use naturalness::TokenModel;
 pub use scope::{EnclosingStatement, Scope};
 pub use spans::{Span, Spans};
 pub use test_fn::{TestFunction, find_test_function, line_at};

@@ -7,7 +7,9 @@
 //! the patched crate, and the candidate whose tests execute the lines they
 //! executed before, no more and no fewer, wins; then the more natural edit
 //! (a one-token slip before a rewrite, a rewrite before new statements, and
-//! no identity arithmetic such as `* 1`); then one that passing tests reach
+//! no identity arithmetic such as `* 1`); then the one whose edited lines
+//! read more like the code around here (a token model of the crate's and
+//! its dependencies' sources, see [`TokenModel`]); then one that passing tests reach
 //! (an edit no passing test executes changes nothing they run only because
 //! they never run it: the failing tests alone check it); then the one that leaves the code
 //! shorter, then the smaller edit (in tokens), then the one made first
@@ -22,8 +24,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::baseline::{self, Baseline};
 use crate::cargo::TestId;
-use crate::code::Originals;
-use crate::code::source::{FileId, Location, reaches};
+use crate::cargo::dependency_sources;
+use crate::code::source::{Edit, FileId, Location, reaches};
+use crate::code::{Originals, TokenModel};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Error, Result};
 use crate::localize::{Crash, PanicKind};
@@ -47,6 +50,12 @@ pub struct Measures {
     pub behaviour_change: Option<usize>,
     /// How unusual the edit is as a fix (0: a one-token slip).
     pub unnatural: usize,
+    /// How many bits more the edited lines cost a token model of the
+    /// crate's and its dependencies' sources than the original lines
+    /// (negative: they read more usual); `None` (null) when there was one
+    /// plausible patch, nothing to choose.
+    #[serde(default)]
+    pub surprise: Option<i64>,
     /// At the line where the failing tests panicked, of the kind that
     /// panic calls for.
     #[serde(default)]
@@ -92,6 +101,7 @@ pub fn rank_plausible(
                     behaviour_change: None,
                     unnatural: unnatural(&scored.candidate, &originals)
                         .saturating_sub(usize::from(answers_crash)),
+                    surprise: None,
                     answers_crash,
                     growth,
                     passing_reach: passing_reach(&scored.candidate, baseline, model),
@@ -101,7 +111,22 @@ pub fn rank_plausible(
             }
         })
         .collect();
-    let static_key = |a: &Alternative| (a.measures.unnatural, a.measures.growth, a.size);
+    if alternatives.len() > 1 {
+        let own = originals.iter().map(|(_, _, text)| text);
+        let model = TokenModel::of_crate(own, &dependency_sources(&baseline.workspace));
+        for alternative in &mut alternatives {
+            alternative.measures.surprise =
+                Some(surprise(&alternative.scored.candidate, &originals, &model));
+        }
+    }
+    let static_key = |a: &Alternative| {
+        (
+            a.measures.unnatural,
+            a.measures.surprise,
+            a.measures.growth,
+            a.size,
+        )
+    };
     alternatives.sort_by_key(static_key);
     if alternatives.len() > 1 {
         for alternative in alternatives.iter_mut().take(MEASURED) {
@@ -125,9 +150,15 @@ impl Measures {
     /// Where these measures put a patch among the plausible ones, the
     /// first of their order (after it, the smaller edit, then the one made
     /// first).
-    fn order(&self) -> (usize, usize, bool, i64) {
+    fn order(&self) -> (usize, usize, Option<i64>, bool, i64) {
         let change = self.behaviour_change.unwrap_or(usize::MAX);
-        (change, self.unnatural, self.passing_reach == 0, self.growth)
+        (
+            change,
+            self.unnatural,
+            self.surprise,
+            self.passing_reach == 0,
+            self.growth,
+        )
     }
 
     /// Why a patch with these measures comes after one with `chosen`'s:
@@ -147,9 +178,15 @@ impl Measures {
             return "a less usual kind of edit".to_string();
         }
         if mine.2 != theirs.2 {
-            return "no test that passed before executes its line".to_string();
+            return format!(
+                "its lines read less like the code around here ({} bits more surprising to a token model of the crate and its dependencies)",
+                mine.2.unwrap_or(0) - theirs.2.unwrap_or(0)
+            );
         }
         if mine.3 != theirs.3 {
+            return "no test that passed before executes its line".to_string();
+        }
+        if mine.4 != theirs.4 {
             return "it writes more code".to_string();
         }
         "as good by every measure: a larger edit, or tried later".to_string()
@@ -275,6 +312,20 @@ fn original_location(patched: Location, shifts: &BTreeMap<FileId, Vec<Shift>>) -
         moved += delta;
     }
     Location::new(patched.file, line.max(1) as u32)
+}
+
+/// How many bits more surprising the candidate's edited lines read to
+/// `model` than the original lines, rounded.
+fn surprise(candidate: &Candidate, originals: &Originals, model: &TokenModel) -> i64 {
+    let mut by_file: BTreeMap<FileId, Vec<Edit>> = BTreeMap::new();
+    for e in candidate.edits() {
+        by_file.entry(e.file).or_default().push(e.edit.clone());
+    }
+    let bits: f64 = by_file
+        .iter()
+        .map(|(&file, edits)| model.surprise(originals.text(file), edits))
+        .sum();
+    bits.round() as i64
 }
 
 /// How much longer the candidate makes the code (negative: shorter), and
@@ -516,6 +567,7 @@ mod tests {
         let chosen = Measures {
             behaviour_change: Some(0),
             unnatural: 0,
+            surprise: Some(0),
             answers_crash: false,
             growth: 0,
             passing_reach: 2,
@@ -528,6 +580,7 @@ mod tests {
         assert!(with(|m| m.behaviour_change = Some(3)).contains("execute 3 lines differently"));
         assert!(with(|m| m.behaviour_change = None).contains("not measured"));
         assert_eq!(with(|m| m.unnatural = 2), "a less usual kind of edit");
+        assert!(with(|m| m.surprise = Some(9)).contains("9 bits more surprising"));
         assert!(with(|m| m.passing_reach = 0).contains("no test that passed before"));
         assert_eq!(with(|m| m.growth = 2), "it writes more code");
         assert!(with(|_| {}).starts_with("as good by every measure"));

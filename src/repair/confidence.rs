@@ -278,6 +278,7 @@ mod tests {
             measures: Measures {
                 behaviour_change: Some(0),
                 unnatural: 0,
+                surprise: None,
                 answers_crash: false,
                 growth: 0,
                 passing_reach: 3,
