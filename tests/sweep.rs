@@ -245,6 +245,37 @@ fn the_plausible_patch_that_keeps_the_passing_tests_behaviour_wins() {
     );
 }
 
+/// `self.height * self.width / 2` and `self.width * self.height / 2` both
+/// pass every test, alike in kind, size and what the passing tests
+/// execute; the crate writes `width * height` everywhere else, so the
+/// token model finds the second more usual, though it is made second.
+#[test]
+fn of_two_patches_alike_the_one_that_reads_like_the_crate_wins() {
+    let (diff, report) = assert_repaired("usual_form", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-        self.width * self.width / 2",
+            "+        self.width * self.height / 2"
+        ],
+        "{diff}"
+    );
+    // The two: `height` for the second operand (chosen), then for the first.
+    let alternatives = report["stages"][0]["alternatives"].as_array().unwrap();
+    assert_eq!(alternatives.len(), 2, "{alternatives:#?}");
+    let (chosen, other) = (&alternatives[0], &alternatives[1]);
+    for measure in ["behaviour_change", "unnatural", "growth", "passing_reach"] {
+        assert_eq!(
+            chosen[measure], other[measure],
+            "{measure}: {alternatives:#?}"
+        );
+    }
+    assert!(
+        chosen["surprise"].as_i64().unwrap() + 8 <= other["surprise"].as_i64().unwrap(),
+        "{alternatives:#?}"
+    );
+}
+
 #[test]
 fn the_sweep_gives_the_same_patch_with_any_seed() {
     let (_, first) = repair("offset_index", &["-q"]);

@@ -39,6 +39,11 @@ use crate::system::console::Console;
 /// Plausible candidates whose behaviour is measured, at most.
 const MEASURED: usize = 4;
 
+/// Surprises closer than this (in bits) tell patches nothing apart: `4`
+/// may cost a bit less than `1` only because it is the commoner number,
+/// and then the operator's own order (the likelier slip first) decides.
+const SURPRISE_BAND: i64 = 8;
+
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
 /// them as they are).
@@ -56,6 +61,11 @@ pub struct Measures {
     /// plausible patch, nothing to choose.
     #[serde(default)]
     pub surprise: Option<i64>,
+    /// Where `surprise` puts the patch among the plausible ones, patches
+    /// within [`SURPRISE_BAND`] bits of each other counted as one (not in
+    /// the report: it means something only among these patches).
+    #[serde(skip)]
+    pub surprise_band: Option<usize>,
     /// At the line where the failing tests panicked, of the kind that
     /// panic calls for.
     #[serde(default)]
@@ -102,6 +112,7 @@ pub fn rank_plausible(
                     unnatural: unnatural(&scored.candidate, &originals)
                         .saturating_sub(usize::from(answers_crash)),
                     surprise: None,
+                    surprise_band: None,
                     answers_crash,
                     growth,
                     passing_reach: passing_reach(&scored.candidate, baseline, model),
@@ -118,11 +129,16 @@ pub fn rank_plausible(
             alternative.measures.surprise =
                 Some(surprise(&alternative.scored.candidate, &originals, &model));
         }
+        let surprises: Vec<Option<i64>> =
+            alternatives.iter().map(|a| a.measures.surprise).collect();
+        for (alternative, band) in alternatives.iter_mut().zip(bands(&surprises)) {
+            alternative.measures.surprise_band = band;
+        }
     }
     let static_key = |a: &Alternative| {
         (
             a.measures.unnatural,
-            a.measures.surprise,
+            a.measures.surprise_band,
             a.measures.growth,
             a.size,
         )
@@ -150,12 +166,12 @@ impl Measures {
     /// Where these measures put a patch among the plausible ones, the
     /// first of their order (after it, the smaller edit, then the one made
     /// first).
-    fn order(&self) -> (usize, usize, Option<i64>, bool, i64) {
+    fn order(&self) -> (usize, usize, Option<usize>, bool, i64) {
         let change = self.behaviour_change.unwrap_or(usize::MAX);
         (
             change,
             self.unnatural,
-            self.surprise,
+            self.surprise_band,
             self.passing_reach == 0,
             self.growth,
         )
@@ -180,7 +196,7 @@ impl Measures {
         if mine.2 != theirs.2 {
             return format!(
                 "its lines read less like the code around here ({} bits more surprising to a token model of the crate and its dependencies)",
-                mine.2.unwrap_or(0) - theirs.2.unwrap_or(0)
+                self.surprise.unwrap_or(0) - chosen.surprise.unwrap_or(0)
             );
         }
         if mine.3 != theirs.3 {
@@ -312,6 +328,27 @@ fn original_location(patched: Location, shifts: &BTreeMap<FileId, Vec<Shift>>) -
         moved += delta;
     }
     Location::new(patched.file, line.max(1) as u32)
+}
+
+/// The band of each surprise: the least surprising starts the first
+/// band, and each band takes in what is within [`SURPRISE_BAND`] bits of
+/// its first.
+fn bands(surprises: &[Option<i64>]) -> Vec<Option<usize>> {
+    let mut sorted: Vec<i64> = surprises.iter().flatten().copied().collect();
+    sorted.sort_unstable();
+    let mut starts: Vec<i64> = Vec::new();
+    for s in sorted {
+        if starts
+            .last()
+            .is_none_or(|&start| s - start >= SURPRISE_BAND)
+        {
+            starts.push(s);
+        }
+    }
+    surprises
+        .iter()
+        .map(|s| s.map(|s| starts.partition_point(|&start| start <= s) - 1))
+        .collect()
 }
 
 /// How many bits more surprising the candidate's edited lines read to
@@ -563,11 +600,27 @@ mod tests {
     }
 
     #[test]
+    fn surprises_a_few_bits_apart_share_a_band() {
+        // ropey: `1`, `2`, `4` and `32` for `0` cost 3 and 4 bits: one band,
+        // the operator's order decides; wildmatch: 40 and 52 bits apart.
+        assert_eq!(
+            bands(&[Some(4), Some(3), Some(4), Some(10), Some(11), None]),
+            [Some(0), Some(0), Some(0), Some(0), Some(1), None]
+        );
+        assert_eq!(bands(&[Some(52), Some(40)]), [Some(1), Some(0)]);
+        assert_eq!(
+            bands(&[Some(-23), Some(48), Some(76)]),
+            [Some(0), Some(1), Some(2)]
+        );
+    }
+
+    #[test]
     fn behind_names_the_first_measure_that_tells_two_patches_apart() {
         let chosen = Measures {
             behaviour_change: Some(0),
             unnatural: 0,
             surprise: Some(0),
+            surprise_band: Some(0),
             answers_crash: false,
             growth: 0,
             passing_reach: 2,
@@ -580,7 +633,11 @@ mod tests {
         assert!(with(|m| m.behaviour_change = Some(3)).contains("execute 3 lines differently"));
         assert!(with(|m| m.behaviour_change = None).contains("not measured"));
         assert_eq!(with(|m| m.unnatural = 2), "a less usual kind of edit");
-        assert!(with(|m| m.surprise = Some(9)).contains("9 bits more surprising"));
+        let far = with(|m| {
+            m.surprise = Some(9);
+            m.surprise_band = Some(1);
+        });
+        assert!(far.contains("9 bits more surprising"), "{far}");
         assert!(with(|m| m.passing_reach = 0).contains("no test that passed before"));
         assert_eq!(with(|m| m.growth = 2), "it writes more code");
         assert!(with(|_| {}).starts_with("as good by every measure"));

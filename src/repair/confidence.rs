@@ -279,6 +279,7 @@ mod tests {
                 behaviour_change: Some(0),
                 unnatural: 0,
                 surprise: None,
+                surprise_band: None,
                 answers_crash: false,
                 growth: 0,
                 passing_reach: 3,
