@@ -47,6 +47,155 @@ fn first_token_after_attributes(tokens: TokenStream) -> Option<Span> {
     None
 }
 
+/// An operation that panics on some values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panicking {
+    /// `v[i]`, `s[a..b]`.
+    Index,
+    /// `.unwrap()`, `.expect(..)`.
+    Unwrap,
+    /// `/`, `%` and their assignments.
+    Division,
+}
+
+/// The names the operations of `kind` at `line` work on: for an index, the
+/// indexed value's and the index's (`self.pattern[i + 1]`: `pattern`,
+/// `i`); for an unwrap, those of the chain unwrapped (`map.get(&k).unwrap()`:
+/// `map`, `get`, `k`); for a division, the divisor's. `self`, keywords and
+/// numbers left out; empty when the line has no such operation.
+pub fn operand_names(line: &str, kind: Panicking) -> BTreeSet<String> {
+    let tokens: Vec<&str> = crate::code::naturalness::lex(line).collect();
+    let mut names = BTreeSet::new();
+    for (i, &token) in tokens.iter().enumerate() {
+        match kind {
+            Panicking::Index if token == "[" && i > 0 => {
+                let before = tokens[i - 1];
+                if !(is_name(before) || before == ")" || before == "]") {
+                    continue;
+                }
+                names.extend(chain_before(&tokens, i - 1));
+                let close = matching(&tokens, i, 1).unwrap_or(tokens.len() - 1);
+                names.extend(tokens[i + 1..close].iter().copied().filter(|t| is_name(t)));
+            }
+            Panicking::Unwrap
+                if (token == "unwrap" || token == "expect")
+                    && i >= 2
+                    && tokens[i - 1] == "."
+                    && tokens.get(i + 1) == Some(&"(") =>
+            {
+                names.extend(chain_before(&tokens, i - 2));
+            }
+            Panicking::Division if matches!(token, "/" | "%" | "/=" | "%=") => {
+                names.extend(chain_after(&tokens, i + 1));
+            }
+            _ => {}
+        }
+    }
+    names.into_iter().map(str::to_string).collect()
+}
+
+/// A name a person gave: not a keyword, `self` or a number.
+fn is_name(token: &str) -> bool {
+    const KEYWORDS: [&str; 18] = [
+        "self", "Self", "as", "mut", "let", "if", "else", "return", "in", "for", "while", "match",
+        "ref", "move", "true", "false", "loop", "break",
+    ];
+    token.starts_with(|c: char| c.is_alphabetic() || c == '_') && !KEYWORDS.contains(&token)
+}
+
+/// The index of the bracket matching `tokens[at]`, searching forward
+/// (`step` 1) or backward (`step` -1).
+fn matching(tokens: &[&str], at: usize, step: isize) -> Option<usize> {
+    let (open, close) = match tokens[at] {
+        "(" | ")" => ("(", ")"),
+        "[" | "]" => ("[", "]"),
+        _ => return None,
+    };
+    let (deeper, shallower) = if step > 0 {
+        (open, close)
+    } else {
+        (close, open)
+    };
+    let mut depth = 0;
+    let mut i = at as isize;
+    while i >= 0 && (i as usize) < tokens.len() {
+        let t = tokens[i as usize];
+        if t == deeper {
+            depth += 1;
+        } else if t == shallower {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i as usize);
+            }
+        }
+        i += step;
+    }
+    None
+}
+
+/// The names of the path or method chain that ends at `tokens[end]`
+/// (`a.b(c)[d].e`), read backward.
+fn chain_before<'t>(tokens: &[&'t str], end: usize) -> Vec<&'t str> {
+    let mut names = Vec::new();
+    let mut i = end as isize;
+    while i >= 0 {
+        let t = tokens[i as usize];
+        if t == ")" || t == "]" {
+            let Some(open) = matching(tokens, i as usize, -1) else {
+                break;
+            };
+            names.extend(
+                tokens[open + 1..i as usize]
+                    .iter()
+                    .copied()
+                    .filter(|t| is_name(t)),
+            );
+            i = open as isize - 1;
+            continue;
+        }
+        if is_name(t) || t == "self" {
+            if is_name(t) {
+                names.push(t);
+            }
+            i -= 1;
+            if i >= 0 && matches!(tokens[i as usize], "." | "::") {
+                i -= 1;
+                continue;
+            }
+        }
+        break;
+    }
+    names
+}
+
+/// The names of the operand that starts at `tokens[start]` (a path, a
+/// method chain or a parenthesized expression), read forward.
+fn chain_after<'t>(tokens: &[&'t str], start: usize) -> Vec<&'t str> {
+    let mut names = Vec::new();
+    let mut i = start;
+    while i < tokens.len() {
+        let t = tokens[i];
+        if t == "(" || t == "[" {
+            let close = matching(tokens, i, 1).unwrap_or(tokens.len() - 1);
+            names.extend(tokens[i + 1..close].iter().copied().filter(|t| is_name(t)));
+            i = close + 1;
+        } else if is_name(t) || t == "self" {
+            if is_name(t) {
+                names.push(t);
+            }
+            i += 1;
+        } else {
+            break;
+        }
+        if i < tokens.len() && matches!(tokens[i], "." | "::") {
+            i += 1;
+        } else if i < tokens.len() && tokens[i] != "(" && tokens[i] != "[" {
+            break;
+        }
+    }
+    names
+}
+
 /// `<`, `<=`, `>`, `>=`, `==` and `!=`.
 pub fn is_comparison(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
@@ -205,6 +354,38 @@ fn shape_of(tokens: TokenStream, shape: &mut String, names: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(line: &str, kind: Panicking) -> Vec<String> {
+        operand_names(line, kind).into_iter().collect()
+    }
+
+    #[test]
+    fn the_operands_of_what_panics_are_named() {
+        assert_eq!(
+            names(
+                "        self.pattern[pattern_idx].next_char.is_none()",
+                Panicking::Index
+            ),
+            ["pattern", "pattern_idx"]
+        );
+        assert_eq!(
+            names("let x = bytes[i + 1] + v[0];", Panicking::Index),
+            ["bytes", "i", "v"]
+        );
+        assert!(names("let a = [0u8; 4]; let v = vec![1];", Panicking::Index).is_empty());
+        assert_eq!(
+            names("let e = map.get(&key).unwrap();", Panicking::Unwrap),
+            ["get", "key", "map"]
+        );
+        assert_eq!(
+            names(
+                "total / (self.count - skipped) + x % n",
+                Panicking::Division
+            ),
+            ["count", "n", "skipped"]
+        );
+        assert_eq!(names("avg /= self.len();", Panicking::Division), ["len"]);
+    }
 
     #[test]
     fn path_roots_are_the_first_segments() {

@@ -7,12 +7,12 @@
 //! the patched crate, and the candidate whose tests execute the lines they
 //! executed before, no more and no fewer, wins; then the more natural edit
 //! (a one-token slip before a rewrite, a rewrite before new statements, and
-//! no identity arithmetic such as `* 1`); then the one whose edited lines
-//! read more like the code around here (a token model of the crate's and
-//! its dependencies' sources, see [`TokenModel`]); then one that passing tests reach
+//! no identity arithmetic such as `* 1`); then one that passing tests reach
 //! (an edit no passing test executes changes nothing they run only because
 //! they never run it: the failing tests alone check it); then the one that leaves the code
-//! shorter, then the smaller edit (in tokens), then the one made first
+//! shorter; then the one whose edited lines read more like the code around
+//! here (a token model of the crate's and its dependencies' sources, see
+//! [`TokenModel`]); then the smaller edit (in tokens), then the one made first
 //! (the likelier slip, see the operators). The behaviour is measured for the first
 //! few in that static order.
 
@@ -25,8 +25,8 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::{self, Baseline};
 use crate::cargo::TestId;
 use crate::cargo::dependency_sources;
-use crate::code::source::{Edit, FileId, Location, reaches};
-use crate::code::{Originals, TokenModel};
+use crate::code::source::{Edit, FileId, Location, line_text, reaches};
+use crate::code::{Originals, Panicking, TokenModel, operand_names, words};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Error, Result};
 use crate::localize::{Crash, PanicKind};
@@ -104,7 +104,7 @@ pub fn rank_plausible(
     let mut alternatives: Vec<Alternative> = plausible
         .iter()
         .map(|scored| {
-            let answers_crash = answers(&scored.candidate, crash);
+            let answers_crash = answers(&scored.candidate, crash, &originals);
             let (growth, size) = extent(&scored.candidate, &originals);
             Alternative {
                 measures: Measures {
@@ -138,8 +138,8 @@ pub fn rank_plausible(
     let static_key = |a: &Alternative| {
         (
             a.measures.unnatural,
-            a.measures.surprise_band,
             a.measures.growth,
+            a.measures.surprise_band,
             a.size,
         )
     };
@@ -166,14 +166,14 @@ impl Measures {
     /// Where these measures put a patch among the plausible ones, the
     /// first of their order (after it, the smaller edit, then the one made
     /// first).
-    fn order(&self) -> (usize, usize, Option<usize>, bool, i64) {
+    fn order(&self) -> (usize, usize, bool, i64, Option<usize>) {
         let change = self.behaviour_change.unwrap_or(usize::MAX);
         (
             change,
             self.unnatural,
-            self.surprise_band,
             self.passing_reach == 0,
             self.growth,
+            self.surprise_band,
         )
     }
 
@@ -194,16 +194,16 @@ impl Measures {
             return "a less usual kind of edit".to_string();
         }
         if mine.2 != theirs.2 {
+            return "no test that passed before executes its line".to_string();
+        }
+        if mine.3 != theirs.3 {
+            return "it writes more code".to_string();
+        }
+        if mine.4 != theirs.4 {
             return format!(
                 "its lines read less like the code around here ({} bits more surprising to a token model of the crate and its dependencies)",
                 self.surprise.unwrap_or(0) - chosen.surprise.unwrap_or(0)
             );
-        }
-        if mine.3 != theirs.3 {
-            return "no test that passed before executes its line".to_string();
-        }
-        if mine.4 != theirs.4 {
-            return "it writes more code".to_string();
         }
         "as good by every measure: a larger edit, or tried later".to_string()
     }
@@ -453,22 +453,33 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
 /// Whether the candidate makes, at the line where the failing tests
 /// panicked, the edit that kind of panic calls for (checked or saturating
 /// arithmetic for an overflow, a bounds-safe access or a guard for an index
-/// out of bounds...): such a fix reads as usual as a one-token slip.
-fn answers(candidate: &Candidate, crash: Option<&Crash>) -> bool {
+/// out of bounds...) on what panicked: a guard must name a value the
+/// panicking operation works on (`if self.pattern.is_empty()` before
+/// `self.pattern[i]`, not `if input.is_empty()`), where the line shows
+/// one. Such a fix reads as usual as a one-token slip.
+fn answers(candidate: &Candidate, crash: Option<&Crash>, originals: &Originals) -> bool {
     let Some(crash) = crash else {
         return false;
     };
-    let fixes: &[Operator] = match crash.kind {
-        PanicKind::Overflow => &[Operator::Overflow, Operator::Idiom],
-        PanicKind::Index => &[Operator::Bounds, Operator::Guard],
-        PanicKind::Unwrap => &[Operator::Idiom, Operator::Guard],
-        PanicKind::Division => &[Operator::Guard],
-        PanicKind::Assertion | PanicKind::Other => &[],
+    let (fixes, panicking): (&[Operator], _) = match crash.kind {
+        PanicKind::Overflow => (&[Operator::Overflow, Operator::Idiom], None),
+        PanicKind::Index => (&[Operator::Bounds, Operator::Guard], Some(Panicking::Index)),
+        PanicKind::Unwrap => (&[Operator::Idiom, Operator::Guard], Some(Panicking::Unwrap)),
+        PanicKind::Division => (&[Operator::Guard], Some(Panicking::Division)),
+        PanicKind::Assertion | PanicKind::Other => (&[], None),
     };
-    candidate
-        .edits()
-        .iter()
-        .any(|e| e.location() == crash.location && fixes.contains(&e.operator))
+    let operands = panicking.map_or_else(BTreeSet::new, |kind| {
+        let text = originals.text(crash.location.file);
+        operand_names(line_text(text, crash.location.line), kind)
+    });
+    candidate.edits().iter().any(|e| {
+        e.location() == crash.location
+            && fixes.contains(&e.operator)
+            // The other fixes rewrite the panicking operation itself.
+            && (e.operator != Operator::Guard
+                || operands.is_empty()
+                || words(&e.edit.text).any(|w| operands.contains(w)))
+    })
 }
 
 /// Whether `new` brings in a number other than 0 and 1 that `replaced`
@@ -597,6 +608,44 @@ mod tests {
         let shifts = line_shifts(&deleted, &o);
         assert_eq!(original_location(at(3), &shifts), at(4));
         assert_eq!(original_location(at(2), &shifts), at(2));
+    }
+
+    #[test]
+    fn a_guard_answers_a_crash_when_it_names_what_panicked() {
+        let text = "        self.pattern[pattern_idx].next_char.is_none()\n";
+        let o = originals(text);
+        let crash = Crash {
+            location: Location::new(FileId::new(0), 1),
+            kind: PanicKind::Index,
+        };
+        let guard = |condition: &str| {
+            let written = format!("        if {condition} {{ return true; }}\n        self");
+            candidate(text, "        self", &written, Operator::Guard)
+        };
+        assert!(answers(&guard("self.pattern.is_empty()"), Some(&crash), &o));
+        assert!(answers(
+            &guard("pattern_idx >= self.pattern.len()"),
+            Some(&crash),
+            &o
+        ));
+        assert!(!answers(&guard("input.is_empty()"), Some(&crash), &o));
+        // A bounds-safe access rewrites the operation itself.
+        let bounds = candidate(
+            text,
+            "self.pattern[pattern_idx]",
+            "self.pattern.get(pattern_idx)",
+            Operator::Bounds,
+        );
+        assert!(answers(&bounds, Some(&crash), &o));
+        let elsewhere = Crash {
+            location: Location::new(FileId::new(0), 2),
+            ..crash
+        };
+        assert!(!answers(
+            &guard("self.pattern.is_empty()"),
+            Some(&elsewhere),
+            &o
+        ));
     }
 
     #[test]
