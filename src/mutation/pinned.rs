@@ -105,6 +105,7 @@ const PINNED: &[&str] = &[
     "testdata/unused_binding 4d0012e21e81c6ff b5d0287cf6fd2995 1166d36d78bdd901 71a4e3e5d124d387 501 1396",
     "testdata/unzip_pairs 63500ee10c3775a9 ea380dd048b3dda0 4cf0550a270e21d7 2166230bbad1cf38 68 237",
     "testdata/useless_comparison 7e0ea5b28d055014 6bae802c8b8c6600 5b0a210c9e3c6547 0d4d822329cb8c60 48 75",
+    "testdata/usual_form 4612fc645a23bf6f 16d1d979edc546bf b99c21392e6b10c5 e17294985ea1d859 622 711",
     "testdata/word_pieces 8cbaf357f696578c be5d68707df5a286 f95c169d2577f541 35af67aba70a5f93 686 1984",
 ];
 
