@@ -50,7 +50,7 @@ pub struct TokenModel {
 
 impl TokenModel {
     /// A model of `texts` (Rust source files).
-    pub fn train<'t>(texts: impl IntoIterator<Item = &'t str>) -> TokenModel {
+    fn train<'t>(texts: impl IntoIterator<Item = &'t str>) -> TokenModel {
         let mut model = TokenModel::default();
         model.words.insert("<start>".into(), START);
         model.words.insert("<unknown>".into(), UNKNOWN);
@@ -495,7 +495,28 @@ mod tests {
         );
     }
 
-    /// Code where `index < len` guards every access, written many times.
+    /// A function whose guard reads `<=` where the crate writes `<`.
+    const BUGGY: &str = "fn get(v: &[u8], index: usize) -> u8 {\n    if index <= v.len() {\n        return v[index];\n    }\n    0\n}\n";
+
+    /// A model of code where `index < len` guards every access, written
+    /// many times, and of [`BUGGY`].
+    fn trained() -> TokenModel {
+        TokenModel::train([corpus().as_str(), BUGGY])
+    }
+
+    #[test]
+    fn an_edit_back_to_the_usual_form_reads_more_natural_than_another() {
+        let model = trained();
+        let at = BUGGY.find("<=").unwrap();
+        let restore = [Edit::replace(at..at + 2, "<")];
+        let other = [Edit::replace(at..at + 2, ">")];
+        let restored = model.surprise(BUGGY, &restore);
+        let flipped = model.surprise(BUGGY, &other);
+        assert!(restored < 0.0, "{restored}");
+        assert!(flipped > restored + 3.0, "{flipped} vs {restored}");
+    }
+
+    /// The corpus of [`trained`] as one text.
     fn corpus() -> String {
         (0..30)
             .map(|k| {
@@ -507,42 +528,34 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_back_to_the_usual_form_reads_more_natural_than_another() {
-        let corpus = corpus();
-        let buggy = "fn get(v: &[u8], index: usize) -> u8 {\n    if index <= v.len() {\n        return v[index];\n    }\n    0\n}\n";
-        let model = TokenModel::train([corpus.as_str(), buggy]);
-        let at = buggy.find("<=").unwrap();
-        let restore = [Edit::replace(at..at + 2, "<")];
-        let other = [Edit::replace(at..at + 2, ">")];
-        let restored = model.surprise(buggy, &restore);
-        let flipped = model.surprise(buggy, &other);
-        assert!(restored < 0.0, "{restored}");
-        assert!(flipped > restored + 3.0, "{flipped} vs {restored}");
-    }
-
-    #[test]
-    fn the_original_lines_are_left_out_of_the_counts() {
-        // Trained on nothing but the buggy text, the buggy line is all the
-        // model knows: without leaving it out, any edit would read worse.
-        let buggy = "fn f(a: u32) -> u32 { a - 1 }\nfn g(a: u32) -> u32 { a + 1 }\nfn h(b: u32) -> u32 { b + 1 }\n";
-        let model = TokenModel::train([buggy]);
-        let at = buggy.find("a - 1").unwrap() + 2;
-        let surprise = model.surprise(buggy, &[Edit::replace(at..at + 1, "+")]);
-        assert!(surprise < 0.0, "{surprise}");
-        assert_eq!(model.surprise(buggy, &[]), 0.0);
+    fn a_text_left_out_of_its_own_model_costs_a_uniform_guess() {
+        let model = trained();
+        let tokens = model.known(lex(BUGGY));
+        let uniform = tokens.len() as f64 * ((model.words.len() + 1) as f64).log2();
+        let left_out = LeftOut::of(&model, &[], &tokens);
+        let bits = model.bits(&[], &tokens, &LeftOut::default());
+        assert!(bits < uniform / 2.0, "{bits} vs {uniform}");
+        let all_of_it = TokenModel::train([BUGGY]);
+        let alone = all_of_it.known(lex(BUGGY));
+        let cost = all_of_it.bits(&[], &alone, &LeftOut::of(&all_of_it, &[], &alone));
+        let guess = alone.len() as f64 * ((all_of_it.words.len() + 1) as f64).log2();
+        assert!((cost - guess).abs() < 1e-9, "{cost} vs {guess}");
+        assert!(model.bits(&[], &tokens, &left_out) > bits);
+        assert_eq!(model.surprise(BUGGY, &[]), 0.0);
     }
 
     #[test]
     fn edits_on_lines_apart_are_scored_apart() {
-        let corpus = corpus();
-        let buggy = "fn get(v: &[u8], index: usize) -> u8 {\n    if index <= v.len() {\n        return v[index];\n    }\n    0\n}\n";
-        let model = TokenModel::train([corpus.as_str(), buggy]);
-        let at = buggy.find("<=").unwrap();
+        // Between the two edits, the code that makes `<` the usual form:
+        // scored as one stretch, it would be left out of the counts.
+        let text = format!("{BUGGY}{}fn h() -> u8 {{ 0 }}\n", corpus());
+        let model = TokenModel::train([text.as_str()]);
+        let at = text.find("<=").unwrap();
         let restore = Edit::replace(at..at + 2, "<");
-        let zero = buggy.rfind('0').unwrap();
+        let zero = text.rfind('0').unwrap();
         let one = Edit::replace(zero..zero + 1, "1");
-        let apart = model.surprise(buggy, &[one.clone(), restore.clone()]);
-        let each = model.surprise(buggy, &[restore]) + model.surprise(buggy, &[one]);
+        let apart = model.surprise(&text, &[one.clone(), restore.clone()]);
+        let each = model.surprise(&text, &[restore]) + model.surprise(&text, &[one]);
         assert!((apart - each).abs() < 1e-9, "{apart} vs {each}");
     }
 }
