@@ -97,6 +97,10 @@ pub struct RepairRecord {
     pub restores_original: bool,
     pub seconds: f64,
     pub search_seconds: f64,
+    /// Per stage of the repair (`localize`, `types`, `sweep`, `choose`,
+    /// `validate`...), the seconds it took, summed over failure groups.
+    #[serde(default)]
+    pub stage_seconds: BTreeMap<String, f64>,
     pub candidates: usize,
     pub compiled: usize,
     pub candidates_per_second: f64,
@@ -490,6 +494,10 @@ fn run_repair(
         restores_original: restores,
         seconds,
         search_seconds,
+        stage_seconds: report
+            .as_ref()
+            .map(|r| r.timings_seconds.clone())
+            .unwrap_or_default(),
         candidates,
         compiled: report.as_ref().map_or(0, |r| r.candidates_compiled),
         candidates_per_second: if search_seconds > 0.0 {

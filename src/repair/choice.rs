@@ -4,8 +4,8 @@
 //! work on test-based repair finds the right patch among the plausible ones
 //! by how little it disturbs what the originally passing tests do. So each
 //! candidate's passing tests that reach its edit run again with coverage on
-//! the patched crate, and the candidate whose tests execute the lines they
-//! executed before, no more and no fewer, wins; then the more natural edit
+//! the patched crate (see [`behaviour_change`]), and the candidate whose
+//! tests execute the lines they executed before, no more and no fewer, wins; then the more natural edit
 //! (a one-token slip before a rewrite, a rewrite before new statements, and
 //! no identity arithmetic such as `* 1`); then one that passing tests reach
 //! (an edit no passing test executes changes nothing they run only because
@@ -14,7 +14,9 @@
 //! here (a token model of the crate's and its dependencies' sources, see
 //! [`TokenModel`]); then the smaller edit (in tokens), then the one made first
 //! (the likelier slip, see the operators). The behaviour is measured for the first
-//! few in that static order.
+//! few in that static order, and only until one measured is ahead of what
+//! any unmeasured one could reach by changing nothing (each measure is an
+//! instrumented build).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
@@ -22,19 +24,18 @@ use std::time::Instant;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::baseline::{self, Baseline};
-use crate::cargo::TestId;
+use crate::baseline::Baseline;
 use crate::cargo::dependency_sources;
-use crate::code::source::{Edit, FileId, Location, line_text, reaches};
+use crate::code::source::{Edit, FileId, line_text};
 use crate::code::{Originals, Panicking, TokenModel, operand_names, words};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Error, Result};
 use crate::localize::{Crash, PanicKind};
 use crate::mutation::{Candidate, Operator};
+use crate::repair::behaviour::{behaviour_change, passing_reach};
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::system::Budget;
-use crate::system::console::Console;
 
 /// Plausible candidates whose behaviour is measured, at most.
 const MEASURED: usize = 4;
@@ -44,6 +45,9 @@ const MEASURED: usize = 4;
 /// and then the operator's own order (the likelier slip first) decides.
 const SURPRISE_BAND: i64 = 8;
 
+/// A patch's place by its measures, the first of their order first.
+type Order = (usize, usize, bool, i64, Option<usize>);
+
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
 /// them as they are).
@@ -51,7 +55,8 @@ const SURPRISE_BAND: i64 = 8;
 pub struct Measures {
     /// Lines the originally passing tests that reach the edit execute, or
     /// no longer execute, with the patch (summed over those tests); `None`
-    /// (null) if not measured.
+    /// (null) if not measured: past the first few, or one that could not
+    /// come first even changing nothing.
     pub behaviour_change: Option<usize>,
     /// How unusual the edit is as a fix (0: a one-token slip).
     pub unnatural: usize,
@@ -145,29 +150,65 @@ pub fn rank_plausible(
     };
     alternatives.sort_by_key(static_key);
     if alternatives.len() > 1 {
-        for alternative in alternatives.iter_mut().take(MEASURED) {
+        measure_until_decided(&mut alternatives, |scored| {
             if deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
+                return Ok(None);
             }
-            let scored = &alternative.scored;
             match behaviour_change(scored, baseline, &originals, model, settings, budget) {
-                Ok(change) => alternative.measures.behaviour_change = Some(change),
+                Ok(change) => Ok(Some(change)),
                 // Stopped: the measured ones and the rest in static order.
-                Err(Error::Halt(_)) => break,
-                Err(error) => return Err(error),
+                Err(Error::Halt(_)) => Ok(None),
+                Err(error) => Err(error),
             }
-        }
+        })?;
     }
     alternatives.sort_by_key(|a| (a.measures.order(), a.size));
     Ok(alternatives)
+}
+
+/// Measures the behaviour change of the first [`MEASURED`] of
+/// `alternatives` (in their order) with `measure` (`None`: stop measuring),
+/// leaving out those that could not come first even if they changed
+/// nothing: once a measured one is ahead of every unmeasured one's best
+/// case, the choice is made (each measure is an instrumented build and a
+/// run of the passing tests).
+fn measure_until_decided(
+    alternatives: &mut [Alternative],
+    mut measure: impl FnMut(&Scored) -> Result<Option<usize>>,
+) -> Result<()> {
+    let mut best: Option<(Order, usize)> = None;
+    for alternative in alternatives.iter_mut().take(MEASURED) {
+        let floor = (alternative.measures.floor(), alternative.size);
+        // A tie is measured: it is then the only measure telling the
+        // two apart, and the alternatives listed say so.
+        if best.is_some_and(|best| best < floor) {
+            continue;
+        }
+        let Some(change) = measure(&alternative.scored)? else {
+            break;
+        };
+        alternative.measures.behaviour_change = Some(change);
+        let key = (alternative.measures.order(), alternative.size);
+        best = Some(best.map_or(key, |best| best.min(key)));
+    }
+    Ok(())
 }
 
 impl Measures {
     /// Where these measures put a patch among the plausible ones, the
     /// first of their order (after it, the smaller edit, then the one made
     /// first).
-    fn order(&self) -> (usize, usize, bool, i64, Option<usize>) {
-        let change = self.behaviour_change.unwrap_or(usize::MAX);
+    fn order(&self) -> Order {
+        self.order_with(self.behaviour_change.unwrap_or(usize::MAX))
+    }
+
+    /// The best [`order`](Self::order) these measures can have: the
+    /// behaviour change, when not measured, taken as none.
+    fn floor(&self) -> Order {
+        self.order_with(self.behaviour_change.unwrap_or(0))
+    }
+
+    fn order_with(&self, change: usize) -> Order {
         (
             change,
             self.unnatural,
@@ -180,7 +221,13 @@ impl Measures {
     /// Why a patch with these measures comes after one with `chosen`'s:
     /// the first measure of the order that tells them apart.
     pub fn behind(&self, chosen: &Measures) -> String {
-        let (mine, theirs) = (self.order(), chosen.order());
+        let theirs = chosen.order();
+        // Not measured because even no change would not put it first: the
+        // rest of the order says why.
+        let mine = match self.floor() {
+            floor if self.behaviour_change.is_none() && floor > theirs => floor,
+            _ => self.order(),
+        };
         if mine.0 != theirs.0 {
             return match self.behaviour_change {
                 None => "its effect on the passing tests was not measured".to_string(),
@@ -207,127 +254,6 @@ impl Measures {
         }
         "as good by every measure: a larger edit, or tried later".to_string()
     }
-}
-
-/// The lines `candidate` edits.
-fn edited(candidate: &Candidate) -> BTreeSet<Location> {
-    candidate.edits().iter().map(|e| e.location()).collect()
-}
-
-/// How many originally passing tests execute a line `candidate` edits.
-fn passing_reach(candidate: &Candidate, baseline: &Baseline, model: &FitnessModel) -> usize {
-    let edited = edited(candidate);
-    baseline
-        .records
-        .iter()
-        .filter(|r| model.originally_passing.contains(&r.test) && reaches(&r.lines, &edited))
-        .count()
-}
-
-/// How much `scored` changes the lines the originally passing tests that
-/// reach its edits execute.
-fn behaviour_change(
-    scored: &Scored,
-    baseline: &Baseline,
-    originals: &Originals,
-    model: &FitnessModel,
-    settings: &Settings,
-    budget: Budget,
-) -> Result<usize> {
-    let edited = edited(&scored.candidate);
-    let before: BTreeMap<TestId, &BTreeSet<Location>> = baseline
-        .records
-        .iter()
-        .filter(|r| model.originally_passing.contains(&r.test))
-        .filter(|r| reaches(&r.lines, &edited))
-        .map(|r| (r.test, &r.lines))
-        .collect();
-    if before.is_empty() {
-        return Ok(0);
-    }
-    let _texts = scored.candidate.texts(originals);
-    let files = scored.candidate.files(originals);
-    let only = before
-        .keys()
-        .map(|&t| baseline.suite.get(t).full_name.clone())
-        .collect();
-    let measure = settings.evaluation.coverage_of(only);
-    let patched = baseline::establish(
-        baseline.workspace.clone(),
-        &measure,
-        &Console::QUIET,
-        &files,
-        budget,
-    )?;
-    let shifts = line_shifts(&scored.candidate, originals);
-    let mut change = 0;
-    for record in &patched.records {
-        let name = &patched.suite.get(record.test).full_name;
-        let Some(test) = baseline.suite.find(name) else {
-            continue;
-        };
-        let Some(lines) = before.get(&test) else {
-            continue;
-        };
-        let after: BTreeSet<Location> = record
-            .lines
-            .iter()
-            .map(|&l| original_location(l, &shifts))
-            .collect();
-        change += lines.symmetric_difference(&after).count();
-    }
-    Ok(change)
-}
-
-/// Where an edit changes the number of lines: the original line it starts
-/// on, how many lines it adds (negative: removes), and whether it starts at
-/// the beginning of that line.
-type Shift = (u32, i64, bool);
-
-/// Per file, the candidate's edits that change the number of lines, in order.
-fn line_shifts(candidate: &Candidate, originals: &Originals) -> BTreeMap<FileId, Vec<Shift>> {
-    let mut shifts: BTreeMap<FileId, Vec<Shift>> = BTreeMap::new();
-    for edit in candidate.edits() {
-        let text = originals.text(edit.file);
-        let removed = text[edit.edit.range.clone()].matches('\n').count() as i64;
-        let added = edit.edit.text.matches('\n').count() as i64;
-        if added != removed {
-            let before = &text[..edit.edit.range.start];
-            let line = before.matches('\n').count() as u32 + 1;
-            let at_line_start = before.is_empty() || before.ends_with('\n');
-            shifts
-                .entry(edit.file)
-                .or_default()
-                .push((line, added - removed, at_line_start));
-        }
-    }
-    shifts
-}
-
-/// The original location of a location in the patched crate: lines below an
-/// edit that added lines move back, the added lines to the edit's start;
-/// lines below an edit that removed lines move down.
-fn original_location(patched: Location, shifts: &BTreeMap<FileId, Vec<Shift>>) -> Location {
-    let mut line = i64::from(patched.line);
-    // How far earlier edits moved the lines (in patched lines).
-    let mut moved = 0;
-    for &(at, delta, at_line_start) in shifts.get(&patched.file).into_iter().flatten() {
-        let start = i64::from(at) + moved;
-        if delta > 0 {
-            if line > start + delta {
-                line -= delta;
-            } else if line > start {
-                line = start;
-            }
-        } else {
-            let first_after = if at_line_start { start } else { start + 1 };
-            if line >= first_after {
-                line -= delta;
-            }
-        }
-        moved += delta;
-    }
-    Location::new(patched.file, line.max(1) as u32)
 }
 
 /// The band of each surprise: the least surprising starts the first
@@ -501,7 +427,8 @@ fn magic_number(new: &str, replaced: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::source::Edit;
+    use crate::code::source::{Edit, Location};
+    use crate::evaluate::CandidateOutcome;
     use crate::mutation::{Operator, PatchEdit};
 
     fn originals(text: &str) -> Originals {
@@ -593,24 +520,6 @@ mod tests {
     }
 
     #[test]
-    fn patched_lines_map_back_to_the_original() {
-        let text = "a\nb\nc\nd\n";
-        let o = originals(text);
-        // Two lines inserted after line 2: patched 5 is original 3.
-        let inserted = candidate(text, "c", "x\ny\nc", Operator::Insert);
-        let shifts = line_shifts(&inserted, &o);
-        let at = |line| Location::new(FileId::new(0), line);
-        assert_eq!(original_location(at(2), &shifts), at(2));
-        assert_eq!(original_location(at(4), &shifts), at(3));
-        assert_eq!(original_location(at(6), &shifts), at(4));
-        // A deleted line: patched 3 is original 4.
-        let deleted = candidate(text, "c\n", "", Operator::Delete);
-        let shifts = line_shifts(&deleted, &o);
-        assert_eq!(original_location(at(3), &shifts), at(4));
-        assert_eq!(original_location(at(2), &shifts), at(2));
-    }
-
-    #[test]
     fn a_guard_answers_a_crash_when_it_names_what_panicked() {
         let text = "        self.pattern[pattern_idx].next_char.is_none()\n";
         let o = originals(text);
@@ -660,6 +569,77 @@ mod tests {
         assert_eq!(
             bands(&[Some(-23), Some(48), Some(76)]),
             [Some(0), Some(1), Some(2)]
+        );
+    }
+
+    #[test]
+    fn measuring_stops_once_no_unmeasured_patch_can_come_first() {
+        let text = "fn f(n: usize) -> bool {\n    n > 0\n}\n";
+        // Static order: two slips, then a rewrite that could not beat a
+        // slip which changes nothing.
+        let alternative = |replacement: &str, unnatural: usize, size: usize| Alternative {
+            scored: Scored {
+                candidate: candidate(text, "n > 0", replacement, Operator::Binary),
+                outcome: CandidateOutcome::Tested(Vec::new()),
+                fitness: 0.0,
+            },
+            measures: Measures {
+                behaviour_change: None,
+                unnatural,
+                surprise: None,
+                surprise_band: None,
+                answers_crash: false,
+                growth: 0,
+                passing_reach: 1,
+            },
+            size,
+        };
+        let run = |changes: &[usize]| {
+            let mut alternatives = vec![
+                alternative("n >= 0", 0, 1),
+                alternative("n != 0", 0, 1),
+                alternative("n > 0 && n < 9", 2, 4),
+            ];
+            let mut measured = Vec::new();
+            measure_until_decided(&mut alternatives, |scored| {
+                let i = measured.len();
+                measured.push(scored.candidate.edits()[0].edit.text.clone());
+                Ok(Some(changes[i]))
+            })
+            .unwrap();
+            let found: Vec<Option<usize>> = alternatives
+                .iter()
+                .map(|a| a.measures.behaviour_change)
+                .collect();
+            (measured, found)
+        };
+        // The first changes nothing: the second, alike, is measured (only
+        // the behaviour can tell the two apart); the third is a less usual
+        // edit and could not come first: two builds, not three.
+        let (measured, found) = run(&[0, 0]);
+        assert_eq!(measured, ["n >= 0", "n != 0"]);
+        assert_eq!(found, [Some(0), Some(0), None]);
+        let (measured, found) = run(&[3, 0]);
+        assert_eq!(measured, ["n >= 0", "n != 0"]);
+        assert_eq!(found, [Some(3), Some(0), None]);
+        // Both slips change lines: the rewrite might change fewer.
+        let (measured, _) = run(&[3, 2, 1]);
+        assert_eq!(measured.len(), 3);
+        // The one left out says why it is behind, not "not measured".
+        let mut alternatives = vec![
+            alternative("n >= 0", 0, 1),
+            alternative("n > 0 && n < 9", 2, 4),
+        ];
+        measure_until_decided(&mut alternatives, |_| Ok(Some(0))).unwrap();
+        let reason = alternatives[1].measures.behind(&alternatives[0].measures);
+        assert_eq!(reason, "a less usual kind of edit");
+        // Stopped (time, a halt): nothing more is measured.
+        let mut alternatives = vec![alternative("n >= 0", 0, 1), alternative("n != 0", 0, 1)];
+        measure_until_decided(&mut alternatives, |_| Ok(None)).unwrap();
+        assert!(
+            alternatives
+                .iter()
+                .all(|a| a.measures.behaviour_change.is_none())
         );
     }
 
