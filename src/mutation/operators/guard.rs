@@ -1,13 +1,15 @@
 //! Guards: `if COND { return VALUE; }` (or `break;`, `continue;` in a
-//! loop) inserted before a statement, with conditions synthesized from the
-//! variables in scope or found in the crate.
+//! loop) inserted before a statement, with conditions under which the
+//! statement panics (see [`panic_conditions`]), synthesized from the
+//! variables in scope, or found in the crate.
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind, StatementSite};
 use crate::mutation::types::{compatible, is_integer};
 
-use super::synthesis::synthesized;
+use super::panics::panic_conditions;
+use super::synthesis::{self_fields, synthesized};
 use super::{Context, MutationOperator, closest};
 
 /// Insert `if COND { return VALUE; }` (or `break;`, `continue;`).
@@ -70,20 +72,24 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
     if actions.is_empty() {
         return Vec::new();
     }
-    // A condition the code tests a few lines away comes first (the same
-    // check, missing here); then the synthesized ones; then the crate's
-    // others, nearest first.
+    // The conditions under which the statement panics come first (a
+    // guard is most often the fix of a crash); then one the code tests a
+    // few lines away (the same check, missing here); then the synthesized
+    // ones; then the crate's others, nearest first.
+    let panics = statement_panics(site, statement, cx);
     let near = near_conditions(site, cx);
     let far = closest(&cx.space.conditions, site)
         .filter(|i| i.fits(&site.bound) && !near.contains(&i.text))
         .map(|i| i.text.clone())
         .take(6);
-    let conditions: Vec<String> = near
-        .iter()
-        .cloned()
+    let mut conditions: Vec<String> = panics
+        .into_iter()
+        .chain(near.iter().cloned())
         .chain(synthesized(site, cx))
         .chain(far)
         .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    conditions.retain(|c| seen.insert(c.clone()));
     let mut out = Vec::new();
     for condition in conditions {
         for action in &actions {
@@ -94,6 +100,27 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
         }
     }
     out
+}
+
+/// The conditions under which the statement panics, with the types the
+/// oracle knows of its operands (of its variables and `self`'s fields too).
+fn statement_panics(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
+    let start = statement.range.start;
+    let fields = self_fields(site, cx);
+    let type_of = |range: std::ops::Range<usize>, text: &str| -> Option<String> {
+        let absolute = start + range.start..start + range.end;
+        cx.types
+            .expression(site.file, &absolute)
+            .or_else(|| cx.types.variable(site.location(), text))
+            .or_else(|| {
+                fields
+                    .iter()
+                    .find(|(name, _)| name == text)
+                    .map(|(_, ty)| ty.as_str())
+            })
+            .map(str::to_string)
+    };
+    panic_conditions(&cx.text[statement.range.clone()], &type_of)
 }
 
 /// The two conditions found in the crate that fit the site and are

@@ -33,6 +33,7 @@ mod jump;
 mod member;
 mod method;
 mod offset;
+mod panics;
 mod range;
 mod safe;
 mod statement;

@@ -156,7 +156,7 @@ pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
 /// `self.name` and its declared type for each named field of `self`, in
 /// a method of one type (`self` in scope, the function's name declared
 /// for one owner only: its `impl` is known).
-fn self_fields(site: &Site, cx: &Context) -> Vec<(String, String)> {
+pub(super) fn self_fields(site: &Site, cx: &Context) -> Vec<(String, String)> {
     if !site.bound.iter().any(|b| b == "self") {
         return Vec::new();
     }

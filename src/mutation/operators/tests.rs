@@ -684,13 +684,13 @@ fn conditions_are_made_of_selfs_fields_too() {
 fn a_guard_tries_the_condition_tested_nearest_first() {
     let text = "pub fn f(v: &[u8], k: usize) -> Option<u8> {\n    if v.len() > k + 9 {\n        return None;\n    }\n    let x = v[k];\n    if v.len() - k == 2 {\n        return Some(0);\n    }\n    Some(x)\n}\n";
     let made = lines_in_order(text, Operator::Guard, 5);
-    // The nearer check (a line away) before the farther one (three away).
-    assert_eq!(
-        made[0], "if v.len() - k == 2 { return Some(0); }",
-        "{made:?}"
-    );
+    // First the condition under which `v[k]` panics; then the nearer check
+    // (a line away) before the farther one (three away).
+    let first = "if k >= v.len() { return Some(0); }";
+    let nearer = "if v.len() - k == 2 { return Some(0); }";
+    assert_eq!([&made[0], &made[2]], [first, nearer], "{made:?}");
     assert!(
-        made[..4].contains(&"if v.len() > k + 9 { return None; }".to_string()),
+        made[..6].contains(&"if v.len() > k + 9 { return None; }".to_string()),
         "{made:?}"
     );
 }
