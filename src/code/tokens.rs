@@ -94,6 +94,56 @@ pub fn operand_names(line: &str, kind: Panicking) -> BTreeSet<String> {
     names.into_iter().map(str::to_string).collect()
 }
 
+/// The names the local variables among `names` are computed from: for
+/// each, the names of the value its nearest `let` above `line` binds it to
+/// (`let mut iter = chunk[..self.offset - start].chars();` makes `iter`
+/// come from `chunk`, `offset` and `start`), looked for up to the header of
+/// the function `line` is in. What panicked at `line` may have been made
+/// so a few lines above.
+pub fn defined_from(text: &str, line: u32, names: &BTreeSet<String>) -> BTreeSet<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = BTreeSet::new();
+    let mut wanted = names.clone();
+    for index in (0..(line as usize).saturating_sub(1).min(lines.len())).rev() {
+        if wanted.is_empty() {
+            break;
+        }
+        let start = lines[index].trim_start();
+        if start.starts_with("fn ") || start.starts_with("pub fn ") || start.contains(" fn ") {
+            break;
+        }
+        if !start.starts_with("let ") {
+            continue;
+        }
+        // The statement, up to its `;` (a few lines at most).
+        let statement: String = lines[index..lines.len().min(index + 6)].join("\n");
+        let tokens: Vec<&str> = crate::code::naturalness::lex(&statement)
+            .take_while(|&t| t != ";")
+            .collect();
+        let Some(equals) = tokens.iter().position(|&t| t == "=") else {
+            continue;
+        };
+        let bound: Vec<&str> = tokens[..equals]
+            .iter()
+            .copied()
+            .filter(|t| wanted.contains(*t))
+            .collect();
+        if bound.is_empty() {
+            continue;
+        }
+        for name in bound {
+            wanted.remove(name);
+        }
+        found.extend(
+            tokens[equals + 1..]
+                .iter()
+                .filter(|t| is_name(t))
+                .map(|t| t.to_string()),
+        );
+    }
+    found
+}
+
 /// A name a person gave: not a keyword, `self` or a number.
 fn is_name(token: &str) -> bool {
     const KEYWORDS: [&str; 18] = [
@@ -385,6 +435,20 @@ mod tests {
             ["count", "n", "skipped"]
         );
         assert_eq!(names("avg /= self.len();", Panicking::Division), ["len"]);
+    }
+
+    #[test]
+    fn a_local_is_defined_from_the_names_of_its_value() {
+        let text = "fn other() {\n    let iter = nothing;\n}\nfn prev(&mut self, chunk: &str, start: usize) {\n    let mut iter = chunk[..self.offset - start]\n        .chars().rev();\n    let n = 3;\n    let mut ch = iter.next().unwrap();\n}\n";
+        let wanted = BTreeSet::from(["iter".to_string(), "next".to_string()]);
+        assert_eq!(
+            defined_from(text, 8, &wanted)
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["chars", "chunk", "offset", "rev", "start"]
+        );
+        // Not past the function's header: `other`'s `iter` is not this one.
+        assert!(defined_from(text, 5, &wanted).is_empty());
     }
 
     #[test]

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::Baseline;
 use crate::cargo::dependency_sources;
 use crate::code::source::{Edit, FileId, line_text};
-use crate::code::{Originals, Panicking, TokenModel, operand_names, words};
+use crate::code::{Originals, Panicking, TokenModel, defined_from, operand_names, words};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Error, Result};
 use crate::localize::{Crash, PanicKind};
@@ -396,7 +396,10 @@ fn answers(candidate: &Candidate, crash: Option<&Crash>, originals: &Originals) 
     };
     let operands = panicking.map_or_else(BTreeSet::new, |kind| {
         let text = originals.text(crash.location.file);
-        operand_names(line_text(text, crash.location.line), kind)
+        let line = crash.location.line;
+        let mut names = operand_names(line_text(text, line), kind);
+        names.extend(defined_from(text, line, &names));
+        names
     });
     candidate.edits().iter().any(|e| {
         e.location() == crash.location
@@ -404,8 +407,16 @@ fn answers(candidate: &Candidate, crash: Option<&Crash>, originals: &Originals) 
             // The other fixes rewrite the panicking operation itself.
             && (e.operator != Operator::Guard
                 || operands.is_empty()
-                || words(&e.edit.text).any(|w| operands.contains(w)))
+                || words(guard_condition(&e.edit.text)).any(|w| operands.contains(w)))
     })
+}
+
+/// The condition of a guard's text (`if COND { return V; }`): what it
+/// tests, not what it returns.
+fn guard_condition(guard: &str) -> &str {
+    let guard = guard.trim_start();
+    let condition = guard.strip_prefix("if ").unwrap_or(guard);
+    condition.split_once(" {").map_or(condition, |(c, _)| c)
 }
 
 /// Whether `new` brings in a number other than 0 and 1 that `replaced`
@@ -538,6 +549,25 @@ mod tests {
             &o
         ));
         assert!(!answers(&guard("input.is_empty()"), Some(&crash), &o));
+        // What it returns does not count, only what it tests.
+        let returning = "        if input.is_empty() { return self.pattern.len(); }\n        self";
+        let returning = candidate(text, "        self", returning, Operator::Guard);
+        assert!(!answers(&returning, Some(&crash), &o));
+        // A guard may name what the value that panicked was made of.
+        let made = "    let mut iter = chunk[..self.offset - start].chars();\n    let ch = iter.next().unwrap();\n";
+        let unwrap = Crash {
+            location: Location::new(FileId::new(0), 2),
+            kind: PanicKind::Unwrap,
+        };
+        let written = "    if self.offset == start { return None; }\n    let ch";
+        let start = made.find("    let ch").unwrap();
+        let guard_above = Candidate::original().with(PatchEdit {
+            file: FileId::new(0),
+            edit: Edit::replace(start..start + "    let ch".len(), written),
+            operator: Operator::Guard,
+            line: 2,
+        });
+        assert!(answers(&guard_above, Some(&unwrap), &originals(made)));
         // A bounds-safe access rewrites the operation itself.
         let bounds = candidate(
             text,

@@ -87,6 +87,10 @@ pub struct RepairReport {
     /// The suspiciousness metric the locations were ranked by.
     #[schemars(schema_with = "metric")]
     pub metric: String,
+    /// Seconds per part of the run: `localize`; summed over the failure
+    /// groups, `types` (the type oracle), `prepare` (the evaluator: the
+    /// schemata woven and built, the baseline's verdicts), `sweep`,
+    /// `search`, `choose` (among plausible patches), `reduce`; `validate`.
     pub timings_seconds: BTreeMap<String, f64>,
     pub evaluation: EvaluationReport,
     pub stages: Vec<StageReport>,

@@ -173,16 +173,17 @@ pub fn run_stage(
     let group = &*in_diff_only(group, settings, baseline);
     let ground = Ground::of(baseline, group, settings, console, budget)?;
     let originals = &ground.originals;
-    let types_seconds = ground.types_seconds;
     let mut mutator = ground.mutator(group, settings);
     let locations = sweep_locations(&mutator, group);
     let shard_edits = (index == 0).then_some((&mutator, locations.as_slice()));
-    let (mut evaluator, model, flaky) =
-        match evaluator_for(baseline, group, settings, console, shard_edits, budget)? {
-            Ok(ready) => ready,
-            Err(flaky) => return Ok(StageOutcome::AllFlaky(baseline.suite.full_names(&flaky))),
-        };
-    let mut timings = BTreeMap::from([("types", types_seconds)]);
+    let mut timings = BTreeMap::from([("types", ground.types_seconds)]);
+    let prepared = timed(&mut timings, "prepare", || {
+        evaluator_for(baseline, group, settings, console, shard_edits, budget)
+    })?;
+    let (mut evaluator, model, flaky) = match prepared {
+        Ok(ready) => ready,
+        Err(flaky) => return Ok(StageOutcome::AllFlaky(baseline.suite.full_names(&flaky))),
+    };
 
     // The sweep: every single edit, location by location in rank order.
     let sweep_deadline =
