@@ -5,18 +5,19 @@
 //! by how little it disturbs what the originally passing tests do. So each
 //! candidate's passing tests that reach its edit run again with coverage on
 //! the patched crate (see [`behaviour_change`]), and the candidate whose
-//! tests execute the lines they executed before, no more and no fewer, wins; then the more natural edit
-//! (a one-token slip before a rewrite, a rewrite before new statements, and
-//! no identity arithmetic such as `* 1`); then one that passing tests reach
-//! (an edit no passing test executes changes nothing they run only because
-//! they never run it: the failing tests alone check it); then the one that leaves the code
+//! tests execute the lines they executed before, no more and no fewer,
+//! wins; then the more natural edit (a one-token slip before a rewrite, a
+//! rewrite before new statements, and no identity arithmetic such as
+//! `* 1`); then one that passing tests reach (an edit no passing test
+//! executes changes nothing they run only because they never run it: the
+//! failing tests alone check it); then the one that leaves the code
 //! shorter; then the one whose edited lines read more like the code around
 //! here (a token model of the crate's and its dependencies' sources, see
-//! [`TokenModel`]); then the smaller edit (in tokens), then the one made first
-//! (the likelier slip, see the operators). The behaviour is measured for the first
-//! few in that static order, and only until one measured is ahead of what
-//! any unmeasured one could reach by changing nothing (each measure is an
-//! instrumented build).
+//! [`TokenModel`]); then the smaller edit (in tokens), then the one made
+//! first (the likelier slip, see the operators). The behaviour is measured
+//! for the first few in that static order, and only until one measured is
+//! ahead of what any unmeasured one could reach by changing nothing (each
+//! measure is an instrumented build).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
