@@ -133,6 +133,25 @@ impl Candidate {
         Candidate::default()
     }
 
+    /// For tests: `text`'s last `needle` (in file 0) replaced by
+    /// `replacement`, an edit of `operator` at `line`.
+    #[cfg(test)]
+    pub fn replacing(
+        text: &str,
+        needle: &str,
+        replacement: &str,
+        operator: Operator,
+        line: u32,
+    ) -> Candidate {
+        let start = text.rfind(needle).expect("the needle is in the text");
+        Candidate::original().with(PatchEdit {
+            file: crate::code::source::FileId::new(0),
+            edit: crate::code::source::Edit::replace(start..start + needle.len(), replacement),
+            operator,
+            line,
+        })
+    }
+
     /// A candidate of `edits`; of overlapping edits, the first one given wins.
     pub fn from_edits(edits: impl IntoIterator<Item = PatchEdit>) -> Candidate {
         let mut kept: Vec<PatchEdit> = Vec::new();

@@ -55,7 +55,6 @@ pub fn behaviour_change(
     if before.is_empty() {
         return Ok(0);
     }
-    let _texts = scored.candidate.texts(originals);
     let files = scored.candidate.files(originals);
     let only = before
         .keys()
@@ -143,17 +142,10 @@ fn original_location(patched: Location, shifts: &BTreeMap<FileId, Vec<Shift>>) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::source::Edit;
-    use crate::mutation::{Operator, PatchEdit};
+    use crate::mutation::Operator;
 
     fn candidate(text: &str, needle: &str, replacement: &str, operator: Operator) -> Candidate {
-        let start = text.rfind(needle).unwrap();
-        Candidate::original().with(PatchEdit {
-            file: FileId::new(0),
-            edit: Edit::replace(start..start + needle.len(), replacement),
-            operator,
-            line: 1,
-        })
+        Candidate::replacing(text, needle, replacement, operator, 1)
     }
 
     #[test]

@@ -439,22 +439,16 @@ fn magic_number(new: &str, replaced: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::source::{Edit, Location};
+    use crate::code::source::Location;
     use crate::evaluate::CandidateOutcome;
-    use crate::mutation::{Operator, PatchEdit};
+    use crate::mutation::Operator;
 
     fn originals(text: &str) -> Originals {
         Originals::new(vec![("src/lib.rs".into(), text.to_string())])
     }
 
     fn candidate(text: &str, needle: &str, replacement: &str, operator: Operator) -> Candidate {
-        let start = text.rfind(needle).unwrap();
-        Candidate::original().with(PatchEdit {
-            file: FileId::new(0),
-            edit: Edit::replace(start..start + needle.len(), replacement),
-            operator,
-            line: 1,
-        })
+        Candidate::replacing(text, needle, replacement, operator, 1)
     }
 
     #[test]
@@ -561,13 +555,7 @@ mod tests {
             kind: PanicKind::Unwrap,
         };
         let written = "    if self.offset == start { return None; }\n    let ch";
-        let start = made.find("    let ch").unwrap();
-        let guard_above = Candidate::original().with(PatchEdit {
-            file: FileId::new(0),
-            edit: Edit::replace(start..start + "    let ch".len(), written),
-            operator: Operator::Guard,
-            line: 2,
-        });
+        let guard_above = Candidate::replacing(made, "    let ch", written, Operator::Guard, 2);
         assert!(answers(&guard_above, Some(&unwrap), &originals(made)));
         // A bounds-safe access rewrites the operation itself.
         let bounds = candidate(

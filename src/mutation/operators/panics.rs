@@ -14,7 +14,11 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, RangeLimits};
 
+use crate::code::{is_comparison, is_compound_assignment};
+use crate::mutation::sites::is_atomic;
 use crate::mutation::types::{is_integer, is_option};
+
+use super::parenthesized;
 
 /// Conditions written for one statement, at most.
 const MAX_CONDITIONS: usize = 4;
@@ -72,46 +76,22 @@ impl Finder<'_> {
     fn operand(&self, expr: &Expr) -> String {
         let text = &self.text[expr.span().byte_range()];
         let loose = match expr {
-            Expr::Binary(binary) => !matches!(
-                binary.op,
-                BinOp::Add(_)
-                    | BinOp::Sub(_)
-                    | BinOp::Mul(_)
-                    | BinOp::Div(_)
-                    | BinOp::Rem(_)
-                    | BinOp::Shl(_)
-                    | BinOp::Shr(_)
-                    | BinOp::BitAnd(_)
-                    | BinOp::BitOr(_)
-                    | BinOp::BitXor(_)
-            ),
+            Expr::Binary(binary) => {
+                is_comparison(&binary.op)
+                    || is_compound_assignment(&binary.op)
+                    || matches!(binary.op, BinOp::And(_) | BinOp::Or(_))
+            }
             Expr::Cast(_) | Expr::Range(_) | Expr::Assign(_) | Expr::Closure(_) | Expr::Let(_) => {
                 true
             }
             _ => false,
         };
-        if loose {
-            format!("({text})")
-        } else {
-            text.to_string()
-        }
+        parenthesized(text, !loose)
     }
 
-    /// The expression's text as a method's receiver, in parentheses
-    /// unless it is a path, a field, a call, an index or in parentheses
-    /// already (`(*v).len()`).
+    /// The expression's text as a method's receiver (`(*v).len()`).
     fn receiver(&self, expr: &Expr) -> String {
-        let text = &self.text[expr.span().byte_range()];
-        match expr {
-            Expr::Path(_)
-            | Expr::Field(_)
-            | Expr::MethodCall(_)
-            | Expr::Call(_)
-            | Expr::Index(_)
-            | Expr::Paren(_)
-            | Expr::Macro(_) => text.to_string(),
-            _ => format!("({text})"),
-        }
+        parenthesized(&self.text[expr.span().byte_range()], is_atomic(expr))
     }
 
     fn type_of(&self, expr: &Expr) -> Option<String> {

@@ -196,7 +196,7 @@ impl RunnableCode for Collector<'_> {
 }
 
 /// Whether an expression can be negated or combined without parentheses.
-pub(super) fn is_atomic(expr: &Expr) -> bool {
+pub fn is_atomic(expr: &Expr) -> bool {
     matches!(
         expr,
         Expr::Path(_)

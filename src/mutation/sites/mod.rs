@@ -31,6 +31,7 @@ use std::collections::BTreeSet;
 
 use crate::code::{CrateSources, KeepConst, walk_runnable_code};
 use collector::Collector;
+pub use collector::is_atomic;
 pub use exclusions::Exclusions;
 use followers::neighbours;
 use items::{collect_constants, reads_of};
