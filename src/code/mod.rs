@@ -1,7 +1,8 @@
 //! The crate's code as text and syntax: byte-range edits, the crate's own
 //! source files, the walk over runnable code (its scopes; the variables,
 //! control flow and tokens of code), unified diffs, where a test
-//! function is written, how usual an edit reads (a token model).
+//! function is written, how usual an edit reads (a token model), where
+//! code panics.
 
 mod const_calls;
 mod control;
@@ -9,6 +10,7 @@ mod crate_sources;
 mod diff;
 mod macro_body;
 mod naturalness;
+mod panics;
 mod scope;
 pub mod source;
 mod spans;
@@ -26,13 +28,13 @@ pub use crate_sources::{
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};
 pub use naturalness::TokenModel;
+pub use panics::{Operation, Panicking, operand_names, operations};
 pub use scope::{EnclosingStatement, Scope};
 pub use spans::{Span, Spans};
 pub use test_fn::{TestFunction, find_test_function, line_at};
 pub use tokens::{
-    Mention, Panicking, defined_from, is_comparison, is_compound_assignment, macro_arguments,
-    mentions, operand_names, path_roots, shape, start_line, text_without_spaces, without_spaces,
-    words,
+    Mention, is_comparison, is_compound_assignment, macro_arguments, mentions, path_roots, shape,
+    start_line, text_without_spaces, without_spaces, words,
 };
 pub use variables::{
     Code, closure_parameters, free_variables, let_bindings, pattern_bindings, self_field,

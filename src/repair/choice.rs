@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::baseline::Baseline;
 use crate::cargo::dependency_sources;
-use crate::code::source::{Edit, FileId, line_text};
-use crate::code::{Originals, Panicking, TokenModel, defined_from, operand_names, words};
+use crate::code::source::{Edit, FileId};
+use crate::code::{CrateSources, Originals, Panicking, TokenModel, operand_names, words};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Error, Result};
 use crate::localize::{Crash, PanicKind};
@@ -107,10 +107,11 @@ pub fn rank_plausible(
     budget: Budget,
 ) -> Result<Vec<Alternative>> {
     let originals = baseline.sources.originals();
+    let operands = crash_operands(crash, &baseline.sources);
     let mut alternatives: Vec<Alternative> = plausible
         .iter()
         .map(|scored| {
-            let answers_crash = answers(&scored.candidate, crash, &originals);
+            let answers_crash = answers(&scored.candidate, crash, &operands);
             let (growth, size) = extent(&scored.candidate, &originals);
             Alternative {
                 measures: Measures {
@@ -380,28 +381,21 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
 /// Whether the candidate makes, at the line where the failing tests
 /// panicked, the edit that kind of panic calls for (checked or saturating
 /// arithmetic for an overflow, a bounds-safe access or a guard for an index
-/// out of bounds...) on what panicked: a guard must name a value the
-/// panicking operation works on (`if self.pattern.is_empty()` before
-/// `self.pattern[i]`, not `if input.is_empty()`), where the line shows
-/// one. Such a fix reads as usual as a one-token slip.
-fn answers(candidate: &Candidate, crash: Option<&Crash>, originals: &Originals) -> bool {
+/// out of bounds...) on what panicked: a guard must name one of `operands`
+/// (see [`crash_operands`]) where there are some (`if self.pattern.is_empty()`
+/// before `self.pattern[i]`, not `if input.is_empty()`). Such a fix reads
+/// as usual as a one-token slip.
+fn answers(candidate: &Candidate, crash: Option<&Crash>, operands: &BTreeSet<String>) -> bool {
     let Some(crash) = crash else {
         return false;
     };
-    let (fixes, panicking): (&[Operator], _) = match crash.kind {
-        PanicKind::Overflow => (&[Operator::Overflow, Operator::Idiom], None),
-        PanicKind::Index => (&[Operator::Bounds, Operator::Guard], Some(Panicking::Index)),
-        PanicKind::Unwrap => (&[Operator::Idiom, Operator::Guard], Some(Panicking::Unwrap)),
-        PanicKind::Division => (&[Operator::Guard], Some(Panicking::Division)),
-        PanicKind::Assertion | PanicKind::Other => (&[], None),
+    let fixes: &[Operator] = match crash.kind {
+        PanicKind::Overflow => &[Operator::Overflow, Operator::Idiom],
+        PanicKind::Index => &[Operator::Bounds, Operator::Guard],
+        PanicKind::Unwrap => &[Operator::Idiom, Operator::Guard],
+        PanicKind::Division => &[Operator::Guard],
+        PanicKind::Assertion | PanicKind::Other => &[],
     };
-    let operands = panicking.map_or_else(BTreeSet::new, |kind| {
-        let text = originals.text(crash.location.file);
-        let line = crash.location.line;
-        let mut names = operand_names(line_text(text, line), kind);
-        names.extend(defined_from(text, line, &names));
-        names
-    });
     candidate.edits().iter().any(|e| {
         e.location() == crash.location
             && fixes.contains(&e.operator)
@@ -410,6 +404,23 @@ fn answers(candidate: &Candidate, crash: Option<&Crash>, originals: &Originals) 
                 || operands.is_empty()
                 || words(guard_condition(&e.edit.text)).any(|w| operands.contains(w)))
     })
+}
+
+/// The names the operation that panicked works on, and those its locals
+/// were computed from (see `code::operand_names`): what a guard answering
+/// the crash tests.
+fn crash_operands(crash: Option<&Crash>, sources: &CrateSources) -> BTreeSet<String> {
+    let Some(crash) = crash else {
+        return BTreeSet::new();
+    };
+    let panicking = match crash.kind {
+        PanicKind::Index => Panicking::Index,
+        PanicKind::Unwrap => Panicking::Unwrap,
+        PanicKind::Division => Panicking::Division,
+        PanicKind::Overflow | PanicKind::Assertion | PanicKind::Other => return BTreeSet::new(),
+    };
+    let file = &sources.get(crash.location.file).syntax;
+    operand_names(file, crash.location.line, panicking)
 }
 
 /// The condition of a guard's text (`if COND { return V; }`): what it
@@ -527,53 +538,53 @@ mod tests {
 
     #[test]
     fn a_guard_answers_a_crash_when_it_names_what_panicked() {
-        let text = "        self.pattern[pattern_idx].next_char.is_none()\n";
-        let o = originals(text);
+        let text = "fn f(&self) -> bool {\n    self.pattern[pattern_idx].next_char.is_none()\n}\n";
+        let sources = CrateSources::of_one_file(text);
         let crash = Crash {
-            location: Location::new(FileId::new(0), 1),
+            location: Location::new(FileId::new(0), 2),
             kind: PanicKind::Index,
         };
+        let operands = crash_operands(Some(&crash), &sources);
+        let answers = |candidate: &Candidate| answers(candidate, Some(&crash), &operands);
         let guard = |condition: &str| {
-            let written = format!("        if {condition} {{ return true; }}\n        self");
-            candidate(text, "        self", &written, Operator::Guard)
+            let written = format!("    if {condition} {{ return true; }}\n    self");
+            Candidate::replacing(text, "    self", &written, Operator::Guard, 2)
         };
-        assert!(answers(&guard("self.pattern.is_empty()"), Some(&crash), &o));
-        assert!(answers(
-            &guard("pattern_idx >= self.pattern.len()"),
-            Some(&crash),
-            &o
-        ));
-        assert!(!answers(&guard("input.is_empty()"), Some(&crash), &o));
+        assert!(answers(&guard("self.pattern.is_empty()")));
+        assert!(answers(&guard("pattern_idx >= self.pattern.len()")));
+        assert!(!answers(&guard("input.is_empty()")));
         // What it returns does not count, only what it tests.
-        let returning = "        if input.is_empty() { return self.pattern.len(); }\n        self";
-        let returning = candidate(text, "        self", returning, Operator::Guard);
-        assert!(!answers(&returning, Some(&crash), &o));
-        // A guard may name what the value that panicked was made of.
-        let made = "    let mut iter = chunk[..self.offset - start].chars();\n    let ch = iter.next().unwrap();\n";
-        let unwrap = Crash {
-            location: Location::new(FileId::new(0), 2),
-            kind: PanicKind::Unwrap,
-        };
-        let written = "    if self.offset == start { return None; }\n    let ch";
-        let guard_above = Candidate::replacing(made, "    let ch", written, Operator::Guard, 2);
-        assert!(answers(&guard_above, Some(&unwrap), &originals(made)));
+        let returning = "    if input.is_empty() { return self.pattern.len(); }\n    self";
+        let returning = Candidate::replacing(text, "    self", returning, Operator::Guard, 2);
+        assert!(!answers(&returning));
         // A bounds-safe access rewrites the operation itself.
-        let bounds = candidate(
+        let bounds = Candidate::replacing(
             text,
             "self.pattern[pattern_idx]",
             "self.pattern.get(pattern_idx)",
             Operator::Bounds,
+            2,
         );
-        assert!(answers(&bounds, Some(&crash), &o));
+        assert!(answers(&bounds));
         let elsewhere = Crash {
-            location: Location::new(FileId::new(0), 2),
+            location: Location::new(FileId::new(0), 3),
             ..crash
         };
-        assert!(!answers(
+        assert!(!super::answers(
             &guard("self.pattern.is_empty()"),
             Some(&elsewhere),
-            &o
+            &crash_operands(Some(&elsewhere), &sources)
         ));
+        // A guard may name what the value that panicked was made of.
+        let made = "fn prev(&self, chunk: &str, start: usize) -> Option<char> {\n    let mut iter = chunk[..self.offset - start].chars();\n    let ch = iter.next().unwrap();\n    Some(ch)\n}\n";
+        let unwrap = Crash {
+            location: Location::new(FileId::new(0), 3),
+            kind: PanicKind::Unwrap,
+        };
+        let operands = crash_operands(Some(&unwrap), &CrateSources::of_one_file(made));
+        let written = "    if self.offset == start { return None; }\n    let ch";
+        let guard_above = Candidate::replacing(made, "    let ch", written, Operator::Guard, 3);
+        assert!(super::answers(&guard_above, Some(&unwrap), &operands));
     }
 
     #[test]

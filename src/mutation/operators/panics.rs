@@ -4,17 +4,15 @@
 //! before `let x = v[i];`). An index past the end (`v[i]`, `v[a..b]`, a
 //! map's missing key), an unwrap of nothing (`x.unwrap()` on an `Option` or
 //! a `Result`), a division by zero, an unsigned subtraction below zero.
-//! Operations in the statement's blocks, closures and `match` arms are left
-//! out: the blocks' statements are sites of their own, and the others run
-//! later or with names of their own.
+//! The operations are those `code::operations` finds (not in the
+//! statement's blocks, closures and `match` arms).
 
 use std::ops::Range;
 
 use syn::spanned::Spanned;
-use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, RangeLimits};
 
-use crate::code::{is_comparison, is_compound_assignment};
+use crate::code::{Operation, is_comparison, is_compound_assignment, operations};
 use crate::mutation::sites::is_atomic;
 use crate::mutation::types::{is_integer, is_option};
 
@@ -43,33 +41,46 @@ pub(super) fn panic_conditions(
     statement: &str,
     type_of: &dyn Fn(Range<usize>, &str) -> Option<String>,
 ) -> Vec<String> {
-    let mut finder = Finder {
-        text: statement,
-        type_of,
-        conditions: Vec::new(),
-    };
     // A block's value (no semicolon) is an expression to syn.
-    match syn::parse_str::<syn::Stmt>(statement) {
-        Ok(parsed) => finder.visit_stmt(&parsed),
+    let parsed = match syn::parse_str::<syn::Stmt>(statement) {
+        Ok(parsed) => parsed,
         Err(_) => match syn::parse_str::<Expr>(statement) {
-            Ok(parsed) => finder.visit_expr(&parsed),
+            Ok(parsed) => syn::Stmt::Expr(parsed, None),
             Err(_) => return Vec::new(),
         },
+    };
+    let writer = Writer {
+        text: statement,
+        type_of,
+    };
+    let mut conditions: Vec<String> = Vec::new();
+    for operation in operations(&parsed) {
+        if let Some(condition) = writer.condition(operation)
+            && !conditions.contains(&condition)
+        {
+            conditions.push(condition);
+        }
     }
-    let mut conditions = finder.conditions;
-    let mut seen = std::collections::BTreeSet::new();
-    conditions.retain(|c| seen.insert(c.clone()));
     conditions.truncate(MAX_CONDITIONS);
     conditions
 }
 
-struct Finder<'a> {
+/// Writes the condition of an operation of a statement as code.
+struct Writer<'a> {
     text: &'a str,
     type_of: &'a dyn Fn(Range<usize>, &str) -> Option<String>,
-    conditions: Vec<String>,
 }
 
-impl Finder<'_> {
+impl Writer<'_> {
+    fn condition(&self, operation: Operation) -> Option<String> {
+        match operation {
+            Operation::Index { base, index } => self.index(base, index),
+            Operation::Unwrap { receiver } => self.unwrap(receiver),
+            Operation::Division { divisor } => self.division(divisor),
+            Operation::Subtraction { left, right } => self.subtraction(left, right),
+        }
+    }
+
     /// The expression's text as a comparison's operand, in parentheses
     /// where the comparison would read it otherwise (`(n as usize) < m`;
     /// `i + 1 >= v.len()` needs none).
@@ -104,10 +115,10 @@ impl Finder<'_> {
         )
     }
 
-    fn index(&mut self, base: &Expr, index: &Expr) {
+    fn index(&self, base: &Expr, index: &Expr) -> Option<String> {
         let collection = self.receiver(base);
         let ty = self.type_of(base).unwrap_or_default();
-        let condition = match index {
+        Some(match index {
             _ if ty.starts_with("HashMap<") || ty.starts_with("BTreeMap<") => {
                 let key = &self.text[index.span().byte_range()];
                 format!("!{collection}.contains_key({key})")
@@ -116,7 +127,7 @@ impl Finder<'_> {
                 let (bound, limits) = match (&range.end, &range.start) {
                     (Some(end), _) => (end, range.limits),
                     (None, Some(start)) => (start, RangeLimits::HalfOpen(Default::default())),
-                    (None, None) => return,
+                    (None, None) => return None,
                 };
                 let bound = self.operand(bound);
                 match limits {
@@ -126,85 +137,48 @@ impl Finder<'_> {
             }
             Expr::Lit(literal) if literal_is(literal, "0") => format!("{collection}.is_empty()"),
             _ => format!("{} >= {collection}.len()", self.operand(index)),
-        };
-        self.conditions.push(condition);
+        })
     }
 
-    fn unwrap(&mut self, receiver: &Expr) {
+    fn unwrap(&self, receiver: &Expr) -> Option<String> {
         let text = self.receiver(receiver);
         let getter = matches!(receiver, Expr::MethodCall(call)
             if OPTION_GETTERS.contains(&call.method.to_string().as_str())
                 || call.method.to_string().starts_with("checked_"));
-        let condition = match self.type_of(receiver) {
-            Some(ty) if is_option(&ty) => format!("{text}.is_none()"),
-            Some(ty) if ty.starts_with("Result<") => format!("{text}.is_err()"),
-            None if getter => format!("{text}.is_none()"),
-            _ => return,
-        };
-        self.conditions.push(condition);
+        match self.type_of(receiver) {
+            Some(ty) if is_option(&ty) => Some(format!("{text}.is_none()")),
+            Some(ty) if ty.starts_with("Result<") => Some(format!("{text}.is_err()")),
+            None if getter => Some(format!("{text}.is_none()")),
+            _ => None,
+        }
     }
 
-    fn binary(&mut self, op: &BinOp, left: &Expr, right: &Expr) {
-        match op {
-            BinOp::Div(_) | BinOp::Rem(_) | BinOp::DivAssign(_) | BinOp::RemAssign(_) => {
-                if matches!(right, Expr::Lit(_)) {
-                    return;
-                }
-                if self.type_of(right).is_some_and(|ty| !is_integer(&ty)) {
-                    return;
-                }
-                self.conditions
-                    .push(format!("{} == 0", self.operand(right)));
-            }
-            BinOp::Sub(_) | BinOp::SubAssign(_) => {
-                // Only where the oracle says the left side is unsigned:
-                // subtractions are everywhere, most of them of signed
-                // numbers or of values known to be larger.
-                let unsigned = self
-                    .type_of(left)
-                    .is_some_and(|ty| ty.starts_with('u') && is_integer(&ty));
-                if !unsigned {
-                    return;
-                }
-                let left = self.operand(left);
-                self.conditions.push(match right {
-                    Expr::Lit(literal) if literal_is(literal, "1") => format!("{left} == 0"),
-                    _ => format!("{left} < {}", self.operand(right)),
-                });
-            }
-            _ => {}
+    fn division(&self, divisor: &Expr) -> Option<String> {
+        let integer = self.type_of(divisor).is_none_or(|ty| is_integer(&ty));
+        (integer && !matches!(divisor, Expr::Lit(_)))
+            .then(|| format!("{} == 0", self.operand(divisor)))
+    }
+
+    fn subtraction(&self, left: &Expr, right: &Expr) -> Option<String> {
+        // Only where the oracle says the left side is unsigned:
+        // subtractions are everywhere, most of them of signed numbers or
+        // of values known to be larger.
+        let unsigned = self
+            .type_of(left)
+            .is_some_and(|ty| ty.starts_with('u') && is_integer(&ty));
+        if !unsigned {
+            return None;
         }
+        let left = self.operand(left);
+        Some(match right {
+            Expr::Lit(literal) if literal_is(literal, "1") => format!("{left} == 0"),
+            _ => format!("{left} < {}", self.operand(right)),
+        })
     }
 }
 
 fn literal_is(literal: &syn::ExprLit, value: &str) -> bool {
     matches!(&literal.lit, syn::Lit::Int(int) if int.base10_digits() == value)
-}
-
-impl<'ast> Visit<'ast> for Finder<'_> {
-    fn visit_block(&mut self, _: &'ast syn::Block) {}
-
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-
-    fn visit_arm(&mut self, _: &'ast syn::Arm) {}
-
-    fn visit_expr_index(&mut self, expr: &'ast syn::ExprIndex) {
-        // The inner operations run first (`v[w[i]]`: `w[i]` first).
-        visit::visit_expr_index(self, expr);
-        self.index(&expr.expr, &expr.index);
-    }
-
-    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-        visit::visit_expr_method_call(self, call);
-        if call.method == "unwrap" || call.method == "expect" {
-            self.unwrap(&call.receiver);
-        }
-    }
-
-    fn visit_expr_binary(&mut self, expr: &'ast syn::ExprBinary) {
-        visit::visit_expr_binary(self, expr);
-        self.binary(&expr.op, &expr.left, &expr.right);
-    }
 }
 
 #[cfg(test)]
