@@ -28,16 +28,20 @@ pub use setup::{Prepared, Ready, all_flaky, build_evaluator, prepare, test_plan}
 pub use types::infer_types;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use crate::baseline::{self, Baseline};
 use crate::cargo::CargoFlags;
+use crate::cargo::Workspace;
 use crate::cargo::{TestId, Verdict};
 use crate::code::Originals;
 use crate::code::source::{FileId, Location};
 use crate::exit::{Error, Halt, Result};
 use crate::mutation::Candidate;
 use crate::system::Budget;
+use crate::system::console::Console;
 
 /// How candidates are evaluated.
 #[derive(Debug, Clone)]
@@ -53,13 +57,18 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// A baseline run that measures only the tests named: their lines,
-    /// no traces, no events (a patched or reduced version's coverage).
-    pub fn coverage_of(
+    /// The line coverage of the tests named `only` on the crate of
+    /// `workspace` with `files` (path, text) in place of its own (a
+    /// patched or reduced version's): a baseline of theirs, built and run
+    /// quietly, with no traces and no events.
+    pub fn coverage(
         &self,
-        only: std::collections::BTreeSet<String>,
-    ) -> crate::baseline::Settings {
-        crate::baseline::Settings {
+        workspace: Workspace,
+        only: BTreeSet<String>,
+        files: &BTreeMap<PathBuf, String>,
+        budget: Budget,
+    ) -> Result<Baseline> {
+        let settings = baseline::Settings {
             cargo: self.cargo.clone(),
             jobs: self.jobs,
             test_timeout: self.test_timeout,
@@ -67,7 +76,8 @@ impl Settings {
             only: Some(only),
             events: false,
             cache: self.cache,
-        }
+        };
+        baseline::establish(workspace, &settings, &Console::QUIET, files, budget)
     }
 }
 

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::baseline::{self, Baseline};
+use crate::baseline::Baseline;
 use crate::cargo::TestId;
 use crate::code::TestFunction;
 use crate::code::source::Location;
@@ -20,7 +20,6 @@ use crate::exit::{Context, Result};
 use crate::localize::spectrum_of;
 use crate::localize::{Metric, rank_suspects};
 use crate::system::Budget;
-use crate::system::console::Console;
 
 /// The most suspicious lines named, at most.
 pub const TOP: usize = 5;
@@ -76,15 +75,9 @@ pub fn still_runs(
             .collect()
     };
     let before = comparable(&original.lines);
-    let measure = settings.coverage_of(BTreeSet::from([name.clone()]));
     let files = BTreeMap::from([(function.path.clone(), reduced_file.to_string())]);
-    let reduced = baseline::establish(
-        baseline.workspace.clone(),
-        &measure,
-        &Console::QUIET,
-        &files,
-        budget,
-    )?;
+    let only = BTreeSet::from([name.clone()]);
+    let reduced = settings.coverage(baseline.workspace.clone(), only, &files, budget)?;
     let after = reduced
         .records
         .iter()

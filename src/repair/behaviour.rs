@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::baseline::{self, Baseline};
+use crate::baseline::Baseline;
 use crate::cargo::TestId;
 use crate::code::Originals;
 use crate::code::source::{FileId, Location, reaches};
@@ -17,7 +17,6 @@ use crate::mutation::Candidate;
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::system::Budget;
-use crate::system::console::Console;
 
 /// The lines `candidate` edits.
 fn edited(candidate: &Candidate) -> BTreeSet<Location> {
@@ -60,14 +59,9 @@ pub fn behaviour_change(
         .keys()
         .map(|&t| baseline.suite.get(t).full_name.clone())
         .collect();
-    let measure = settings.evaluation.coverage_of(only);
-    let patched = baseline::establish(
-        baseline.workspace.clone(),
-        &measure,
-        &Console::QUIET,
-        &files,
-        budget,
-    )?;
+    let patched = settings
+        .evaluation
+        .coverage(baseline.workspace.clone(), only, &files, budget)?;
     let shifts = line_shifts(&scored.candidate, originals);
     let mut change = 0;
     for record in &patched.records {
