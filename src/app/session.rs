@@ -213,6 +213,7 @@ impl Session {
         let prepared = prepare(
             &self.baseline,
             &failing,
+            &[],
             weights,
             &settings,
             console,

@@ -180,7 +180,14 @@ pub trait Evaluator {
 /// everywhere it builds (to see flaky tests), then take a new test plan.
 pub trait PreparedEvaluator: Evaluator {
     /// The unchanged crate's outcome on every build the evaluator uses.
-    fn baseline_runs(&mut self, budget: Budget) -> Result<Vec<CandidateOutcome>>;
+    /// `first`, the candidates the search judges first, may be judged in
+    /// the same build (with the cutoff set; kept until the plan changes):
+    /// a build less where the evaluator weaves.
+    fn baseline_runs(
+        &mut self,
+        budget: Budget,
+        first: &[Candidate],
+    ) -> Result<Vec<CandidateOutcome>>;
 
     /// Replaces the test plan, and forgets every outcome.
     fn set_plan(&mut self, plan: TestPlan);

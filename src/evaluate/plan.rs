@@ -23,6 +23,20 @@ pub struct Cutoff {
     pub clean_only: bool,
 }
 
+impl Cutoff {
+    /// The sweep's: an edit that fixes no failing test is of no use
+    /// there, so its passing tests need not run; nor is one that breaks a
+    /// passing test (neither plausible nor a partial fix), so they stop at
+    /// the first that fails.
+    pub fn sweep(model: &FitnessModel) -> Cutoff {
+        Cutoff {
+            model: model.clone(),
+            threshold: model.of_passed(&model.originally_passing) + 1e-9,
+            clean_only: true,
+        }
+    }
+}
+
 /// Which tests a candidate runs, in which order, within which time.
 ///
 /// A test that executes none of the candidate's edited locations (by the

@@ -165,7 +165,7 @@ impl Evaluator for RebuildEvaluator {
 impl PreparedEvaluator for RebuildEvaluator {
     /// Runs the unchanged program on every worker (which also compiles each
     /// copy once).
-    fn baseline_runs(&mut self, budget: Budget) -> Result<Vec<CandidateOutcome>> {
+    fn baseline_runs(&mut self, budget: Budget, _: &[Candidate]) -> Result<Vec<CandidateOutcome>> {
         self.ensure_workers(budget)?;
         let jobs = vec![
             Job {

@@ -104,6 +104,10 @@ pub struct SchemaEvaluator {
     stats: EvaluatorStats,
     /// How long each woven candidate's tests took.
     test_times: Vec<f64>,
+    /// Whether the next woven build that builds also runs the unchanged
+    /// crate (no switch set), and that run's outcome.
+    unchanged_wanted: bool,
+    unchanged: Option<CandidateOutcome>,
 }
 
 impl SchemaEvaluator {
@@ -129,6 +133,8 @@ impl SchemaEvaluator {
             cache: HashMap::new(),
             counts: EvaluationCounts::default(),
             test_times: Vec::new(),
+            unchanged_wanted: false,
+            unchanged: None,
             stats: EvaluatorStats {
                 strategy: "schema",
                 ..Default::default()
@@ -177,7 +183,8 @@ impl SchemaEvaluator {
 
 impl SchemaEvaluator {
     /// Tests each candidate of a woven build (its edited locations and
-    /// switches), `jobs` at a time.
+    /// switches), `jobs` at a time. The unchanged crate (no edited
+    /// locations) runs every test, with no cutoff.
     fn run_woven(
         &mut self,
         suite: &TestSuite,
@@ -186,12 +193,21 @@ impl SchemaEvaluator {
         on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
         let plan: &TestPlan = self.fallback.plan();
+        let uncut = runs.iter().any(|(edited, _)| edited.is_none()).then(|| {
+            let mut uncut = plan.clone();
+            uncut.set_cutoff(None);
+            uncut
+        });
         let timings: Mutex<Vec<(f64, f64)>> = Mutex::new(Vec::new());
         let started = Instant::now();
         let outcomes = process::in_parallel(self.jobs, runs.len(), budget, |index| {
             let (edited, switches) = &runs[index];
             let env = [(SCHEMA_ENV, OsString::from(switches))];
             let started = Instant::now();
+            let plan = match edited {
+                None => uncut.as_ref().unwrap_or(plan),
+                Some(_) => plan,
+            };
             let run = plan.run(suite, edited.as_ref(), &env, budget)?;
             timings
                 .lock()
@@ -311,23 +327,8 @@ impl SchemaEvaluator {
         budget: Budget,
         on_done: OnDone,
     ) -> Result<BTreeMap<usize, CandidateOutcome>> {
-        let mut rounds = Rounds {
-            pending: fresh.to_vec(),
-            ..Rounds::default()
-        };
-        if !rounds.pending.is_empty() {
-            self.stats.batches += 1;
-        }
-        for _ in 0..MAX_BUILDS_PER_BATCH {
-            if self
-                .woven_build(batch, &mut rounds, budget, on_done)?
-                .is_break()
-            {
-                break;
-            }
-        }
+        let rounds = self.decide_woven(batch, fresh, budget, on_done)?;
         let mut decided = rounds.decided;
-        self.stats.woven += decided.len();
         // The rest (not weavable, or left when the builds ran out) are built
         // one by one.
         let separate: Vec<usize> = fresh
@@ -344,6 +345,34 @@ impl SchemaEvaluator {
             decided.extend(separate.into_iter().zip(outcomes?));
         }
         Ok(decided)
+    }
+
+    /// The woven builds of the `fresh` candidates of `batch`, while they
+    /// pay: what they decided, and why the others were not woven.
+    fn decide_woven(
+        &mut self,
+        batch: &[Candidate],
+        fresh: &[usize],
+        budget: Budget,
+        on_done: OnDone,
+    ) -> Result<Rounds> {
+        let mut rounds = Rounds {
+            pending: fresh.to_vec(),
+            ..Rounds::default()
+        };
+        if !rounds.pending.is_empty() {
+            self.stats.batches += 1;
+        }
+        for _ in 0..MAX_BUILDS_PER_BATCH {
+            if self
+                .woven_build(batch, &mut rounds, budget, on_done)?
+                .is_break()
+            {
+                break;
+            }
+        }
+        self.stats.woven += rounds.decided.len();
+        Ok(rounds)
     }
 
     /// One woven build of the `rounds.pending` candidates of `batch`: the
@@ -382,16 +411,28 @@ impl SchemaEvaluator {
         }
         self.stats.woven_builds += 1;
         let woven_candidates: Vec<&Candidate> = woven.iter().map(|(i, _)| &batch[*i]).collect();
-        let targets = self.targets_for(&woven_candidates);
-        let errors = match self.build(&schema.files, Some(&targets), budget)? {
+        // The unchanged crate runs every test: every target is built.
+        let targets = (!self.unchanged_wanted).then(|| self.targets_for(&woven_candidates));
+        let errors = match self.build(&schema.files, targets.as_ref(), budget)? {
             Ok(suite) => {
-                let runs: Vec<_> = woven
-                    .iter()
-                    .map(|(i, switches)| (Some(edited_locations(&batch[*i])), switches.clone()))
+                // The unchanged crate first, where it is wanted.
+                let unchanged = usize::from(self.unchanged_wanted);
+                let runs: Vec<_> = (unchanged == 1)
+                    .then(|| (None, String::new()))
+                    .into_iter()
+                    .chain(woven.iter().map(|(i, switches)| {
+                        (Some(edited_locations(&batch[*i])), switches.clone())
+                    }))
                     .collect();
-                let outcomes = self.run_woven(&suite, &runs, budget, &|run, outcome| {
-                    on_done(woven[run].0, outcome)
+                let mut outcomes = self.run_woven(&suite, &runs, budget, &|run, outcome| {
+                    if let Some(candidate) = run.checked_sub(unchanged) {
+                        on_done(woven[candidate].0, outcome);
+                    }
                 })?;
+                if unchanged == 1 {
+                    self.unchanged = Some(outcomes.remove(0));
+                    self.unchanged_wanted = false;
+                }
                 rounds
                     .decided
                     .extend(woven.iter().map(|(i, _)| *i).zip(outcomes));
@@ -607,7 +648,27 @@ impl PreparedEvaluator for SchemaEvaluator {
 
     /// The unchanged crate built (with the switch runtime) and tested in
     /// the woven copy. (The rebuild workers are made when first needed.)
-    fn baseline_runs(&mut self, budget: Budget) -> Result<Vec<CandidateOutcome>> {
+    /// The unchanged crate runs in the first of `first`'s woven builds
+    /// that builds; without one (no candidate woven, or none built), in a
+    /// build of its own.
+    fn baseline_runs(
+        &mut self,
+        budget: Budget,
+        first: &[Candidate],
+    ) -> Result<Vec<CandidateOutcome>> {
+        if !first.is_empty() {
+            // Those woven are kept; the others are left to the search
+            // (built one by one, they would come before the unchanged
+            // crate's verdicts).
+            let (texts, fresh) = new_texts(first, &self.originals, &self.cache);
+            self.unchanged_wanted = true;
+            let woven = self.decide_woven(first, &fresh, budget, &|_, _| {});
+            self.unchanged_wanted = false;
+            self.record(&texts, &fresh, woven?.decided);
+            if let Some(outcome) = self.unchanged.take() {
+                return Ok(vec![outcome]);
+            }
+        }
         let mut outcomes = Vec::new();
         let schema = weave(
             &self.originals,

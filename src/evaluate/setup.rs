@@ -12,12 +12,12 @@ use crate::evaluate::copy::BuildCopy;
 use crate::evaluate::data_reads::words_among;
 use crate::evaluate::fitness::{FitnessModel, Weights};
 use crate::evaluate::functions::Functions;
-use crate::evaluate::plan::TestPlan;
+use crate::evaluate::plan::{Cutoff, TestPlan};
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::schema::SchemaEvaluator;
 use crate::evaluate::{CandidateOutcome, EvaluatorKind, PreparedEvaluator, Settings};
 use crate::exit::{Exit, Failure, Result, bail};
-use crate::mutation::constants;
+use crate::mutation::{Candidate, constants};
 use crate::system::Budget;
 use crate::system::console::Console;
 use crate::system::scratch::MAIN_TARGET;
@@ -173,10 +173,14 @@ pub fn test_plan(
 /// Builds the evaluator, runs the unchanged crate on every build it uses,
 /// and derives the fitness model for making the tests `failing` pass while
 /// keeping the passing ones green, leaving out tests whose outcome changed
-/// between runs (flaky). The end of `budget` halts it.
+/// between runs (flaky). `first`, the sweep's first candidates, are judged
+/// in the build the unchanged crate runs in where the evaluator weaves
+/// (with the sweep's cutoff; a build less), and kept unless a flaky test
+/// changes the plan. The end of `budget` halts it.
 pub fn prepare(
     baseline: &Baseline,
     failing: &[TestId],
+    first: &[Candidate],
     weights: Weights,
     settings: &Settings,
     console: &Console,
@@ -195,7 +199,15 @@ pub fn prepare(
     )?;
     let spinner = console.spinner("Preparing");
     spinner.set_message("scratch copies for the search (their first build takes longest)");
-    let reruns = evaluator.baseline_runs(budget)?;
+    let unless_flaky = FitnessModel {
+        weights,
+        originally_passing: passing.iter().copied().collect(),
+        originally_failing: failing.iter().copied().collect(),
+    };
+    evaluator.set_cutoff(Some(Cutoff::sweep(&unless_flaky)));
+    let reruns = evaluator.baseline_runs(budget, first);
+    evaluator.set_cutoff(None);
+    let reruns = reruns?;
     drop(spinner);
     let mut flaky = BTreeSet::new();
     for rerun in &reruns {
@@ -230,7 +242,9 @@ pub fn prepare(
     if failing.is_empty() {
         return Ok(Prepared::AllFlaky { flaky });
     }
-    evaluator.set_plan(test_plan(baseline, &failing, &passing, settings));
+    if !flaky.is_empty() {
+        evaluator.set_plan(test_plan(baseline, &failing, &passing, settings));
+    }
     let model = FitnessModel {
         weights,
         originally_passing: passing.into_iter().collect(),

@@ -75,6 +75,7 @@ pub fn bisect(
     let (mut evaluator, model, _) = prepare(
         baseline,
         &failing,
+        &[],
         settings.weights,
         &settings.evaluation,
         console,

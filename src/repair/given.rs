@@ -141,6 +141,7 @@ pub fn ready_to_judge(
     prepare(
         baseline,
         &failing,
+        &[],
         settings.weights,
         &settings.evaluation,
         console,

@@ -678,6 +678,7 @@ pub fn shard_sweep(
     let (mut evaluator, model, _) = prepare(
         baseline,
         &group.group.tests,
+        &[],
         settings.weights,
         &settings.evaluation,
         console,

@@ -19,16 +19,16 @@ use crate::baseline::Baseline;
 use crate::cargo::{Panic, Verdict};
 use crate::code::source::Location;
 use crate::code::source::{Edit, FileId};
-use crate::evaluate::FitnessModel;
 use crate::evaluate::TestPlan;
 use crate::evaluate::{
     CandidateOutcome, EvaluationCounts, Evaluator, EvaluatorStats, OnDone, PreparedEvaluator,
     evaluate_until_halt,
 };
+use crate::evaluate::{Cutoff, FitnessModel};
 use crate::exit::{Exit, Failure, Halt, Result};
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::mutation::{Mutator, course};
-use crate::repair::sweep::{BATCH, sweep_cutoff};
+use crate::repair::sweep::BATCH;
 use crate::system::Budget;
 
 /// Which slice of the sweep's edits this run evaluates.
@@ -142,7 +142,7 @@ pub fn run_shard(
     budget: Budget,
     on_batch: &dyn Fn(usize, usize),
 ) -> Result<(ShardReport, Option<Halt>)> {
-    evaluator.set_cutoff(Some(sweep_cutoff(model)));
+    evaluator.set_cutoff(Some(Cutoff::sweep(model)));
     let mine: Vec<usize> = (shard.index..edits.len()).step_by(shard.count).collect();
     let mut outcomes = Vec::new();
     let mut stopped = None;
@@ -395,7 +395,7 @@ impl Evaluator for Known {
         self.inner.counts() + self.counts
     }
 
-    fn set_cutoff(&mut self, cutoff: Option<crate::evaluate::Cutoff>) {
+    fn set_cutoff(&mut self, cutoff: Option<Cutoff>) {
         self.inner.set_cutoff(cutoff);
     }
 
@@ -405,8 +405,17 @@ impl Evaluator for Known {
 }
 
 impl PreparedEvaluator for Known {
-    fn baseline_runs(&mut self, budget: Budget) -> Result<Vec<CandidateOutcome>> {
-        self.inner.baseline_runs(budget)
+    fn baseline_runs(
+        &mut self,
+        budget: Budget,
+        first: &[Candidate],
+    ) -> Result<Vec<CandidateOutcome>> {
+        let unknown: Vec<Candidate> = first
+            .iter()
+            .filter(|c| !self.known.contains_key(c))
+            .cloned()
+            .collect();
+        self.inner.baseline_runs(budget, &unknown)
     }
 
     fn set_plan(&mut self, plan: TestPlan) {

@@ -40,7 +40,7 @@ use crate::repair::search::{
 };
 use crate::repair::settings::Settings;
 use crate::repair::shard::{Known, enumerate, known_outcomes};
-use crate::repair::sweep::{SweepStop, Swept, sweep};
+use crate::repair::sweep::{SweepStop, Swept, first_batch, sweep};
 use crate::system::Budget;
 use crate::system::console::Console;
 
@@ -175,10 +175,10 @@ pub fn run_stage(
     let originals = &ground.originals;
     let mut mutator = ground.mutator(group, settings);
     let locations = sweep_locations(&mutator, group);
-    let shard_edits = (index == 0).then_some((&mutator, locations.as_slice()));
     let mut timings = BTreeMap::from([("types", ground.types_seconds)]);
+    let at = (&mutator, locations.as_slice());
     let prepared = timed(&mut timings, "prepare", || {
-        evaluator_for(baseline, group, settings, console, shard_edits, budget)
+        evaluator_for(baseline, group, at, index == 0, settings, console, budget)
     })?;
     let (mut evaluator, model, flaky) = match prepared {
         Ok(ready) => ready,
@@ -284,23 +284,33 @@ pub fn run_stage(
 /// flaky.
 type Evaluating = (Box<dyn PreparedEvaluator>, FitnessModel, Vec<TestId>);
 
-/// The group's evaluator, its fitness model and the tests found flaky; for
-/// the first stage (`shard_edits`: its mutator and sweep locations), with
-/// the outcomes of its edits that shards evaluated already. `Err` with the
-/// flaky tests when every failing test of the group is flaky.
+/// The group's evaluator, its fitness model and the tests found flaky,
+/// the first batch of the sweep (`sweep_at`: its mutator and locations)
+/// judged in the preparation's build; for the `first_stage`, with the
+/// outcomes of its edits that shards evaluated already (given to none).
+/// `Err` with the flaky tests when every failing test of the group is
+/// flaky.
 fn evaluator_for(
     baseline: &Baseline,
     group: &GroupRanking,
+    sweep_at: (&Mutator, &[Location]),
+    first_stage: bool,
     settings: &Settings,
     console: &Console,
-    shard_edits: Option<(&Mutator, &[Location])>,
     budget: Budget,
 ) -> Result<Result<Evaluating, Vec<TestId>>> {
+    let (mutator, locations) = sweep_at;
+    let shards = settings.shards.as_ref().filter(|_| first_stage);
+    let first = match shards {
+        Some(_) => Vec::new(),
+        None => first_batch(mutator, locations),
+    };
     let tests = &group.group.tests;
     let evaluation = &settings.evaluation;
     let (mut evaluator, model, flaky) = match prepare(
         baseline,
         tests,
+        &first,
         settings.weights,
         evaluation,
         console,
@@ -313,7 +323,7 @@ fn evaluator_for(
         } => (evaluator, model, flaky),
         Prepared::AllFlaky { flaky } => return Ok(Err(flaky)),
     };
-    if let (Some(shards), Some((mutator, locations))) = (&settings.shards, shard_edits) {
+    if let Some(shards) = shards {
         let known = known_outcomes(shards, &enumerate(mutator, locations), baseline)?;
         let merged = format!("{} outcomes of single edits", known.len());
         console.status("Merging", format!("{merged} from {} shards", shards.len()));

@@ -62,16 +62,15 @@ pub struct Swept {
 /// has this many).
 pub const BATCH: usize = 200;
 
-/// The sweep's cutoff: an edit that fixes no failing test is of no use
-/// here, so its passing tests need not run; nor is one that breaks a
-/// passing test (neither plausible nor a partial fix), so they stop at the
-/// first that fails.
-pub fn sweep_cutoff(model: &FitnessModel) -> Cutoff {
-    Cutoff {
-        model: model.clone(),
-        threshold: model.of_passed(&model.originally_passing) + 1e-9,
-        clean_only: true,
-    }
+/// The candidates of the sweep's first batch over `locations` (the
+/// evaluator's preparation judges them in the build it needs anyway).
+pub fn first_batch(mutator: &Mutator, locations: &[Location]) -> Vec<Candidate> {
+    let legs = course(locations);
+    mutator
+        .batch_at(&legs, &mut 0, BATCH, usize::MAX)
+        .into_iter()
+        .map(|edit| Candidate::original().with(edit))
+        .collect()
 }
 
 /// How far a sweep is, for a progress bar: the locations whose edits
@@ -107,7 +106,7 @@ pub fn sweep(
         passed: Vec::new(),
     };
     let original = model.of_passed(&model.originally_passing);
-    evaluator.set_cutoff(Some(sweep_cutoff(model)));
+    evaluator.set_cutoff(Some(Cutoff::sweep(model)));
     let legs = course(locations);
     let mut visited = BTreeSet::new();
     let mut next = 0;
