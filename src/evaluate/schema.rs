@@ -647,10 +647,9 @@ impl PreparedEvaluator for SchemaEvaluator {
     }
 
     /// The unchanged crate built (with the switch runtime) and tested in
-    /// the woven copy. (The rebuild workers are made when first needed.)
-    /// The unchanged crate runs in the first of `first`'s woven builds
-    /// that builds; without one (no candidate woven, or none built), in a
-    /// build of its own.
+    /// the woven copy: in the first woven build of `first` that builds, or
+    /// without one (no candidate woven, or none built) in a build of its
+    /// own. (The rebuild workers are made when first needed.)
     fn baseline_runs(
         &mut self,
         budget: Budget,
