@@ -608,6 +608,15 @@ impl Evaluator for SchemaEvaluator {
             Err(error) => {
                 let heard = heard.into_inner().unwrap_or_default();
                 self.record(&texts, &fresh, heard);
+                // What was known before the batch was decided before the
+                // halt too (the preparation's runs of the first batch).
+                for (index, text) in texts.iter().enumerate() {
+                    if let Some(outcome) = self.cache.get(text)
+                        && !fresh.contains(&index)
+                    {
+                        on_done(index, outcome);
+                    }
+                }
                 return Err(error);
             }
         };
@@ -660,10 +669,23 @@ impl PreparedEvaluator for SchemaEvaluator {
             // (built one by one, they would come before the unchanged
             // crate's verdicts).
             let (texts, fresh) = new_texts(first, &self.originals, &self.cache);
+            let heard: Mutex<BTreeMap<usize, CandidateOutcome>> = Mutex::new(BTreeMap::new());
             self.unchanged_wanted = true;
-            let woven = self.decide_woven(first, &fresh, budget, &|_, _| {});
+            let woven = self.decide_woven(first, &fresh, budget, &|index, outcome| {
+                if let Ok(mut heard) = heard.lock() {
+                    heard.insert(index, outcome.clone());
+                }
+            });
             self.unchanged_wanted = false;
-            self.record(&texts, &fresh, woven?.decided);
+            // What a halt cut short is kept too: the search reads it.
+            let decided = match woven {
+                Ok(rounds) => rounds.decided,
+                Err(error) => {
+                    self.record(&texts, &fresh, heard.into_inner().unwrap_or_default());
+                    return Err(error);
+                }
+            };
+            self.record(&texts, &fresh, decided);
             if let Some(outcome) = self.unchanged.take() {
                 return Ok(vec![outcome]);
             }

@@ -16,7 +16,7 @@ use crate::evaluate::plan::{Cutoff, TestPlan};
 use crate::evaluate::rebuild::RebuildEvaluator;
 use crate::evaluate::schema::SchemaEvaluator;
 use crate::evaluate::{CandidateOutcome, EvaluatorKind, PreparedEvaluator, Settings};
-use crate::exit::{Exit, Failure, Result, bail};
+use crate::exit::{Error, Exit, Failure, Halt, Result, bail};
 use crate::mutation::{Candidate, constants};
 use crate::system::Budget;
 use crate::system::console::Console;
@@ -207,7 +207,13 @@ pub fn prepare(
     evaluator.set_cutoff(Some(Cutoff::sweep(&unless_flaky)));
     let reruns = evaluator.baseline_runs(budget, first);
     evaluator.set_cutoff(None);
-    let reruns = reruns?;
+    let reruns = match reruns {
+        // The time ran out in the first candidates' build or runs: what
+        // they decided is kept for the search (which ends at once with
+        // it), and no test is known to be flaky.
+        Err(Error::Halt(Halt::TimeLimit)) if !first.is_empty() => Vec::new(),
+        reruns => reruns?,
+    };
     drop(spinner);
     let mut flaky = BTreeSet::new();
     for rerun in &reruns {
