@@ -867,6 +867,13 @@ fn shards_merged_give_the_patch_of_an_unsharded_run() {
         merged_report["evaluation"]
     );
     assert!(woven(&report) > 0, "{}", report["evaluation"]);
+    // The plain run's one build is its first batch's, where the unchanged
+    // crate re-ran too (no build of its own for the re-run).
+    assert_eq!(
+        report["evaluation"]["builds"], 1,
+        "{}",
+        report["evaluation"]
+    );
     assert!(
         merged_report["evaluation"]["builds"].as_u64() <= report["evaluation"]["builds"].as_u64(),
         "the merge builds no more: {} against {}",

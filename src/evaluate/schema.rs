@@ -104,10 +104,18 @@ pub struct SchemaEvaluator {
     stats: EvaluatorStats,
     /// How long each woven candidate's tests took.
     test_times: Vec<f64>,
-    /// Whether the next woven build that builds also runs the unchanged
-    /// crate (no switch set), and that run's outcome.
-    unchanged_wanted: bool,
-    unchanged: Option<CandidateOutcome>,
+    /// The unchanged crate's run in a woven build (see `baseline_runs`).
+    unchanged: Unchanged,
+}
+
+/// Whether the next woven build that builds also runs the unchanged crate
+/// (no switch set), and that run's outcome once it ran.
+#[derive(Debug, Default)]
+enum Unchanged {
+    #[default]
+    Unwanted,
+    Wanted,
+    Ran(CandidateOutcome),
 }
 
 impl SchemaEvaluator {
@@ -133,8 +141,7 @@ impl SchemaEvaluator {
             cache: HashMap::new(),
             counts: EvaluationCounts::default(),
             test_times: Vec::new(),
-            unchanged_wanted: false,
-            unchanged: None,
+            unchanged: Unchanged::Unwanted,
             stats: EvaluatorStats {
                 strategy: "schema",
                 ..Default::default()
@@ -318,17 +325,61 @@ impl SchemaEvaluator {
 }
 
 impl SchemaEvaluator {
+    /// Decides the candidates of `batch` not in the cache and caches their
+    /// outcomes (those a halt cut short too, which then reports the ones
+    /// known before as decided); `woven_only` leaves those no woven build
+    /// decides undecided. The batch's texts, the cache keys.
+    fn judge(
+        &mut self,
+        batch: &[Candidate],
+        woven_only: bool,
+        budget: Budget,
+        on_done: OnDone,
+    ) -> Result<Vec<Texts>> {
+        let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
+        let heard: Mutex<BTreeMap<usize, CandidateOutcome>> = Mutex::new(BTreeMap::new());
+        let decided = self.decide(batch, &fresh, woven_only, budget, &|index, outcome| {
+            if let Ok(mut heard) = heard.lock() {
+                heard.insert(index, outcome.clone());
+            }
+            on_done(index, outcome);
+        });
+        match decided {
+            Ok(decided) => {
+                self.record(&texts, &fresh, decided);
+                Ok(texts)
+            }
+            Err(error) => {
+                self.record(&texts, &fresh, heard.into_inner().unwrap_or_default());
+                // What was known before the batch was decided before the
+                // halt too (the preparation's runs of the first batch).
+                for (index, text) in texts.iter().enumerate() {
+                    if let Some(outcome) = self.cache.get(text)
+                        && !fresh.contains(&index)
+                    {
+                        on_done(index, outcome);
+                    }
+                }
+                Err(error)
+            }
+        }
+    }
+
     /// The outcomes of the `fresh` candidates of `batch`, by index: woven
-    /// builds while they pay, the rest one by one.
+    /// builds while they pay, the rest one by one (unless `woven_only`).
     fn decide(
         &mut self,
         batch: &[Candidate],
         fresh: &[usize],
+        woven_only: bool,
         budget: Budget,
         on_done: OnDone,
     ) -> Result<BTreeMap<usize, CandidateOutcome>> {
         let rounds = self.decide_woven(batch, fresh, budget, on_done)?;
         let mut decided = rounds.decided;
+        if woven_only {
+            return Ok(decided);
+        }
         // The rest (not weavable, or left when the builds ran out) are built
         // one by one.
         let separate: Vec<usize> = fresh
@@ -412,11 +463,12 @@ impl SchemaEvaluator {
         self.stats.woven_builds += 1;
         let woven_candidates: Vec<&Candidate> = woven.iter().map(|(i, _)| &batch[*i]).collect();
         // The unchanged crate runs every test: every target is built.
-        let targets = (!self.unchanged_wanted).then(|| self.targets_for(&woven_candidates));
+        let wanted = matches!(self.unchanged, Unchanged::Wanted);
+        let targets = (!wanted).then(|| self.targets_for(&woven_candidates));
         let errors = match self.build(&schema.files, targets.as_ref(), budget)? {
             Ok(suite) => {
                 // The unchanged crate first, where it is wanted.
-                let unchanged = usize::from(self.unchanged_wanted);
+                let unchanged = usize::from(wanted);
                 let runs: Vec<_> = (unchanged == 1)
                     .then(|| (None, String::new()))
                     .into_iter()
@@ -430,8 +482,7 @@ impl SchemaEvaluator {
                     }
                 })?;
                 if unchanged == 1 {
-                    self.unchanged = Some(outcomes.remove(0));
-                    self.unchanged_wanted = false;
+                    self.unchanged = Unchanged::Ran(outcomes.remove(0));
                 }
                 rounds
                     .decided
@@ -594,33 +645,7 @@ impl Evaluator for SchemaEvaluator {
         budget: Budget,
         on_done: OnDone,
     ) -> Result<Vec<CandidateOutcome>> {
-        let (texts, fresh) = new_texts(batch, &self.originals, &self.cache);
-        // What was decided is kept even when a halt cuts the batch short.
-        let heard: Mutex<BTreeMap<usize, CandidateOutcome>> = Mutex::new(BTreeMap::new());
-        let decided = self.decide(batch, &fresh, budget, &|index, outcome| {
-            if let Ok(mut heard) = heard.lock() {
-                heard.insert(index, outcome.clone());
-            }
-            on_done(index, outcome);
-        });
-        let decided = match decided {
-            Ok(decided) => decided,
-            Err(error) => {
-                let heard = heard.into_inner().unwrap_or_default();
-                self.record(&texts, &fresh, heard);
-                // What was known before the batch was decided before the
-                // halt too (the preparation's runs of the first batch).
-                for (index, text) in texts.iter().enumerate() {
-                    if let Some(outcome) = self.cache.get(text)
-                        && !fresh.contains(&index)
-                    {
-                        on_done(index, outcome);
-                    }
-                }
-                return Err(error);
-            }
-        };
-        self.record(&texts, &fresh, decided);
+        let texts = self.judge(batch, false, budget, on_done)?;
         Ok(texts.iter().map(|t| self.cache[t].clone()).collect())
     }
 
@@ -665,28 +690,14 @@ impl PreparedEvaluator for SchemaEvaluator {
         first: &[Candidate],
     ) -> Result<Vec<CandidateOutcome>> {
         if !first.is_empty() {
-            // Those woven are kept; the others are left to the search
-            // (built one by one, they would come before the unchanged
-            // crate's verdicts).
-            let (texts, fresh) = new_texts(first, &self.originals, &self.cache);
-            let heard: Mutex<BTreeMap<usize, CandidateOutcome>> = Mutex::new(BTreeMap::new());
-            self.unchanged_wanted = true;
-            let woven = self.decide_woven(first, &fresh, budget, &|index, outcome| {
-                if let Ok(mut heard) = heard.lock() {
-                    heard.insert(index, outcome.clone());
-                }
-            });
-            self.unchanged_wanted = false;
-            // What a halt cut short is kept too: the search reads it.
-            let decided = match woven {
-                Ok(rounds) => rounds.decided,
-                Err(error) => {
-                    self.record(&texts, &fresh, heard.into_inner().unwrap_or_default());
-                    return Err(error);
-                }
-            };
-            self.record(&texts, &fresh, decided);
-            if let Some(outcome) = self.unchanged.take() {
+            // Those woven are kept (a halt's too: the search reads them);
+            // the others are left to the search (built one by one, they
+            // would come before the unchanged crate's verdicts).
+            self.unchanged = Unchanged::Wanted;
+            let judged = self.judge(first, true, budget, &|_, _| {});
+            let unchanged = std::mem::take(&mut self.unchanged);
+            judged?;
+            if let Unchanged::Ran(outcome) = unchanged {
                 return Ok(vec![outcome]);
             }
         }

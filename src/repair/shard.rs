@@ -410,12 +410,7 @@ impl PreparedEvaluator for Known {
         budget: Budget,
         first: &[Candidate],
     ) -> Result<Vec<CandidateOutcome>> {
-        let unknown: Vec<Candidate> = first
-            .iter()
-            .filter(|c| !self.known.contains_key(c))
-            .cloned()
-            .collect();
-        self.inner.baseline_runs(budget, &unknown)
+        self.inner.baseline_runs(budget, first)
     }
 
     fn set_plan(&mut self, plan: TestPlan) {

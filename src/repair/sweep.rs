@@ -19,7 +19,7 @@ use crate::evaluate::FitnessModel;
 use crate::evaluate::{CandidateOutcome, Evaluator, evaluate_until_halt};
 use crate::exit::{Halt, Result};
 use crate::localize::{EditEffect, FixClass};
-use crate::mutation::{Candidate, Operator};
+use crate::mutation::{Candidate, Leg, Operator, PatchEdit};
 use crate::mutation::{Mutator, course};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
 use crate::system::Budget;
@@ -65,12 +65,22 @@ pub const BATCH: usize = 200;
 /// The candidates of the sweep's first batch over `locations` (the
 /// evaluator's preparation judges them in the build it needs anyway).
 pub fn first_batch(mutator: &Mutator, locations: &[Location]) -> Vec<Candidate> {
-    let legs = course(locations);
-    mutator
-        .batch_at(&legs, &mut 0, BATCH, usize::MAX)
-        .into_iter()
-        .map(|edit| Candidate::original().with(edit))
-        .collect()
+    batch_from(mutator, &course(locations), &mut 0).1
+}
+
+/// The batch of single edits from `legs[*next..]` (`next` moved past it),
+/// and each as a candidate.
+fn batch_from(
+    mutator: &Mutator,
+    legs: &[Leg],
+    next: &mut usize,
+) -> (Vec<PatchEdit>, Vec<Candidate>) {
+    let edits = mutator.batch_at(legs, next, BATCH, usize::MAX);
+    let candidates = edits
+        .iter()
+        .map(|edit| Candidate::original().with(edit.clone()))
+        .collect();
+    (edits, candidates)
 }
 
 /// How far a sweep is, for a progress bar: the locations whose edits
@@ -118,11 +128,7 @@ pub fn sweep(
             break;
         }
         let first = next;
-        let batch = mutator.batch_at(&legs, &mut next, BATCH, usize::MAX);
-        let candidates: Vec<Candidate> = batch
-            .iter()
-            .map(|edit| Candidate::original().with(edit.clone()))
-            .collect();
+        let (batch, candidates) = batch_from(mutator, &legs, &mut next);
         // A halt in the middle of the batch loses none of what was decided.
         let decided = AtomicUsize::new(swept.edits);
         let (outcomes, halt) = evaluate_until_halt(evaluator, &candidates, budget, &|_, _| {
