@@ -295,3 +295,33 @@ fn functions_woven_in_place() {
         "{stats:?}"
     );
 }
+
+/// A trait impl's method that calls the trait's method on another type
+/// (`self.0.fmt(f)` in `impl fmt::Display`, the trait not imported): the
+/// trait is in scope only in its impl, so each copy in the helper trait's
+/// impl `use`s it. Its edits are woven in copies, like any method's: none
+/// is built alone, and the batch takes at most two builds.
+#[test]
+fn a_trait_method_that_calls_the_trait_is_copied() {
+    let text = std::fs::read_to_string(format!(
+        "{}/testdata/shapes/src/lib.rs",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.trim() == "self.0.fmt(f)")
+        .unwrap() as u32
+        + 1;
+    let (candidates, stats) = agree_on("shapes", 2, &|session| {
+        session
+            .sweep_candidates(5000)
+            .unwrap()
+            .into_iter()
+            .filter(|c| c.edits().iter().all(|e| e.line == line))
+            .collect()
+    });
+    assert!(candidates.len() >= 3, "{} candidates", candidates.len());
+    assert_eq!(stats.separate, 0, "{stats:?}");
+    assert_eq!(stats.woven, candidates.len(), "{stats:?}");
+}

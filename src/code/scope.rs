@@ -45,6 +45,10 @@ pub struct Scope {
     pub return_type: Option<std::ops::Range<usize>>,
     /// Loops around it in its function or closure (`break`, `continue`).
     pub loops: usize,
+    /// The name of the type the `impl` around the function is for (`Hir`
+    /// in `impl<'a> fmt::Debug for &'a crate::Hir`): what `self` is. `None`
+    /// outside an `impl` and in a trait's default method.
+    pub self_type: Option<String>,
     /// The `macro_rules!` transcriber it is in, if any (its code names the
     /// crate `$crate`, and edits must respect its repetitions).
     pub in_macro: Option<Arc<MacroSite>>,

@@ -55,64 +55,46 @@ fn collect_let_bindings(cond: &Expr, out: &mut Vec<String>) {
 /// The local variables a piece of code uses but does not bind itself: the
 /// single-segment paths in expression position (not called as functions),
 /// including those in the arguments of function-like macros that parse as
-/// expressions (`println!("{}", x)`).
+/// expressions (`println!("{}", x)`). A name counts where no binding of
+/// the code is in scope: `x` in `x.len() + v.iter().map(|x| x).sum()`.
 pub fn free_variables(node: &impl ToTokens) -> BTreeSet<String> {
-    names_used(node, false)
+    free_uses(node, false)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
 }
 
 /// Like [`free_variables`], but a field of `self` counts as a variable of
 /// its own (`self.count`), for dependencies through fields.
 pub fn variables_used(node: &impl ToTokens) -> BTreeSet<String> {
-    names_used(node, true)
+    free_uses(node, true)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
 }
 
-fn names_used(node: &impl ToTokens, self_fields: bool) -> BTreeSet<String> {
-    struct Names {
-        used: BTreeSet<String>,
-        bound: BTreeSet<String>,
-        self_fields: bool,
-    }
-    impl<'ast> Visit<'ast> for Names {
-        fn visit_expr_field(&mut self, field: &'ast syn::ExprField) {
-            match self_field(field) {
-                Some(name) if self.self_fields => {
-                    self.used.insert(name);
-                }
-                _ => visit::visit_expr_field(self, field),
-            }
-        }
-        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-            if !matches!(call.func.as_ref(), Expr::Path(_)) {
-                self.visit_expr(&call.func);
-            }
-            for arg in &call.args {
-                self.visit_expr(arg);
-            }
-        }
-        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
-            if path.qself.is_none()
-                && let Some(ident) = path.path.get_ident()
-            {
-                let name = ident.to_string();
-                if is_variable_name(&name) {
-                    self.used.insert(name);
-                }
-            }
-        }
-        fn visit_pat(&mut self, pat: &'ast Pat) {
-            self.bound.extend(pattern_bindings(pat));
-        }
-        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            for arg in &macro_arguments(mac) {
-                self.visit_expr(arg);
-            }
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
+/// Where the local variables `names` are read or written in `node` where
+/// `node` does not bind them itself (see [`free_variables`]), as byte
+/// ranges of the file `node` was parsed from, in order.
+pub fn variable_occurrences(
+    node: &impl ToTokens,
+    names: &BTreeSet<String>,
+) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut found: Vec<_> = free_uses(node, false)
+        .into_iter()
+        .filter(|(name, _)| names.contains(name))
+        .collect();
+    found.sort_by_key(|(_, range)| range.start);
+    found
+}
+
+/// Each use in `node` of a name it does not bind where the use is (with
+/// `self_fields`, `self.count` as a name of its own), with its bytes.
+fn free_uses(node: &impl ToTokens, self_fields: bool) -> Vec<(String, std::ops::Range<usize>)> {
     let tokens = node.to_token_stream();
-    let mut names = Names {
-        used: BTreeSet::new(),
-        bound: BTreeSet::new(),
+    let mut uses = Uses {
+        found: Vec::new(),
+        scopes: vec![Vec::new()],
         self_fields,
     };
     // A statement or an expression; a condition's `let` parses as a
@@ -120,53 +102,130 @@ fn names_used(node: &impl ToTokens, self_fields: bool) -> BTreeSet<String> {
     let block = syn::parse2::<syn::Block>(quote::quote!({ #tokens }))
         .or_else(|_| syn::parse2::<syn::Block>(quote::quote!({ #tokens; })));
     if let Ok(block) = block {
-        names.visit_block(&block);
+        uses.visit_block(&block);
     }
-    names.used.difference(&names.bound).cloned().collect()
+    uses.found
 }
 
-/// Where the local variables `names` are read or written in `node` (single
-/// identifiers in expression position, macro arguments included), as byte
-/// ranges of the file `node` was parsed from.
-pub fn variable_occurrences(
-    node: &impl ToTokens,
-    names: &BTreeSet<String>,
-) -> Vec<(String, std::ops::Range<usize>)> {
-    struct Finder<'a> {
-        names: &'a BTreeSet<String>,
-        found: Vec<(String, std::ops::Range<usize>)>,
+/// The walk of [`free_uses`]: the names bound in each scope around the
+/// point reached (a block's `let`s from where they are, a closure's
+/// parameters, an arm's or a loop's pattern, an `if let`'s bindings).
+struct Uses {
+    found: Vec<(String, std::ops::Range<usize>)>,
+    scopes: Vec<Vec<String>>,
+    self_fields: bool,
+}
+
+impl Uses {
+    fn bind(&mut self, pat: &Pat) {
+        let names = pattern_bindings(pat);
+        self.scopes.last_mut().expect("a scope").extend(names);
     }
-    impl<'ast> Visit<'ast> for Finder<'_> {
-        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
-            if path.qself.is_none()
-                && let Some(ident) = path.path.get_ident()
-            {
-                let name = ident.to_string();
-                if self.names.contains(&name) {
-                    self.found
-                        .push((name, syn::spanned::Spanned::span(ident).byte_range()));
-                }
+
+    fn scoped(&mut self, walk: impl FnOnce(&mut Self)) {
+        self.scopes.push(Vec::new());
+        walk(self);
+        self.scopes.pop();
+    }
+
+    fn use_name(&mut self, name: String, range: std::ops::Range<usize>) {
+        if !self.scopes.iter().flatten().any(|bound| *bound == name) {
+            self.found.push((name, range));
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Uses {
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        self.scoped(|this| visit::visit_block(this, block));
+    }
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if let Some(init) = &local.init {
+            self.visit_expr(&init.expr);
+            if let Some((_, diverge)) = &init.diverge {
+                self.visit_expr(diverge);
             }
         }
-        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            for arg in &macro_arguments(mac) {
-                self.visit_expr(arg);
+        self.bind(&local.pat);
+    }
+    fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
+        self.visit_expr(&expr.expr);
+        self.bind(&expr.pat);
+    }
+    fn visit_expr_if(&mut self, expr: &'ast syn::ExprIf) {
+        // What the condition's `let`s bind is in scope in the `then` block.
+        self.scoped(|this| {
+            this.visit_expr(&expr.cond);
+            this.visit_block(&expr.then_branch);
+        });
+        if let Some((_, otherwise)) = &expr.else_branch {
+            self.visit_expr(otherwise);
+        }
+    }
+    fn visit_expr_while(&mut self, expr: &'ast syn::ExprWhile) {
+        self.scoped(|this| {
+            this.visit_expr(&expr.cond);
+            this.visit_block(&expr.body);
+        });
+    }
+    fn visit_expr_for_loop(&mut self, expr: &'ast syn::ExprForLoop) {
+        self.visit_expr(&expr.expr);
+        self.scoped(|this| {
+            this.bind(&expr.pat);
+            this.visit_block(&expr.body);
+        });
+    }
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.scoped(|this| {
+            this.bind(&arm.pat);
+            if let Pat::Guard(guarded) = &arm.pat {
+                this.visit_expr(&guarded.guard);
+            }
+            this.visit_expr(&arm.body);
+        });
+    }
+    fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+        self.scoped(|this| {
+            for input in &closure.inputs {
+                this.bind(input);
+            }
+            this.visit_expr(&closure.body);
+        });
+    }
+    fn visit_expr_field(&mut self, field: &'ast syn::ExprField) {
+        match self_field(field) {
+            Some(name) if self.self_fields => {
+                let range = syn::spanned::Spanned::span(field).byte_range();
+                self.use_name(name, range);
+            }
+            _ => visit::visit_expr_field(self, field),
+        }
+    }
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        if !matches!(call.func.as_ref(), Expr::Path(_)) {
+            self.visit_expr(&call.func);
+        }
+        for arg in &call.args {
+            self.visit_expr(arg);
+        }
+    }
+    fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+        if path.qself.is_none()
+            && let Some(ident) = path.path.get_ident()
+        {
+            let name = ident.to_string();
+            if is_variable_name(&name) {
+                self.use_name(name, syn::spanned::Spanned::span(ident).byte_range());
             }
         }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let tokens = node.to_token_stream();
-    let mut finder = Finder {
-        names,
-        found: Vec::new(),
-    };
-    let block = syn::parse2::<syn::Block>(quote::quote!({ #tokens }))
-        .or_else(|_| syn::parse2::<syn::Block>(quote::quote!({ #tokens; })));
-    if let Ok(block) = block {
-        finder.visit_block(&block);
+    fn visit_pat(&mut self, _: &'ast Pat) {}
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        for arg in &macro_arguments(mac) {
+            self.visit_expr(arg);
+        }
     }
-    finder.found.sort_by_key(|(_, range)| range.start);
-    finder.found
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 /// `self.name` for a named field of `self`.
@@ -230,5 +289,33 @@ mod tests {
             free_variables(&expr),
             BTreeSet::from(["items".to_string(), "needle".into()])
         );
+    }
+
+    #[test]
+    fn a_binding_counts_only_where_it_is_in_scope() {
+        // `x` outside the closure that binds it, `n` before its `let`, an
+        // arm's and an `if let`'s bindings outside their arm and block.
+        let stmt: syn::Stmt =
+            syn::parse_str("if x.len() > 0 && v.iter().any(|x| *x > 0) { let n = n + 1; f(n); }")
+                .unwrap();
+        let names = BTreeSet::from(["n".to_string(), "v".into(), "x".into()]);
+        assert_eq!(free_variables(&stmt), names);
+        let expr: Expr = syn::parse_str(
+            "f(match o { Some(k) => k, None => k }, if let Some(j) = p { j } else { j })",
+        )
+        .unwrap();
+        assert_eq!(
+            free_variables(&expr),
+            BTreeSet::from(["j".to_string(), "k".into(), "o".into(), "p".into()])
+        );
+        // Renaming `x` leaves the closure's own `x` alone.
+        let code = "x.iter().map(|x| x + 1)";
+        let expr: Expr = syn::parse_str(code).unwrap();
+        let found = variable_occurrences(&expr, &BTreeSet::from(["x".to_string()]));
+        let texts: Vec<_> = found
+            .iter()
+            .map(|(_, r)| (r.start, &code[r.clone()]))
+            .collect();
+        assert_eq!(texts, [(0, "x")]);
     }
 }

@@ -67,6 +67,17 @@ pub fn arm_body_line(body: &Expr) -> Option<u32> {
     }
 }
 
+/// The name of a type as a path names it, without arguments (`Hir` for
+/// `&'a crate::hir::Hir`, `Vec` for `Vec<u8>`), if it is a path.
+fn type_name(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+        syn::Type::Reference(reference) => type_name(&reference.elem),
+        syn::Type::Paren(inner) => type_name(&inner.elem),
+        _ => None,
+    }
+}
+
 /// Walks every runnable function body of `file`, reporting to `hooks`.
 pub fn walk_runnable_code(file: &syn::File, hooks: &mut impl RunnableCode) {
     let mut walker = Walker {
@@ -107,6 +118,7 @@ impl<H: RunnableCode> Walker<'_, H> {
         self.scope.lent = lent;
         let outer_runnable = std::mem::replace(&mut self.runnable, true);
         self.scope.in_macro = outer_scope.in_macro.clone();
+        self.scope.self_type = outer_scope.self_type.clone();
         self.scope.function = sig.ident.to_string();
         self.scope.function_line = sig.fn_token.span.start().line as u32;
         self.scope.returns = Some(match &sig.output {
@@ -234,6 +246,18 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
 
     fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
         self.function_body(&item.sig, &item.block);
+    }
+
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        let outer = std::mem::replace(&mut self.scope.self_type, type_name(&item.self_ty));
+        visit::visit_item_impl(self, item);
+        self.scope.self_type = outer;
+    }
+
+    fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+        let outer = self.scope.self_type.take();
+        visit::visit_item_trait(self, item);
+        self.scope.self_type = outer;
     }
 
     fn visit_impl_item(&mut self, item: &'ast syn::ImplItem) {

@@ -104,6 +104,9 @@ pub enum Shape {
         declaration: String,
         implementation: String,
         arguments: String,
+        /// The trait's path without its arguments (`fmt::Debug`): its
+        /// methods are in scope in the original, so each copy `use`s it.
+        trait_path: String,
     },
     /// A module-level `const` or `static` item, of type `ty`; `body` is its
     /// value, and a woven build replaces the text from `keyword` (`const`
@@ -236,6 +239,7 @@ enum Container {
         declaration: String,
         implementation: String,
         arguments: String,
+        trait_path: String,
         end: usize,
     },
 }
@@ -338,13 +342,14 @@ impl Collector<'_> {
                 declaration,
                 implementation,
                 arguments,
+                trait_path,
                 end,
-                ..
             } => (
                 Shape::Helper {
                     declaration: declaration.clone(),
                     implementation: implementation.clone(),
                     arguments: arguments.clone(),
+                    trait_path: trait_path.clone(),
                 },
                 *end,
             ),
@@ -437,6 +442,18 @@ fn unwoven_data(
     unwoven
 }
 
+/// A trait's path as written, without generic arguments (`From<u8>` is
+/// `From`): what a `use` names.
+fn path_without_arguments(path: &syn::Path) -> String {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let lead = if path.leading_colon.is_some() {
+        "::"
+    } else {
+        ""
+    };
+    format!("{lead}{}", segments.join("::"))
+}
+
 fn returns_impl_trait(ty: &syn::Type) -> bool {
     struct Finder(bool);
     impl<'ast> Visit<'ast> for Finder {
@@ -507,6 +524,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                         "\n{cfg}impl{generics} {{}}{arguments} for {self_ty} {where_clause} {{ {{}} }}"
                     ),
                     arguments,
+                    trait_path: path_without_arguments(path),
                     end,
                 }
             }
@@ -539,6 +557,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 "\n{cfg}impl{blanket} {{}}{arguments} for __AutofixSelf {where_clause} {{ {{}} }}"
             ),
             arguments,
+            trait_path: name,
             end: Self::range(item).end,
         };
         self.within(container, |this| {
@@ -638,10 +657,12 @@ mod tests {
             declaration,
             implementation,
             arguments,
+            trait_path,
         } = &all[1].shape
         else {
             panic!("{:?}", all[1].shape)
         };
+        assert_eq!(trait_path, "Iterator");
         assert_eq!(
             declaration,
             "\n#[allow(non_camel_case_types)] trait {}: Iterator  { {} }"

@@ -277,6 +277,21 @@ fn dispatch(
 
 /// The copies of a function, where they go: beside it, in another `impl`
 /// block, or in a helper trait.
+/// `body` with what the original has in scope: in an implementation or a
+/// definition of a trait, that trait's methods (a helper's copy is in
+/// another trait's impl), by a `use` first in the body.
+fn in_scope(shape: &Shape, body: &str) -> String {
+    match shape {
+        Shape::Helper { trait_path, .. } if body.starts_with('{') => {
+            format!(
+                "{{ #[allow(unused_imports)] use {trait_path} as _;{}",
+                &body[1..]
+            )
+        }
+        _ => body.to_string(),
+    }
+}
+
 fn copies(
     function: &Function,
     text: &str,
@@ -304,7 +319,7 @@ fn copies(
         ));
         edits.push(Edit::replace(
             function.body.start - start..function.body.end - start,
-            bodies[variant - 1].clone(),
+            in_scope(&function.shape, &bodies[variant - 1]),
         ));
         format!(
             "\n{}",

@@ -37,6 +37,8 @@ mod panics;
 mod range;
 mod safe;
 mod statement;
+#[cfg(test)]
+mod statement_tests;
 mod synthesis;
 mod term;
 #[cfg(test)]
@@ -231,9 +233,13 @@ fn parenthesized(text: &str, atomic: bool) -> String {
 }
 
 /// Ingredients nearest the site first: in its file by line distance, then
-/// the others in crate order.
+/// the others in crate order; not those that use a `self` of another type.
 fn closest<'i>(pool: &'i [Ingredient], site: &Site) -> impl Iterator<Item = &'i Ingredient> {
-    let mut ordered: Vec<&Ingredient> = pool.iter().collect();
+    let foreign_self = |i: &Ingredient| match (&i.self_type, &site.self_type) {
+        (Some(theirs), Some(ours)) => theirs != ours && i.free.contains("self"),
+        _ => false,
+    };
+    let mut ordered: Vec<&Ingredient> = pool.iter().filter(|i| !foreign_self(i)).collect();
     ordered.sort_by_key(|i| {
         if i.origin.file == site.file {
             (0, i.origin.line.abs_diff(site.line))

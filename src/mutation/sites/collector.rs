@@ -95,6 +95,7 @@ impl Collector<'_> {
             statement: scope.statement.clone(),
             function: scope.function.clone(),
             returns: scope.returns.clone(),
+            self_type: scope.self_type.clone(),
             kind,
         });
     }
@@ -127,6 +128,7 @@ impl Collector<'_> {
             unit: false,
             inert: false,
             guard: false,
+            self_type: scope.self_type.clone(),
         }
     }
 

@@ -106,6 +106,7 @@ impl Finder<'_> {
                 statement: None,
                 function: name.clone(),
                 returns: None,
+                self_type: None,
                 kind: SiteKind::Literal {
                     range: lit.span().byte_range(),
                     literal,

@@ -22,6 +22,8 @@ pub struct Site {
     /// What a `return` here returns: the function's return type without
     /// spaces (empty for `()`; `None` in a closure or in data).
     pub returns: Option<String>,
+    /// What `self` is here (see `Scope::self_type`).
+    pub self_type: Option<String>,
     pub kind: SiteKind,
 }
 

@@ -41,6 +41,8 @@ pub struct Ingredient {
     pub inert: bool,
     /// A guard, whole: `if c { return v; }` (or `break`, `continue`).
     pub guard: bool,
+    /// What `self` is where it was found (see `Scope::self_type`).
+    pub self_type: Option<String>,
 }
 
 impl Ingredient {

@@ -56,6 +56,16 @@ impl From<Point> for String {
     }
 }
 
+/// A point shown as its point is: the impl calls the trait's own method,
+/// which only the trait's impl has in scope (`Display` is not imported).
+pub struct Label(pub Point);
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// Counts down from a start.
 pub struct Countdown(pub u32);
 
@@ -135,6 +145,7 @@ mod tests {
         assert_eq!(p.to_string(), "(1, -2)");
         assert_eq!(String::from(p), "1:-2");
         assert_eq!(p.greet(), "hello (1, -2)");
+        assert_eq!(Label(p).to_string(), "(1, -2)");
     }
 
     #[test]
@@ -171,9 +182,10 @@ mod tests {
             + u32::from(unsafe { first([5u8].as_ptr()) })
             + p.greet().len() as u32
             + String::from(p).len() as u32
-            + p.to_string().len() as u32;
+            + p.to_string().len() as u32
+            + Label(p).to_string().len() as u32;
         assert_eq!(total, TOTAL);
     }
 
-    const TOTAL: u32 = 61;
+    const TOTAL: u32 = 67;
 }
