@@ -40,4 +40,4 @@ pub use variables::{
     Code, closure_parameters, free_variables, let_bindings, pattern_bindings, self_field,
     variable_occurrences, variables_used,
 };
-pub use walk::{RunnableCode, arm_body_line, walk_runnable_code};
+pub use walk::{RunnableCode, arm_body_line, type_name, walk_runnable_code};

@@ -46,8 +46,9 @@ pub struct Scope {
     /// Loops around it in its function or closure (`break`, `continue`).
     pub loops: usize,
     /// The name of the type the `impl` around the function is for (`Hir`
-    /// in `impl<'a> fmt::Debug for &'a crate::Hir`): what `self` is. `None`
-    /// outside an `impl` and in a trait's default method.
+    /// in `impl<'a> fmt::Debug for &'a crate::Hir`, see `type_name`): what
+    /// `self` is. `None` outside an `impl`, in a trait's default method and
+    /// for a type that is not a path.
     pub self_type: Option<String>,
     /// The `macro_rules!` transcriber it is in, if any (its code names the
     /// crate `$crate`, and edits must respect its repetitions).

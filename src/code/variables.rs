@@ -97,11 +97,13 @@ fn free_uses(node: &impl ToTokens, self_fields: bool) -> Vec<(String, std::ops::
         scopes: vec![Vec::new()],
         self_fields,
     };
-    // A statement or an expression; a condition's `let` parses as a
-    // statement once it has its semicolon.
-    let block = syn::parse2::<syn::Block>(quote::quote!({ #tokens }))
-        .or_else(|_| syn::parse2::<syn::Block>(quote::quote!({ #tokens; })));
-    if let Ok(block) = block {
+    // An expression (a condition with its `let`s: `let Some(x) = o && x >
+    // 0` binds `x` for what follows), else a statement.
+    if let Ok(expr) = syn::parse2::<Expr>(tokens.clone()) {
+        uses.visit_expr(&expr);
+    } else if let Ok(block) = syn::parse2::<syn::Block>(quote::quote!({ #tokens }))
+        .or_else(|_| syn::parse2::<syn::Block>(quote::quote!({ #tokens; })))
+    {
         uses.visit_block(&block);
     }
     uses.found
@@ -308,6 +310,9 @@ mod tests {
             free_variables(&expr),
             BTreeSet::from(["j".to_string(), "k".into(), "o".into(), "p".into()])
         );
+        // A condition's `let` binds for the rest of it.
+        let cond: Expr = syn::parse_str("let Some(x) = o && x > 0").unwrap();
+        assert_eq!(free_variables(&cond), BTreeSet::from(["o".to_string()]));
         // Renaming `x` leaves the closure's own `x` alone.
         let code = "x.iter().map(|x| x + 1)";
         let expr: Expr = syn::parse_str(code).unwrap();

@@ -68,8 +68,9 @@ pub fn arm_body_line(body: &Expr) -> Option<u32> {
 }
 
 /// The name of a type as a path names it, without arguments (`Hir` for
-/// `&'a crate::hir::Hir`, `Vec` for `Vec<u8>`), if it is a path.
-fn type_name(ty: &syn::Type) -> Option<String> {
+/// `&'a crate::hir::Hir`, `Vec` for `Vec<u8>`); `None` for a tuple, a
+/// slice, a trait object or a pointer.
+pub fn type_name(ty: &syn::Type) -> Option<String> {
     match ty {
         syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
         syn::Type::Reference(reference) => type_name(&reference.elem),

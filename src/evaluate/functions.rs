@@ -105,7 +105,7 @@ pub enum Shape {
         implementation: String,
         arguments: String,
         /// The trait's path without its arguments (`fmt::Debug`): its
-        /// methods are in scope in the original, so each copy `use`s it.
+        /// methods are in scope in the original, so a copy `use`s it.
         trait_path: String,
     },
     /// A module-level `const` or `static` item, of type `ty`; `body` is its

@@ -275,14 +275,14 @@ fn dispatch(
     Piece::insert(function.body.start + 1, texts)
 }
 
-/// The copies of a function, where they go: beside it, in another `impl`
-/// block, or in a helper trait.
-/// `body` with what the original has in scope: in an implementation or a
-/// definition of a trait, that trait's methods (a helper's copy is in
-/// another trait's impl), by a `use` first in the body.
+/// `body` with what the original has in scope: in an implementation of a
+/// trait, that trait's methods (a helper's copy is in another trait's
+/// impl), by a `use` first in the body. A trait named by one segment is in
+/// scope in the whole module already (and a path from the crate root, as
+/// a 2015 crate reads a `use`, would not find it).
 fn in_scope(shape: &Shape, body: &str) -> String {
     match shape {
-        Shape::Helper { trait_path, .. } if body.starts_with('{') => {
+        Shape::Helper { trait_path, .. } if trait_path.contains("::") && body.starts_with('{') => {
             format!(
                 "{{ #[allow(unused_imports)] use {trait_path} as _;{}",
                 &body[1..]
@@ -292,6 +292,8 @@ fn in_scope(shape: &Shape, body: &str) -> String {
     }
 }
 
+/// The copies of a function, where they go: beside it, in another `impl`
+/// block, or in a helper trait.
 fn copies(
     function: &Function,
     text: &str,

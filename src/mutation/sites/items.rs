@@ -13,7 +13,8 @@ use super::literal::literal;
 use super::{Constant, Declared, MutationSpace, Site, SiteKind};
 use crate::code::source::{FileId, Location};
 use crate::code::{
-    CrateSources, RunnableCode, Scope, is_test_code, mentions, walk_runnable_code, without_spaces,
+    CrateSources, RunnableCode, Scope, is_test_code, mentions, type_name, walk_runnable_code,
+    without_spaces,
 };
 
 /// The literals of `const` and `static` items (outside test code) as
@@ -223,10 +224,7 @@ impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
         if is_test_code(&item.attrs) {
             return;
         }
-        if let syn::Type::Path(path) = &*item.self_ty
-            && let Some(last) = path.path.segments.last()
-        {
-            let owner = last.ident.to_string();
+        if let Some(owner) = type_name(&item.self_ty) {
             for method in item.items.iter().filter_map(|i| match i {
                 syn::ImplItem::Fn(f) => Some(&f.sig),
                 _ => None,
