@@ -448,7 +448,7 @@ fn ordered(
 }
 
 /// The lines `operator` makes of `number` in `text`.
-fn lines_made(text: &str, operator: Operator, number: u32) -> BTreeSet<String> {
+pub(super) fn lines_made(text: &str, operator: Operator, number: u32) -> BTreeSet<String> {
     outcomes(text, operator, number)
         .iter()
         .map(|t| line(t, number as usize).to_string())
