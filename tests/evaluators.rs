@@ -296,32 +296,44 @@ fn functions_woven_in_place() {
     );
 }
 
-/// A trait impl's method that calls the trait's method on another type
-/// (`self.0.fmt(f)` in `impl fmt::Display`, the trait not imported): the
-/// trait is in scope only in its impl, so each copy in the helper trait's
-/// impl `use`s it. Its edits are woven in copies, like any method's: none
-/// is built alone, and the batch takes at most two builds.
+/// Trait impls' methods whose helper trait needs what the impl has for
+/// free: one that calls the trait's method on another type (`self.0.fmt(f)`
+/// in `impl fmt::Display`, the trait not imported: in scope only in its
+/// impl, so each copy `use`s it); one of `Add`, which is `Add<Rhs = Self>`
+/// (a sized `Rhs`: the helper says `Self: Sized`); one of
+/// `PartialEq<&'a [T]>` (the helper says `T: 'a`, which the impl's header
+/// implies). Their edits are woven in copies, like any method's: none is
+/// built alone, and the batch takes at most two builds.
 #[test]
-fn a_trait_method_that_calls_the_trait_is_copied() {
+fn a_trait_impls_methods_are_copied() {
     let text = std::fs::read_to_string(format!(
         "{}/testdata/shapes/src/lib.rs",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let line = text
-        .lines()
-        .position(|l| l.trim() == "self.0.fmt(f)")
-        .unwrap() as u32
-        + 1;
+    let lines: Vec<u32> = [
+        "self.0.fmt(f)",
+        "Point { x: self.x + other.x, y: self.y + other.y }",
+        "other.len() == 2 && self.x == other[0].into() && self.y == other[1].into()",
+    ]
+    .iter()
+    .map(|line| text.lines().position(|l| l.trim() == *line).unwrap() as u32 + 1)
+    .collect();
     let (candidates, stats) = agree_on("shapes", 2, &|session| {
         session
             .sweep_candidates(5000)
             .unwrap()
             .into_iter()
-            .filter(|c| c.edits().iter().all(|e| e.line == line))
+            .filter(|c| c.edits().iter().all(|e| lines.contains(&e.line)))
             .collect()
     });
-    assert!(candidates.len() >= 3, "{} candidates", candidates.len());
+    for line in &lines {
+        let at = candidates
+            .iter()
+            .filter(|c| c.edits()[0].line == *line)
+            .count();
+        assert!(at >= 3, "{at} candidates at line {line}");
+    }
     assert_eq!(stats.separate, 0, "{stats:?}");
     assert_eq!(stats.woven, candidates.len(), "{stats:?}");
 }

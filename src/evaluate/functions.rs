@@ -144,8 +144,10 @@ impl Functions {
         ours: &[&str],
     ) -> Functions {
         let mut functions = Vec::new();
+        let unsized_types = signature::unsized_types(sources.files.iter().map(|f| &f.syntax));
         for (file, source) in sources.iter() {
             let mut collector = Collector {
+                unsized_types: &unsized_types,
                 file,
                 text: &source.text,
                 container: Container::Items,
@@ -252,6 +254,8 @@ struct Collector<'a> {
     /// In a `macro_rules!` transcriber.
     in_macro: bool,
     keep_const: &'a KeepConst,
+    /// The names of unsized types (see `signature::unsized_types`).
+    unsized_types: &'a BTreeSet<String>,
 }
 
 impl Collector<'_> {
@@ -516,6 +520,13 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             },
             Some((path, _)) => {
                 let trait_path = self.text(Self::range(path)).to_string();
+                let where_clause = signature::with_implied_bounds(
+                    &where_clause,
+                    &item.generics,
+                    &item.self_ty,
+                    path,
+                    self.unsized_types,
+                );
                 Container::Helper {
                     declaration: format!(
                         "\n{cfg}#[allow(non_camel_case_types)] trait {{}}{generics}: {trait_path} {where_clause} {{ {{}} }}"
@@ -665,9 +676,9 @@ mod tests {
         assert_eq!(trait_path, "Iterator");
         assert_eq!(
             declaration,
-            "\n#[allow(non_camel_case_types)] trait {}: Iterator  { {} }"
+            "\n#[allow(non_camel_case_types)] trait {}: Iterator where Self: Sized { {} }"
         );
-        assert_eq!(implementation, "\nimpl {} for C  { {} }");
+        assert_eq!(implementation, "\nimpl {} for C where Self: Sized { {} }");
         assert_eq!(arguments, "");
         let Shape::Helper { implementation, .. } = &all[2].shape else {
             panic!()
@@ -683,6 +694,31 @@ mod tests {
         assert_eq!(all[5].not_copyable, None);
         let constness = all[5].constness.clone().unwrap();
         assert_eq!(&text[constness], "const ");
+    }
+
+    /// A helper trait says what its impl's header implies: `T: 'a` for a
+    /// `&'a [T]` there, `Self: Sized` for a type sized by its form.
+    #[test]
+    fn helper_traits_say_what_the_impl_header_implies() {
+        let text = "struct Name(str);\nstruct Cell<T: ?Sized>(u8, T);\nstruct P(u8);\nimpl<'a, T> PartialEq<&'a [T]> for Name where T: Copy { fn eq(&self, _: &&'a [T]) -> bool { true } }\nimpl<'a, 'b: 'a> Tr<&'a &'b u8> for P { fn f(&self) {} }\nimpl Tr for Cell<str> { fn f(&self) {} }\nimpl<T: ?Sized> Tr for Box<T> { fn f(&self) {} }\n";
+        let wheres: Vec<String> = functions(text)
+            .into_iter()
+            .map(|f| match f.shape {
+                Shape::Helper { declaration, .. } => {
+                    declaration.split_once(" where ").map_or("", |w| w.1).into()
+                }
+                shape => panic!("{shape:?}"),
+            })
+            .collect();
+        assert_eq!(
+            wheres,
+            [
+                "T: Copy, T: 'a { {} }",
+                "'b: 'a, Self: Sized { {} }",
+                "",
+                "Self: Sized { {} }"
+            ]
+        );
     }
 
     #[test]

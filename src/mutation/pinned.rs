@@ -89,7 +89,7 @@ const PINNED: &[&str] = &[
     "testdata/reversed 45a05bec8a4997b1 34ac82f7c5d7abea cff4cf0fce690ed0 0a7129f5fee92a15 35 190",
     "testdata/self_dependent d2749fe5487ecc31 aac5db25797c50d0 ef54a886cd6fffc1 92843f6d79e1827e 27 32",
     "testdata/separators b7f237720b7b6dce c6b3a58b0e5399ef d4a488acb1ba7bd7 8c7c61a0e2ee482b 355 592",
-    "testdata/shapes faac4452a1b1a48b c879b753f6cc858b 29454b7dcee37394 eac68afe976d48d9 402 1201",
+    "testdata/shapes a5fc5f8777a58869 2a1ccb4dcd0942a2 907576391d15b5f7 a214c49be75fe6a7 614 1466",
     "testdata/signs 9bde38102d4d5743 40d4f78c9fccbe08 bc93e83e736d68cc 0aba46fc50a655a7 46 134",
     "testdata/starved_group 08756b746eeb3f3b aef5cf3690fa2093 a35672de0f36e5a7 a6b159ef64fb7561 28 27",
     "testdata/swapped_arguments 6250598489130d32 16376ce2fb27a201 7473dbf2b94616d5 cc4dc443db6610e0 23 87",

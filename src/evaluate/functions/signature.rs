@@ -3,8 +3,10 @@
 //! turbofish that calls a copy, and a copy's declaration in a helper trait;
 //! and the text of generics (a signature's, an `impl`'s, a trait's).
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 
 use super::Param;
@@ -175,4 +177,190 @@ pub(super) fn generics(text: &str, generics: &syn::Generics) -> (String, String,
 
 fn range(node: &impl Spanned) -> Range<usize> {
     node.span().byte_range()
+}
+
+/// `where_clause` with the bounds an `impl`'s header implies and a trait
+/// declaration does not (for a helper trait copying the impl's methods):
+/// `T: 'a` and `'b: 'a` for each parameter inside a reference `&'a ...`
+/// of the self type or the trait path (a supertrait
+/// `Offset<<&'a [T] as Stream>::Checkpoint>` needs `T: 'a` said), and
+/// `Self: Sized` when the self type is sized by its form (see [`sized`]: a
+/// trait declared
+/// `trait Offset<Start = Self>` is `Offset<Self>`, which needs it).
+pub(super) fn with_implied_bounds(
+    where_clause: &str,
+    generics: &syn::Generics,
+    self_ty: &syn::Type,
+    trait_path: &syn::Path,
+    unsized_types: &BTreeSet<String>,
+) -> String {
+    use syn::visit::Visit;
+    let mut outlives = Outlives {
+        types: generics
+            .type_params()
+            .map(|t| t.ident.to_string())
+            .collect(),
+        lifetimes: generics
+            .lifetimes()
+            .map(|l| l.lifetime.to_string())
+            .collect(),
+        within: Vec::new(),
+        bounds: Vec::new(),
+    };
+    outlives.visit_type(self_ty);
+    outlives.visit_path(trait_path);
+    let mut bounds = outlives.bounds;
+    if sized(self_ty, generics, unsized_types) {
+        bounds.push("Self: Sized".to_string());
+    }
+    if bounds.is_empty() {
+        return where_clause.to_string();
+    }
+    let bounds = bounds.join(", ");
+    match where_clause.trim_end() {
+        "" => format!("where {bounds}"),
+        clause if clause.ends_with(',') => format!("{clause} {bounds}"),
+        clause => format!("{clause}, {bounds}"),
+    }
+}
+
+/// Whether `ty` is sized by its form: a reference, a pointer, a tuple, an
+/// array, a function pointer, a type parameter of `generics` not declared
+/// `?Sized`, or a path to a type none of `unsized` (the crate's unsized
+/// structs and the standard library's unsized types) names.
+fn sized(ty: &syn::Type, generics: &syn::Generics, unsized_types: &BTreeSet<String>) -> bool {
+    match ty {
+        syn::Type::Reference(_)
+        | syn::Type::Ptr(_)
+        | syn::Type::Tuple(_)
+        | syn::Type::Array(_)
+        | syn::Type::FnPtr(_) => true,
+        syn::Type::Paren(inner) => sized(&inner.elem, generics, unsized_types),
+        syn::Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            let name = last.ident.to_string();
+            let mut in_where = generics.where_clause.iter().flat_map(|w| &w.predicates);
+            let declared_unsized = generics
+                .type_params()
+                .any(|t| t.ident == name && maybe_unsized(&t.bounds))
+                || in_where.any(|p| {
+                    matches!(p, syn::WherePredicate::Type(t)
+                        if matches!(&t.bounded_ty, syn::Type::Path(b) if b.path.is_ident(&name))
+                            && maybe_unsized(&t.bounds))
+                });
+            !declared_unsized && !unsized_types.contains(&name)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `bounds` say `?Sized`.
+fn maybe_unsized(bounds: &Punctuated<syn::TypeParamBound, syn::Token![+]>) -> bool {
+    bounds
+        .iter()
+        .any(|b| matches!(b, syn::TypeParamBound::Trait(t) if t.maybe.is_some()))
+}
+
+/// The names of the unsized types a path may name: the standard library's
+/// (`str`, `Path`...) and the crate's structs whose last field is unsized
+/// by its form (`[u8]`, `dyn Trait`, one of those names) or may be (a
+/// parameter declared `?Sized`).
+pub(super) fn unsized_types<'a>(files: impl Iterator<Item = &'a syn::File>) -> BTreeSet<String> {
+    use syn::visit::Visit;
+    /// Each struct's name, its last field's type, and whether that type is
+    /// a parameter of the struct declared `?Sized` (`Cell<T: ?Sized>`).
+    struct Structs(Vec<(String, syn::Type, bool)>);
+    impl<'ast> syn::visit::Visit<'ast> for Structs {
+        fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
+            if let Some(last) = item.fields.iter().last() {
+                let maybe = item.generics.type_params().any(|t| {
+                    matches!(&last.ty, syn::Type::Path(p) if p.path.is_ident(&t.ident))
+                        && maybe_unsized(&t.bounds)
+                });
+                self.0
+                    .push((item.ident.to_string(), last.ty.clone(), maybe));
+            }
+        }
+    }
+    let mut structs = Structs(Vec::new());
+    for file in files {
+        structs.visit_file(file);
+    }
+    let mut names: BTreeSet<String> = ["str", "Path", "OsStr", "CStr", "ByteStr"]
+        .map(String::from)
+        .into();
+    // A struct ending in an unsized struct is unsized: to a fixed point.
+    loop {
+        let before = names.len();
+        for (name, last, maybe) in &structs.0 {
+            let tail_unsized = *maybe
+                || match last {
+                    syn::Type::Slice(_) | syn::Type::TraitObject(_) => true,
+                    syn::Type::Path(path) => path
+                        .path
+                        .segments
+                        .last()
+                        .is_some_and(|s| names.contains(&s.ident.to_string())),
+                    _ => false,
+                };
+            if tail_unsized {
+                names.insert(name.clone());
+            }
+        }
+        if names.len() == before {
+            return names;
+        }
+    }
+}
+
+/// The walk behind [`with_implied_bounds`]: the generics' parameters, the
+/// lifetimes of the references it is inside, the bounds found.
+struct Outlives {
+    types: Vec<String>,
+    lifetimes: Vec<String>,
+    within: Vec<String>,
+    bounds: Vec<String>,
+}
+
+impl Outlives {
+    fn bound(&mut self, parameter: String) {
+        for lifetime in &self.within {
+            let bound = format!("{parameter}: {lifetime}");
+            if parameter != *lifetime && !self.bounds.contains(&bound) {
+                self.bounds.push(bound);
+            }
+        }
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Outlives {
+    fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
+        match &reference.lifetime {
+            Some(lifetime) => {
+                self.within.push(lifetime.to_string());
+                syn::visit::visit_type_reference(self, reference);
+                self.within.pop();
+            }
+            None => syn::visit::visit_type_reference(self, reference),
+        }
+    }
+
+    fn visit_type_path(&mut self, path: &'ast syn::TypePath) {
+        if path.qself.is_none()
+            && let Some(ident) = path.path.get_ident()
+            && self.types.contains(&ident.to_string())
+        {
+            self.bound(ident.to_string());
+        }
+        syn::visit::visit_type_path(self, path);
+    }
+
+    fn visit_lifetime(&mut self, lifetime: &'ast syn::Lifetime) {
+        let name = lifetime.to_string();
+        if self.lifetimes.contains(&name) {
+            self.bound(name);
+        }
+    }
 }

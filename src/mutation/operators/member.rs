@@ -1,7 +1,11 @@
 //! Members of the same receiver: `x.negated` to `x.is_negated()`,
 //! `network.edge_count()` to `network.edge_bound()`, `s.len()` to `s.len`
 //! (methods with no arguments and fields of the owners that declare the
-//! member, of its type; see [`MutationSpace::members`]).
+//! member, of its type; see [`MutationSpace::members`]). Not where the
+//! call is a statement of its own (`self.pop();`): the value is thrown
+//! away there, and a field or a getter in its place only drops the call's
+//! effect, which is the `delete` operator's edit, not a member mistaken
+//! for another.
 //!
 //! [`MutationSpace::members`]: crate::mutation::sites::MutationSpace::members
 
@@ -54,7 +58,7 @@ impl MutationOperator for Member {
                 receiver: true,
                 expression,
                 ..
-            } => cx
+            } if !discarded(site, expression, cx.text) => cx
                 .space
                 .members(name, false)
                 .into_iter()
@@ -70,4 +74,15 @@ impl MutationOperator for Member {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         0
     }
+}
+
+/// Whether the expression at `expression` is its statement (with its `;`):
+/// a call made for its effect, its value thrown away.
+fn discarded(site: &Site, expression: &std::ops::Range<usize>, text: &str) -> bool {
+    site.statement.as_ref().is_some_and(|statement| {
+        text[statement.range.clone()]
+            .trim()
+            .strip_suffix(';')
+            .is_some_and(|rest| rest.trim_end() == &text[expression.clone()])
+    })
 }

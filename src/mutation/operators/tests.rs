@@ -576,7 +576,7 @@ fn a_guard_returns_what_its_function_returns_elsewhere() {
 
 #[test]
 fn a_member_becomes_another_of_its_owner_and_type() {
-    let text = "pub struct Class {\n    negated: bool,\n    open: bool,\n    items: Vec<u8>,\n}\n\nimpl Class {\n    pub fn is_negated(&self) -> bool {\n        self.negated\n    }\n    pub fn is_empty(&self) -> bool {\n        self.items.is_empty()\n    }\n    pub fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n\npub fn describe(c: &Class) -> bool {\n    c.negated\n}\n\npub fn nothing(c: &Class) -> bool {\n    c.is_empty()\n}\n";
+    let text = "pub struct Class {\n    negated: bool,\n    open: bool,\n    items: Vec<u8>,\n}\n\nimpl Class {\n    pub fn is_negated(&self) -> bool {\n        self.negated\n    }\n    pub fn is_empty(&self) -> bool {\n        self.items.is_empty()\n    }\n    pub fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n\npub fn describe(c: &Class) -> bool {\n    c.negated\n}\n\npub fn nothing(c: &Class) -> bool {\n    c.is_empty()\n}\n\npub fn effect(c: &Class) -> bool {\n    c.is_empty();\n    let e = c.is_empty();\n    e\n}\n";
     // The field becomes the method that holds its name first, then the
     // other `bool` method; never `len()`.
     assert_eq!(
@@ -592,6 +592,11 @@ fn a_member_becomes_another_of_its_owner_and_type() {
             "c.open".into(),
         ])
     );
+    // Not where the call is a statement of its own: a field or a getter
+    // there only drops its effect (`delete`'s edit); where its value is
+    // used, it is replaced as anywhere.
+    assert!(lines_made(text, Operator::Member, 28).is_empty());
+    assert!(lines_made(text, Operator::Member, 29).contains("let e = c.negated;"));
 }
 
 #[test]

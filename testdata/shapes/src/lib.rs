@@ -56,6 +56,24 @@ impl From<Point> for String {
     }
 }
 
+/// Points added coordinate by coordinate (`Add` is `Add<Rhs = Self>`, and
+/// its `Rhs` must be sized).
+impl std::ops::Add for Point {
+    type Output = Point;
+
+    fn add(self, other: Point) -> Point {
+        Point { x: self.x + other.x, y: self.y + other.y }
+    }
+}
+
+/// A point equals the slice of its coordinates (the impl's header implies
+/// `T: 'a`).
+impl<'a, T: Into<i32> + Copy> PartialEq<&'a [T]> for Point {
+    fn eq(&self, other: &&'a [T]) -> bool {
+        other.len() == 2 && self.x == other[0].into() && self.y == other[1].into()
+    }
+}
+
 /// A point shown as its point is: the impl calls the trait's own method,
 /// which only the trait's impl has in scope (`Display` is not imported).
 pub struct Label(pub Point);
@@ -183,9 +201,11 @@ mod tests {
             + p.greet().len() as u32
             + String::from(p).len() as u32
             + p.to_string().len() as u32
-            + Label(p).to_string().len() as u32;
+            + Label(p).to_string().len() as u32
+            + (p + p).x as u32
+            + u32::from(p == &[3, 4][..]);
         assert_eq!(total, TOTAL);
     }
 
-    const TOTAL: u32 = 67;
+    const TOTAL: u32 = 74;
 }
