@@ -520,7 +520,7 @@ mod tests {
             "{woven}"
         );
         assert!(
-            woven.contains("trait __AutofixHelper1: Iterator  {  fn next__autofix_1_1(&mut self) -> Option<Self::Item> ; }\nimpl __AutofixHelper1 for S  { \nfn next__autofix_1_1(&mut self) -> Option<Self::Item> {\n        None\n    } }"),
+            woven.contains("trait __AutofixHelper1: Iterator where Self: Sized {  fn next__autofix_1_1(&mut self) -> Option<Self::Item> ; }\nimpl __AutofixHelper1 for S where Self: Sized { \nfn next__autofix_1_1(&mut self) -> Option<Self::Item> {\n        None\n    } }"),
             "{woven}"
         );
         assert!(woven.contains("const REGIONS: usize = 2;"), "{woven}");

@@ -167,6 +167,13 @@ mod tests {
     }
 
     #[test]
+    fn points_add_and_equal_slices() {
+        let p = Point { x: 1, y: -2 };
+        assert_eq!(p + p, Point { x: 2, y: -4 });
+        assert!(p == &[1, -2][..] && p != &[1][..]);
+    }
+
+    #[test]
     fn countdown() {
         assert_eq!(Countdown(3).collect::<Vec<_>>(), [3, 2, 1]);
     }
