@@ -222,6 +222,12 @@ pub fn build_tests(
     only: Option<&BTreeSet<(Kind, String)>>,
     mut on_artifact: impl FnMut(&str),
 ) -> Result<BuildOutcome> {
+    let command = cargo_test_no_run(request, only);
+    compile(command, request.budget, &mut on_artifact, false)
+}
+
+/// `cargo test --no-run` with JSON messages, of `only` some targets.
+fn cargo_test_no_run(request: &BuildRequest, only: Option<&BTreeSet<(Kind, String)>>) -> Command {
     let mut command = cargo_for(&["test"], request);
     command.args(["--no-run", "--message-format=json"]);
     for (kind, name) in only.into_iter().flatten() {
@@ -234,7 +240,7 @@ pub fn build_tests(
             Kind::BuildScript => continue,
         };
     }
-    compile(command, request.budget, &mut on_artifact, false)
+    command
 }
 
 /// Builds the package's tests (`cargo test --no-run`) for what rustc says
@@ -243,10 +249,13 @@ pub fn build_tests(
 /// dependencies the other builds in the target dir compiled, where a check
 /// would type-check every dependency once more on a first run (25 s of
 /// `hex`'s dev-dependencies), for about 0.5 s more than a check when the
-/// crate compiles.
-pub fn diagnose_tests(request: &BuildRequest) -> Result<Vec<CompileError>> {
-    let mut command = cargo_for(&["test"], request);
-    command.args(["--no-run", "--message-format=json"]);
+/// crate compiles. Of `only` some targets (the package's code without its
+/// integration tests: 22 test executables not linked twice on `petgraph`).
+pub fn diagnose_tests(
+    request: &BuildRequest,
+    only: Option<&BTreeSet<(Kind, String)>>,
+) -> Result<Vec<CompileError>> {
+    let command = cargo_test_no_run(request, only);
     Ok(match compile(command, request.budget, &mut |_| {}, true)? {
         BuildOutcome::Built(_) => Vec::new(),
         BuildOutcome::Failed { errors, .. } => errors,

@@ -1,5 +1,6 @@
 //! Finds the workspace and the package to work on, through `cargo metadata`.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use cargo_metadata::{DependencyKind, MetadataCommand, TargetKind};
@@ -110,6 +111,16 @@ impl Package {
             .iter()
             .find(|t| t.kind == Kind::Lib)
             .map(|t| t.name.replace('-', "_"))
+    }
+
+    /// The targets that build the package's code, not its tests: the
+    /// library and the binaries (for `cargo test --lib --bin ...`).
+    pub fn code_targets(&self) -> BTreeSet<(Kind, String)> {
+        self.targets
+            .iter()
+            .filter(|t| matches!(t.kind, Kind::Lib | Kind::ProcMacro | Kind::Bin))
+            .map(|t| (t.kind, t.name.clone()))
+            .collect()
     }
 
     pub fn has_doctests(&self) -> bool {

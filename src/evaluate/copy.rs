@@ -96,9 +96,15 @@ impl BuildCopy {
         build_tests(&self.request(budget), only, |_| {})
     }
 
-    /// What rustc says about the copy as it stands, its tests included.
-    pub fn diagnose(&self, budget: Budget) -> Result<Vec<CompileError>> {
-        diagnose_tests(&self.request(budget))
+    /// What rustc says about the copy as it stands, its unit tests
+    /// included (with `only`, of these targets alone, as `build`).
+    pub fn diagnose(
+        &self,
+        only: Option<&BTreeSet<(Kind, String)>>,
+        budget: Budget,
+    ) -> Result<Vec<CompileError>> {
+        let only = only.filter(|_| self.also.is_empty());
+        diagnose_tests(&self.request(budget), only)
     }
 
     fn request(&self, budget: Budget) -> BuildRequest<'_> {

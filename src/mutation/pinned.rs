@@ -95,7 +95,7 @@ const PINNED: &[&str] = &[
     "testdata/swapped_arguments 6250598489130d32 16376ce2fb27a201 7473dbf2b94616d5 cc4dc443db6610e0 23 87",
     "testdata/tied_lines 0a2018af652b9629 d41a642282420555 d9c0323fa64b24af 3e36c5875a33590e 36 112",
     "testdata/twin_guard 89e31f67e7774b18 26c355cf9d8deb6a fd7b3b70f2f0ec5b 03634fd1224fe630 690 2594",
-    "testdata/twin_leader fff80bcd731b1080 68c203a38364d8a3 c1ede1b486a7fcfd edc49e5413f47aa8 273 636",
+    "testdata/twin_leader 475d2d4b92c2c24c 6ca05d49a683b00b bc81c4c7bcc18d35 c99f1ea86ebb23e0 272 635",
     "testdata/two_faults 86ed4dd4be63bc62 49ac361bc93c28ac a0a20aba07f0f8c8 58667b04a766d46b 97 328",
     "testdata/two_plausible 36332fabdae38f72 25d6c4bf10297b13 8b90a6db00ac8704 2c6472727fa197da 48 179",
     "testdata/uneven_split a5d58f2e7d6bff99 de5753998eba8a7c b8a1717c55b5b6de 05b1267588a5c604 65 144",

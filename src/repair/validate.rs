@@ -209,14 +209,14 @@ fn new_warnings(
         kept.dedup_by(|a, b| (&a.file, a.line, &a.message) == (&b.file, b.line, &b.message));
         kept
     };
-    let patched = in_changed(diagnose_tests(request)?);
+    let patched = in_changed(diagnose_tests(request, None)?);
     if patched.is_empty() {
         return Ok(Vec::new());
     }
     for (path, text) in unchanged {
         write(path, text)?;
     }
-    let mut before: Vec<(Option<String>, String)> = in_changed(diagnose_tests(request)?)
+    let mut before: Vec<(Option<String>, String)> = in_changed(diagnose_tests(request, None)?)
         .into_iter()
         .map(|w| (w.file, w.message))
         .collect();

@@ -58,7 +58,7 @@ impl MutationOperator for Member {
                 receiver: true,
                 expression,
                 ..
-            } if !discarded(site, expression, cx.text) => cx
+            } if !site.is_statement(expression, cx.text) => cx
                 .space
                 .members(name, false)
                 .into_iter()
@@ -74,15 +74,4 @@ impl MutationOperator for Member {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         0
     }
-}
-
-/// Whether the expression at `expression` is its statement (with its `;`):
-/// a call made for its effect, its value thrown away.
-fn discarded(site: &Site, expression: &std::ops::Range<usize>, text: &str) -> bool {
-    site.statement.as_ref().is_some_and(|statement| {
-        text[statement.range.clone()]
-            .trim()
-            .strip_suffix(';')
-            .is_some_and(|rest| rest.trim_end() == &text[expression.clone()])
-    })
 }

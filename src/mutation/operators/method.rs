@@ -4,7 +4,9 @@
 //! likely of the same type: any method of the crate seldom compiles); a function called by path after
 //! one of the crate's types (`UniCase::unicode(s)`) by another associated
 //! function of that type with as many arguments and the same return type
-//! (`UniCase::new(s)`: the wrong constructor).
+//! (`UniCase::new(s)`: the wrong constructor). Where the call is a statement
+//! of its own (`self.pop();`), not by a method of the crate that takes
+//! `&self`: that only drops the call's effect, which is `delete`'s edit.
 
 use std::collections::BTreeSet;
 
@@ -57,9 +59,13 @@ impl MutationOperator for Method {
             .iter()
             .flat_map(|owner| cx.space.associated(owner, name, *arguments));
         let mut seen = BTreeSet::from([name.clone()]);
+        // A call made for its effect (its value thrown away) is not made a
+        // call of a `&self` method: that only drops the effect (`delete`).
+        let for_effect = site.is_statement(expression, cx.text);
         siblings
             .chain(from_crate)
             .chain(associated)
+            .filter(|m| !(for_effect && cx.space.reads_only(m)))
             .filter(|m| seen.insert(m.clone()))
             .map(|m| Edit::replace(range.clone(), m))
             .collect()

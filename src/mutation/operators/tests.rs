@@ -600,6 +600,21 @@ fn a_member_becomes_another_of_its_owner_and_type() {
 }
 
 #[test]
+fn a_call_made_for_its_effect_is_not_made_a_read() {
+    let text = "pub struct Stack {\n    items: Vec<u8>,\n}\nimpl Stack {\n    pub fn pop(&mut self) -> Option<u8> { self.items.pop() }\n    pub fn peek(&self) -> Option<u8> { self.items.last().copied() }\n    pub fn clear(&mut self) -> Option<u8> { self.items.clear(); None }\n}\npub fn run(s: &mut Stack) -> Option<u8> {\n    s.pop();\n    s.clear();\n    s.peek()\n}\n";
+    // A statement of its own: another call with an effect, not `peek`.
+    assert_eq!(
+        lines_made(text, Operator::Method, 10),
+        BTreeSet::from(["s.clear();".to_string()])
+    );
+    // A value: any of them.
+    assert_eq!(
+        lines_made(text, Operator::Method, 12),
+        BTreeSet::from(["s.pop()".to_string(), "s.clear()".into()])
+    );
+}
+
+#[test]
 fn both_ends_of_a_range_check_move_together() {
     let text = "pub fn outside(y: u32) -> bool {\n    if y > 2050 || y <= 1950 {\n        return true;\n    }\n    false\n}\n";
     assert_eq!(

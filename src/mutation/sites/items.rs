@@ -50,9 +50,14 @@ impl Finder<'_> {
     /// A method or associated function of `owner`.
     fn declare(&mut self, owner: &str, sig: &syn::Signature) {
         let receiver = sig.receiver().is_some();
+        // `&self` (not `&mut self`, `self`, or `self: Box<Self>`).
+        let reads_only = sig
+            .receiver()
+            .is_some_and(|r| matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)));
         let declared = Declared {
             owner: owner.to_string(),
             receiver,
+            reads_only,
             arguments: sig.inputs.len() - usize::from(receiver),
             returns: match &sig.output {
                 syn::ReturnType::Default => String::new(),

@@ -194,6 +194,17 @@ impl Site {
     pub fn location(&self) -> Location {
         Location::new(self.file, self.line)
     }
+
+    /// Whether the expression at `expression` of `text` is its statement,
+    /// with its `;`: its value is thrown away (a call made for its effect).
+    pub fn is_statement(&self, expression: &Range<usize>, text: &str) -> bool {
+        self.statement.as_ref().is_some_and(|statement| {
+            text[statement.range.clone()]
+                .trim()
+                .strip_suffix(';')
+                .is_some_and(|rest| rest.trim_end() == &text[expression.clone()])
+        })
+    }
 }
 
 impl SiteKind {

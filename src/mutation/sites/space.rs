@@ -255,6 +255,9 @@ pub struct Declared {
     pub owner: String,
     /// Whether it takes `self` (a method).
     pub receiver: bool,
+    /// Whether it takes `&self`: a call whose value is thrown away does
+    /// nothing (but through a `Cell` or I/O).
+    pub reads_only: bool,
     /// Its arguments besides `self`.
     pub arguments: usize,
     /// Its return type without spaces (empty for `()`).
@@ -291,6 +294,14 @@ impl MutationSpace {
             })
             .map(|(other, _)| other.clone())
             .collect()
+    }
+
+    /// Whether every method the crate declares as `name` takes `&self`
+    /// (false for a name it does not declare).
+    pub fn reads_only(&self, name: &str) -> bool {
+        self.declared
+            .get(name)
+            .is_some_and(|all| all.iter().all(|d| d.reads_only))
     }
 
     /// Members that may stand for `recv.name` (a field, when `field`) or
