@@ -1,7 +1,8 @@
 //! What a function's signature says for its copies: what a copy leaves out
 //! (attributes, the visibility), the parameters the dispatch passes on, the
 //! turbofish that calls a copy, and a copy's declaration in a helper trait;
-//! and the text of generics (a signature's, an `impl`'s, a trait's).
+//! and the text of generics (a signature's, an `impl`'s, a trait's), with
+//! the bounds a helper trait must say that its impl's header implies.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -185,8 +186,8 @@ fn range(node: &impl Spanned) -> Range<usize> {
 /// of the self type or the trait path (a supertrait
 /// `Offset<<&'a [T] as Stream>::Checkpoint>` needs `T: 'a` said), and
 /// `Self: Sized` when the self type is sized by its form (see [`sized`]: a
-/// trait declared
-/// `trait Offset<Start = Self>` is `Offset<Self>`, which needs it).
+/// trait declared `trait Offset<Start = Self>` is `Offset<Self>` as a
+/// supertrait, which needs it; so are `Add`, `Sub` and the other operators).
 pub(super) fn with_implied_bounds(
     where_clause: &str,
     generics: &syn::Generics,
@@ -226,8 +227,9 @@ pub(super) fn with_implied_bounds(
 
 /// Whether `ty` is sized by its form: a reference, a pointer, a tuple, an
 /// array, a function pointer, a type parameter of `generics` not declared
-/// `?Sized`, or a path to a type none of `unsized` (the crate's unsized
-/// structs and the standard library's unsized types) names.
+/// `?Sized`, or a path to a type not in `unsized_types` (see
+/// [`unsized_types`]). A foreign unsized type (`bstr::BStr`) is taken for
+/// sized: that helper does not compile, and its functions are woven in place.
 fn sized(ty: &syn::Type, generics: &syn::Generics, unsized_types: &BTreeSet<String>) -> bool {
     match ty {
         syn::Type::Reference(_)
