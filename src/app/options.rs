@@ -409,6 +409,7 @@ impl Options {
                 test_timeout,
                 trace_failing: refine.slices,
                 only: None,
+                unprobed: None,
                 // Events explain the ranking the user reads; a repair does
                 // not use them.
                 events: refine.predicates && (args.rank_only || args.explain),

@@ -9,8 +9,8 @@ use anyhow::anyhow;
 
 use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, MacroId};
 use crate::cargo::CargoFlags;
-use crate::cargo::Workspace;
 use crate::cargo::{BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests};
+use crate::cargo::{Kind, Workspace};
 use crate::code::CrateSources;
 use crate::code::source::FileId;
 use crate::exit::{Error, Exit, Failure, Result};
@@ -22,6 +22,30 @@ use crate::system::scratch::ScratchDir;
 /// every event probe of a file with errors goes.
 const EVENT_ROUNDS: usize = 3;
 
+/// What building an instrumented copy found does not compile: files and
+/// macros left unprobed, and whether every `const fn` keeps its `const`. A
+/// later build of the same crate (a patched version's, re-measured) leaves
+/// them out from the start, instead of a failed build for each.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct Unprobed {
+    files: BTreeSet<FileId>,
+    /// Macros by file and name (a patch above one moves its lines).
+    macros: BTreeSet<(FileId, String)>,
+    const_fns: bool,
+}
+
+impl Unprobed {
+    pub(super) fn of(dropped: &[FileId], left_out: &ProbesLeftOut) -> Unprobed {
+        Unprobed {
+            files: dropped.iter().copied().collect(),
+            macros: (left_out.macros.iter())
+                .map(|m| (m.file, m.name.clone()))
+                .collect(),
+            const_fns: left_out.const_fns,
+        }
+    }
+}
+
 /// Builds the instrumented copy. Should event probes break the build (an
 /// error's primary span lies in what one inserted or observes), those
 /// probes are left out and the build retried. Should probes break a file's
@@ -29,23 +53,56 @@ const EVENT_ROUNDS: usize = 3;
 /// file is restored and the build retried; should they break it only in
 /// the body of a macro (one expanded in a const context, say), only that
 /// macro's probes are left out. If the copy does not build even without
-/// probes, the crate itself does not build. Returns the test executables,
-/// the files whose probes were dropped, and the macros and event sites
-/// whose probes were. The end of `budget` halts it.
+/// probes, the crate itself does not build. What `known` holds is left
+/// out from the start. Returns the test executables, the files whose
+/// probes were dropped, and the macros and event sites whose probes were.
+/// With `only`, the executables of these targets
+/// alone (with one package tested: cargo would apply their names to each).
+/// The end of `budget` halts it.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn build_instrumented(
     workspace: &Workspace,
     scratch: &ScratchDir,
     sources: &CrateSources,
     instrumented: &Instrumented,
+    known: &Unprobed,
     features: &CargoFlags,
+    only: Option<&BTreeSet<(Kind, String)>>,
     console: &Console,
     budget: Budget,
 ) -> Result<(Vec<TestExecutable>, Vec<FileId>, ProbesLeftOut)> {
+    let mut probing = Probing {
+        scratch,
+        sources,
+        instrumented,
+        probed: instrumented.files.iter().map(|(file, _)| *file).collect(),
+        dropped: Vec::new(),
+        left_out: ProbesLeftOut {
+            macros: (instrumented.macros.iter())
+                .filter(|m| known.macros.contains(&(m.file, m.name.clone())))
+                .cloned()
+                .collect(),
+            events: BTreeSet::new(),
+            const_fns: known.const_fns,
+        },
+        event_rounds: 0,
+    };
+    probing.dropped.extend(known.files.iter().copied());
+    probing.probed.retain(|file| !known.files.contains(file));
+    let anything_known = !probing.left_out.macros.is_empty() || known.const_fns;
     for (file, text) in &instrumented.files {
+        if !probing.probed.contains(file) {
+            continue;
+        }
+        let text = match anything_known {
+            true => &instrumented.text_without(sources, *file, &probing.left_out),
+            false => text,
+        };
         scratch.write(&sources.get(*file).path, text)?;
     }
     let manifest_path = scratch.path_of(&workspace.package.manifest_path);
     let also = workspace.also_tested();
+    let only = only.filter(|_| also.is_empty());
     let request = BuildRequest {
         manifest_path: &manifest_path,
         package: &workspace.package.name,
@@ -56,17 +113,8 @@ pub(super) fn build_instrumented(
         cap_lints: false,
         budget,
     };
-    let mut probing = Probing {
-        scratch,
-        sources,
-        instrumented,
-        probed: instrumented.files.iter().map(|(file, _)| *file).collect(),
-        dropped: Vec::new(),
-        left_out: ProbesLeftOut::default(),
-        event_rounds: 0,
-    };
     let (first_errors, first_summary) = loop {
-        let (errors, summary) = match build_with_spinner(&request, console)? {
+        let (errors, summary) = match build_with_spinner(&request, only, console)? {
             BuildOutcome::Built(executables) => {
                 return Ok((executables, probing.dropped, probing.left_out));
             }
@@ -81,12 +129,16 @@ pub(super) fn build_instrumented(
     Err(why_unbuilt(&request, &first_errors, &first_summary)?)
 }
 
-/// Builds the tests of the copy `request` names, a spinner telling what
-/// compiles.
-fn build_with_spinner(request: &BuildRequest, console: &Console) -> Result<BuildOutcome> {
+/// Builds the tests of the copy `request` names (of `only` some targets),
+/// a spinner telling what compiles.
+fn build_with_spinner(
+    request: &BuildRequest,
+    only: Option<&BTreeSet<(Kind, String)>>,
+    console: &Console,
+) -> Result<BuildOutcome> {
     let spinner = console.spinner("Building");
     spinner.set_message(format!("tests of {}", request.package));
-    let outcome = build_tests(request, None, |name| {
+    let outcome = build_tests(request, only, |name| {
         spinner.set_message(format!("compiled {name}"))
     })?;
     drop(spinner);

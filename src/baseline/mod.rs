@@ -2,6 +2,7 @@
 //! lines it executed, measured in an instrumented scratch copy.
 
 mod build;
+pub use build::Unprobed;
 mod coverage;
 mod events;
 mod instrument;
@@ -10,14 +11,15 @@ pub use instrument::{is_no_std, runtime_for_root};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::baseline::build::build_instrumented;
 pub use crate::baseline::coverage::TestRecord;
 use crate::baseline::coverage::{run_with_coverage, run_with_trace};
 use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, ProbeMap, instrument};
-use crate::cargo::Workspace;
 use crate::cargo::{CargoFlags, DEPENDENCY_OPT_LEVEL};
+use crate::cargo::{Kind, Workspace};
 use crate::cargo::{RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::source::{FileId, Location};
 use crate::code::{CrateSources, KeepConst, read_crate_sources};
@@ -38,13 +40,41 @@ pub struct Settings {
     pub test_timeout: Duration,
     /// Trace failing tests (for dynamic slices).
     pub trace_failing: bool,
-    /// Run only these tests (full names); `None`: every test not ignored.
-    pub only: Option<BTreeSet<String>>,
+    /// Run only these tests, built alone; `None`: every test not ignored.
+    pub only: Option<Only>,
     /// Record events beyond lines (conditions' outcomes, values' signs).
     pub events: bool,
+    /// On a re-measure of a crate measured before (a patched version's):
+    /// the probes its build found do not compile, left out from the start
+    /// and not told again.
+    pub unprobed: Option<Unprobed>,
     /// Keep what the tests did between runs, and read it back on the same
     /// sources and settings (`--no-cache`: neither).
     pub cache: bool,
+}
+
+/// Some tests of a suite: their full names, and the targets whose
+/// executables hold them (the only ones built: a re-measure of two tests
+/// of the library does not link every integration test again).
+#[derive(Debug, Clone)]
+pub struct Only {
+    pub tests: BTreeSet<String>,
+    pub targets: BTreeSet<(Kind, String)>,
+}
+
+impl Only {
+    /// `tests` of `suite`.
+    pub fn of(suite: &TestSuite, tests: impl IntoIterator<Item = TestId>) -> Only {
+        let (mut names, mut targets) = (BTreeSet::new(), BTreeSet::new());
+        for test in tests {
+            names.insert(suite.get(test).full_name.clone());
+            targets.insert(suite.target_of(test));
+        }
+        Only {
+            tests: names,
+            targets,
+        }
+    }
 }
 
 /// Everything known about the unmodified crate.
@@ -66,6 +96,10 @@ pub struct Baseline {
     /// The `const fn`s that keep their `const` in a copy of the crate (the
     /// others run only at run time: they are probed, and edited).
     pub keep_const: KeepConst,
+    /// The probes that did not compile, left out of a re-measure at once.
+    pub unprobed: Unprobed,
+    /// The scratch copy measured, for a re-measure to build in.
+    copy: Mutex<Option<ScratchDir>>,
     /// The digest of what the baseline was measured from (the files, the
     /// settings, the toolchain), under which results derived from it are
     /// kept between runs; `None`: nothing is kept (`--no-cache`, or a file
@@ -163,6 +197,43 @@ pub fn establish(
     overrides: &BTreeMap<PathBuf, String>,
     budget: Budget,
 ) -> Result<Baseline> {
+    establish_in(None, workspace, settings, console, overrides, budget)
+}
+
+impl Baseline {
+    /// The crate with `files` (path, text) in place of its own (a patched
+    /// or reduced version's), measured with `settings` in this baseline's
+    /// scratch copy, at the same path, so that its build is incremental
+    /// (a new copy compiles the crate from scratch: 9 s of winnow's 10).
+    pub fn remeasure(
+        &self,
+        settings: &Settings,
+        files: &BTreeMap<PathBuf, String>,
+        budget: Budget,
+    ) -> Result<Baseline> {
+        let copy = self.copy.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let workspace = self.workspace.clone();
+        let measured = establish_in(copy, workspace, settings, &Console::QUIET, files, budget)?;
+        let copy = measured
+            .copy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        *self.copy.lock().unwrap_or_else(|e| e.into_inner()) = copy;
+        Ok(measured)
+    }
+}
+
+/// [`establish`], in `reuse` (a copy of the workspace made earlier, put
+/// back as it was) if given.
+fn establish_in(
+    reuse: Option<ScratchDir>,
+    workspace: Workspace,
+    settings: &Settings,
+    console: &Console,
+    overrides: &BTreeMap<PathBuf, String>,
+    budget: Budget,
+) -> Result<Baseline> {
     // The settings' part once (it asks rustc its version); the files'
     // part again after the run, to see that they did not change.
     let settings_key = settings.cache.then(|| key(&workspace, settings, overrides));
@@ -172,7 +243,14 @@ pub fn establish(
         key
     };
     let key = settings_key.as_ref().map(with_files);
-    let scratch = scratch_copy(&workspace, overrides, console, budget)?;
+    let scratch = match reuse {
+        Some(copy) => {
+            copy.reset()?;
+            write_overrides(&copy, overrides)?;
+            copy
+        }
+        None => scratch_copy(&workspace, overrides, console, budget)?,
+    };
     let sources = read_sources(&workspace, &scratch, console)?;
     let target_dir = &workspace.target_dir;
     let kept = key
@@ -214,6 +292,8 @@ pub fn establish(
         traces: measured.traces,
         uninstrumented: measured.uninstrumented,
         keep_const: measured.keep_const,
+        unprobed: measured.unprobed,
+        copy: Mutex::new(Some(scratch)),
         digest: digest.map(|key| key.digest()),
         cached,
     };
@@ -232,6 +312,7 @@ struct Measured {
     traces: BTreeMap<TestId, Vec<Location>>,
     uninstrumented: Vec<LeftOut>,
     keep_const: KeepConst,
+    unprobed: Unprobed,
 }
 
 /// The key of a baseline but for the workspace's files: the packages
@@ -247,12 +328,13 @@ fn key(workspace: &Workspace, settings: &Settings, overrides: &BTreeMap<PathBuf,
         trace_failing,
         only,
         events,
+        unprobed,
         cache: _,
     } = settings;
     key.add(
         "settings",
         format!(
-            "{packages:?} {:?} {test_timeout:?} {trace_failing} {only:?} {events}",
+            "{packages:?} {:?} {test_timeout:?} {trace_failing} {only:?} {events} {unprobed:?}",
             cargo.to_args()
         )
         .as_bytes(),
@@ -274,14 +356,18 @@ fn measure(
     budget: Budget,
 ) -> Result<Measured> {
     let package = &workspace.package;
-    let instrumented = instrument_sources(sources, settings.events, console);
+    // A re-measure tells nothing about probes the first measure told.
+    let told = settings.unprobed.as_ref();
+    let instrumented = instrument_sources(sources, settings.events, told.is_none(), console);
     let started = Instant::now();
     let (executables, dropped, left_out_probes) = build_instrumented(
         workspace,
         scratch,
         sources,
         &instrumented,
+        told.unwrap_or(&Unprobed::default()),
         &settings.cargo,
+        settings.only.as_ref().map(|only| &only.targets),
         console,
         budget,
     )?;
@@ -311,9 +397,12 @@ fn measure(
         &traced,
         probes,
         &run_settings,
-        &scratch.root().join(".autofix-traces"),
+        &fresh_dir(scratch, ".autofix-traces"),
     )?;
-    tell_probes_left_out(&left_out_probes, &dropped, &instrumented, sources, console);
+    if told.is_none() {
+        tell_probes_left_out(&left_out_probes, &dropped, &instrumented, sources, console);
+    }
+    let unprobed = Unprobed::of(&dropped, &left_out_probes);
     let uninstrumented = left_out(probes, &dropped);
     let keep_const = if left_out_probes.const_fns {
         KeepConst::Every
@@ -327,6 +416,7 @@ fn measure(
         traces,
         uninstrumented,
         keep_const,
+        unprobed,
     })
 }
 
@@ -342,10 +432,24 @@ fn scratch_copy(
         format!("{} to a scratch directory", workspace.root.display()),
     );
     let scratch = workspace.scratch_copy(MAIN_TARGET, budget)?;
+    write_overrides(&scratch, overrides)?;
+    Ok(scratch)
+}
+
+/// The dir `name` of the copy `scratch`, emptied: a copy measured before
+/// holds that run's coverage and traces, named by test index.
+fn fresh_dir(scratch: &ScratchDir, name: &str) -> PathBuf {
+    let dir = scratch.root().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Writes the `overrides` into the copy `scratch`.
+fn write_overrides(scratch: &ScratchDir, overrides: &BTreeMap<PathBuf, String>) -> Result<()> {
     for (path, text) in overrides {
         scratch.write(path, text)?;
     }
-    Ok(scratch)
+    Ok(())
 }
 
 /// The crate's sources in the scratch copy (the files syn cannot parse
@@ -410,7 +514,12 @@ fn read_sources(
 
 /// The sources with probes (and, with `events`, event probes), told; and
 /// the macros whose bodies cannot be probed, warned about.
-fn instrument_sources(sources: &CrateSources, events: bool, console: &Console) -> Instrumented {
+fn instrument_sources(
+    sources: &CrateSources,
+    events: bool,
+    tell: bool,
+    console: &Console,
+) -> Instrumented {
     let instrumented = instrument(sources, events);
     let event_note = if events {
         format!(" and {} event sites", instrumented.probes.events.len())
@@ -427,7 +536,7 @@ fn instrument_sources(sources: &CrateSources, events: bool, console: &Console) -
         ),
     );
     let mut told = BTreeSet::new();
-    for (id, reason) in &instrumented.unhandled {
+    for (id, reason) in instrumented.unhandled.iter().filter(|_| tell) {
         if !told.insert(id) {
             continue;
         }
@@ -451,7 +560,7 @@ fn runnable_tests(suite: &TestSuite, settings: &Settings, package: &str) -> Resu
             settings
                 .only
                 .as_ref()
-                .is_none_or(|only| only.contains(&suite.get(t).full_name))
+                .is_none_or(|only| only.tests.contains(&suite.get(t).full_name))
         })
         .collect();
     if runnable.is_empty() && settings.only.is_none() {
@@ -479,7 +588,7 @@ fn run_tests(
         runnable,
         probes,
         run_settings,
-        &scratch.root().join(".autofix-coverage"),
+        &fresh_dir(scratch, ".autofix-coverage"),
         |_, _| progress.inc(),
     )?;
     drop(progress);

@@ -34,14 +34,12 @@ use std::time::Duration;
 
 use crate::baseline::{self, Baseline};
 use crate::cargo::CargoFlags;
-use crate::cargo::Workspace;
 use crate::cargo::{TestId, Verdict};
 use crate::code::Originals;
 use crate::code::source::{FileId, Location};
 use crate::exit::{Error, Halt, Result};
 use crate::mutation::Candidate;
 use crate::system::Budget;
-use crate::system::console::Console;
 
 /// How candidates are evaluated.
 #[derive(Debug, Clone)]
@@ -57,17 +55,18 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The line coverage of the tests named `only` on the crate of
-    /// `workspace` with `files` (path, text) in place of its own (a
-    /// patched or reduced version's): a baseline of theirs, built and run
-    /// quietly, with no traces and no events.
+    /// The line coverage of `tests` of `baseline` on its crate with `files`
+    /// (path, text) in place of its own (a patched or reduced version's): a
+    /// baseline of theirs, built (their targets alone, in the baseline's
+    /// copy) and run quietly, with no traces and no events.
     pub fn coverage(
         &self,
-        workspace: Workspace,
-        only: BTreeSet<String>,
+        baseline: &Baseline,
+        tests: impl IntoIterator<Item = TestId>,
         files: &BTreeMap<PathBuf, String>,
         budget: Budget,
     ) -> Result<Baseline> {
+        let only = baseline::Only::of(&baseline.suite, tests);
         let settings = baseline::Settings {
             cargo: self.cargo.clone(),
             jobs: self.jobs,
@@ -75,9 +74,10 @@ impl Settings {
             trace_failing: false,
             only: Some(only),
             events: false,
+            unprobed: Some(baseline.unprobed.clone()),
             cache: self.cache,
         };
-        baseline::establish(workspace, &settings, &Console::QUIET, files, budget)
+        baseline.remeasure(&settings, files, budget)
     }
 }
 

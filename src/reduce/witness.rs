@@ -76,8 +76,7 @@ pub fn still_runs(
     };
     let before = comparable(&original.lines);
     let files = BTreeMap::from([(function.path.clone(), reduced_file.to_string())]);
-    let only = BTreeSet::from([name.clone()]);
-    let reduced = settings.coverage(baseline.workspace.clone(), only, &files, budget)?;
+    let reduced = settings.coverage(baseline, [test], &files, budget)?;
     let after = reduced
         .records
         .iter()

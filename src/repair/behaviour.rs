@@ -55,13 +55,10 @@ pub fn behaviour_change(
         return Ok(0);
     }
     let files = scored.candidate.files(originals);
-    let only = before
-        .keys()
-        .map(|&t| baseline.suite.get(t).full_name.clone())
-        .collect();
+    let tests = before.keys().copied();
     let patched = settings
         .evaluation
-        .coverage(baseline.workspace.clone(), only, &files, budget)?;
+        .coverage(baseline, tests, &files, budget)?;
     let shifts = line_shifts(&scored.candidate, originals);
     let mut change = 0;
     for record in &patched.records {

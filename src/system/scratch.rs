@@ -6,8 +6,10 @@
 //! (`target/autofix/<name>`), kept between runs so that dependencies are
 //! compiled once. The user's source tree is only ever read.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 use tempfile::TempDir;
 use walkdir::WalkDir;
@@ -44,6 +46,9 @@ pub struct ScratchDir {
     original_root: PathBuf,
     /// The target dir builds in this copy use.
     pub target_dir: PathBuf,
+    /// What each file written held before its first write (`None`: it did
+    /// not exist), for [`reset`](Self::reset).
+    before: Mutex<BTreeMap<PathBuf, Option<Vec<u8>>>>,
 }
 
 impl ScratchDir {
@@ -84,6 +89,7 @@ impl ScratchDir {
             root: copy,
             original_root: root.to_path_buf(),
             target_dir,
+            before: Mutex::default(),
         })
     }
 
@@ -121,7 +127,30 @@ impl ScratchDir {
     pub fn write(&self, relative: &Path, text: &str) -> Result<()> {
         let path = self.file(relative)?;
         self.ensure_no_link_on_the_way(relative)?;
+        let mut before = self.before.lock().unwrap_or_else(|e| e.into_inner());
+        if !before.contains_key(relative) {
+            before.insert(relative.to_path_buf(), fs::read(&path).ok());
+        }
         fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// Puts back what every file written held when the copy was made (a
+    /// file that did not exist is removed): the copy is the workspace's
+    /// again, at the same path, so that its next build is incremental (a
+    /// copy at a new path compiles the crate from scratch).
+    pub fn reset(&self) -> Result<()> {
+        let mut before = self.before.lock().unwrap_or_else(|e| e.into_inner());
+        for (relative, bytes) in std::mem::take(&mut *before) {
+            let path = self.root.join(&relative);
+            match bytes {
+                Some(bytes) => fs::write(&path, bytes)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+                None => {
+                    let _ = fs::remove_file(&path);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Fails if a component of `relative` under the copy is a symbolic link.
@@ -605,6 +634,39 @@ mod tests {
             fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap(),
             "changed"
         );
+    }
+
+    #[test]
+    fn a_reset_copy_holds_the_workspace_again_at_the_same_path() {
+        let original = tempfile::tempdir().unwrap();
+        fs::create_dir(original.path().join("src")).unwrap();
+        fs::write(original.path().join("src/lib.rs"), "pub fn f() {}\n").unwrap();
+        let scratch = ScratchDir::create(
+            original.path(),
+            &original.path().join("target"),
+            "unit",
+            Budget::unlimited(),
+        )
+        .unwrap();
+        let (lib, new) = (Path::new("src/lib.rs"), Path::new("src/new.rs"));
+        scratch.write(lib, "probed").unwrap();
+        scratch.write(lib, "probed twice").unwrap();
+        scratch.write(new, "mod x;").unwrap();
+        scratch.reset().unwrap();
+        let root = scratch.root().to_path_buf();
+        assert_eq!(
+            fs::read_to_string(root.join(lib)).unwrap(),
+            "pub fn f() {}\n"
+        );
+        assert!(!root.join(new).exists());
+        // Once more: what the first write after a reset found is put back.
+        scratch.write(lib, "patched").unwrap();
+        scratch.reset().unwrap();
+        assert_eq!(
+            fs::read_to_string(root.join(lib)).unwrap(),
+            "pub fn f() {}\n"
+        );
+        assert_eq!(scratch.root(), root);
     }
 
     #[cfg(unix)]
