@@ -607,6 +607,11 @@ mod tests {
         ));
     }
 
+    /// A scratch copy of the workspace at `root`, building in its target dir.
+    fn unit_copy(root: &Path) -> ScratchDir {
+        ScratchDir::create(root, &root.join("target"), "unit", Budget::unlimited()).unwrap()
+    }
+
     #[test]
     fn writes_stay_inside_the_copy() {
         let original = tempfile::tempdir().unwrap();
@@ -615,13 +620,7 @@ mod tests {
             "[package]\nname = \"x\"\n",
         )
         .unwrap();
-        let scratch = ScratchDir::create(
-            original.path(),
-            &original.path().join("target"),
-            "unit",
-            Budget::unlimited(),
-        )
-        .unwrap();
+        let scratch = unit_copy(original.path());
         let outside = original.path().join("Cargo.toml");
         assert!(scratch.write(&outside, "oops").is_err());
         assert!(scratch.write(Path::new("../escape"), "oops").is_err());
@@ -641,13 +640,7 @@ mod tests {
         let original = tempfile::tempdir().unwrap();
         fs::create_dir(original.path().join("src")).unwrap();
         fs::write(original.path().join("src/lib.rs"), "pub fn f() {}\n").unwrap();
-        let scratch = ScratchDir::create(
-            original.path(),
-            &original.path().join("target"),
-            "unit",
-            Budget::unlimited(),
-        )
-        .unwrap();
+        let scratch = unit_copy(original.path());
         let (lib, new) = (Path::new("src/lib.rs"), Path::new("src/new.rs"));
         scratch.write(lib, "probed").unwrap();
         scratch.write(lib, "probed twice").unwrap();
@@ -682,13 +675,7 @@ mod tests {
         std::os::unix::fs::symlink("../elsewhere/src", package.join("src")).unwrap();
         std::os::unix::fs::symlink("/no/such/file", package.join("sub/dangling")).unwrap();
         std::os::unix::fs::symlink("..", package.join("sub/up")).unwrap();
-        let scratch = ScratchDir::create(
-            &package,
-            &package.join("target"),
-            "unit",
-            Budget::unlimited(),
-        )
-        .unwrap();
+        let scratch = unit_copy(&package);
         let copied = scratch.root().join("src");
         assert!(!copied.is_symlink() && copied.is_dir());
         assert_eq!(fs::read_to_string(copied.join("lib.rs")).unwrap(), "mine");
