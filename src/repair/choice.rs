@@ -83,6 +83,11 @@ pub struct Measures {
     /// the failing tests check the edit).
     #[serde(default)]
     pub passing_reach: usize,
+    /// It makes a character literal one of another kind (a digit a
+    /// punctuation mark, `'1'..='9'` to `'+'..='9'`): an edit that fits
+    /// the tests' inputs rather than a rule.
+    #[serde(default)]
+    pub reclassed: bool,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -123,6 +128,7 @@ pub fn rank_plausible(
                     answers_crash,
                     growth,
                     passing_reach: passing_reach(&scored.candidate, baseline, model),
+                    reclassed: reclassed(&scored.candidate, &originals),
                 },
                 size,
                 scored: scored.clone(),
@@ -378,6 +384,29 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
         .sum()
 }
 
+/// Whether an edit of the candidate replaces a character (or byte)
+/// literal by one of another kind: a letter, a digit, white space or a
+/// control character, anything else.
+fn reclassed(candidate: &Candidate, originals: &Originals) -> bool {
+    let kind = |literal: &str| {
+        let c = match syn::parse_str::<syn::Lit>(literal.trim()).ok()? {
+            syn::Lit::Char(c) => c.value(),
+            syn::Lit::Byte(b) => char::from(b.value()),
+            _ => return None,
+        };
+        Some(match c {
+            c if c.is_alphabetic() => 0,
+            c if c.is_numeric() => 1,
+            c if c.is_whitespace() || c.is_control() => 2,
+            _ => 3,
+        })
+    };
+    candidate.edits().iter().any(|edit| {
+        let replaced = &originals.text(edit.file)[edit.edit.range.clone()];
+        matches!((kind(replaced), kind(&edit.edit.text)), (Some(a), Some(b)) if a != b)
+    })
+}
+
 /// Whether the candidate makes, at the line where the failing tests
 /// panicked, the edit that kind of panic calls for (checked or saturating
 /// arithmetic for an overflow, a bounds-safe access or a guard for an index
@@ -588,6 +617,20 @@ mod tests {
     }
 
     #[test]
+    fn a_character_made_one_of_another_kind_is_told() {
+        // winnow: `one_of('1'..='9')` to `'+'..='9'` passed every test.
+        let text =
+            "fn first(c: char, b: u8) -> bool {\n    ('1'..='9').contains(&c) && b != b' '\n}\n";
+        let originals = originals(text);
+        let edit = |old: &str, new: &str| Candidate::replacing(text, old, new, Operator::Value, 2);
+        assert!(reclassed(&edit("'1'", "'+'"), &originals));
+        assert!(!reclassed(&edit("'1'", "'0'"), &originals));
+        assert!(reclassed(&edit("b' '", "b'a'"), &originals));
+        assert!(!reclassed(&edit("b' '", "b'\\t'"), &originals));
+        assert!(!reclassed(&edit("'1'", "x"), &originals));
+    }
+
+    #[test]
     fn surprises_a_few_bits_apart_share_a_band() {
         // ropey: `1`, `2`, `4` and `32` for `0` cost 3 and 4 bits: one band,
         // the operator's order decides; wildmatch: 40 and 52 bits apart.
@@ -621,6 +664,7 @@ mod tests {
                 answers_crash: false,
                 growth: 0,
                 passing_reach: 1,
+                reclassed: false,
             },
             size,
         };
@@ -683,6 +727,7 @@ mod tests {
             answers_crash: false,
             growth: 0,
             passing_reach: 2,
+            reclassed: false,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen;

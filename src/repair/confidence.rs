@@ -208,6 +208,12 @@ pub fn assess(evidence: &Evidence) -> Confidence {
             } else if chosen.measures.unnatural == 0 && !chosen.measures.answers_crash {
                 support.push("a one-token change".to_string());
             }
+            if chosen.measures.reclassed {
+                against.push(
+                    "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule"
+                        .to_string(),
+                );
+            }
             if evidence.elsewhere > 0 {
                 against.push(format!(
                     "{} other single edit{} at other lines also pass{} every test",
@@ -283,6 +289,7 @@ mod tests {
                 answers_crash: false,
                 growth: 0,
                 passing_reach: 3,
+                reclassed: false,
             },
         }
     }
@@ -344,6 +351,7 @@ mod tests {
             m.growth = 5;
         });
         let unchecked = measured(1, |m| m.passing_reach = 0);
+        let reclassed = measured(1, |m| m.reclassed = true);
         let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
         let near = one_token(2);
         let cases = [
@@ -373,6 +381,12 @@ mod tests {
                 0,
                 &[][..],
                 "only the failing tests check the edit",
+            ),
+            (
+                Some(&reclassed),
+                0,
+                &[][..],
+                "a character literal one of another kind",
             ),
             (None, 0, &[][..], "the genetic search found it (2 edits)"),
         ];
