@@ -121,6 +121,29 @@ pub struct LeftOut {
 const TRACED_TESTS: usize = 20;
 
 impl Baseline {
+    /// The crate with `files` (path, text) in place of its own (a patched
+    /// or reduced version's), measured with `settings` in this baseline's
+    /// scratch copy, at the same path, so that its build is incremental
+    /// (in a new copy rustc compiles it from scratch: winnow's library
+    /// tests take 9.2 s after a one-line edit there, 1.3 s in place).
+    pub fn remeasure(
+        &self,
+        settings: &Settings,
+        files: &BTreeMap<PathBuf, String>,
+        budget: Budget,
+    ) -> Result<Baseline> {
+        let copy = self.copy.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let workspace = self.workspace.clone();
+        let measured = establish_in(copy, workspace, settings, &Console::QUIET, files, budget)?;
+        let copy = measured
+            .copy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        *self.copy.lock().unwrap_or_else(|e| e.into_inner()) = copy;
+        Ok(measured)
+    }
+
     /// Where test `test` is written (why not, if it cannot be found: a
     /// whole `harness = false` executable, a function it cannot parse).
     pub fn test_function(&self, test: TestId) -> Result<TestFunction, String> {
@@ -198,30 +221,6 @@ pub fn establish(
     budget: Budget,
 ) -> Result<Baseline> {
     establish_in(None, workspace, settings, console, overrides, budget)
-}
-
-impl Baseline {
-    /// The crate with `files` (path, text) in place of its own (a patched
-    /// or reduced version's), measured with `settings` in this baseline's
-    /// scratch copy, at the same path, so that its build is incremental
-    /// (a new copy compiles the crate from scratch: 9 s of winnow's 10).
-    pub fn remeasure(
-        &self,
-        settings: &Settings,
-        files: &BTreeMap<PathBuf, String>,
-        budget: Budget,
-    ) -> Result<Baseline> {
-        let copy = self.copy.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let workspace = self.workspace.clone();
-        let measured = establish_in(copy, workspace, settings, &Console::QUIET, files, budget)?;
-        let copy = measured
-            .copy
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        *self.copy.lock().unwrap_or_else(|e| e.into_inner()) = copy;
-        Ok(measured)
-    }
 }
 
 /// [`establish`], in `reuse` (a copy of the workspace made earlier, put
