@@ -337,3 +337,32 @@ fn a_trait_impls_methods_are_copied() {
     assert_eq!(stats.separate, 0, "{stats:?}");
     assert_eq!(stats.woven, candidates.len(), "{stats:?}");
 }
+
+/// A patch's lines are measured in the baseline's scratch copy, one patch
+/// after another: what the second measure finds is what a copy of its own
+/// finds (no file and no coverage of the first left behind), and the two
+/// patches do run different lines.
+#[test]
+fn a_patch_measured_after_another_runs_what_it_runs_alone() {
+    let dir = fixture("two_plausible");
+    // Measured, not read back from the cache.
+    let open = || {
+        let args = parse_args(["cargo-autofix", "-q", "--no-cache"].map(Into::into)).unwrap();
+        Session::open(args, dir.path()).unwrap()
+    };
+    let lib = std::path::PathBuf::from("src/lib.rs");
+    let original = std::fs::read_to_string(dir.path().join(&lib)).unwrap();
+    let with = |condition: &str| {
+        let text = original.replace("if x > 100 {", condition);
+        std::collections::BTreeMap::from([(lib.clone(), text)])
+    };
+    let (wide, narrow) = (with("if x > 9 {"), with("if x > 99 {"));
+    // One session at a time: each holds the target dir's build lock.
+    let alone = open().lines_with(&narrow).unwrap();
+    let session = open();
+    let first = session.lines_with(&wide).unwrap();
+    let second = session.lines_with(&narrow).unwrap();
+    assert_eq!(second, alone);
+    let below = "tests::just_below_the_cap";
+    assert_ne!(first[below], alone[below], "{first:?}");
+}

@@ -3,6 +3,7 @@
 //! `run` starts from one; so do the benchmark and the evaluator tests,
 //! through the facade in `lib.rs`.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use rand::SeedableRng;
@@ -175,6 +176,24 @@ impl Session {
                 (path.to_path_buf(), text)
             })
             .collect()
+    }
+
+    /// The lines each test executes with `files` (path, text) in place of
+    /// the crate's own, measured as the choice among plausible patches
+    /// measures a patch (in the baseline's scratch copy).
+    pub fn lines_with(
+        &self,
+        files: &BTreeMap<PathBuf, String>,
+    ) -> Result<BTreeMap<String, BTreeSet<Location>>> {
+        let tests = self.baseline.records.iter().map(|r| r.test);
+        let evaluation = &self.options.repair.evaluation;
+        let measured = evaluation.coverage(&self.baseline, tests, files, Budget::unlimited())?;
+        let name = |test| measured.suite.get(test).full_name.clone();
+        Ok(measured
+            .records
+            .iter()
+            .map(|r| (name(r.test), r.lines.clone()))
+            .collect())
     }
 
     /// Every test with its full name (`tests::a`, or `target/name` outside the library).

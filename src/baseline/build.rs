@@ -94,9 +94,12 @@ pub(super) fn build_instrumented(
         if !probing.probed.contains(file) {
             continue;
         }
-        let text = match anything_known {
-            true => &instrumented.text_without(sources, *file, &probing.left_out),
-            false => text,
+        let without;
+        let text = if anything_known {
+            without = instrumented.text_without(sources, *file, &probing.left_out);
+            &without
+        } else {
+            text
         };
         scratch.write(&sources.get(*file).path, text)?;
     }
