@@ -28,11 +28,12 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::Baseline;
 use crate::cargo::dependency_sources;
 use crate::code::source::{Edit, FileId};
-use crate::code::{CrateSources, Originals, Panicking, TokenModel, operand_names, words};
+use crate::code::{Originals, TokenModel, free_variables};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Error, Result};
-use crate::localize::{Crash, PanicKind};
-use crate::mutation::{Candidate, Operator};
+use crate::localize::Crash;
+use crate::mutation::Candidate;
+use crate::repair::answer::{answers, crash_operands};
 use crate::repair::behaviour::{behaviour_change, passing_reach};
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
@@ -88,6 +89,11 @@ pub struct Measures {
     /// the tests' inputs rather than a rule.
     #[serde(default)]
     pub reclassed: bool,
+    /// Another plausible patch edits the same code, one writing a number
+    /// where the other writes an expression of a variable (`3` and `4 -
+    /// indent` for `4`): the tests do not tell a constant from a measure.
+    #[serde(default)]
+    pub constant_or_measure: bool,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -129,12 +135,25 @@ pub fn rank_plausible(
                     growth,
                     passing_reach: passing_reach(&scored.candidate, baseline, model),
                     reclassed: reclassed(&scored.candidate, &originals),
+                    constant_or_measure: false,
                 },
                 size,
                 scored: scored.clone(),
             }
         })
         .collect();
+    let written: Vec<Option<Written>> = plausible
+        .iter()
+        .map(|scored| written(&scored.candidate))
+        .collect();
+    for (alternative, mine) in alternatives.iter_mut().zip(&written) {
+        alternative.measures.constant_or_measure = mine.as_ref().is_some_and(|mine| {
+            written
+                .iter()
+                .flatten()
+                .any(|other| other.place == mine.place && other.number != mine.number)
+        });
+    }
     if alternatives.len() > 1 {
         let own = originals.iter().map(|(_, _, text)| text);
         let model = TokenModel::of_crate(own, &dependency_sources(&baseline.workspace));
@@ -407,57 +426,33 @@ fn reclassed(candidate: &Candidate, originals: &Originals) -> bool {
     })
 }
 
-/// Whether the candidate makes, at the line where the failing tests
-/// panicked, the edit that kind of panic calls for (checked or saturating
-/// arithmetic for an overflow, a bounds-safe access or a guard for an index
-/// out of bounds...) on what panicked: a guard must name one of `operands`
-/// (see [`crash_operands`]) where there are some (`if self.pattern.is_empty()`
-/// before `self.pattern[i]`, not `if input.is_empty()`). Such a fix reads
-/// as usual as a one-token slip.
-fn answers(candidate: &Candidate, crash: Option<&Crash>, operands: &BTreeSet<String>) -> bool {
-    let Some(crash) = crash else {
-        return false;
+/// What a one-edit candidate writes at its place: a number, or an
+/// expression that reads a variable.
+struct Written {
+    place: (FileId, usize, usize),
+    number: bool,
+}
+
+/// What `candidate` writes, when it is one edit writing a number (an
+/// integer or a float literal) or an expression that reads a variable.
+fn written(candidate: &Candidate) -> Option<Written> {
+    let [edit] = candidate.edits() else {
+        return None;
     };
-    let fixes: &[Operator] = match crash.kind {
-        PanicKind::Overflow => &[Operator::Overflow, Operator::Idiom],
-        PanicKind::Index => &[Operator::Bounds, Operator::Guard],
-        PanicKind::Unwrap => &[Operator::Idiom, Operator::Guard],
-        PanicKind::Division => &[Operator::Guard],
-        PanicKind::Assertion | PanicKind::Other => &[],
+    let text = edit.edit.text.trim();
+    let number = match syn::parse_str::<syn::Lit>(text) {
+        Ok(syn::Lit::Int(_) | syn::Lit::Float(_)) => true,
+        Ok(_) => return None,
+        Err(_) if free_variables(&syn::parse_str::<syn::Expr>(text).ok()?).is_empty() => {
+            return None;
+        }
+        Err(_) => false,
     };
-    candidate.edits().iter().any(|e| {
-        e.location() == crash.location
-            && fixes.contains(&e.operator)
-            // The other fixes rewrite the panicking operation itself.
-            && (e.operator != Operator::Guard
-                || operands.is_empty()
-                || words(guard_condition(&e.edit.text)).any(|w| operands.contains(w)))
+    let range = &edit.edit.range;
+    Some(Written {
+        place: (edit.file, range.start, range.end),
+        number,
     })
-}
-
-/// The names the operation that panicked works on, and those its locals
-/// were computed from (see `code::operand_names`): what a guard answering
-/// the crash tests.
-fn crash_operands(crash: Option<&Crash>, sources: &CrateSources) -> BTreeSet<String> {
-    let Some(crash) = crash else {
-        return BTreeSet::new();
-    };
-    let panicking = match crash.kind {
-        PanicKind::Index => Panicking::Index,
-        PanicKind::Unwrap => Panicking::Unwrap,
-        PanicKind::Division => Panicking::Division,
-        PanicKind::Overflow | PanicKind::Assertion | PanicKind::Other => return BTreeSet::new(),
-    };
-    let file = &sources.get(crash.location.file).syntax;
-    operand_names(file, crash.location.line, panicking)
-}
-
-/// The condition of a guard's text (`if COND { return V; }`): what it
-/// tests, not what it returns.
-fn guard_condition(guard: &str) -> &str {
-    let guard = guard.trim_start();
-    let condition = guard.strip_prefix("if ").unwrap_or(guard);
-    condition.split_once(" {").map_or(condition, |(c, _)| c)
 }
 
 /// Whether `new` brings in a number other than 0 and 1 that `replaced`
@@ -479,7 +474,6 @@ fn magic_number(new: &str, replaced: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::source::Location;
     use crate::evaluate::CandidateOutcome;
     use crate::mutation::Operator;
 
@@ -566,57 +560,6 @@ mod tests {
     }
 
     #[test]
-    fn a_guard_answers_a_crash_when_it_names_what_panicked() {
-        let text = "fn f(&self) -> bool {\n    self.pattern[pattern_idx].next_char.is_none()\n}\n";
-        let sources = CrateSources::of_one_file(text);
-        let crash = Crash {
-            location: Location::new(FileId::new(0), 2),
-            kind: PanicKind::Index,
-        };
-        let operands = crash_operands(Some(&crash), &sources);
-        let answers = |candidate: &Candidate| answers(candidate, Some(&crash), &operands);
-        let guard = |condition: &str| {
-            let written = format!("    if {condition} {{ return true; }}\n    self");
-            Candidate::replacing(text, "    self", &written, Operator::Guard, 2)
-        };
-        assert!(answers(&guard("self.pattern.is_empty()")));
-        assert!(answers(&guard("pattern_idx >= self.pattern.len()")));
-        assert!(!answers(&guard("input.is_empty()")));
-        // What it returns does not count, only what it tests.
-        let returning = "    if input.is_empty() { return self.pattern.len(); }\n    self";
-        let returning = Candidate::replacing(text, "    self", returning, Operator::Guard, 2);
-        assert!(!answers(&returning));
-        // A bounds-safe access rewrites the operation itself.
-        let bounds = Candidate::replacing(
-            text,
-            "self.pattern[pattern_idx]",
-            "self.pattern.get(pattern_idx)",
-            Operator::Bounds,
-            2,
-        );
-        assert!(answers(&bounds));
-        let elsewhere = Crash {
-            location: Location::new(FileId::new(0), 3),
-            ..crash
-        };
-        assert!(!super::answers(
-            &guard("self.pattern.is_empty()"),
-            Some(&elsewhere),
-            &crash_operands(Some(&elsewhere), &sources)
-        ));
-        // A guard may name what the value that panicked was made of.
-        let made = "fn prev(&self, chunk: &str, start: usize) -> Option<char> {\n    let mut iter = chunk[..self.offset - start].chars();\n    let ch = iter.next().unwrap();\n    Some(ch)\n}\n";
-        let unwrap = Crash {
-            location: Location::new(FileId::new(0), 3),
-            kind: PanicKind::Unwrap,
-        };
-        let operands = crash_operands(Some(&unwrap), &CrateSources::of_one_file(made));
-        let written = "    if self.offset == start { return None; }\n    let ch";
-        let guard_above = Candidate::replacing(made, "    let ch", written, Operator::Guard, 3);
-        assert!(super::answers(&guard_above, Some(&unwrap), &operands));
-    }
-
-    #[test]
     fn a_character_made_one_of_another_kind_is_told() {
         // winnow: `one_of('1'..='9')` to `'+'..='9'` passed every test.
         let text =
@@ -628,6 +571,24 @@ mod tests {
         assert!(reclassed(&edit("b' '", "b'a'"), &originals));
         assert!(!reclassed(&edit("b' '", "b'\\t'"), &originals));
         assert!(!reclassed(&edit("'1'", "x"), &originals));
+    }
+
+    #[test]
+    fn a_number_and_a_variable_written_in_the_same_place_are_told() {
+        // pulldown-cmark: `scan_space(4)` to `scan_space(3)` and to
+        // `scan_space(4 - indent)` passed every test; the second is right.
+        let text =
+            "fn f(s: &mut S, indent: usize) -> bool {\n    s.scan_space(4) && s.done(2)\n}\n";
+        let edit = |old: &str, new: &str| Candidate::replacing(text, old, new, Operator::Value, 2);
+        let place = |c: &Candidate| written(c).map(|w| (w.place, w.number));
+        let (three, measured) = (place(&edit("4", "3")), place(&edit("4", "4 - indent")));
+        assert_eq!(three.map(|t| t.1), Some(true));
+        assert_eq!(measured.map(|m| m.1), Some(false));
+        assert_eq!(three.map(|t| t.0), measured.map(|m| m.0));
+        // Another place, a path that is no variable, a changed operator.
+        assert_ne!(place(&edit("2", "1")).map(|p| p.0), three.map(|t| t.0));
+        assert!(place(&edit("4", "usize::MAX")).is_none());
+        assert!(place(&edit("&&", "||")).is_none());
     }
 
     #[test]
@@ -665,6 +626,7 @@ mod tests {
                 growth: 0,
                 passing_reach: 1,
                 reclassed: false,
+                constant_or_measure: false,
             },
             size,
         };
@@ -728,6 +690,7 @@ mod tests {
             growth: 0,
             passing_reach: 2,
             reclassed: false,
+            constant_or_measure: false,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen;

@@ -214,6 +214,12 @@ pub fn assess(evidence: &Evidence) -> Confidence {
                         .to_string(),
                 );
             }
+            if chosen.measures.constant_or_measure {
+                against.push(
+                    "another edit of the same code passes every test too, one writing a number and the other an expression of a variable: the tests do not tell a constant from a measure"
+                        .to_string(),
+                );
+            }
             if evidence.elsewhere > 0 {
                 against.push(format!(
                     "{} other single edit{} at other lines also pass{} every test",
@@ -290,6 +296,7 @@ mod tests {
                 growth: 0,
                 passing_reach: 3,
                 reclassed: false,
+                constant_or_measure: false,
             },
         }
     }
@@ -352,6 +359,7 @@ mod tests {
         });
         let unchecked = measured(1, |m| m.passing_reach = 0);
         let reclassed = measured(1, |m| m.reclassed = true);
+        let constant = measured(1, |m| m.constant_or_measure = true);
         let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
         let near = one_token(2);
         let cases = [
@@ -387,6 +395,12 @@ mod tests {
                 0,
                 &[][..],
                 "a character literal one of another kind",
+            ),
+            (
+                Some(&constant),
+                0,
+                &[][..],
+                "the tests do not tell a constant from a measure",
             ),
             (None, 0, &[][..], "the genetic search found it (2 edits)"),
         ];

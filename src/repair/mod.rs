@@ -4,6 +4,7 @@
 //! the remaining failures on the crate with the patch so far. Then validate
 //! the combined patch on a clean copy and hand it over as a unified diff.
 
+mod answer;
 mod behaviour;
 mod bisect;
 mod choice;
