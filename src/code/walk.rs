@@ -14,7 +14,7 @@ use std::sync::Arc;
 use syn::Expr;
 use syn::visit::{self, Visit};
 
-use crate::code::control::early_exits;
+use crate::code::control::{early_exits, has_let};
 use crate::code::crate_sources::is_test_code;
 use crate::code::macro_body::{MacroSite, macro_rules};
 use crate::code::scope::{EnclosingStatement, Scope};
@@ -225,7 +225,9 @@ impl<H: RunnableCode> Walker<'_, H> {
     /// Walks a condition; returns the names its `let`s bind (for the branch it guards).
     fn walk_condition(&mut self, cond: &Expr) -> Vec<String> {
         let lets = let_bindings(cond);
-        if lets.is_empty() && self.runnable {
+        // Not a `let` that binds nothing either (`if let Some(b'/') = x`):
+        // it is no expression, to negate, replace or switch.
+        if !has_let(cond) && self.runnable {
             self.hooks.condition(cond, &self.scope);
         }
         self.visit_expr(cond);
@@ -559,6 +561,11 @@ mod tests {
             "fn m(x: i32) -> i32 {\n    if x < 0 {\n        1\n    } else if x > 5 {\n        2\n    } else {\n        3\n    }\n}\n",
         );
         assert_eq!(record.conditions, [2, 4]);
+        // A `let` is no condition, also when it binds nothing.
+        let record = walk(
+            "fn n(v: &[u8]) -> bool {\n    if let Some(b'/') | Some(b'>') = v.first() {\n        return true;\n    }\n    while let Some(_) = v.last() {}\n    v.is_empty()\n}\n",
+        );
+        assert_eq!(record.conditions, [] as [u32; 0]);
     }
 
     #[test]
