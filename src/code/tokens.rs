@@ -79,6 +79,37 @@ pub fn macro_arguments(mac: &syn::Macro) -> Punctuated<Expr, Token![,]> {
         .unwrap_or_default()
 }
 
+/// The parts of a `matches!(value, pattern if guard)` call: its body is
+/// no list of expressions.
+pub struct MatchesCall {
+    pub value: Expr,
+    pub pattern: syn::Pat,
+    pub guard: Option<Expr>,
+}
+
+/// The parts of `mac` when it is a `matches!` call.
+pub fn matches_call(mac: &syn::Macro) -> Option<MatchesCall> {
+    if !mac.path.is_ident("matches") {
+        return None;
+    }
+    mac.parse_body_with(|input: syn::parse::ParseStream| {
+        let value = input.parse()?;
+        input.parse::<Token![,]>()?;
+        let pattern = syn::Pat::parse_multi_with_leading_vert(input)?;
+        let guard = match input.parse::<Option<Token![if]>>()? {
+            Some(_) => Some(input.parse()?),
+            None => None,
+        };
+        input.parse::<Option<Token![,]>>()?;
+        Ok(MatchesCall {
+            value,
+            pattern,
+            guard,
+        })
+    })
+    .ok()
+}
+
 /// How tokens mention a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mention {

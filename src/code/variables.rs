@@ -8,7 +8,7 @@ use quote::ToTokens;
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
-use crate::code::tokens::macro_arguments;
+use crate::code::tokens::{macro_arguments, matches_call};
 
 /// Names a pattern binds: `x`, `mut x`, `ref x`, the fields of `S { x, y }`...
 /// (not constants or unit variants, which start with an upper-case letter).
@@ -223,6 +223,16 @@ impl<'ast> Visit<'ast> for Uses {
     }
     fn visit_pat(&mut self, _: &'ast Pat) {}
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Some(call) = matches_call(mac) {
+            self.visit_expr(&call.value);
+            self.scoped(|uses| {
+                uses.bind(&call.pattern);
+                if let Some(guard) = &call.guard {
+                    uses.visit_expr(guard);
+                }
+            });
+            return;
+        }
         for arg in &macro_arguments(mac) {
             self.visit_expr(arg);
         }
@@ -286,6 +296,15 @@ mod tests {
         );
         let stmt: syn::Stmt = syn::parse_str("println!(\"{}\", count);").unwrap();
         assert_eq!(free_variables(&stmt), BTreeSet::from(["count".to_string()]));
+        // `matches!` takes a pattern, no expression: its value and guard
+        // are read, the names its pattern binds are not free in the guard.
+        let expr: Expr = syn::parse_str("matches!(c, b'0'..=b'9' | b'a'..=b'z')").unwrap();
+        assert_eq!(free_variables(&expr), BTreeSet::from(["c".to_string()]));
+        let expr: Expr = syn::parse_str("matches!(o, Some(v) if v > limit,)").unwrap();
+        assert_eq!(
+            free_variables(&expr),
+            BTreeSet::from(["limit".to_string(), "o".into()])
+        );
         let expr: Expr = syn::parse_str("items.iter().any(|item| item == &needle)").unwrap();
         assert_eq!(
             free_variables(&expr),
