@@ -110,6 +110,161 @@ pub fn matches_call(mac: &syn::Macro) -> Option<MatchesCall> {
     .ok()
 }
 
+/// Names code refers to that must be in scope where it is put (not local
+/// variables): a path's first segment (`fmt` of `fmt::Result`, `Printer`
+/// of `Printer::new()`), a name starting upper-case (`VECTOR_SIZE`, a
+/// type, `Self`), a macro's name; not the prelude's, the standard
+/// macros' or `std`, `core`, `alloc`, `crate`.
+pub fn outer_names(text: &str) -> BTreeSet<String> {
+    fn walk(tokens: TokenStream, out: &mut BTreeSet<String>) {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let punct = |i: usize| match tokens.get(i) {
+            Some(TokenTree::Punct(p)) => Some(p.as_char()),
+            _ => None,
+        };
+        for (i, token) in tokens.iter().enumerate() {
+            match token {
+                TokenTree::Group(group) => walk(group.stream(), out),
+                TokenTree::Ident(ident) => {
+                    let name = ident.to_string();
+                    // A later segment, a field or method, a lifetime.
+                    let before = |back: usize| i.checked_sub(back).and_then(punct);
+                    let segment = before(1) == Some(':') && before(2) == Some(':');
+                    if segment || matches!(before(1), Some('.' | '\'')) {
+                        continue;
+                    }
+                    let path_root = punct(i + 1) == Some(':') && punct(i + 2) == Some(':');
+                    let is_macro = punct(i + 1) == Some('!')
+                        && matches!(tokens.get(i + 2), Some(TokenTree::Group(_)));
+                    let upper = name.starts_with(|c: char| c.is_uppercase());
+                    if (path_root || is_macro || upper) && !PRELUDE.contains(&name.as_str()) {
+                        out.insert(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut names = BTreeSet::new();
+    if let Ok(tokens) = text.parse::<TokenStream>() {
+        walk(tokens, &mut names);
+    }
+    names
+}
+
+/// What every module has in scope (see [`outer_names`]).
+const PRELUDE: &[&str] = &[
+    "std",
+    "core",
+    "alloc",
+    "crate",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "Option",
+    "Result",
+    "Vec",
+    "String",
+    "Box",
+    "Default",
+    "Clone",
+    "Copy",
+    "Iterator",
+    "IntoIterator",
+    "ToString",
+    "ToOwned",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Send",
+    "Sync",
+    "Sized",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "AsRef",
+    "AsMut",
+    "Extend",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "TryFrom",
+    "TryInto",
+    "FromIterator",
+    "vec",
+    "format",
+    "write",
+    "writeln",
+    "print",
+    "println",
+    "eprint",
+    "eprintln",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "unreachable",
+    "unimplemented",
+    "todo",
+    "matches",
+    "dbg",
+    "format_args",
+    "concat",
+    "stringify",
+    "cfg",
+    "env",
+    "line",
+    "column",
+    "file",
+    "module_path",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "f32",
+    "f64",
+    "char",
+    "str",
+    "bool",
+];
+
+/// The names a format string captures (`{start}`, `{end:?}`; not `{0}`,
+/// `{}` or an escaped `{{x}}`).
+pub fn format_captures(format: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = format;
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        if let Some(escaped) = rest.strip_prefix('{') {
+            rest = escaped;
+            continue;
+        }
+        let end = rest.find(['}', ':']).unwrap_or(rest.len());
+        let name = rest[..end].trim();
+        if name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
 /// How tokens mention a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mention {
@@ -236,6 +391,28 @@ fn shape_of(tokens: TokenStream, shape: &mut String, names: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outer_names_are_what_code_needs_in_scope_besides_its_variables() {
+        let text =
+            "if self.start.line == end { return Printer::new().print(self, f, fmt::Alternate); }";
+        assert_eq!(
+            outer_names(text),
+            BTreeSet::from(["Printer".to_string(), "fmt".into()])
+        );
+        let text =
+            "let sign = opt(dispatch! { x; }); Self { n: VECTOR_SIZE as usize, s: String::new() }";
+        assert_eq!(
+            outer_names(text),
+            BTreeSet::from(["Self".to_string(), "VECTOR_SIZE".into(), "dispatch".into()])
+        );
+        // Lifetimes, fields, later segments, the standard macros.
+        assert!(
+            outer_names("fn f<'A>(x: &'A T) { x.Inner; a::B::C; vec![1]; }")
+                .iter()
+                .eq(["T", "a"])
+        );
+    }
 
     #[test]
     fn path_roots_are_the_first_segments() {

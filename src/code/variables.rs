@@ -8,7 +8,7 @@ use quote::ToTokens;
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
-use crate::code::tokens::{macro_arguments, matches_call};
+use crate::code::tokens::{format_captures, macro_arguments, matches_call};
 
 /// Names a pattern binds: `x`, `mut x`, `ref x`, the fields of `S { x, y }`...
 /// (not constants or unit variants, which start with an upper-case letter).
@@ -58,18 +58,22 @@ fn collect_let_bindings(cond: &Expr, out: &mut Vec<String>) {
 /// expressions (`println!("{}", x)`). A name counts where no binding of
 /// the code is in scope: `x` in `x.len() + v.iter().map(|x| x).sum()`.
 pub fn free_variables(node: &impl ToTokens) -> BTreeSet<String> {
-    free_uses(node, false)
+    let uses = free_uses(node, false);
+    uses.found
         .into_iter()
         .map(|(name, _)| name)
+        .chain(uses.captured)
         .collect()
 }
 
 /// Like [`free_variables`], but a field of `self` counts as a variable of
 /// its own (`self.count`), for dependencies through fields.
 pub fn variables_used(node: &impl ToTokens) -> BTreeSet<String> {
-    free_uses(node, true)
+    let uses = free_uses(node, true);
+    uses.found
         .into_iter()
         .map(|(name, _)| name)
+        .chain(uses.captured)
         .collect()
 }
 
@@ -81,6 +85,7 @@ pub fn variable_occurrences(
     names: &BTreeSet<String>,
 ) -> Vec<(String, std::ops::Range<usize>)> {
     let mut found: Vec<_> = free_uses(node, false)
+        .found
         .into_iter()
         .filter(|(name, _)| names.contains(name))
         .collect();
@@ -89,11 +94,13 @@ pub fn variable_occurrences(
 }
 
 /// Each use in `node` of a name it does not bind where the use is (with
-/// `self_fields`, `self.count` as a name of its own), with its bytes.
-fn free_uses(node: &impl ToTokens, self_fields: bool) -> Vec<(String, std::ops::Range<usize>)> {
+/// `self_fields`, `self.count` as a name of its own), with its bytes, and
+/// the names its format strings capture (`"{start}"`).
+fn free_uses(node: &impl ToTokens, self_fields: bool) -> Uses {
     let tokens = node.to_token_stream();
     let mut uses = Uses {
         found: Vec::new(),
+        captured: Vec::new(),
         scopes: vec![Vec::new()],
         self_fields,
     };
@@ -106,7 +113,7 @@ fn free_uses(node: &impl ToTokens, self_fields: bool) -> Vec<(String, std::ops::
     {
         uses.visit_block(&block);
     }
-    uses.found
+    uses
 }
 
 /// The walk of [`free_uses`]: the names bound in each scope around the
@@ -114,6 +121,8 @@ fn free_uses(node: &impl ToTokens, self_fields: bool) -> Vec<(String, std::ops::
 /// parameters, an arm's or a loop's pattern, an `if let`'s bindings).
 struct Uses {
     found: Vec<(String, std::ops::Range<usize>)>,
+    /// Names a format string captures: no bytes of their own to rename.
+    captured: Vec<String>,
     scopes: Vec<Vec<String>>,
     self_fields: bool,
 }
@@ -235,6 +244,19 @@ impl<'ast> Visit<'ast> for Uses {
         }
         for arg in &macro_arguments(mac) {
             self.visit_expr(arg);
+            if let Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(format),
+                ..
+            }) = arg
+            {
+                for name in format_captures(&format.value()) {
+                    if is_variable_name(&name)
+                        && !self.scopes.iter().flatten().any(|bound| *bound == name)
+                    {
+                        self.captured.push(name);
+                    }
+                }
+            }
         }
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
@@ -298,6 +320,12 @@ mod tests {
         assert_eq!(free_variables(&stmt), BTreeSet::from(["count".to_string()]));
         // `matches!` takes a pattern, no expression: its value and guard
         // are read, the names its pattern binds are not free in the guard.
+        let stmt: syn::Stmt =
+            syn::parse_str("eprintln!(\"[{start}-{end:?}]: {0} {{x}}\", r);").unwrap();
+        assert_eq!(
+            free_variables(&stmt),
+            BTreeSet::from(["end".to_string(), "r".into(), "start".into()])
+        );
         let expr: Expr = syn::parse_str("matches!(c, b'0'..=b'9' | b'a'..=b'z')").unwrap();
         assert_eq!(free_variables(&expr), BTreeSet::from(["c".to_string()]));
         let expr: Expr = syn::parse_str("matches!(o, Some(v) if v > limit,)").unwrap();

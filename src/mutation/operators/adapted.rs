@@ -90,7 +90,7 @@ fn adapted<'a>(site: &'a Site, place: Place, only_warned: bool, cx: &Context<'a>
             .collect()
     };
     let (mut first, mut rest) = (Vec::new(), Vec::new());
-    for ingredient in closest(&cx.space.statements, site) {
+    for ingredient in closest(&cx.space.statements, site, cx.space) {
         if first.len() + rest.len() >= 2 * MAX_EDITS {
             break;
         }

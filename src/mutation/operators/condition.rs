@@ -35,8 +35,8 @@ impl MutationOperator for Condition {
         };
         let own = &cx.text[range.clone()];
         let mut out = vec![Edit::replace(range.clone(), negation.clone())];
-        for other in
-            closest(&cx.space.conditions, site).filter(|i| i.fits(&site.bound) && i.text != own)
+        for other in closest(&cx.space.conditions, site, cx.space)
+            .filter(|i| i.fits(&site.bound) && i.text != own)
         {
             out.push(Edit::replace(range.clone(), other.text.clone()));
             out.push(Edit::replace(

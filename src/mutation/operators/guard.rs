@@ -78,7 +78,7 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
     // ones; then the crate's others, nearest first.
     let panics = statement_panics(site, statement, cx);
     let near = near_conditions(site, cx);
-    let far = closest(&cx.space.conditions, site)
+    let far = closest(&cx.space.conditions, site, cx.space)
         .filter(|i| i.fits(&site.bound) && !near.contains(&i.text))
         .map(|i| i.text.clone())
         .take(6);

@@ -233,13 +233,33 @@ fn parenthesized(text: &str, atomic: bool) -> String {
 }
 
 /// Ingredients nearest the site first: in its file by line distance, then
-/// the others in crate order; not those that use a `self` of another type.
-fn closest<'i>(pool: &'i [Ingredient], site: &Site) -> impl Iterator<Item = &'i Ingredient> {
+/// the others in crate order; not those that use a `self` of another type,
+/// `Self` outside an `impl` of its type, or, from another file, a name
+/// the site's file never writes (a type, a constant, a module or macro
+/// it does not import: each such edit failed its whole woven build).
+fn closest<'i>(
+    pool: &'i [Ingredient],
+    site: &Site,
+    space: &MutationSpace,
+) -> impl Iterator<Item = &'i Ingredient> {
     let foreign_self = |i: &Ingredient| match (&i.self_type, &site.self_type) {
         (Some(theirs), Some(ours)) => theirs != ours && i.free.contains("self"),
         _ => false,
     };
-    let mut ordered: Vec<&Ingredient> = pool.iter().filter(|i| !foreign_self(i)).collect();
+    let other_self = |i: &Ingredient| {
+        i.names.contains("Self") && (i.self_type.is_none() || i.self_type != site.self_type)
+    };
+    let words = space.words.get(&site.file);
+    let unknown = |i: &Ingredient| {
+        i.origin.file != site.file
+            && i.names
+                .iter()
+                .any(|n| n != "Self" && !words.is_some_and(|w| w.contains(n)))
+    };
+    let mut ordered: Vec<&Ingredient> = pool
+        .iter()
+        .filter(|i| !foreign_self(i) && !other_self(i) && !unknown(i))
+        .collect();
     ordered.sort_by_key(|i| {
         if i.origin.file == site.file {
             (0, i.origin.line.abs_diff(site.line))

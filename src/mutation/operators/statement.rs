@@ -66,7 +66,7 @@ impl MutationOperator for Swap {
             return Vec::new();
         };
         let own = &cx.text[statement.range.clone()];
-        closest(&cx.space.statements, site)
+        closest(&cx.space.statements, site, cx.space)
             .filter(|i| i.fits(&site.bound) && i.text != own && can_replace(i, site, statement))
             .map(|i| swap_in(statement, i, &i.text))
             .collect()
@@ -106,7 +106,7 @@ impl MutationOperator for Insert {
                 let mutations = mutations_of_unmutated(site, cx)
                     .map(|text| insert(statement, (false, true), &text, cx.text));
                 let around = words(&cx.text[statement.range.clone()]).collect();
-                let found = sharing_first(closest(&cx.space.statements, site), &around)
+                let found = sharing_first(closest(&cx.space.statements, site, cx.space), &around)
                     .filter(|i| i.fits(&bound) && !i.inert)
                     .filter(|i| !(i.header && (binds_new(site, statement) || statement.valued)))
                     .map(|i| insert(statement, (i.header, i.closed), &i.text, cx.text));
@@ -122,7 +122,7 @@ impl MutationOperator for Insert {
                 // First in a block that has statements, only what needs the
                 // header's names: anything else can go before the block.
                 let place = Place::BlockStart { at: *at, indent };
-                closest(&cx.space.statements, site)
+                closest(&cx.space.statements, site, cx.space)
                     .filter(|i| i.fits(&site.bound))
                     .filter(|i| *empty || names.iter().any(|n| i.free.contains(n)))
                     .flat_map(|i| place.edits(site, i, &i.text, cx))

@@ -1,8 +1,14 @@
 //! Tests of the operators that take statements from elsewhere in the
 //! crate (`swap`, `insert`): what is in scope where they go.
 
-use super::tests::{line, lines_made, outcomes};
+use std::collections::BTreeSet;
+
+use super::tests::{line, lines_made, outcomes, sources};
+use super::{Context, edits};
+use crate::code::KeepConst;
 use crate::mutation::patch::Operator;
+use crate::mutation::sites::collect_mutation_space;
+use crate::mutation::types::Types;
 
 #[test]
 fn statement_swap_and_insert_reuse_statements_that_fit_the_scope() {
@@ -60,4 +66,47 @@ fn swapped_and_inserted_statements_keep_their_self_and_closures() {
         !inserted.iter().any(|t| line(t, 14).contains("|x|")),
         "{inserted:?}"
     );
+}
+
+#[test]
+fn statements_of_another_file_go_where_their_names_are_written() {
+    // regex-syntax: `return Printer::new().print(self, f);` from another
+    // file's `fmt`, inserted where `Printer` is not imported, failed the
+    // woven build.
+    let lib = "mod print;\nuse print::Printer;\nfn show(x: u8) {\n    let y = x;\n    Printer::new().print(y);\n}\n";
+    let other = "fn other(x: u8) {\n    let z = x;\n    z.count();\n}\nimpl S {\n    fn make(&self) -> Self {\n        Self::default()\n    }\n}\n";
+    let mut sources = sources(other);
+    sources.files.push(crate::code::SourceFile {
+        path: "src/print.rs".into(),
+        text: lib.to_string(),
+        syntax: crate::code::source::parse_file(lib).unwrap(),
+    });
+    let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
+    let cx = Context {
+        space: &space,
+        text: other,
+        types: &Types::default(),
+    };
+    let made: BTreeSet<String> = space
+        .sites
+        .iter()
+        .filter(|s| s.file.index() == 0 && s.line == 3)
+        .flat_map(|site| edits(Operator::Insert, site, &cx))
+        .map(|edit| edit.text)
+        .collect();
+    assert!(!made.iter().any(|t| t.contains("Printer")), "{made:?}");
+    // `Self` stays in an `impl` of its type.
+    assert!(!made.iter().any(|t| t.contains("Self")), "{made:?}");
+    assert!(made.iter().any(|t| t.contains("let y = x;")), "{made:?}");
+}
+
+#[test]
+fn a_macro_that_is_a_blocks_value_is_not_deleted() {
+    // winnow: `write!` last in a `fmt` body deleted left `()` for a
+    // `fmt::Result`, and failed the woven build.
+    let text = "fn show(&self, f: &mut Formatter) -> Result {\n    write!(f, \"{}\", self.0)\n}\nfn log(x: u8) {\n    println!(\"{}\", x)\n}\n";
+    let deleted = outcomes(text, Operator::Delete, 2);
+    assert!(deleted.is_empty(), "{deleted:?}");
+    // In a function with no value, it may go.
+    assert!(!outcomes(text, Operator::Delete, 5).is_empty());
 }

@@ -15,7 +15,7 @@ use crate::mutation::patch::Operator;
 use crate::mutation::sites::{SiteKind, collect_mutation_space};
 use crate::mutation::types::Types;
 
-fn sources(text: &str) -> CrateSources {
+pub(super) fn sources(text: &str) -> CrateSources {
     CrateSources::of_one_file(text)
 }
 

@@ -48,7 +48,7 @@ impl MutationOperator for Twin {
                 names,
                 arm: true,
                 ..
-            } => closest(&cx.space.statements, site)
+            } => closest(&cx.space.statements, site, cx.space)
                 // (Not the arm's own first statement.)
                 .filter(|i| i.guard && i.origin.file == site.file && i.origin != site.location())
                 .filter_map(|i| fitted(i, site, names))

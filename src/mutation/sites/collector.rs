@@ -13,7 +13,8 @@ use syn::spanned::Spanned;
 use super::{Ingredient, MutationSpace, Returned, Site, SiteKind};
 use crate::code::source::{FileId, Location};
 use crate::code::{
-    KeepConst, RunnableCode, Scope, branch_values, free_variables, variable_occurrences,
+    KeepConst, RunnableCode, Scope, branch_values, free_variables, outer_names,
+    variable_occurrences,
 };
 
 /// The hooks of the walk over one file's runnable code, collecting its
@@ -116,9 +117,11 @@ impl Collector<'_> {
             .filter(|(_, r)| range.start <= r.start && r.end <= range.end)
             .map(|(name, r)| (name, r.start - range.start..r.end - range.start))
             .collect();
+        let text = &self.text[range.clone()];
         Ingredient {
             start: range.start,
-            text: self.text[range].to_string(),
+            names: outer_names(text),
+            text: text.to_string(),
             header,
             closed,
             free,

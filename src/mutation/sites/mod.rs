@@ -70,6 +70,13 @@ pub fn collect_mutation_space(
         let sites = std::mem::take(&mut collector.sites);
         space.sites.extend(sites);
         space.add_neighbours(neighbours(&file.syntax, &file.text));
+        let words = file
+            .text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        space.words.insert(index, words);
     }
     let mut reads = reads_of(sources, &space.constants);
     for constant in &mut space.constants {

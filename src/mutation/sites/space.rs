@@ -43,6 +43,9 @@ pub struct Ingredient {
     pub guard: bool,
     /// What `self` is where it was found (see `Scope::self_type`).
     pub self_type: Option<String>,
+    /// The names besides local variables it needs in scope (see
+    /// `code::outer_names`): `Printer`, `fmt`, `Self`, `dispatch`.
+    pub names: BTreeSet<String>,
 }
 
 impl Ingredient {
@@ -169,6 +172,10 @@ pub struct MutationSpace {
     /// Per statement shape, the statements the crate writes right before
     /// one: see `leaders_of`.
     leaders: BTreeMap<String, Vec<Leader>>,
+    /// Per file, the words of its text: a name another file's ingredient
+    /// needs is in scope there only if the file writes it (defines,
+    /// imports or uses it).
+    pub words: BTreeMap<FileId, BTreeSet<String>>,
 }
 
 impl MutationSpace {

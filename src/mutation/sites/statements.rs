@@ -313,7 +313,10 @@ fn is_valued(expr: &Expr, returns: Option<&str>) -> bool {
     match expr {
         Expr::Tuple(tuple) => !tuple.elems.is_empty(),
         Expr::Binary(binary) => !is_compound_assignment(&binary.op),
-        Expr::Call(_) | Expr::MethodCall(_) => returns.is_some_and(|r| !r.is_empty()),
+        // `write!(f, ..)` last in a `fmt` body is its value.
+        Expr::Call(_) | Expr::MethodCall(_) | Expr::Macro(_) => {
+            returns.is_some_and(|r| !r.is_empty())
+        }
         Expr::Lit(_)
         | Expr::Path(_)
         | Expr::Struct(_)
