@@ -146,8 +146,10 @@ impl Functions {
         let mut functions = Vec::new();
         let unsized_types = signature::unsized_types(sources.files.iter().map(|f| &f.syntax));
         for (file, source) in sources.iter() {
+            let module_names = signature::module_names(&source.syntax);
             let mut collector = Collector {
                 unsized_types: &unsized_types,
+                module_names: &module_names,
                 file,
                 text: &source.text,
                 container: Container::Items,
@@ -256,6 +258,8 @@ struct Collector<'a> {
     keep_const: &'a KeepConst,
     /// The names of unsized types (see `signature::unsized_types`).
     unsized_types: &'a BTreeSet<String>,
+    /// The names the file's module declares or imports at its top.
+    module_names: &'a BTreeSet<String>,
 }
 
 impl Collector<'_> {
@@ -448,16 +452,6 @@ fn unwoven_data(
 
 /// A trait's path as written, without generic arguments (`From<u8>` is
 /// `From`): what a `use` names.
-fn path_without_arguments(path: &syn::Path) -> String {
-    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    let lead = if path.leading_colon.is_some() {
-        "::"
-    } else {
-        ""
-    };
-    format!("{lead}{}", segments.join("::"))
-}
-
 fn returns_impl_trait(ty: &syn::Type) -> bool {
     struct Finder(bool);
     impl<'ast> Visit<'ast> for Finder {
@@ -535,7 +529,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                         "\n{cfg}impl{generics} {{}}{arguments} for {self_ty} {where_clause} {{ {{}} }}"
                     ),
                     arguments,
-                    trait_path: path_without_arguments(path),
+                    trait_path: signature::use_path(path, self.module_names),
                     end,
                 }
             }

@@ -366,3 +366,84 @@ impl<'ast> syn::visit::Visit<'ast> for Outlives {
         }
     }
 }
+
+/// A trait's path as a `use` in a function body can name it: its
+/// arguments left out, and its first segment after `self::` when the
+/// module declares or imports it (`names`, see [`module_names`]): an
+/// edition-2015 crate reads a `use` path from the crate root, where
+/// `use fmt::Debug` finds no `fmt` (`self::fmt` reads the same in every
+/// edition). A path from `std`, another crate or `crate` is left as it is.
+pub(super) fn use_path(path: &syn::Path, names: &BTreeSet<String>) -> String {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let lead = match path.leading_colon {
+        Some(_) => "::",
+        None if segments.len() > 1 && names.contains(&segments[0]) => "self::",
+        None => "",
+    };
+    format!("{lead}{}", segments.join("::"))
+}
+
+/// The names a file's module declares as modules or brings in with a
+/// `use` or an `extern crate` at its top (`fmt` of `use std::fmt;` or
+/// `use std::fmt::{self, Write};`).
+pub(super) fn module_names(file: &syn::File) -> BTreeSet<String> {
+    fn leaves(tree: &syn::UseTree, parent: Option<&syn::Ident>, out: &mut BTreeSet<String>) {
+        match tree {
+            syn::UseTree::Path(path) => leaves(&path.tree, Some(&path.ident), out),
+            syn::UseTree::Name(name) if name.ident == "self" => {
+                out.extend(parent.map(ToString::to_string));
+            }
+            syn::UseTree::Name(name) => {
+                out.insert(name.ident.to_string());
+            }
+            syn::UseTree::Rename(rename) => {
+                out.insert(rename.rename.to_string());
+            }
+            syn::UseTree::Group(group) => {
+                group.items.iter().for_each(|t| leaves(t, parent, out));
+            }
+            syn::UseTree::Glob(_) => {}
+        }
+    }
+    let mut names = BTreeSet::new();
+    for item in &file.items {
+        match item {
+            syn::Item::Use(item) => leaves(&item.tree, None, &mut names),
+            syn::Item::Mod(item) => {
+                names.insert(item.ident.to_string());
+            }
+            syn::Item::ExternCrate(item) => {
+                let name = item.rename.as_ref().map_or(&item.ident, |(_, r)| r);
+                names.insert(name.to_string());
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trait_path_from_the_modules_imports_starts_at_self() {
+        // aho-corasick (edition 2015): `use fmt::Debug as _;` in a copy of
+        // `impl fmt::Debug`'s method did not resolve, and failed the build.
+        let file: syn::File = syn::parse_str(
+            "use std::fmt;\nuse std::io::{self, Write as W};\nmod parse;\nextern crate alloc as a;\nuse std::*;\n",
+        )
+        .unwrap();
+        let names = module_names(&file);
+        assert_eq!(
+            names,
+            BTreeSet::from(["W", "a", "fmt", "io", "parse"].map(String::from))
+        );
+        let path = |p: &str| use_path(&syn::parse_str(p).unwrap(), &names);
+        assert_eq!(path("fmt::Debug"), "self::fmt::Debug");
+        assert_eq!(path("parse::Parse<T>"), "self::parse::Parse");
+        assert_eq!(path("std::fmt::Debug"), "std::fmt::Debug");
+        assert_eq!(path("::serde::Serialize"), "::serde::Serialize");
+        assert_eq!(path("Debug"), "Debug");
+    }
+}
