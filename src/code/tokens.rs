@@ -125,6 +125,14 @@ pub fn outer_names(text: &str) -> BTreeSet<String> {
         for (i, token) in tokens.iter().enumerate() {
             match token {
                 TokenTree::Group(group) => walk(group.stream(), out),
+                // The label of a `break 'outer` or `continue 'outer`.
+                TokenTree::Ident(ident)
+                    if i >= 2
+                        && punct(i - 1) == Some('\'')
+                        && matches!(&tokens[i - 2], TokenTree::Ident(k) if k == "break" || k == "continue") =>
+                {
+                    out.insert(format!("'{ident}"));
+                }
                 TokenTree::Ident(ident) => {
                     let name = ident.to_string();
                     // A later segment, a field or method, a lifetime.
@@ -137,7 +145,12 @@ pub fn outer_names(text: &str) -> BTreeSet<String> {
                     let is_macro = punct(i + 1) == Some('!')
                         && matches!(tokens.get(i + 2), Some(TokenTree::Group(_)));
                     let upper = name.starts_with(|c: char| c.is_uppercase());
-                    if (path_root || is_macro || upper) && !PRELUDE.contains(&name.as_str()) {
+                    // A function called by its name (`trace(..)`), not a keyword's group.
+                    let called = matches!(tokens.get(i + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis)
+                        && !KEYWORDS.contains(&name.as_str());
+                    if (path_root || is_macro || upper || called)
+                        && !PRELUDE.split_whitespace().any(|p| p == name)
+                    {
                         out.insert(name);
                     }
                 }
@@ -153,95 +166,14 @@ pub fn outer_names(text: &str) -> BTreeSet<String> {
 }
 
 /// What every module has in scope (see [`outer_names`]).
-const PRELUDE: &[&str] = &[
-    "std",
-    "core",
-    "alloc",
-    "crate",
-    "Some",
-    "None",
-    "Ok",
-    "Err",
-    "Option",
-    "Result",
-    "Vec",
-    "String",
-    "Box",
-    "Default",
-    "Clone",
-    "Copy",
-    "Iterator",
-    "IntoIterator",
-    "ToString",
-    "ToOwned",
-    "PartialEq",
-    "Eq",
-    "PartialOrd",
-    "Ord",
-    "Send",
-    "Sync",
-    "Sized",
-    "Drop",
-    "Fn",
-    "FnMut",
-    "FnOnce",
-    "From",
-    "Into",
-    "AsRef",
-    "AsMut",
-    "Extend",
-    "DoubleEndedIterator",
-    "ExactSizeIterator",
-    "TryFrom",
-    "TryInto",
-    "FromIterator",
-    "vec",
-    "format",
-    "write",
-    "writeln",
-    "print",
-    "println",
-    "eprint",
-    "eprintln",
-    "panic",
-    "assert",
-    "assert_eq",
-    "assert_ne",
-    "debug_assert",
-    "debug_assert_eq",
-    "debug_assert_ne",
-    "unreachable",
-    "unimplemented",
-    "todo",
-    "matches",
-    "dbg",
-    "format_args",
-    "concat",
-    "stringify",
-    "cfg",
-    "env",
-    "line",
-    "column",
-    "file",
-    "module_path",
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "u128",
-    "usize",
-    "i8",
-    "i16",
-    "i32",
-    "i64",
-    "i128",
-    "isize",
-    "f32",
-    "f64",
-    "char",
-    "str",
-    "bool",
-];
+const PRELUDE: &str = "std core alloc crate Some None Ok Err Option Result Vec String Box Default Clone \
+     Copy Iterator IntoIterator ToString ToOwned PartialEq Eq PartialOrd Ord Send Sync \
+     Sized Drop Fn FnMut FnOnce From Into AsRef AsMut Extend DoubleEndedIterator \
+     ExactSizeIterator TryFrom TryInto FromIterator vec format write writeln print \
+     println eprint eprintln panic assert assert_eq assert_ne debug_assert \
+     debug_assert_eq debug_assert_ne unreachable unimplemented todo matches dbg \
+     format_args concat stringify cfg env line column file module_path drop u8 u16 u32 \
+     u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 char str bool";
 
 /// The names a format string captures (`{start}`, `{end:?}`; not `{0}`,
 /// `{}` or an escaped `{{x}}`).
@@ -404,7 +336,14 @@ mod tests {
             "let sign = opt(dispatch! { x; }); Self { n: VECTOR_SIZE as usize, s: String::new() }";
         assert_eq!(
             outer_names(text),
-            BTreeSet::from(["Self".to_string(), "VECTOR_SIZE".into(), "dispatch".into()])
+            BTreeSet::from(["Self", "VECTOR_SIZE", "dispatch", "opt"].map(String::from))
+        );
+        // A loop's label, a function called by its name.
+        let text =
+            "if n > 0 { break 'PATTERNS; } let p = trace(\"x\", alt((a, b))); drop(p); if (a) {}";
+        assert_eq!(
+            outer_names(text),
+            BTreeSet::from(["'PATTERNS".to_string(), "alt".into(), "trace".into()])
         );
         // Lifetimes, fields, later segments, the standard macros.
         assert!(

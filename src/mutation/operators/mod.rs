@@ -234,7 +234,8 @@ fn parenthesized(text: &str, atomic: bool) -> String {
 
 /// Ingredients nearest the site first: in its file by line distance, then
 /// the others in crate order; not those that use a `self` of another type,
-/// `Self` outside an `impl` of its type, or, from another file, a name
+/// `Self` outside an `impl` of its type, a loop label or an item of
+/// another function (`break 'PATTERNS;`), or, from another file, a name
 /// the site's file never writes (a type, a constant, a module or macro
 /// it does not import: each such edit failed its whole woven build).
 fn closest<'i>(
@@ -256,9 +257,13 @@ fn closest<'i>(
                 .iter()
                 .any(|n| n != "Self" && !words.is_some_and(|w| w.contains(n)))
     };
+    let elsewhere = |i: &Ingredient| {
+        i.local_to
+            .is_some_and(|line| i.origin.file != site.file || line != site.function_line)
+    };
     let mut ordered: Vec<&Ingredient> = pool
         .iter()
-        .filter(|i| !foreign_self(i) && !other_self(i) && !unknown(i))
+        .filter(|i| !foreign_self(i) && !other_self(i) && !unknown(i) && !elsewhere(i))
         .collect();
     ordered.sort_by_key(|i| {
         if i.origin.file == site.file {

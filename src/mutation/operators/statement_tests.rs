@@ -110,3 +110,22 @@ fn a_macro_that_is_a_blocks_value_is_not_deleted() {
     // In a function with no value, it may go.
     assert!(!outcomes(text, Operator::Delete, 5).is_empty());
 }
+
+#[test]
+fn a_label_or_a_functions_own_item_stays_in_that_function() {
+    // pulldown-cmark: `for .. in ST_BEGIN_TAGS.iter()`, a `static` of
+    // another function's body; aho-corasick: `continue 'PATTERNS;`.
+    let text = "fn tags(b: u8) -> bool {\n    static TAGS: &[u8] = b\"ab\";\n    emit(TAGS[0]);\n    b > 0\n}\nfn other(b: u8) -> bool {\n    'outer: for i in 0..3 {\n        if b == 1 { continue 'outer; }\n        emit(b);\n    }\n    b > 0\n}\nfn third(b: u8) -> bool {\n    let k = b;\n    k > 0\n}\n";
+    let count = |made: &BTreeSet<String>, code: &str, n: usize| {
+        made.iter().any(|t| t.matches(code).count() == n)
+    };
+    let made = outcomes(text, Operator::Insert, 14);
+    assert!(
+        !count(&made, "TAGS", 3) && !count(&made, "continue 'outer", 2),
+        "{made:?}"
+    );
+    assert!(count(&made, "emit(b);", 2), "{made:?}");
+    // In its own function it may go.
+    let made = outcomes(text, Operator::Insert, 3);
+    assert!(count(&made, "emit(TAGS[0]);", 2), "{made:?}");
+}

@@ -691,6 +691,16 @@ fn a_pattern_gets_the_variant_it_forgot_loses_one_or_swaps_one() {
         arms,
         BTreeSet::from(["Item::Heading { level: n } => *n,", "Item::List(n) => *n,"])
     );
+    // A match with no arm for the rest: only an alternative added (one
+    // left out or replaced would leave a variant to no arm).
+    let every = "pub enum E { A, B, C }\nfn f(e: E) -> u8 {\n    match e {\n        E::A | E::B => 1,\n        E::C => 2,\n    }\n}\n";
+    let made = outcomes(every, Operator::Variant, 3);
+    let before = every.matches("E::").count();
+    assert_eq!(made.len(), 3, "{made:?}");
+    assert!(
+        made.iter().all(|t| t.matches("E::").count() == before + 1),
+        "{made:?}"
+    );
 }
 
 #[test]

@@ -32,6 +32,7 @@ impl MutationOperator for Variant {
             owner,
             variants,
             binds,
+            exhaustive,
         } = &site.kind
         else {
             return Vec::new();
@@ -56,6 +57,9 @@ impl MutationOperator for Variant {
                     format!(" | {owner}::{pattern}"),
                 ));
             }
+        }
+        if *exhaustive {
+            return edits;
         }
         // One too many: an alternative left out, with its `|`.
         if variants.len() >= 2 {

@@ -41,6 +41,10 @@ pub(super) struct Collector<'a> {
     /// Literals (by their bytes) where an operand would be: literal sites
     /// that say so, once the walk reaches them.
     pub(super) operand_literals: BTreeSet<(usize, usize)>,
+    /// The names items inside the file's functions declare (a `static`
+    /// in a function body): code that names one works in that function
+    /// only.
+    pub(super) local_items: &'a BTreeSet<String>,
 }
 
 impl Collector<'_> {
@@ -95,6 +99,7 @@ impl Collector<'_> {
             bound,
             statement: scope.statement.clone(),
             function: scope.function.clone(),
+            function_line: scope.function_line,
             returns: scope.returns.clone(),
             self_type: scope.self_type.clone(),
             kind,
@@ -118,9 +123,15 @@ impl Collector<'_> {
             .map(|(name, r)| (name, r.start - range.start..r.end - range.start))
             .collect();
         let text = &self.text[range.clone()];
+        let names = outer_names(text);
+        // A loop's label, an item declared in a function: only there.
+        let local = names
+            .iter()
+            .any(|n| n.starts_with('\'') || self.local_items.contains(n));
         Ingredient {
             start: range.start,
-            names: outer_names(text),
+            names,
+            local_to: local.then_some(scope.function_line),
             text: text.to_string(),
             header,
             closed,

@@ -47,14 +47,22 @@ impl Collector<'_> {
                 self.range_limits(range_expr, scope)
             }
             Expr::Match(expr_match) => {
+                // No arm takes the rest: each variant is some arm's.
+                let exhaustive = !expr_match.arms.iter().any(|arm| {
+                    // (A guarded arm's pattern is a `Pat::Guard`.)
+                    matches!(
+                        &arm.pat,
+                        syn::Pat::Wild(_) | syn::Pat::Ident(syn::PatIdent { subpat: None, .. })
+                    )
+                });
                 for arm in &expr_match.arms {
-                    self.pattern(&arm.pat, scope);
+                    self.pattern(&arm.pat, exhaustive, scope);
                     self.pattern_literals(&arm.pat, Some(&arm.body), scope);
                 }
             }
             Expr::Macro(call) if call.mac.path.is_ident("matches") => {
                 if let Some(pat) = matches_pattern(&call.mac) {
-                    self.pattern(&pat, scope);
+                    self.pattern(&pat, false, scope);
                     self.pattern_literals(&pat, None, scope);
                 }
             }
@@ -321,8 +329,8 @@ impl Collector<'_> {
     }
 
     /// A pattern site, if `pat`'s alternatives are variants of one of the
-    /// crate's enums.
-    fn pattern(&mut self, pat: &syn::Pat, scope: &Scope) {
+    /// crate's enums (`exhaustive`: of a `match` with no arm for the rest).
+    fn pattern(&mut self, pat: &syn::Pat, exhaustive: bool, scope: &Scope) {
         let alternatives: Vec<&syn::Pat> = match pat {
             syn::Pat::Or(or) => or.cases.iter().collect(),
             other => vec![other],
@@ -360,6 +368,7 @@ impl Collector<'_> {
                 owner,
                 variants,
                 binds,
+                exhaustive,
             },
         );
     }

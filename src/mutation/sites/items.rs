@@ -111,6 +111,7 @@ impl Finder<'_> {
                 bound: Vec::new(),
                 statement: None,
                 function: name.clone(),
+                function_line: 0,
                 returns: None,
                 self_type: None,
                 kind: SiteKind::Literal {

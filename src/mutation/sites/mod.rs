@@ -54,7 +54,9 @@ pub fn collect_mutation_space(
         });
     }
     for (index, file) in sources.iter() {
+        let local_items = function_items(&file.syntax);
         let mut collector = Collector {
+            local_items: &local_items,
             file: index,
             text: &file.text,
             space: &mut space,
@@ -95,6 +97,42 @@ pub fn collect_mutation_space(
     space.literals.sort();
     space.literals.dedup();
     space
+}
+
+/// The names the items declared inside `file`'s function bodies bind
+/// (`static ST_BEGIN_TAGS` in `get_html_end_tag`).
+fn function_items(file: &syn::File) -> BTreeSet<String> {
+    struct Items {
+        depth: usize,
+        names: BTreeSet<String>,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Items {
+        fn visit_block(&mut self, block: &'ast syn::Block) {
+            self.depth += 1;
+            syn::visit::visit_block(self, block);
+            self.depth -= 1;
+        }
+        fn visit_item(&mut self, item: &'ast syn::Item) {
+            let name = match item {
+                syn::Item::Const(i) => Some(&i.ident),
+                syn::Item::Static(i) => Some(&i.ident),
+                syn::Item::Fn(i) => Some(&i.sig.ident),
+                syn::Item::Struct(i) => Some(&i.ident),
+                syn::Item::Enum(i) => Some(&i.ident),
+                _ => None,
+            };
+            if self.depth > 0 {
+                self.names.extend(name.map(ToString::to_string));
+            }
+            syn::visit::visit_item(self, item);
+        }
+    }
+    let mut items = Items {
+        depth: 0,
+        names: BTreeSet::new(),
+    };
+    syn::visit::Visit::visit_file(&mut items, file);
+    items.names
 }
 
 /// The crate's `const` and `static` items with literals, and where

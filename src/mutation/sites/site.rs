@@ -19,6 +19,8 @@ pub struct Site {
     pub statement: Option<EnclosingStatement>,
     /// The function it is in (for data: the `const` or `static` item).
     pub function: String,
+    /// The line of that function's `fn` (0 for data).
+    pub function_line: u32,
     /// What a `return` here returns: the function's return type without
     /// spaces (empty for `()`; `None` in a closure or in data).
     pub returns: Option<String>,
@@ -141,6 +143,10 @@ pub enum SiteKind {
         variants: Vec<(String, Range<usize>)>,
         /// Whether an alternative binds a name (then none can be added).
         binds: bool,
+        /// In a `match` no arm of which takes the rest (`_`, a name): an
+        /// alternative left out or replaced would leave a variant to no
+        /// arm, which does not compile.
+        exhaustive: bool,
     },
     /// The start of the first block of an `if`, `while`, `for` or `loop`,
     /// or of a match arm's block (just after its `{`), where a statement

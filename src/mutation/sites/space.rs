@@ -46,6 +46,9 @@ pub struct Ingredient {
     /// The names besides local variables it needs in scope (see
     /// `code::outer_names`): `Printer`, `fmt`, `Self`, `dispatch`.
     pub names: BTreeSet<String>,
+    /// The line of the function it was found in, when it works there only:
+    /// it names a loop's label or an item declared in that function.
+    pub local_to: Option<u32>,
 }
 
 impl Ingredient {
