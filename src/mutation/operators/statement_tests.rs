@@ -74,7 +74,7 @@ fn statements_of_another_file_go_where_their_names_are_written() {
     // file's `fmt`, inserted where `Printer` is not imported, failed the
     // woven build.
     let lib = "mod print;\nuse print::Printer;\nfn show(x: u8) {\n    let y = x;\n    Printer::new().print(y);\n}\n";
-    let other = "fn other(x: u8) {\n    let z = x;\n    z.count();\n}\nimpl S {\n    fn make(&self) -> Self {\n        Self::default()\n    }\n}\n";
+    let other = "fn other(x: u8) {\n    let z = x;\n    z.count();\n}\nimpl S {\n    fn make(&self) -> Self {\n        Self::default()\n    }\n}\n// A `Printer` in a comment is none in scope.\n";
     let mut sources = sources(other);
     sources.files.push(crate::code::SourceFile {
         path: "src/print.rs".into(),

@@ -72,13 +72,7 @@ pub fn collect_mutation_space(
         let sites = std::mem::take(&mut collector.sites);
         space.sites.extend(sites);
         space.add_neighbours(neighbours(&file.syntax, &file.text));
-        let words = file
-            .text
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect();
-        space.words.insert(index, words);
+        space.words.insert(index, identifiers(&file.syntax));
     }
     let mut reads = reads_of(sources, &space.constants);
     for constant in &mut space.constants {
@@ -97,6 +91,24 @@ pub fn collect_mutation_space(
     space.literals.sort();
     space.literals.dedup();
     space
+}
+
+/// The identifiers of `file`'s code (not of its comments or strings).
+fn identifiers(file: &syn::File) -> BTreeSet<String> {
+    fn walk(tokens: proc_macro2::TokenStream, out: &mut BTreeSet<String>) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    out.insert(ident.to_string());
+                }
+                proc_macro2::TokenTree::Group(group) => walk(group.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    let mut names = BTreeSet::new();
+    walk(quote::ToTokens::to_token_stream(file), &mut names);
+    names
 }
 
 /// The names the items declared inside `file`'s function bodies bind

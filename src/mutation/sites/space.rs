@@ -175,9 +175,9 @@ pub struct MutationSpace {
     /// Per statement shape, the statements the crate writes right before
     /// one: see `leaders_of`.
     leaders: BTreeMap<String, Vec<Leader>>,
-    /// Per file, the words of its text: a name another file's ingredient
-    /// needs is in scope there only if the file writes it (defines,
-    /// imports or uses it).
+    /// Per file, the identifiers of its code: a name another file's
+    /// ingredient needs is in scope there only if the file writes it
+    /// (defines, imports or uses it; a comment does not count).
     pub words: BTreeMap<FileId, BTreeSet<String>>,
 }
 
