@@ -113,8 +113,10 @@ pub fn matches_call(mac: &syn::Macro) -> Option<MatchesCall> {
 /// Names code refers to that must be in scope where it is put (not local
 /// variables): a path's first segment (`fmt` of `fmt::Result`, `Printer`
 /// of `Printer::new()`), a name starting upper-case (`VECTOR_SIZE`, a
-/// type, `Self`), a macro's name; not the prelude's, the standard
-/// macros' or `std`, `core`, `alloc`, `crate`.
+/// type, `Self`), a macro's name, a function called by its name
+/// (`trace(..)`), and the label of a `break` or `continue` (`'outer`);
+/// not the prelude's, the standard macros' or `std`, `core`, `alloc`,
+/// `crate`.
 pub fn outer_names(text: &str) -> BTreeSet<String> {
     fn walk(tokens: TokenStream, out: &mut BTreeSet<String>) {
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
