@@ -13,13 +13,10 @@ use rand::prelude::*;
 
 use crate::cargo::TestId;
 use crate::code::source::Location;
-use crate::evaluate::Cutoff;
-use crate::evaluate::FitnessModel;
-use crate::evaluate::{CandidateOutcome, Evaluator};
+use crate::evaluate::{CandidateOutcome, Cutoff, Evaluator, FitnessModel};
 use crate::exit::{Error, Halt, Result};
 use crate::localize::{EditEffect, FixClass};
-use crate::mutation::Mutator;
-use crate::mutation::{Candidate, Operator, PatchEdit, crossover};
+use crate::mutation::{Candidate, Mutator, Operator, PatchEdit, crossover};
 use crate::system::{Budget, process};
 
 #[derive(Debug, Clone)]
@@ -37,6 +34,9 @@ pub struct SearchSettings {
     pub learned: BTreeMap<Location, LocationFeedback>,
     /// The time its processes may take: its end is a halt.
     pub budget: Budget,
+    /// The best candidate before the search (the sweep's): what a search
+    /// halted before it scores one of its own reports.
+    pub best: Option<Scored>,
 }
 
 /// What edits at one location did, by ProFL class: helped (a clean fix:
@@ -142,7 +142,7 @@ pub fn search(
         model,
         operators: BTreeMap::new(),
         ever_passed: BTreeSet::new(),
-        best: None,
+        best: settings.best.clone(),
         generation: 0,
         seen: std::collections::HashSet::new(),
         feedback: settings.learned.clone(),
@@ -614,6 +614,7 @@ mod tests {
             feedback: false,
             learned: BTreeMap::new(),
             budget: Budget::unlimited(),
+            best: None,
         };
         let mut runs = Vec::new();
         for _ in 0..2 {
@@ -633,6 +634,24 @@ mod tests {
             ));
         }
         assert_eq!(runs[0], runs[1], "the same seed must give the same run");
+        // Halted before it scores a candidate (pulldown-cmark: the stage,
+        // the sweep's 467 edits with it, was lost), the best before it.
+        let swept = Scored {
+            candidate: Candidate::original(),
+            outcome: CandidateOutcome::Unviable("the sweep's".into()),
+            fitness: 0.25,
+        };
+        let budget = Budget::until(Instant::now());
+        let halted = SearchSettings {
+            budget,
+            best: Some(swept),
+            ..settings
+        };
+        let (result, built) = search_middle(&mut mutator, &halted, &mut StdRng::seed_from_u64(1));
+        assert_eq!(
+            (result.stop, result.best.fitness, built),
+            (Stop::TimeLimit, 0.25, 0)
+        );
     }
 
     /// A search on `middle()`; the result and how many candidates were built.
@@ -692,6 +711,7 @@ mod tests {
             feedback: true,
             learned: BTreeMap::new(),
             budget: Budget::unlimited(),
+            best: None,
         };
         let (result, _) = search_middle(&mut mutator, &settings, &mut rng);
         assert_eq!(result.stop, Stop::Found);
@@ -754,6 +774,7 @@ mod tests {
             feedback: false,
             learned: BTreeMap::new(),
             budget: Budget::unlimited(),
+            best: None,
         };
         let mut evaluator = MiddleEvaluator {
             originals: originals.clone(),

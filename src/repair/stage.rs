@@ -364,6 +364,7 @@ fn search_settings(
         feedback: settings.feedback,
         learned: swept.feedback.clone(),
         budget,
+        best: swept.best.clone(),
     }
 }
 
