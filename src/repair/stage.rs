@@ -364,7 +364,8 @@ fn search_settings(
         feedback: settings.feedback,
         learned: swept.feedback.clone(),
         budget,
-        best: swept.best.clone(),
+        // Not one that broke everything (no best at all is reported then).
+        best: swept.best.clone().filter(|b| b.fitness > 0.0),
     }
 }
 
