@@ -141,6 +141,23 @@ pub fn line_text(text: &str, line: u32) -> &str {
         .trim()
 }
 
+/// The name an item declares, if it declares one (a `const`, `static`,
+/// `fn`, `mod`, type or named macro).
+pub fn item_name(item: &syn::Item) -> Option<&syn::Ident> {
+    match item {
+        syn::Item::Const(i) => Some(&i.ident),
+        syn::Item::Static(i) => Some(&i.ident),
+        syn::Item::Fn(i) => Some(&i.sig.ident),
+        syn::Item::Mod(i) => Some(&i.ident),
+        syn::Item::Struct(i) => Some(&i.ident),
+        syn::Item::Enum(i) => Some(&i.ident),
+        syn::Item::Union(i) => Some(&i.ident),
+        syn::Item::Type(i) => Some(&i.ident),
+        syn::Item::Macro(i) => i.ident.as_ref(),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,6 +24,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
+use crate::code::source::item_name;
 use crate::code::{Mention, mentions, words};
 
 /// Where the items named `names` are read in one file.
@@ -128,18 +129,7 @@ impl Shadows<'_> {
 
 impl<'ast> Visit<'ast> for Shadows<'_> {
     fn visit_item(&mut self, item: &'ast syn::Item) {
-        let ident = match item {
-            syn::Item::Const(i) => Some(&i.ident),
-            syn::Item::Static(i) => Some(&i.ident),
-            syn::Item::Fn(i) => Some(&i.sig.ident),
-            syn::Item::Mod(i) => Some(&i.ident),
-            syn::Item::Struct(i) => Some(&i.ident),
-            syn::Item::Enum(i) => Some(&i.ident),
-            syn::Item::Union(i) => Some(&i.ident),
-            syn::Item::Type(i) => Some(&i.ident),
-            syn::Item::Macro(i) => i.ident.as_ref(),
-            _ => None,
-        };
+        let ident = item_name(item);
         if let Some(ident) = ident {
             self.declares(ident);
         }

@@ -125,15 +125,8 @@ fn function_items(file: &syn::File) -> BTreeSet<String> {
             self.depth -= 1;
         }
         fn visit_item(&mut self, item: &'ast syn::Item) {
-            let name = match item {
-                syn::Item::Const(i) => Some(&i.ident),
-                syn::Item::Static(i) => Some(&i.ident),
-                syn::Item::Fn(i) => Some(&i.sig.ident),
-                syn::Item::Struct(i) => Some(&i.ident),
-                syn::Item::Enum(i) => Some(&i.ident),
-                _ => None,
-            };
             if self.depth > 0 {
+                let name = crate::code::source::item_name(item);
                 self.names.extend(name.map(ToString::to_string));
             }
             syn::visit::visit_item(self, item);
