@@ -58,23 +58,13 @@ fn collect_let_bindings(cond: &Expr, out: &mut Vec<String>) {
 /// expressions (`println!("{}", x)`). A name counts where no binding of
 /// the code is in scope: `x` in `x.len() + v.iter().map(|x| x).sum()`.
 pub fn free_variables(node: &impl ToTokens) -> BTreeSet<String> {
-    let uses = free_uses(node, false);
-    uses.found
-        .into_iter()
-        .map(|(name, _)| name)
-        .chain(uses.captured)
-        .collect()
+    free_uses(node, false).names()
 }
 
 /// Like [`free_variables`], but a field of `self` counts as a variable of
 /// its own (`self.count`), for dependencies through fields.
 pub fn variables_used(node: &impl ToTokens) -> BTreeSet<String> {
-    let uses = free_uses(node, true);
-    uses.found
-        .into_iter()
-        .map(|(name, _)| name)
-        .chain(uses.captured)
-        .collect()
+    free_uses(node, true).names()
 }
 
 /// Where the local variables `names` are read or written in `node` where
@@ -139,10 +129,20 @@ impl Uses {
         self.scopes.pop();
     }
 
+    fn is_bound(&self, name: &str) -> bool {
+        self.scopes.iter().flatten().any(|bound| bound == name)
+    }
+
     fn use_name(&mut self, name: String, range: std::ops::Range<usize>) {
-        if !self.scopes.iter().flatten().any(|bound| *bound == name) {
+        if !self.is_bound(&name) {
             self.found.push((name, range));
         }
+    }
+
+    /// Every name used, captured ones included.
+    fn names(self) -> BTreeSet<String> {
+        let used = self.found.into_iter().map(|(name, _)| name);
+        used.chain(self.captured).collect()
     }
 }
 
@@ -250,9 +250,7 @@ impl<'ast> Visit<'ast> for Uses {
             }) = arg
             {
                 for name in format_captures(&format.value()) {
-                    if is_variable_name(&name)
-                        && !self.scopes.iter().flatten().any(|bound| *bound == name)
-                    {
+                    if is_variable_name(&name) && !self.is_bound(&name) {
                         self.captured.push(name);
                     }
                 }
