@@ -7,6 +7,7 @@
 mod const_calls;
 mod control;
 mod crate_sources;
+mod degenerate;
 mod diff;
 mod macro_body;
 mod naturalness;
@@ -25,6 +26,7 @@ pub use crate_sources::SourceFile;
 pub use crate_sources::{
     CrateSources, Originals, files_outside, is_test_code, read_crate_sources, test_line_ranges,
 };
+pub use degenerate::{Degenerate, made_degenerate};
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};
 pub use naturalness::TokenModel;

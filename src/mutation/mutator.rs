@@ -141,6 +141,11 @@ impl<'a> Mutator<'a> {
         }
     }
 
+    /// The original sources it edits.
+    pub fn originals(&self) -> &'a Originals {
+        self.originals
+    }
+
     /// Sets each location's weight to its suspiciousness times
     /// `factor(location)` (what the search learned about it).
     pub fn reweigh(&mut self, factor: impl Fn(Location) -> f64) {

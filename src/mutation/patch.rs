@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use crate::code::Originals;
 use crate::code::source::{Edit, FileId, Location, splice};
+use crate::code::{Degenerate, Originals, made_degenerate};
 
 /// The mutation operators: their identity, which edits carry. What each
 /// one does (where it applies, its edits, its name) is its row of the
@@ -212,6 +212,15 @@ impl Candidate {
                 (file, text)
             })
             .collect()
+    }
+
+    /// The first code the candidate makes degenerate (a `match` whose arms
+    /// all give one value, a condition decided already, an arm never
+    /// reached), in the first file where it does.
+    pub fn degenerate(&self, originals: &Originals) -> Option<Degenerate> {
+        self.texts(originals)
+            .iter()
+            .find_map(|(file, text)| made_degenerate(originals.text(*file), text))
     }
 
     /// Every file of the crate by path, with the candidate's edits in place

@@ -2,7 +2,9 @@
 //! still be wrong (it changes behaviour the tests do not check: `!= 1` for
 //! `!= 0` passes while breaking every one-byte type). Patch-correctness
 //! work on test-based repair finds the right patch among the plausible ones
-//! by how little it disturbs what the originally passing tests do. So each
+//! by how little it disturbs what the originally passing tests do. A patch
+//! that makes code degenerate (see [`Candidate::degenerate`]: a `match`
+//! whose arms all give one value) comes after every other. Then each
 //! candidate's passing tests that reach its edit run again with coverage on
 //! the patched crate (see [`behaviour_change`]), and the candidate whose
 //! tests execute the lines they executed before, no more and no fewer,
@@ -28,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::Baseline;
 use crate::cargo::dependency_sources;
 use crate::code::source::{Edit, FileId};
-use crate::code::{Originals, TokenModel, free_variables};
+use crate::code::{Degenerate, Originals, TokenModel, free_variables};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Error, Result};
 use crate::localize::Crash;
@@ -48,7 +50,7 @@ const MEASURED: usize = 4;
 const SURPRISE_BAND: i64 = 8;
 
 /// A patch's place by its measures, the first of their order first.
-type Order = (usize, usize, bool, i64, Option<usize>);
+type Order = (bool, usize, usize, bool, i64, Option<usize>);
 
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
@@ -94,6 +96,11 @@ pub struct Measures {
     /// indent` for `4`): the tests do not tell a constant from a measure.
     #[serde(default)]
     pub constant_or_measure: bool,
+    /// Code it makes degenerate, which no one writes as a fix (a `match`
+    /// whose arms all give one value, a condition an earlier one decided,
+    /// an arm never reached): such a patch comes after every other.
+    #[serde(default)]
+    pub degenerate: Option<Degenerate>,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -136,6 +143,7 @@ pub fn rank_plausible(
                     passing_reach: passing_reach(&scored.candidate, baseline, model),
                     reclassed: reclassed(&scored.candidate, &originals),
                     constant_or_measure: false,
+                    degenerate: scored.candidate.degenerate(&originals),
                 },
                 size,
                 scored: scored.clone(),
@@ -169,6 +177,7 @@ pub fn rank_plausible(
     }
     let static_key = |a: &Alternative| {
         (
+            a.measures.degenerate.is_some(),
             a.measures.unnatural,
             a.measures.growth,
             a.measures.surprise_band,
@@ -237,6 +246,7 @@ impl Measures {
 
     fn order_with(&self, change: usize) -> Order {
         (
+            self.degenerate.is_some(),
             change,
             self.unnatural,
             self.passing_reach == 0,
@@ -255,7 +265,10 @@ impl Measures {
             floor if self.behaviour_change.is_none() && floor > theirs => floor,
             _ => self.order(),
         };
-        if mine.0 != theirs.0 {
+        if let (Some(degenerate), false) = (self.degenerate, theirs.0) {
+            return degenerate.describe();
+        }
+        if mine.1 != theirs.1 {
             return match self.behaviour_change {
                 None => "its effect on the passing tests was not measured".to_string(),
                 Some(lines) => format!(
@@ -264,16 +277,16 @@ impl Measures {
                 ),
             };
         }
-        if mine.1 != theirs.1 {
+        if mine.2 != theirs.2 {
             return "a less usual kind of edit".to_string();
         }
-        if mine.2 != theirs.2 {
+        if mine.3 != theirs.3 {
             return "no test that passed before executes its line".to_string();
         }
-        if mine.3 != theirs.3 {
+        if mine.4 != theirs.4 {
             return "it writes more code".to_string();
         }
-        if mine.4 != theirs.4 {
+        if mine.5 != theirs.5 {
             return format!(
                 "its lines read less like the code around here ({} bits more surprising to a token model of the crate and its dependencies)",
                 self.surprise.unwrap_or(0) - chosen.surprise.unwrap_or(0)
@@ -627,6 +640,7 @@ mod tests {
                 passing_reach: 1,
                 reclassed: false,
                 constant_or_measure: false,
+                degenerate: None,
             },
             size,
         };
@@ -691,6 +705,7 @@ mod tests {
             passing_reach: 2,
             reclassed: false,
             constant_or_measure: false,
+            degenerate: None,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen;
@@ -708,6 +723,15 @@ mod tests {
         assert!(with(|m| m.passing_reach = 0).contains("no test that passed before"));
         assert_eq!(with(|m| m.growth = 2), "it writes more code");
         assert!(with(|_| {}).starts_with("as good by every measure"));
+        // Code made degenerate comes before every other measure.
+        let degenerate = with(|m| {
+            m.degenerate = Some(Degenerate::SameValue { line: 4 });
+            m.behaviour_change = Some(0);
+        });
+        assert!(
+            degenerate.contains("at line 4 now gives the same value"),
+            "{degenerate}"
+        );
         // The order's first measure decides, not a later one.
         let both = with(|m| {
             m.behaviour_change = Some(1);

@@ -13,7 +13,9 @@
 //!   do not tell those places apart);
 //! - what it disturbs: lines the originally passing tests execute
 //!   differently, and compiler warnings the patch adds (a comparison made
-//!   useless by its type, a variable left unused);
+//!   useless by its type, a variable left unused) and code it makes
+//!   degenerate (a `match` whose arms all give one value, a condition an
+//!   earlier one decided);
 //! - what checks it: a line no originally passing test executes is held
 //!   in place by the failing tests alone;
 //! - how it was found: a single edit of the sweep, or edits combined by the
@@ -208,6 +210,12 @@ pub fn assess(evidence: &Evidence) -> Confidence {
             } else if chosen.measures.unnatural == 0 && !chosen.measures.answers_crash {
                 support.push("a one-token change".to_string());
             }
+            if let Some(degenerate) = chosen.measures.degenerate {
+                against.push(format!(
+                    "it makes code no one writes as a fix: {}",
+                    degenerate.describe()
+                ));
+            }
             if chosen.measures.reclassed {
                 against.push(
                     "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule"
@@ -270,6 +278,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
+    use crate::code::Degenerate;
     use crate::mutation::Operator;
     use crate::repair::choice::Measures;
     use crate::repair::stage::EditDescription;
@@ -297,6 +306,7 @@ mod tests {
                 passing_reach: 3,
                 reclassed: false,
                 constant_or_measure: false,
+                degenerate: None,
             },
         }
     }
@@ -360,6 +370,12 @@ mod tests {
         let unchecked = measured(1, |m| m.passing_reach = 0);
         let reclassed = measured(1, |m| m.reclassed = true);
         let constant = measured(1, |m| m.constant_or_measure = true);
+        let degenerate = measured(1, |m| {
+            m.degenerate = Some(Degenerate::Decided {
+                line: 9,
+                earlier: 5,
+            })
+        });
         let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
         let near = one_token(2);
         let cases = [
@@ -401,6 +417,12 @@ mod tests {
                 0,
                 &[][..],
                 "the tests do not tell a constant from a measure",
+            ),
+            (
+                Some(&degenerate),
+                0,
+                &[][..],
+                "it makes code no one writes as a fix: the condition at line 9 repeats the one at line 5",
             ),
             (None, 0, &[][..], "the genetic search found it (2 edits)"),
         ];

@@ -4,7 +4,9 @@
 //! trying them all where the fault most likely is finds them without luck
 //! (PraPR, TBar). The sweep stops at the first location with an edit that
 //! makes every test pass (the rest of its batch, that location included,
-//! is evaluated anyway), at its deadline, or when the locations run out.
+//! is evaluated anyway) and makes no code degenerate (see
+//! [`Candidate::degenerate`]: no one's fix, the next locations may hold
+//! one), at its deadline, or when the locations run out.
 //!
 //! No randomness: the same crate gives the same sweep with any seed.
 
@@ -171,13 +173,25 @@ pub fn sweep(
             locations: swept.locations,
             edits: swept.edits,
         });
-        if !swept.plausible.is_empty() {
+        // A patch that makes code degenerate (a `match` whose arms all
+        // give one value...) passes the tests but is no one's fix: the
+        // next locations may hold the one that is.
+        let originals = mutator.originals();
+        if swept
+            .plausible
+            .iter()
+            .any(|p| p.candidate.degenerate(originals).is_none())
+        {
             swept.stop = SweepStop::Found;
             break;
         }
         if swept.stop != SweepStop::Exhausted {
             break;
         }
+    }
+    // Degenerate patches, when no other was found, are found all the same.
+    if !swept.plausible.is_empty() {
+        swept.stop = SweepStop::Found;
     }
     evaluator.set_cutoff(None);
     swept

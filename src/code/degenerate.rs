@@ -1,0 +1,425 @@
+//! Code no one writes as a fix, which a patch that passes the tests may
+//! still make: a `match` or an `if` whose every branch gives the same value
+//! (its value no longer depends on what it tests: `Unicode(_) => false` made
+//! `true` beside `Ascii(_) => true`), a condition that repeats an earlier
+//! one that decided it already (an `else if` of the same condition, or an
+//! `if` right after a guard of the same condition that leaves the block:
+//! never true where it is tested), an arm whose every variant an earlier
+//! arm matches whole (never reached).
+//!
+//! Read from the syntax of one file; a patch makes code degenerate when the
+//! patched file has such code the original does not (see [`made_degenerate`]).
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
+use syn::{Expr, Pat, Stmt};
+
+use crate::code::control::branch_values;
+use crate::code::tokens::without_spaces;
+use crate::code::variables::{free_variables, pattern_bindings};
+
+/// What a patch made degenerate, and where (lines of the patched file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Degenerate {
+    /// Every branch of the `match` or `if` at `line` gives the same value.
+    SameValue { line: u32 },
+    /// The condition at `line` repeats the one at `earlier`, which decided
+    /// it: it is never true here.
+    Decided { line: u32, earlier: u32 },
+    /// The arm at `line` matches nothing an earlier arm does not.
+    Unreachable { line: u32 },
+}
+
+impl Degenerate {
+    /// Why no one would write it, for a reason against the patch.
+    pub fn describe(&self) -> String {
+        match self {
+            Degenerate::SameValue { line } => format!(
+                "every branch of the `match` or `if` at line {line} now gives the same value: it no longer depends on what it tests"
+            ),
+            Degenerate::Decided { line, earlier } => format!(
+                "the condition at line {line} repeats the one at line {earlier}, which decided it already: it is never true where it is tested"
+            ),
+            Degenerate::Unreachable { line } => format!(
+                "the arm at line {line} can no longer be reached: an earlier arm matches all it matches"
+            ),
+        }
+    }
+}
+
+/// The first degenerate code `patched` has that `original` has not (each
+/// told apart by its kind and its tokens, so code the patch moved but did
+/// not touch counts as the same).
+pub fn made_degenerate(original: &str, patched: &str) -> Option<Degenerate> {
+    let before: BTreeSet<(u8, String)> = find(original).into_iter().map(|(key, _)| key).collect();
+    find(patched)
+        .into_iter()
+        .find(|(key, _)| !before.contains(key))
+        .map(|(_, found)| found)
+}
+
+/// The degenerate code of a file, each with a key: its kind and its tokens.
+fn find(text: &str) -> Vec<((u8, String), Degenerate)> {
+    let Ok(file) = syn::parse_file(text) else {
+        return Vec::new();
+    };
+    let mut finder = Finder { found: Vec::new() };
+    finder.visit_file(&file);
+    finder.found
+}
+
+struct Finder {
+    found: Vec<((u8, String), Degenerate)>,
+}
+
+fn line(node: &impl Spanned) -> u32 {
+    node.span().start().line as u32
+}
+
+impl<'ast> Visit<'ast> for Finder {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        match expr {
+            Expr::Match(m) => {
+                if same_value(m.arms.iter().map(|arm| (&*arm.body, Some(&arm.pat)))) {
+                    let key = (0, without_spaces(m));
+                    self.found
+                        .push((key, Degenerate::SameValue { line: line(m) }));
+                }
+                for arm in unreachable_arms(&m.arms) {
+                    let key = (2, without_spaces(arm));
+                    self.found.push((
+                        key,
+                        Degenerate::Unreachable {
+                            line: line(&arm.pat),
+                        },
+                    ));
+                }
+            }
+            Expr::If(e) if e.else_branch.is_some() => {
+                if same_value(if_branches(e).into_iter().map(|b| (b, None))) {
+                    let key = (0, without_spaces(e));
+                    self.found
+                        .push((key, Degenerate::SameValue { line: line(e) }));
+                }
+                self.repeated_in_chain(e);
+            }
+            _ => {}
+        }
+        visit::visit_expr(self, expr);
+    }
+
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        // The conditions of the guards just before (`if C { return ..; }`),
+        // with their lines: a statement between them ends the run.
+        let mut guards: Vec<(String, u32)> = Vec::new();
+        for stmt in &block.stmts {
+            let Stmt::Expr(Expr::If(e), _) = stmt else {
+                guards.clear();
+                continue;
+            };
+            let condition = without_spaces(&e.cond);
+            if let Some((_, earlier)) = guards.iter().find(|(c, _)| *c == condition)
+                && pure(&e.cond)
+            {
+                let key = (1, without_spaces(e));
+                self.found.push((
+                    key,
+                    Degenerate::Decided {
+                        line: line(&e.cond),
+                        earlier: *earlier,
+                    },
+                ));
+            }
+            if e.else_branch.is_none() && diverges(&e.then_branch) {
+                guards.push((condition, line(&e.cond)));
+            } else {
+                guards.clear();
+            }
+        }
+        visit::visit_block(self, block);
+    }
+}
+
+impl Finder {
+    /// An `else if` whose condition an earlier condition of the same chain
+    /// repeats.
+    fn repeated_in_chain(&mut self, first: &syn::ExprIf) {
+        let mut seen: Vec<(String, u32)> = vec![(without_spaces(&first.cond), line(&first.cond))];
+        let mut next = first.else_branch.as_ref().map(|(_, e)| &**e);
+        while let Some(Expr::If(e)) = next {
+            let condition = without_spaces(&e.cond);
+            if let Some((_, earlier)) = seen.iter().find(|(c, _)| *c == condition)
+                && pure(&e.cond)
+            {
+                let key = (1, without_spaces(e));
+                self.found.push((
+                    key,
+                    Degenerate::Decided {
+                        line: line(&e.cond),
+                        earlier: *earlier,
+                    },
+                ));
+            }
+            seen.push((condition, line(&e.cond)));
+            next = e.else_branch.as_ref().map(|(_, e)| &**e);
+        }
+    }
+}
+
+/// The branches of an `if`/`else` chain: each block, and the final `else`.
+fn if_branches(e: &syn::ExprIf) -> Vec<&Expr> {
+    let mut branches = Vec::new();
+    let mut current = e;
+    loop {
+        branches.push(current.then_branch.stmts.last().and_then(|s| match s {
+            Stmt::Expr(expr, None) => Some(expr),
+            _ => None,
+        }));
+        match current.else_branch.as_ref().map(|(_, e)| &**e) {
+            Some(Expr::If(next)) => current = next,
+            Some(other) => {
+                branches.push(Some(other));
+                break;
+            }
+            None => break,
+        }
+    }
+    // A branch without a value gives the `if` none to compare.
+    if branches.iter().any(Option::is_none) {
+        return Vec::new();
+    }
+    branches.into_iter().flatten().collect()
+}
+
+/// Whether at least two branches all give one value, which reads no name
+/// its own arm binds (`Ok(v) => v, Err(v) => v` depends on what it
+/// matches). A branch that gives no value (it ends in a statement) rules
+/// it out.
+fn same_value<'e>(branches: impl Iterator<Item = (&'e Expr, Option<&'e Pat>)>) -> bool {
+    let mut values: BTreeSet<String> = BTreeSet::new();
+    let mut count = 0;
+    for (body, pat) in branches {
+        let found = branch_values(body);
+        if found.is_empty() {
+            return false;
+        }
+        for value in found {
+            let bound = pat.map(pattern_bindings).unwrap_or_default();
+            if free_variables(value).iter().any(|v| bound.contains(v)) {
+                return false;
+            }
+            values.insert(without_spaces(value));
+            count += 1;
+        }
+    }
+    count >= 2 && values.len() == 1
+}
+
+/// The arms whose every alternative names a variant an earlier arm
+/// without a guard matches whole (`A(_)`, `A { .. }`, `A`).
+fn unreachable_arms(arms: &[syn::Arm]) -> Vec<&syn::Arm> {
+    let mut whole: BTreeSet<String> = BTreeSet::new();
+    let mut found = Vec::new();
+    for arm in arms {
+        let (pat, guarded) = match &arm.pat {
+            Pat::Guard(g) => (&*g.pat, true),
+            pat => (pat, false),
+        };
+        let alternatives = alternatives(pat);
+        let covered = alternatives
+            .iter()
+            .all(|alt| variant_path(alt).is_some_and(|path| whole.contains(&path)));
+        if covered && !alternatives.is_empty() {
+            found.push(arm);
+        }
+        if !guarded {
+            whole.extend(alternatives.iter().filter_map(|alt| whole_variant(alt)));
+        }
+    }
+    found
+}
+
+fn alternatives(pat: &Pat) -> Vec<&Pat> {
+    match pat {
+        Pat::Or(or) => or.cases.iter().collect(),
+        Pat::Paren(p) => alternatives(&p.pat),
+        other => vec![other],
+    }
+}
+
+/// The variant (or unit struct, constant) a pattern names: `E::A` of
+/// `E::A(x, _)`, `E::B { .. }`, `E::C`, `None`.
+fn variant_path(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Path(p) => Some(without_spaces(&p.path)),
+        Pat::TupleStruct(p) => Some(without_spaces(&p.path)),
+        Pat::Struct(p) => Some(without_spaces(&p.path)),
+        Pat::Ident(p)
+            if p.subpat.is_none() && p.ident.to_string().starts_with(char::is_uppercase) =>
+        {
+            Some(p.ident.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The variant a pattern matches whole: every field a wildcard, a rest or
+/// a plain binding.
+fn whole_variant(pat: &Pat) -> Option<String> {
+    let any = |p: &Pat| match p {
+        Pat::Wild(_) | Pat::Rest(_) => true,
+        Pat::Ident(i) => i.subpat.is_none() && !i.ident.to_string().starts_with(char::is_uppercase),
+        _ => false,
+    };
+    let whole = match pat {
+        Pat::TupleStruct(p) => p.elems.iter().all(any),
+        Pat::Struct(p) => p.fields.iter().all(|f| any(&f.pat)),
+        _ => true,
+    };
+    if whole { variant_path(pat) } else { None }
+}
+
+/// Whether a block always leaves where it ends: its last statement returns,
+/// breaks, continues or panics.
+fn diverges(block: &syn::Block) -> bool {
+    match block.stmts.last() {
+        Some(Stmt::Expr(Expr::Return(_) | Expr::Break(_) | Expr::Continue(_), _)) => true,
+        Some(Stmt::Macro(m)) => is_panic(&m.mac),
+        Some(Stmt::Expr(Expr::Macro(m), _)) => is_panic(&m.mac),
+        _ => false,
+    }
+}
+
+fn is_panic(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|s| {
+        matches!(
+            s.ident.to_string().as_str(),
+            "panic" | "unreachable" | "unimplemented" | "todo"
+        )
+    })
+}
+
+/// Whether evaluating a condition twice gives the same answer, as far as
+/// its text tells: no call that consumes or changes what it reads
+/// (`it.next()`, `v.pop()`, `r.read(..)`), no assignment, no macro.
+fn pure(condition: &Expr) -> bool {
+    struct Pure(bool);
+    impl<'ast> Visit<'ast> for Pure {
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            let name = call.method.to_string();
+            const CHANGING: [&str; 8] = [
+                "next", "pop", "take", "read", "recv", "poll", "remove", "insert",
+            ];
+            if CHANGING.iter().any(|c| name.starts_with(c)) || name.starts_with("try_") {
+                self.0 = false;
+            }
+            visit::visit_expr_method_call(self, call);
+        }
+        fn visit_expr_assign(&mut self, _: &'ast syn::ExprAssign) {
+            self.0 = false;
+        }
+        fn visit_macro(&mut self, _: &'ast syn::Macro) {
+            self.0 = false;
+        }
+    }
+    let mut pure = Pure(true);
+    pure.visit_expr(condition);
+    pure.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn made(original: &str, patched: &str) -> Option<Degenerate> {
+        made_degenerate(original, patched)
+    }
+
+    #[test]
+    fn a_match_whose_arms_all_give_one_value_is_degenerate() {
+        let original = "fn f(e: &E) -> bool {\n    match e {\n        E::A(_) => true,\n        E::B(_) => false,\n    }\n}\n";
+        let patched = original.replace("=> false", "=> true");
+        assert_eq!(
+            made(original, &patched),
+            Some(Degenerate::SameValue { line: 2 })
+        );
+        // One that was degenerate already is not the patch's doing.
+        assert_eq!(made(&patched, &patched), None);
+        // A value that reads what its arm binds depends on the input.
+        let bound = "fn f(r: Result<u8, u8>) -> u8 {\n    match r {\n        Ok(v) => v,\n        Err(w) => 0,\n    }\n}\n";
+        assert_eq!(
+            made(bound, &bound.replace("Err(w) => 0", "Err(v) => v")),
+            None
+        );
+    }
+
+    #[test]
+    fn an_if_whose_branches_give_one_value_is_degenerate() {
+        let original = "fn f(n: u8) -> u8 {\n    if n > 2 { 1 } else { 0 }\n}\n";
+        let patched = original.replace("{ 0 }", "{ 1 }");
+        assert_eq!(
+            made(original, &patched),
+            Some(Degenerate::SameValue { line: 2 })
+        );
+        // An `if` without `else`, or a branch ending in a statement, has no value.
+        let statement = "fn f(n: u8) -> u8 {\n    if n > 2 { 1 } else { g(); }\n    0\n}\n";
+        assert_eq!(
+            made(statement, &statement.replace("{ 1 }", "{ g(); }")),
+            None
+        );
+    }
+
+    #[test]
+    fn a_condition_a_guard_just_before_decided_is_degenerate() {
+        let original = "fn f(a: &R, b: &R) -> O {\n    if a.d == b.d {\n        return x();\n    }\n    if a.n == b.n {\n        return y();\n    }\n    z()\n}\n";
+        let patched = original.replace("a.n == b.n", "a.d == b.d");
+        assert_eq!(
+            made(original, &patched),
+            Some(Degenerate::Decided {
+                line: 5,
+                earlier: 2
+            })
+        );
+        // A statement between them may change what the condition reads.
+        let between = original.replace("    if a.n", "    a.d = 1;\n    if a.n");
+        assert_eq!(
+            made(&between, &between.replace("a.n == b.n", "a.d == b.d")),
+            None
+        );
+        // A condition that consumes what it reads is asked anew.
+        let next = "fn f(it: &mut I) {\n    if it.next() == Some(1) {\n        return;\n    }\n    if it.peek() == Some(2) {\n        return;\n    }\n}\n";
+        assert_eq!(made(next, &next.replace("peek", "next")), None);
+    }
+
+    #[test]
+    fn an_else_if_repeating_its_chain_is_degenerate() {
+        let original = "fn f(n: u8) -> u8 {\n    if n > 2 {\n        1\n    } else if n > 1 {\n        2\n    } else {\n        3\n    }\n}\n";
+        let patched = original.replace("n > 1", "n > 2");
+        assert_eq!(
+            made(original, &patched),
+            Some(Degenerate::Decided {
+                line: 4,
+                earlier: 2
+            })
+        );
+    }
+
+    #[test]
+    fn an_arm_an_earlier_arm_matches_whole_is_degenerate() {
+        let original = "fn f(e: &E) -> bool {\n    match e {\n        E::A(_) => true,\n        E::B(_) => false,\n    }\n}\n";
+        let patched = original.replace("E::A(_) =>", "E::A(_) | E::B(..) =>");
+        assert_eq!(
+            made(original, &patched),
+            Some(Degenerate::Unreachable { line: 4 })
+        );
+        // An arm with a guard, or one that matches part of a variant, leaves the rest to later arms.
+        let partial = original.replace("E::A(_) =>", "E::A(_) | E::B(0) =>");
+        assert_eq!(made(original, &partial), None);
+        let guarded = original.replace("E::A(_) =>", "E::A(_) | E::B(_) if g() =>");
+        assert_eq!(made(original, &guarded), None);
+    }
+}
