@@ -250,6 +250,8 @@ mod tests {
         originals: crate::code::Originals,
         /// The time limit runs out after this many outcomes of the batch.
         halt_after: Option<usize>,
+        /// Which patched texts pass the failing test too.
+        passes: fn(&str) -> bool,
     }
 
     impl Evaluator for Oracle {
@@ -264,13 +266,7 @@ mod tests {
                 .iter()
                 .map(|c| {
                     let text = &c.texts(&self.originals)[&FileId::new(0)];
-                    let fixed = text.lines().map(str::trim).collect::<Vec<_>>()
-                        == MIDDLE
-                            .lines()
-                            .enumerate()
-                            .map(|(i, l)| if i == 5 { "return x;" } else { l.trim() })
-                            .collect::<Vec<_>>();
-                    let failing = if fixed {
+                    let failing = if (self.passes)(text) {
                         Verdict::Passed
                     } else {
                         Verdict::Failed(Panic::default())
@@ -301,9 +297,27 @@ mod tests {
         sweep_middle_halting(locations, None)
     }
 
+    /// The real fix: line 6 reads `return x;`.
+    fn fixed(text: &str) -> bool {
+        text.lines().map(str::trim).collect::<Vec<_>>()
+            == MIDDLE
+                .lines()
+                .enumerate()
+                .map(|(i, l)| if i == 5 { "return x;" } else { l.trim() })
+                .collect::<Vec<_>>()
+    }
+
     fn sweep_middle_halting(
         locations: &[u32],
         halt_after: Option<usize>,
+    ) -> (Swept, Vec<Candidate>) {
+        sweep_middle_with(locations, halt_after, fixed)
+    }
+
+    fn sweep_middle_with(
+        locations: &[u32],
+        halt_after: Option<usize>,
+        passes: fn(&str) -> bool,
     ) -> (Swept, Vec<Candidate>) {
         let sources = CrateSources::of_one_file(MIDDLE);
         let originals = sources.originals();
@@ -319,6 +333,7 @@ mod tests {
             seen: RefCell::new(Vec::new()),
             originals: originals.clone(),
             halt_after,
+            passes,
         };
         let at: Vec<Location> = locations
             .iter()
@@ -354,6 +369,35 @@ mod tests {
         assert_eq!(seen[0].edits()[0].operator, Operator::Identifier);
         assert_eq!(swept.plausible.len(), 1);
         assert_eq!(swept.plausible[0].candidate.edits()[0].edit.text, "x");
+    }
+
+    /// `else if x < y` repeats the chain's first condition: it passes the
+    /// tests here, and is no one's fix, but found it is kept.
+    #[test]
+    fn a_degenerate_patch_is_kept_when_it_is_all_there_is() {
+        let degenerate = |text: &str| text.contains("} else if x < y {");
+        let (swept, _) = sweep_middle_with(&[5, 6], None, degenerate);
+        assert_eq!(swept.stop, SweepStop::Found);
+        assert_eq!(swept.plausible.len(), 1);
+        let originals = CrateSources::of_one_file(MIDDLE).originals();
+        assert_eq!(
+            swept.plausible[0].candidate.degenerate(&originals),
+            Some(crate::code::Degenerate::Decided {
+                line: 5,
+                earlier: 3
+            })
+        );
+        // Beside the real fix, the real fix is not degenerate.
+        let both = |text: &str| text.contains("} else if x < y {") || fixed(text);
+        let (swept, _) = sweep_middle_with(&[5, 6], None, both);
+        assert_eq!(swept.plausible.len(), 2);
+        let clean: Vec<_> = swept
+            .plausible
+            .iter()
+            .filter(|p| p.candidate.degenerate(&originals).is_none())
+            .collect();
+        assert_eq!(clean.len(), 1);
+        assert_eq!(clean[0].candidate.edits()[0].edit.text, "x");
     }
 
     #[test]
