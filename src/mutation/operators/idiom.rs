@@ -1,6 +1,9 @@
 //! Rust idioms a fix often is: `a - b` to `a.saturating_sub(b)` or
 //! `a.checked_sub(b).unwrap_or(0)`, `.unwrap()` to `.unwrap_or_default()`,
-//! `for x in it` to `for x in it.rev()`.
+//! `for x in it` to `for x in it.rev()`, and two sequences compared
+//! element by element with `zip`, which stops at the shorter one (`a.zip(b)
+//! .all(|(x, y)| x == y)` holds when one is a prefix of the other), to
+//! `a.eq(b)` (`.any(|(x, y)| x != y)` to `a.ne(b)`).
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
@@ -25,7 +28,10 @@ impl MutationOperator for Idiom {
     fn applies(&self, kind: &SiteKind) -> bool {
         matches!(
             kind,
-            SiteKind::BinaryOperator { .. } | SiteKind::Unwrap { .. } | SiteKind::Iterable { .. }
+            SiteKind::BinaryOperator { .. }
+                | SiteKind::Unwrap { .. }
+                | SiteKind::Iterable { .. }
+                | SiteKind::Method { .. }
         )
     }
 
@@ -80,11 +86,115 @@ impl MutationOperator for Idiom {
                 };
                 vec![Edit::replace(range.clone(), format!("{iterator}.rev()"))]
             }
+            SiteKind::Method {
+                name, expression, ..
+            } if name == "all" || name == "any" => zipped_comparison(&cx.text[expression.clone()])
+                .map(|text| Edit::replace(expression.clone(), text))
+                .into_iter()
+                .collect(),
             _ => Vec::new(),
         }
     }
 
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
+    }
+}
+
+/// `a.zip(b).all(|(x, y)| x == y)` as `a.eq(b)`, `a.zip(b).any(|(x, y)| x
+/// != y)` as `a.ne(b)` (either order of `x` and `y`, by reference or not):
+/// the same comparison without stopping at the shorter sequence.
+fn zipped_comparison(text: &str) -> Option<String> {
+    let call: syn::ExprMethodCall = syn::parse_str(text).ok()?;
+    let syn::Expr::MethodCall(zip) = &*call.receiver else {
+        return None;
+    };
+    if zip.method != "zip" || zip.args.len() != 1 || call.args.len() != 1 {
+        return None;
+    }
+    let argument = &zip.args[0];
+    let syn::Expr::Closure(closure) = &call.args[0] else {
+        return None;
+    };
+    if closure.inputs.len() != 1 {
+        return None;
+    }
+    let name = |pat: &syn::Pat| match pat {
+        syn::Pat::Ident(i) => Some(i.ident.to_string()),
+        syn::Pat::Reference(r) => match &*r.pat {
+            syn::Pat::Ident(i) => Some(i.ident.to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let syn::Pat::Tuple(pair) = &closure.inputs[0] else {
+        return None;
+    };
+    let names: Vec<String> = pair.elems.iter().map(name).collect::<Option<_>>()?;
+    let syn::Expr::Binary(body) = &*closure.body else {
+        return None;
+    };
+    let operand = |e: &syn::Expr| match e {
+        syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Deref(_),
+            expr,
+            ..
+        }) => match &**expr {
+            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut sides = [operand(&body.left)?, operand(&body.right)?];
+    sides.sort();
+    let mut bound = [names.first()?.clone(), names.get(1)?.clone()];
+    bound.sort();
+    if names.len() != 2 || sides != bound {
+        return None;
+    }
+    let method = match (call.method.to_string().as_str(), &body.op) {
+        ("all", syn::BinOp::Eq(_)) => "eq",
+        ("any", syn::BinOp::Ne(_)) => "ne",
+        _ => return None,
+    };
+    let source = |node: &dyn syn::spanned::Spanned| {
+        let range = node.span().byte_range();
+        text.get(range).map(str::to_string)
+    };
+    Some(format!(
+        "{}.{method}({})",
+        source(&zip.receiver)?,
+        source(argument)?
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{line, outcomes};
+    use super::zipped_comparison;
+    use crate::mutation::patch::Operator;
+
+    #[test]
+    fn sequences_compared_through_zip_are_compared_whole() {
+        let text = "fn eq(a: &str, b: &str) -> bool {\n    a.chars().flat_map(f)\n        .zip(b.chars().flat_map(f))\n        .all(|(x, y)| x == y)\n}\n";
+        let made: Vec<String> = outcomes(text, Operator::Idiom, 2)
+            .iter()
+            .map(|t| line(t, 2).to_string())
+            .collect();
+        assert!(
+            made.contains(&"a.chars().flat_map(f).eq(b.chars().flat_map(f))".to_string()),
+            "{made:?}"
+        );
+        let rewritten = |t: &str| zipped_comparison(t);
+        assert_eq!(
+            rewritten("a.iter().zip(b.iter()).any(|(&p, &q)| q != p)").as_deref(),
+            Some("a.iter().ne(b.iter())")
+        );
+        // Not a comparison of the pair's two elements: left alone.
+        assert_eq!(rewritten("a.iter().zip(b).all(|(x, y)| x < y)"), None);
+        assert_eq!(rewritten("a.iter().zip(b).all(|(x, _)| x == 0)"), None);
+        assert_eq!(rewritten("a.iter().zip(b).any(|(x, y)| x == y)"), None);
+        assert_eq!(rewritten("a.iter().chain(b).all(|(x, y)| x == y)"), None);
     }
 }
