@@ -34,6 +34,7 @@ impl MutationOperator for Offset {
                 range,
                 atomic,
                 integer,
+                ..
             } => {
                 let known = cx.types.expression(site.file, range);
                 if known.map_or(*integer, is_integer) {

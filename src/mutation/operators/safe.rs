@@ -3,7 +3,9 @@
 //! `.ok_or(E)?` with the function's own error, `.unwrap_or(0)`, `wrapping_`;
 //! `x += e` likewise as `x = x.saturating_add(e)`, and with it the
 //! statements next to it that update `x` too (`x *= 10;` before it: an
-//! accumulation overflows in each of its steps); `v[i]` to
+//! accumulation overflows in each of its steps); a `let`'s value that a
+//! later `x - 1` or `n / x` needs above a floor kept there where it is
+//! given, `let x = E.max(1);`; `v[i]` to
 //! `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`.
 
 use std::fmt::Write;
@@ -14,7 +16,7 @@ use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
 use crate::mutation::types::is_integer;
 
-use super::{Context, MutationOperator};
+use super::{Context, MutationOperator, parenthesized};
 
 /// Overflow-safe arithmetic at `+`, `-`, `*`, `<<` and their assignments.
 pub(super) struct Overflow;
@@ -29,10 +31,23 @@ impl MutationOperator for Overflow {
     }
 
     fn applies(&self, kind: &SiteKind) -> bool {
-        matches!(kind, SiteKind::BinaryOperator { operator, .. } if method_of(operator).is_some())
+        match kind {
+            SiteKind::BinaryOperator { operator, .. } => method_of(operator).is_some(),
+            SiteKind::Operand { floor, .. } => floor.is_some(),
+            _ => false,
+        }
     }
 
     fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        if let SiteKind::Operand {
+            range,
+            atomic,
+            floor: Some(floor),
+            ..
+        } = &site.kind
+        {
+            return floored(range, *atomic, *floor, site, cx);
+        }
         let SiteKind::BinaryOperator {
             operator,
             expression,
@@ -97,6 +112,30 @@ impl MutationOperator for Overflow {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
     }
+}
+
+/// A `let`'s value kept at or above the floor the subtractions and
+/// divisions after it need: `E` to `E.max(1)` (an integer, or a value the
+/// compiler was not asked about).
+fn floored(
+    range: &Range<usize>,
+    atomic: bool,
+    floor: u128,
+    site: &Site,
+    cx: &Context,
+) -> Vec<Edit> {
+    if cx
+        .types
+        .expression(site.file, range)
+        .is_some_and(|ty| !is_integer(ty))
+    {
+        return Vec::new();
+    }
+    let value = parenthesized(&cx.text[range.clone()], atomic);
+    vec![Edit::replace(
+        range.clone(),
+        format!("{value}.max({floor})"),
+    )]
 }
 
 /// One statement of an accumulation: `x *= 10` (without its `;`), as its
@@ -308,4 +347,23 @@ fn early_exits<'a>(site: &'a Site, cx: &'a Context) -> impl Iterator<Item = Stri
         unit.into_iter().chain(own).collect::<Vec<_>>()
     });
     option.into_iter().chain(errors.into_iter().flatten())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::lines_made;
+    use crate::mutation::patch::Operator;
+
+    #[test]
+    fn a_value_a_later_subtraction_needs_above_a_floor_is_kept_there() {
+        let text = "fn unit(size: u64) -> char {\n    let exp = ((size as f64).ln() / 6.9) as usize;\n    UNITS[exp - 1]\n}\n";
+        let made = lines_made(text, Operator::Overflow, 2);
+        assert!(
+            made.contains("let exp = (((size as f64).ln() / 6.9) as usize).max(1);"),
+            "{made:?}"
+        );
+        // A value no later use needs above anything keeps its place.
+        let free = "fn unit(size: u64) -> usize {\n    let exp = size as usize;\n    exp + 1\n}\n";
+        assert!(lines_made(free, Operator::Overflow, 2).is_empty());
+    }
 }

@@ -3,7 +3,7 @@
 //! conditions and expressions each have their module), and what they share
 //! (a site pushed in its scope, an ingredient cut from the text, an operand).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use syn::Expr;
@@ -45,6 +45,9 @@ pub(super) struct Collector<'a> {
     /// in a function body): code that names one works in that function
     /// only.
     pub(super) local_items: &'a BTreeSet<String>,
+    /// The values given to a `let` whose variable is later subtracted from
+    /// or divides, with the floor those uses ask for (see `floors`).
+    pub(super) floors: &'a BTreeMap<(usize, usize), u128>,
 }
 
 impl Collector<'_> {
@@ -154,12 +157,15 @@ impl Collector<'_> {
             return;
         }
         let integer = integer || is_length(expr);
+        let range = expr.span().byte_range();
+        let floor = self.floors.get(&(range.start, range.end)).copied();
         self.site(
             scope,
             SiteKind::Operand {
-                range: expr.span().byte_range(),
+                range,
                 atomic: is_atomic(expr),
                 integer,
+                floor,
             },
         );
     }

@@ -10,7 +10,8 @@
 //! and its ingredients), `literal`, `exclusions` (`--exclude`), `items`
 //! (what the crate's items declare, and data: `const` and `static` items
 //! and the code that reads them), `followers` (what statement follows
-//! which, and which leads a statement of a shape), and the walk over runnable code that
+//! which, and which leads a statement of a shape), `floors` (the `let`
+//! values a later subtraction or division needs above a floor), and the walk over runnable code that
 //! collects the sites, `collector`, with its `statements`, `conditions` and
 //! `expressions`.
 
@@ -18,6 +19,7 @@ mod collector;
 mod conditions;
 mod exclusions;
 mod expressions;
+mod floors;
 mod followers;
 mod items;
 mod literal;
@@ -33,6 +35,7 @@ use crate::code::{CrateSources, KeepConst, walk_runnable_code};
 use collector::Collector;
 pub use collector::is_atomic;
 pub use exclusions::Exclusions;
+use floors::floors;
 use followers::neighbours;
 use items::{collect_constants, reads_of};
 pub use literal::Literal;
@@ -55,8 +58,10 @@ pub fn collect_mutation_space(
     }
     for (index, file) in sources.iter() {
         let local_items = function_items(&file.syntax);
+        let floors = floors(&file.syntax);
         let mut collector = Collector {
             local_items: &local_items,
+            floors: &floors,
             file: index,
             text: &file.text,
             space: &mut space,

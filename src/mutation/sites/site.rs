@@ -115,6 +115,9 @@ pub enum SiteKind {
         range: Range<usize>,
         atomic: bool,
         integer: bool,
+        /// A `let`'s value whose variable is later subtracted from or
+        /// divides: the least value those uses need (see `floors`).
+        floor: Option<u128>,
     },
     /// `receiver.unwrap()` or `.expect(..)`: `call` runs from the method name
     /// to the end of the call.
