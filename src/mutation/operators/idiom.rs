@@ -3,7 +3,11 @@
 //! `for x in it` to `for x in it.rev()`, and two sequences compared
 //! element by element with `zip`, which stops at the shorter one (`a.zip(b)
 //! .all(|(x, y)| x == y)` holds when one is a prefix of the other), to
-//! `a.eq(b)` (`.any(|(x, y)| x != y)` to `a.ne(b)`).
+//! `a.eq(b)` (`.any(|(x, y)| x != y)` to `a.ne(b)`), and the bytes between
+//! two pointers to a `T`, `p as usize - q as usize`, made a count of
+//! elements, `/ core::mem::size_of::<T>()`.
+
+use std::ops::Range;
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
@@ -55,17 +59,25 @@ impl MutationOperator for Idiom {
                 } else {
                     left_text.to_string()
                 };
-                let right = &cx.text[right.clone()];
-                vec![
+                let right_text = &cx.text[right.clone()];
+                let mut made = vec![
                     Edit::replace(
                         expression.clone(),
-                        format!("{receiver}.saturating_sub({right})"),
+                        format!("{receiver}.saturating_sub({right_text})"),
                     ),
                     Edit::replace(
                         expression.clone(),
-                        format!("{receiver}.checked_sub({right}).unwrap_or(0)"),
+                        format!("{receiver}.checked_sub({right_text}).unwrap_or(0)"),
                     ),
-                ]
+                ];
+                if let Some(size) = element_size(site, cx, left, right) {
+                    let bytes = &cx.text[expression.clone()];
+                    made.push(Edit::replace(
+                        expression.clone(),
+                        format!("({bytes}) / {size}"),
+                    ));
+                }
+                made
             }
             SiteKind::Unwrap { call, .. } => {
                 vec![Edit::replace(call.clone(), "unwrap_or_default()")]
@@ -99,6 +111,32 @@ impl MutationOperator for Idiom {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
     }
+}
+
+/// The size of what two pointers point to, when `left` and `right` are
+/// `p as usize` and `q as usize` of pointers to one type `T` (not a byte):
+/// their difference counts bytes, and the elements between them are that
+/// divided by `core::mem::size_of::<T>()` (types from the compiler).
+fn element_size(
+    site: &Site,
+    cx: &Context,
+    left: &Range<usize>,
+    right: &Range<usize>,
+) -> Option<String> {
+    let pointee = |side: &Range<usize>| {
+        let name = cx.text[side.clone()]
+            .trim()
+            .strip_suffix("as usize")?
+            .trim();
+        let ty = cx.types.variable(site.location(), name)?;
+        let ty = ty
+            .strip_prefix("*const ")
+            .or_else(|| ty.strip_prefix("*mut "))?;
+        Some(ty.trim().to_string())
+    };
+    let (a, b) = (pointee(left)?, pointee(right)?);
+    (a == b && !matches!(a.as_str(), "u8" | "i8" | "()"))
+        .then(|| format!("core::mem::size_of::<{a}>()"))
 }
 
 /// `a.zip(b).all(|(x, y)| x == y)` as `a.eq(b)`, `a.zip(b).any(|(x, y)| x
@@ -171,9 +209,39 @@ fn zipped_comparison(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{line, outcomes};
+    use super::super::tests::{line, outcomes, outcomes_typed};
     use super::zipped_comparison;
+    use crate::code::source::{FileId, Location};
     use crate::mutation::patch::Operator;
+    use crate::mutation::types::Types;
+
+    #[test]
+    fn the_bytes_between_two_pointers_are_made_a_count_of_elements() {
+        let text = "fn offset<T>(a: &[T], b: &[T]) -> usize {\n    let fst = a.as_ptr();\n    let snd = b.as_ptr();\n    snd as usize - fst as usize\n}\n";
+        let mut types = Types::default();
+        let at = Location::new(FileId::new(0), 4);
+        types.set_variable(at, "fst", "*const T");
+        types.set_variable(at, "snd", "*const T");
+        let made: Vec<String> = outcomes_typed(text, Operator::Idiom, 4, &types)
+            .iter()
+            .map(|t| line(t, 4).to_string())
+            .collect();
+        assert!(
+            made.contains(&"(snd as usize - fst as usize) / core::mem::size_of::<T>()".to_string()),
+            "{made:?}"
+        );
+        // Pointers to bytes count bytes; without their types, nothing.
+        let mut types = Types::default();
+        types.set_variable(at, "fst", "*const u8");
+        types.set_variable(at, "snd", "*const u8");
+        let bytes = outcomes_typed(text, Operator::Idiom, 4, &types);
+        assert!(!bytes.iter().any(|t| t.contains("size_of")), "{bytes:?}");
+        let unknown = outcomes(text, Operator::Idiom, 4);
+        assert!(
+            !unknown.iter().any(|t| t.contains("size_of")),
+            "{unknown:?}"
+        );
+    }
 
     #[test]
     fn sequences_compared_through_zip_are_compared_whole() {

@@ -24,7 +24,12 @@ pub(super) fn outcomes(text: &str, operator: Operator, line: u32) -> BTreeSet<St
     outcomes_typed(text, operator, line, &Types::default())
 }
 
-fn outcomes_typed(text: &str, operator: Operator, line: u32, types: &Types) -> BTreeSet<String> {
+pub(super) fn outcomes_typed(
+    text: &str,
+    operator: Operator,
+    line: u32,
+    types: &Types,
+) -> BTreeSet<String> {
     let sources = sources(text);
     let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
     let cx = Context {
