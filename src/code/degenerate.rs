@@ -121,19 +121,7 @@ impl<'ast> Visit<'ast> for Finder {
                 guards.clear();
                 continue;
             };
-            let condition = without_spaces(&e.cond);
-            if let Some((_, earlier)) = guards.iter().find(|(c, _)| *c == condition)
-                && pure(&e.cond)
-            {
-                let key = (1, without_spaces(e));
-                self.found.push((
-                    key,
-                    Degenerate::Decided {
-                        line: line(&e.cond),
-                        earlier: *earlier,
-                    },
-                ));
-            }
+            let condition = self.decided(e, &guards);
             if e.else_branch.is_none() && diverges(&e.then_branch) {
                 guards.push((condition, line(&e.cond)));
             } else {
@@ -151,22 +139,26 @@ impl Finder {
         let mut seen: Vec<(String, u32)> = vec![(without_spaces(&first.cond), line(&first.cond))];
         let mut next = first.else_branch.as_ref().map(|(_, e)| &**e);
         while let Some(Expr::If(e)) = next {
-            let condition = without_spaces(&e.cond);
-            if let Some((_, earlier)) = seen.iter().find(|(c, _)| *c == condition)
-                && pure(&e.cond)
-            {
-                let key = (1, without_spaces(e));
-                self.found.push((
-                    key,
-                    Degenerate::Decided {
-                        line: line(&e.cond),
-                        earlier: *earlier,
-                    },
-                ));
-            }
+            let condition = self.decided(e, &seen);
             seen.push((condition, line(&e.cond)));
             next = e.else_branch.as_ref().map(|(_, e)| &**e);
         }
+    }
+
+    /// Notes `e` as decided when one of the `earlier` conditions (with
+    /// their lines) is its own and it reads the same twice; its condition.
+    fn decided(&mut self, e: &syn::ExprIf, earlier: &[(String, u32)]) -> String {
+        let condition = without_spaces(&e.cond);
+        if let Some((_, at)) = earlier.iter().find(|(c, _)| *c == condition)
+            && pure(&e.cond)
+        {
+            let found = Degenerate::Decided {
+                line: line(&e.cond),
+                earlier: *at,
+            };
+            self.found.push(((1, without_spaces(e)), found));
+        }
+        condition
     }
 }
 
