@@ -159,7 +159,8 @@ fn near_conditions(site: &Site, cx: &Context) -> Vec<String> {
 
 /// Values a function returning `returns` (without spaces) can return
 /// early: the values it returns elsewhere (its own error, a constant; the
-/// first few), literals of its type, variables of its type in scope.
+/// first few), literals of its type (an `Ordering`'s three), variables of
+/// its type in scope.
 pub(super) fn returned_values<'a>(
     returns: &'a str,
     site: &'a Site,
@@ -171,6 +172,12 @@ pub(super) fn returned_values<'a>(
         ty if is_integer(ty) => vec!["0".into(), "1".into()],
         ty if ty.starts_with("Option<") => vec!["None".into()],
         ty if ty.starts_with("Vec<") => vec!["Vec::new()".into()],
+        // A comparison's special case (`if self.is_zero() { return
+        // Ordering::Equal; }`), written with the type's own path.
+        ty if ty == "Ordering" || ty.ends_with("::Ordering") => ["Equal", "Less", "Greater"]
+            .iter()
+            .map(|v| format!("{ty}::{v}"))
+            .collect(),
         _ => Vec::new(),
     };
     let own: Vec<String> = cx

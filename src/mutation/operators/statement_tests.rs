@@ -129,3 +129,16 @@ fn a_label_or_a_functions_own_item_stays_in_that_function() {
     let made = outcomes(text, Operator::Insert, 3);
     assert!(count(&made, "emit(TAGS[0]);", 2), "{made:?}");
 }
+
+#[test]
+fn a_guard_of_a_comparison_returns_an_ordering() {
+    let text = "use std::cmp;\nfn compare(a: &[u8], b: &[u8]) -> cmp::Ordering {\n    let first = a[0].cmp(&b[0]);\n    first.then(a.len().cmp(&b.len()))\n}\n";
+    let made = lines_made(text, Operator::Guard, 3);
+    for value in ["Equal", "Less", "Greater"] {
+        assert!(
+            made.iter()
+                .any(|l| l.ends_with(&format!("{{ return cmp::Ordering::{value}; }}"))),
+            "{value}: {made:?}"
+        );
+    }
+}
