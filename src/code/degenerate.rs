@@ -49,21 +49,33 @@ impl Degenerate {
             ),
         }
     }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            Degenerate::SameValue { .. } => "same value",
+            Degenerate::Decided { .. } => "decided",
+            Degenerate::Unreachable { .. } => "unreachable",
+        }
+    }
 }
 
 /// The first degenerate code `patched` has that `original` has not (each
 /// told apart by its kind and its tokens, so code the patch moved but did
 /// not touch counts as the same).
 pub fn made_degenerate(original: &str, patched: &str) -> Option<Degenerate> {
-    let before: BTreeSet<(u8, String)> = find(original).into_iter().map(|(key, _)| key).collect();
+    let before: BTreeSet<Key> = find(original).into_iter().map(|(key, _)| key).collect();
     find(patched)
         .into_iter()
         .find(|(key, _)| !before.contains(key))
         .map(|(_, found)| found)
 }
 
-/// The degenerate code of a file, each with a key: its kind and its tokens.
-fn find(text: &str) -> Vec<((u8, String), Degenerate)> {
+/// What tells one piece of degenerate code from another: its kind and
+/// the tokens of the code it is found in.
+type Key = (&'static str, String);
+
+/// The degenerate code of a file, each with its key.
+fn find(text: &str) -> Vec<(Key, Degenerate)> {
     let Ok(file) = syn::parse_file(text) else {
         return Vec::new();
     };
@@ -73,7 +85,7 @@ fn find(text: &str) -> Vec<((u8, String), Degenerate)> {
 }
 
 struct Finder {
-    found: Vec<((u8, String), Degenerate)>,
+    found: Vec<(Key, Degenerate)>,
 }
 
 fn line(node: &impl Spanned) -> u32 {
@@ -85,25 +97,16 @@ impl<'ast> Visit<'ast> for Finder {
         match expr {
             Expr::Match(m) => {
                 if same_value(m.arms.iter().map(|arm| (&*arm.body, Some(&arm.pat)))) {
-                    let key = (0, without_spaces(m));
-                    self.found
-                        .push((key, Degenerate::SameValue { line: line(m) }));
+                    self.note(m, Degenerate::SameValue { line: line(m) });
                 }
                 for arm in unreachable_arms(&m.arms) {
-                    let key = (2, without_spaces(arm));
-                    self.found.push((
-                        key,
-                        Degenerate::Unreachable {
-                            line: line(&arm.pat),
-                        },
-                    ));
+                    let line = line(&arm.pat);
+                    self.note(arm, Degenerate::Unreachable { line });
                 }
             }
             Expr::If(e) if e.else_branch.is_some() => {
                 if same_value(if_branches(e).into_iter().map(|b| (b, None))) {
-                    let key = (0, without_spaces(e));
-                    self.found
-                        .push((key, Degenerate::SameValue { line: line(e) }));
+                    self.note(e, Degenerate::SameValue { line: line(e) });
                 }
                 self.repeated_in_chain(e);
             }
@@ -133,6 +136,12 @@ impl<'ast> Visit<'ast> for Finder {
 }
 
 impl Finder {
+    /// Notes `found` in the code `node`.
+    fn note(&mut self, node: &impl quote::ToTokens, found: Degenerate) {
+        self.found
+            .push(((found.kind(), without_spaces(node)), found));
+    }
+
     /// An `else if` whose condition an earlier condition of the same chain
     /// repeats.
     fn repeated_in_chain(&mut self, first: &syn::ExprIf) {
@@ -156,7 +165,7 @@ impl Finder {
                 line: line(&e.cond),
                 earlier: *at,
             };
-            self.found.push(((1, without_spaces(e)), found));
+            self.note(e, found);
         }
         condition
     }

@@ -129,8 +129,7 @@ impl Shadows<'_> {
 
 impl<'ast> Visit<'ast> for Shadows<'_> {
     fn visit_item(&mut self, item: &'ast syn::Item) {
-        let ident = item_name(item);
-        if let Some(ident) = ident {
+        if let Some(ident) = item_name(item) {
             self.declares(ident);
         }
         visit::visit_item(self, item);

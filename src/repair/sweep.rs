@@ -118,6 +118,10 @@ pub fn sweep(
         passed: Vec::new(),
     };
     let original = model.of_passed(&model.originally_passing);
+    // Whether a plausible patch that makes no code degenerate was found: a
+    // degenerate one (a `match` whose arms all give one value...) passes
+    // the tests but is no one's fix, and the next locations may hold one.
+    let mut found = false;
     evaluator.set_cutoff(Some(Cutoff::sweep(model)));
     let legs = course(locations);
     let mut visited = BTreeSet::new();
@@ -160,6 +164,7 @@ pub fn sweep(
                 swept.best = Some(scored.clone());
             }
             if scored.outcome.passes_all(model) {
+                found |= scored.candidate.degenerate(mutator.originals()).is_none();
                 swept.plausible.push(scored);
             } else if fitness > original && class == Some(FixClass::Clean) {
                 // It makes some originally failing test pass, and every
@@ -173,15 +178,7 @@ pub fn sweep(
             locations: swept.locations,
             edits: swept.edits,
         });
-        // A patch that makes code degenerate (a `match` whose arms all
-        // give one value...) passes the tests but is no one's fix: the
-        // next locations may hold the one that is.
-        let originals = mutator.originals();
-        if swept
-            .plausible
-            .iter()
-            .any(|p| p.candidate.degenerate(originals).is_none())
-        {
+        if found {
             swept.stop = SweepStop::Found;
             break;
         }

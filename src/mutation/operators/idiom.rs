@@ -157,38 +157,31 @@ fn zipped_comparison(text: &str) -> Option<String> {
     if closure.inputs.len() != 1 {
         return None;
     }
-    let name = |pat: &syn::Pat| match pat {
-        syn::Pat::Ident(i) => Some(i.ident.to_string()),
-        syn::Pat::Reference(r) => match &*r.pat {
+    // The pair's two names (`x`, `&x`), and the comparison's two sides
+    // (`x`, `*x`): the same two.
+    fn name(pat: &syn::Pat) -> Option<String> {
+        match pat {
             syn::Pat::Ident(i) => Some(i.ident.to_string()),
+            syn::Pat::Reference(r) => name(&r.pat),
             _ => None,
-        },
-        _ => None,
-    };
-    let syn::Pat::Tuple(pair) = &closure.inputs[0] else {
+        }
+    }
+    fn operand(expr: &syn::Expr) -> Option<String> {
+        match expr {
+            syn::Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => operand(&u.expr),
+            _ => None,
+        }
+    }
+    let (syn::Pat::Tuple(pair), syn::Expr::Binary(body)) = (&closure.inputs[0], &*closure.body)
+    else {
         return None;
     };
-    let names: Vec<String> = pair.elems.iter().map(name).collect::<Option<_>>()?;
-    let syn::Expr::Binary(body) = &*closure.body else {
-        return None;
-    };
-    let operand = |e: &syn::Expr| match e {
-        syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-        syn::Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Deref(_),
-            expr,
-            ..
-        }) => match &**expr {
-            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-            _ => None,
-        },
-        _ => None,
-    };
-    let mut sides = [operand(&body.left)?, operand(&body.right)?];
+    let mut names: Vec<String> = pair.elems.iter().map(name).collect::<Option<_>>()?;
+    let mut sides = vec![operand(&body.left)?, operand(&body.right)?];
+    names.sort();
     sides.sort();
-    let mut bound = [names.first()?.clone(), names.get(1)?.clone()];
-    bound.sort();
-    if names.len() != 2 || sides != bound {
+    if names.len() != 2 || names != sides {
         return None;
     }
     let method = match (call.method.to_string().as_str(), &body.op) {
@@ -254,7 +247,7 @@ mod tests {
             made.contains(&"a.chars().flat_map(f).eq(b.chars().flat_map(f))".to_string()),
             "{made:?}"
         );
-        let rewritten = |t: &str| zipped_comparison(t);
+        let rewritten = zipped_comparison;
         assert_eq!(
             rewritten("a.iter().zip(b.iter()).any(|(&p, &q)| q != p)").as_deref(),
             Some("a.iter().ne(b.iter())")

@@ -31,6 +31,7 @@ mod tests;
 
 use std::collections::BTreeSet;
 
+use crate::code::source::item_name;
 use crate::code::{CrateSources, KeepConst, walk_runnable_code};
 use collector::Collector;
 pub use collector::is_atomic;
@@ -131,8 +132,7 @@ fn function_items(file: &syn::File) -> BTreeSet<String> {
         }
         fn visit_item(&mut self, item: &'ast syn::Item) {
             if self.depth > 0 {
-                let name = crate::code::source::item_name(item);
-                self.names.extend(name.map(ToString::to_string));
+                self.names.extend(item_name(item).map(ToString::to_string));
             }
             syn::visit::visit_item(self, item);
         }
