@@ -44,9 +44,9 @@ use crate::repair::sweep::{SweepStop, Swept, first_batch, sweep};
 use crate::system::Budget;
 use crate::system::console::Console;
 
-/// The share of a stage's time the sweep may take before the genetic
-/// search starts (the sweep of the top locations finds most fixes; what it
-/// cannot find needs several edits).
+/// The share of a stage's time left when the sweep starts that the sweep
+/// may take before the genetic search starts (the sweep of the top
+/// locations finds most fixes; what it cannot find needs several edits).
 const SWEEP_SHARE: f64 = 0.6;
 
 /// What a stage did.
@@ -168,7 +168,6 @@ pub fn run_stage(
     index: usize,
     budget: Budget,
 ) -> Result<StageOutcome> {
-    let started = Instant::now();
     let sources = &baseline.sources;
     let group = &*in_diff_only(group, settings, baseline);
     let ground = Ground::of(baseline, group, settings, console, budget)?;
@@ -186,8 +185,7 @@ pub fn run_stage(
     };
 
     // The sweep: every single edit, location by location in rank order.
-    let sweep_deadline =
-        deadline.map(|d| started + d.saturating_duration_since(started).mul_f64(SWEEP_SHARE));
+    let sweep_deadline = sweep_deadline(deadline);
     let swept = timed(&mut timings, "sweep", || {
         let evaluator = &mut *evaluator;
         sweep_with_progress(
@@ -648,6 +646,14 @@ fn genetic_search(
     }
     })?;
     Ok((result, started.elapsed().as_secs_f64()))
+}
+
+/// When the sweep, starting now, gives way to the genetic search: after
+/// [`SWEEP_SHARE`] of the time left (the type probes and the first build,
+/// slow on a large crate, do not eat into it).
+fn sweep_deadline(deadline: Option<Instant>) -> Option<Instant> {
+    let now = Instant::now();
+    deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(SWEEP_SHARE))
 }
 
 /// `12.5/s`: how many per second since `started`.

@@ -1,7 +1,8 @@
 //! Guards: `if COND { return VALUE; }` (or `break;`, `continue;` in a
 //! loop) inserted before a statement, with conditions under which the
 //! statement panics (see [`panic_conditions`]), synthesized from the
-//! variables in scope, or found in the crate.
+//! variables in scope, the questions the crate asks of them elsewhere, or
+//! found in the crate.
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
@@ -9,7 +10,7 @@ use crate::mutation::sites::{Site, SiteKind, StatementSite};
 use crate::mutation::types::{compatible, is_integer};
 
 use super::panics::panic_conditions;
-use super::synthesis::{self_fields, synthesized};
+use super::synthesis::{asked, self_fields, synthesized};
 use super::{Context, MutationOperator, closest};
 
 /// Insert `if COND { return VALUE; }` (or `break;`, `continue;`).
@@ -75,7 +76,8 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
     // The conditions under which the statement panics come first (a
     // guard is most often the fix of a crash); then one the code tests a
     // few lines away (the same check, missing here); then the synthesized
-    // ones; then the crate's others, nearest first.
+    // ones and the predicates the crate calls on these values elsewhere;
+    // then the crate's others, nearest first.
     let panics = statement_panics(site, statement, cx);
     let near = near_conditions(site, cx);
     let far = closest(&cx.space.conditions, site, cx.space)
@@ -86,6 +88,7 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
         .into_iter()
         .chain(near.iter().cloned())
         .chain(synthesized(site, cx))
+        .chain(asked(site, cx))
         .chain(far)
         .collect();
     let mut seen = std::collections::BTreeSet::new();

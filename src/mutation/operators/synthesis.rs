@@ -65,16 +65,8 @@ impl MutationOperator for Synthesis {
 /// variables (after them), with their declared types. Within a tier,
 /// variables the site's own line uses come first.
 pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
-    let here = site.location();
-    let line = line_of(cx.text, site);
     let fields = self_fields(site, cx);
-    let mut variables: Vec<(&str, &str)> = cx
-        .types
-        .variables_at(here)
-        .filter(|(name, _)| *name != "self" && site.bound.iter().any(|b| b == name))
-        .chain(fields.iter().map(|(name, ty)| (name.as_str(), ty.as_str())))
-        .collect();
-    variables.sort_by_key(|(name, _)| !mentions(line, name));
+    let variables = in_scope(site, cx, &fields);
     let integers: Vec<(&str, &str)> = variables
         .iter()
         .copied()
@@ -153,12 +145,60 @@ pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
     out
 }
 
+/// The questions the crate asks elsewhere of the values in scope at a
+/// site that are not integers, collections, options or booleans (those
+/// [`synthesized`] has), and of `self`'s type: `self.numer.is_zero()`,
+/// `self.is_zero()`, each as it is and negated. For a guard's condition
+/// (`if self.numer.is_zero() { return Ordering::Equal; }`), not as a
+/// conjunct: any predicate no test contradicts would pass there.
+pub(super) fn asked(site: &Site, cx: &Context) -> Vec<String> {
+    let fields = self_fields(site, cx);
+    let mut out: Vec<String> = in_scope(site, cx, &fields)
+        .into_iter()
+        .filter(|(_, ty)| !(is_integer(ty) || has_is_empty(ty) || is_option(ty) || *ty == "bool"))
+        .flat_map(|(name, _)| predicates_of(name, cx).into_iter().map(move |p| (name, p)))
+        .chain(own_predicates(site, cx).into_iter().map(|p| ("self", p)))
+        .flat_map(|(name, p)| [format!("{name}.{p}()"), format!("!{name}.{p}()")])
+        .collect();
+    out.truncate(MAX_EDITS / 3);
+    out
+}
+
+/// The variables in scope at a site (not `self`) and `self`'s `fields`
+/// after them, with their types; those the site's own line uses first.
+fn in_scope<'a>(
+    site: &Site,
+    cx: &Context<'a>,
+    fields: &'a [(String, String)],
+) -> Vec<(&'a str, &'a str)> {
+    let line = line_of(cx.text, site);
+    let mut variables: Vec<(&str, &str)> = cx
+        .types
+        .variables_at(site.location())
+        .filter(|(name, _)| *name != "self" && site.bound.iter().any(|b| b == name))
+        .chain(fields.iter().map(|(name, ty)| (name.as_str(), ty.as_str())))
+        .collect();
+    variables.sort_by_key(|(name, _)| !mentions(line, name));
+    variables
+}
+
 /// `self.name` and its declared type for each named field of `self`, in
-/// a method of one type (`self` in scope, the function's name declared
-/// for one owner only: its `impl` is known).
+/// a method of one type (see [`self_owner`]).
 pub(super) fn self_fields(site: &Site, cx: &Context) -> Vec<(String, String)> {
-    if !site.bound.iter().any(|b| b == "self") {
+    let Some(owner) = self_owner(site, cx) else {
         return Vec::new();
+    };
+    let fields = cx.space.struct_fields.get(owner).into_iter().flatten();
+    fields
+        .map(|(name, ty)| (format!("self.{name}"), ty.clone()))
+        .collect()
+}
+
+/// The type whose method the site is in: `self` in scope, the function's
+/// name declared for one owner only (its `impl` is known).
+fn self_owner<'c>(site: &Site, cx: &Context<'c>) -> Option<&'c str> {
+    if !site.bound.iter().any(|b| b == "self") {
+        return None;
     }
     let mut owners = cx
         .space
@@ -168,12 +208,39 @@ pub(super) fn self_fields(site: &Site, cx: &Context) -> Vec<(String, String)> {
         .flatten()
         .filter(|d| d.receiver)
         .map(|d| d.owner.as_str());
-    let (Some(owner), None) = (owners.next(), owners.next()) else {
+    match (owners.next(), owners.next()) {
+        (Some(owner), None) => Some(owner),
+        _ => None,
+    }
+}
+
+/// The predicates (methods named `is_*`, by Rust's convention a `bool`)
+/// the crate calls with no arguments on a receiver written as `name`: a
+/// question the crate asks of this very value elsewhere (`self.numer`'s
+/// `is_zero`), of its type there most likely.
+fn predicates_of<'c>(name: &str, cx: &Context<'c>) -> Vec<&'c str> {
+    cx.space
+        .called_on(name, 0)
+        .filter(|m| m.starts_with("is_"))
+        .map(String::as_str)
+        .collect()
+}
+
+/// The predicates the crate declares for `self`'s own type (methods of its
+/// `impl`s, a trait's impl for it too, taking no arguments and returning
+/// `bool`): `self.is_zero()` in a method of `Ratio`.
+fn own_predicates<'c>(site: &Site, cx: &Context<'c>) -> Vec<&'c str> {
+    let Some(owner) = self_owner(site, cx) else {
         return Vec::new();
     };
-    let fields = cx.space.struct_fields.get(owner).into_iter().flatten();
-    fields
-        .map(|(name, ty)| (format!("self.{name}"), ty.clone()))
+    cx.space
+        .declared
+        .iter()
+        .filter(|(_, all)| {
+            all.iter()
+                .any(|d| d.owner == owner && d.receiver && d.arguments == 0 && d.returns == "bool")
+        })
+        .map(|(name, _)| name.as_str())
         .collect()
 }
 
@@ -232,4 +299,42 @@ fn mentions(line: &str, name: &str) -> bool {
         let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
         boundary(before) && boundary(after)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use crate::mutation::patch::Operator;
+
+    use super::super::tests::{line, outcomes};
+
+    const RATIO: &str = "use std::cmp::Ordering;\n\npub struct Ratio<T> {\n    numer: T,\n    denom: T,\n    count: usize,\n}\n\nimpl<T: Num> Zero for Ratio<T> {\n    fn is_zero(&self) -> bool {\n        self.numer.is_zero()\n    }\n}\n\nimpl<T: Num> Ratio<T> {\n    pub fn compare(&self, other: &Self) -> Ordering {\n        if self.numer == other.numer {\n            let ord = self.denom.cmp(&other.denom);\n            return ord.reverse();\n        }\n        Ordering::Less\n    }\n}\n";
+
+    #[test]
+    fn a_guard_asks_what_the_crate_asks_of_a_field_and_of_self() {
+        let made: BTreeSet<String> = outcomes(RATIO, Operator::Guard, 18)
+            .iter()
+            .map(|t| line(t, 18).to_string())
+            .collect();
+        for expected in [
+            "if self.numer.is_zero() { return Ordering::Equal; }",
+            "if self.is_zero() { return Ordering::Equal; }",
+        ] {
+            assert!(made.contains(expected), "{expected} not in {made:?}");
+        }
+        // `self.denom` is never asked anything: no predicate is guessed.
+        assert!(
+            !made.iter().any(|l| l.contains("self.denom.is_")),
+            "{made:?}"
+        );
+        // Not a conjunct of a condition: any predicate no test contradicts
+        // passes there.
+        let conjuncts = outcomes(RATIO, Operator::Synthesis, 17);
+        assert!(!conjuncts.is_empty());
+        assert!(
+            !conjuncts.iter().any(|t| line(t, 17).contains("is_zero")),
+            "{conjuncts:?}"
+        );
+    }
 }
