@@ -80,54 +80,76 @@ pub fn behaviour_change(
 }
 
 /// Where an edit changes the number of lines: the original line it starts
-/// on, how many lines it adds (negative: removes), and whether it starts at
-/// the beginning of that line.
-type Shift = (u32, i64, bool);
+/// on, how many lines it adds (negative: removes), and, for each line of
+/// the patched text it spans (from its first), the original line it stands
+/// for, as an offset from the edit's first: lines the same but for their
+/// indentation are the same line (`if !c { a; b; }` made `if c { continue;
+/// } a; b;` keeps `a` and `b`), the rest stand for the edit's first.
+struct Shift {
+    line: u32,
+    delta: i64,
+    lines: Vec<u32>,
+}
 
-/// Per file, the candidate's edits that change the number of lines, in order.
+/// Per file, the candidate's edits that change the number of lines, in
+/// order.
 fn line_shifts(candidate: &Candidate, originals: &Originals) -> BTreeMap<FileId, Vec<Shift>> {
     let mut shifts: BTreeMap<FileId, Vec<Shift>> = BTreeMap::new();
     for edit in candidate.edits() {
         let text = originals.text(edit.file);
-        let removed = text[edit.edit.range.clone()].matches('\n').count() as i64;
-        let added = edit.edit.text.matches('\n').count() as i64;
-        if added != removed {
-            let before = &text[..edit.edit.range.start];
-            let line = before.matches('\n').count() as u32 + 1;
-            let at_line_start = before.is_empty() || before.ends_with('\n');
-            shifts
-                .entry(edit.file)
-                .or_default()
-                .push((line, added - removed, at_line_start));
+        let old: Vec<&str> = text[edit.edit.range.clone()]
+            .split('\n')
+            .map(str::trim)
+            .collect();
+        let new: Vec<&str> = edit.edit.text.split('\n').map(str::trim).collect();
+        if old.len() == new.len() {
+            continue;
         }
+        let mut lines = vec![0; new.len()];
+        for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
+            if let similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = op
+            {
+                for k in 0..len {
+                    lines[new_index + k] = (old_index + k) as u32;
+                }
+            }
+        }
+        let line = text[..edit.edit.range.start].matches('\n').count() as u32 + 1;
+        let delta = new.len() as i64 - old.len() as i64;
+        shifts
+            .entry(edit.file)
+            .or_default()
+            .push(Shift { line, delta, lines });
+    }
+    for list in shifts.values_mut() {
+        list.sort_by_key(|shift| shift.line);
     }
     shifts
 }
 
-/// The original location of a location in the patched crate: lines below an
-/// edit that added lines move back, the added lines to the edit's start;
-/// lines below an edit that removed lines move down.
+/// The original location of a location in the patched crate: a line an
+/// edit spans is the original line it stands for (see [`Shift`]); lines
+/// below an edit move back by the lines it added (down by those it
+/// removed).
 fn original_location(patched: Location, shifts: &BTreeMap<FileId, Vec<Shift>>) -> Location {
-    let mut line = i64::from(patched.line);
+    let line = i64::from(patched.line);
     // How far earlier edits moved the lines (in patched lines).
     let mut moved = 0;
-    for &(at, delta, at_line_start) in shifts.get(&patched.file).into_iter().flatten() {
-        let start = i64::from(at) + moved;
-        if delta > 0 {
-            if line > start + delta {
-                line -= delta;
-            } else if line > start {
-                line = start;
-            }
-        } else {
-            let first_after = if at_line_start { start } else { start + 1 };
-            if line >= first_after {
-                line -= delta;
-            }
+    for shift in shifts.get(&patched.file).into_iter().flatten() {
+        let start = i64::from(shift.line) + moved;
+        if line < start {
+            break;
         }
-        moved += delta;
+        if let Some(&offset) = shift.lines.get((line - start) as usize) {
+            return Location::new(patched.file, shift.line + offset);
+        }
+        moved += shift.delta;
     }
-    Location::new(patched.file, line.max(1) as u32)
+    Location::new(patched.file, (line - moved).max(1) as u32)
 }
 
 #[cfg(test)]
@@ -155,5 +177,31 @@ mod tests {
         let shifts = line_shifts(&deleted, &o);
         assert_eq!(original_location(at(3), &shifts), at(4));
         assert_eq!(original_location(at(2), &shifts), at(2));
+        // A block's closing line removed, its lines kept: each is itself.
+        let text = "fn f() {\n    if !c {\n        a();\n        b();\n    }\n    d();\n}\n";
+        let o = Originals::new(vec![("src/lib.rs".into(), text.to_string())]);
+        let guarded = candidate(
+            text,
+            "if !c {\n        a();\n        b();\n    }",
+            "if c { return; }\n    a();\n    b();",
+            Operator::Jump,
+        );
+        let shifts = line_shifts(&guarded, &o);
+        for (patched, original) in [(2, 2), (3, 3), (4, 4), (5, 6), (6, 7)] {
+            assert_eq!(original_location(at(patched), &shifts), at(original));
+        }
+        // Two insertions: a line between them and one after both.
+        let text = "a\nb\nc\nd\ne\n";
+        let o = Originals::new(vec![("src/lib.rs".into(), text.to_string())]);
+        let twice = candidate(text, "b", "x\nb", Operator::Insert)
+            .with(candidate(text, "d", "y\nd", Operator::Insert).edits()[0].clone());
+        let shifts = line_shifts(&twice, &o);
+        for (patched, original) in [(1, 1), (2, 2), (3, 2), (4, 3), (5, 4), (6, 4), (7, 5)] {
+            assert_eq!(
+                original_location(at(patched), &shifts),
+                at(original),
+                "{patched}"
+            );
+        }
     }
 }

@@ -1,15 +1,18 @@
 //! Control flow: a `break`, `continue` or `return` replaced by another of
 //! them (a loop that should leave the function, not fall through into
-//! the code after it).
+//! the code after it); an `if c { a }` with statements after it made a
+//! guard that leaves, `if !c { continue; } a`, so that they too run only
+//! when `c` holds (a duplicate skipped whole, not only its first steps).
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
-use crate::mutation::sites::{Site, SiteKind};
+use crate::mutation::sites::{LoneIf, Site, SiteKind, StatementSite};
 
 use super::guard::returned_values;
 use super::{Context, MutationOperator};
 
-/// Replace `break`, `continue` or `return` by another of them.
+/// Replace `break`, `continue` or `return` by another of them; make a
+/// lone `if` a guard that leaves.
 pub(super) struct Jump;
 
 impl MutationOperator for Jump {
@@ -22,13 +25,17 @@ impl MutationOperator for Jump {
     }
 
     fn applies(&self, kind: &SiteKind) -> bool {
-        matches!(kind, SiteKind::Statement(statement) if statement.jumps)
+        matches!(kind, SiteKind::Statement(statement)
+            if statement.jumps || statement.lone_if.is_some() && !leaves(statement).is_empty())
     }
 
     fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
         let SiteKind::Statement(statement) = &site.kind else {
             return Vec::new();
         };
+        if let Some(lone) = &statement.lone_if {
+            return made_guard(statement, lone, cx.text);
+        }
         let own = cx.text[statement.range.clone()].trim();
         let Some(keyword) = ["break", "continue", "return"]
             .into_iter()
@@ -66,5 +73,72 @@ impl MutationOperator for Jump {
 
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
+    }
+}
+
+/// How a lone `if`'s guard may leave: `continue` in a loop, `return` in a
+/// function that returns nothing (not `break`: a loop cut short passes
+/// where the tests do not look at what it left out).
+fn leaves(statement: &StatementSite) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if statement.in_loop {
+        out.push("continue");
+    }
+    if statement.returns.as_deref() == Some("") {
+        out.push("return");
+    }
+    out
+}
+
+/// `if c { a }` (more statements after it) made `if !c { continue; } a`
+/// (or `return`), its statements unindented by one level.
+fn made_guard(statement: &StatementSite, lone: &LoneIf, text: &str) -> Vec<Edit> {
+    let line_start = text[..lone.body.start].rfind('\n').map_or(0, |i| i + 1);
+    let inner = &text[line_start..lone.body.start];
+    let extra = match inner.strip_prefix(statement.indent.as_str()) {
+        Some(extra) if inner.trim().is_empty() => extra,
+        _ => "",
+    };
+    let body: Vec<&str> = text[lone.body.clone()]
+        .split('\n')
+        .map(|line| line.strip_prefix(extra).unwrap_or(line))
+        .collect();
+    let body = body.join("\n");
+    leaves(statement)
+        .into_iter()
+        .map(|leave| {
+            let guard = format!("if {} {{ {leave}; }}", lone.negation);
+            Edit::replace(
+                statement.range.clone(),
+                format!("{guard}\n{}{body}", statement.indent),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use crate::mutation::patch::Operator;
+
+    use super::super::tests::outcomes;
+
+    const QUEUE: &str = "pub fn visit(starts: &[u32], seen: &mut Vec<u32>, out: &mut Vec<u32>) {\n    for &next in starts {\n        if !seen.contains(&next) {\n            out.push(next);\n            seen.push(next);\n        }\n        out.push(0);\n    }\n    if starts.is_empty() {\n        out.clear();\n    }\n}\n";
+
+    #[test]
+    fn a_lone_if_becomes_a_guard_that_leaves_before_what_follows() {
+        let made = outcomes(QUEUE, Operator::Jump, 3);
+        let expected = |leave: &str| {
+            QUEUE.replace(
+                "        if !seen.contains(&next) {\n            out.push(next);\n            seen.push(next);\n        }\n",
+                &format!("        if seen.contains(&next) {{ {leave}; }}\n        out.push(next);\n        seen.push(next);\n"),
+            )
+        };
+        // `return` too: the function returns nothing.
+        let all = ["continue", "return"].map(expected);
+        assert_eq!(made, BTreeSet::from(all));
+        // The last statement of its block: nothing follows it to skip.
+        assert!(outcomes(QUEUE, Operator::Jump, 9).is_empty());
     }
 }

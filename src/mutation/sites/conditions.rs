@@ -15,19 +15,7 @@ impl Collector<'_> {
         let range = cond.span().byte_range();
         self.conditions_end = self.conditions_end.max(range.end);
         let atomic = is_atomic(cond);
-        let own = &self.text[range.clone()];
-        let negation = match cond {
-            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => {
-                // `!(a && b)` negates to `a && b`.
-                let operand = match &*unary.expr {
-                    Expr::Paren(paren) => &*paren.expr,
-                    operand => operand,
-                };
-                self.text[operand.span().byte_range()].to_string()
-            }
-            _ if atomic => format!("!{own}"),
-            _ => format!("!({own})"),
-        };
+        let negation = negation(cond, self.text);
         let mut conditions = Vec::new();
         collect_conditions(cond, &mut conditions);
         let bounds = conditions
@@ -68,6 +56,23 @@ impl Collector<'_> {
             );
             self.space.conditions.push(ingredient);
         }
+    }
+}
+
+/// The negation of condition `cond` of `text`: `x` for `!x` (`a && b` for
+/// `!(a && b)`), else `!x` or `!(x)`.
+pub(super) fn negation(cond: &Expr, text: &str) -> String {
+    let own = &text[cond.span().byte_range()];
+    match cond {
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => {
+            let operand = match &*unary.expr {
+                Expr::Paren(paren) => &*paren.expr,
+                operand => operand,
+            };
+            text[operand.span().byte_range()].to_string()
+        }
+        _ if is_atomic(cond) => format!("!{own}"),
+        _ => format!("!({own})"),
     }
 }
 

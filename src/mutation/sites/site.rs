@@ -197,6 +197,21 @@ pub struct StatementSite {
     /// A block's value that surely is not `()` (a tuple, a call, an
     /// arithmetic expression...): only a valued statement may replace it.
     pub valued: bool,
+    /// An `if` with no `else` (not `if let`) that more statements of its
+    /// block follow: its condition's negation and its block's statements
+    /// (see [`LoneIf`]).
+    pub lone_if: Option<LoneIf>,
+}
+
+/// `if c { a }` with no `else`, more statements after it: what `jump`
+/// needs to make it a guard that leaves (`if !c { continue; } a`), so that
+/// what follows runs only when `c` does too.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoneIf {
+    /// The negation of its condition.
+    pub negation: String,
+    /// Its block's statements, from the first's start to the last's end.
+    pub body: Range<usize>,
 }
 
 impl Site {

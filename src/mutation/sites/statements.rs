@@ -9,8 +9,11 @@ use syn::spanned::Spanned;
 use syn::{Expr, Stmt};
 
 use super::collector::Collector;
-use super::{Ingredient, SiteKind, StatementSite};
-use crate::code::{Scope, free_variables, header, is_compound_assignment, pattern_bindings};
+use super::conditions::negation;
+use super::{Ingredient, LoneIf, SiteKind, StatementSite};
+use crate::code::{
+    Scope, free_variables, has_let, header, is_compound_assignment, pattern_bindings,
+};
 
 impl Collector<'_> {
     /// A statement's sites and ingredients; what gives a `let` or an
@@ -66,6 +69,10 @@ impl Collector<'_> {
             };
             self.site_binding(scope, kind, &header.binds);
         }
+        let lone_if = match stmt {
+            Stmt::Expr(expr, _) if !self.ends_block(range.end) => self.lone_if(expr),
+            _ => None,
+        };
         let site = StatementSite {
             whole_lines: self.whole_lines(&range),
             indent,
@@ -78,8 +85,26 @@ impl Collector<'_> {
             in_loop: scope.loops > 0,
             valued: tail
                 && matches!(stmt, Stmt::Expr(expr, None) if is_valued(expr, scope.returns.as_deref())),
+            lone_if,
         };
         self.site(scope, SiteKind::Statement(site));
+    }
+
+    /// `if c { a }` with no `else` and no `let` in `c`, `a` one statement
+    /// or more: its condition's negation and its statements' bytes.
+    fn lone_if(&self, expr: &Expr) -> Option<LoneIf> {
+        let Expr::If(e) = expr else {
+            return None;
+        };
+        if e.else_branch.is_some() || has_let(&e.cond) {
+            return None;
+        }
+        let first = e.then_branch.stmts.first()?.span().byte_range();
+        let last = e.then_branch.stmts.last()?.span().byte_range();
+        Some(LoneIf {
+            negation: negation(&e.cond, self.text),
+            body: first.start..last.end,
+        })
     }
 
     /// The start of a match arm's block, binding `names`, where a
