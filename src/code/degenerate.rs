@@ -18,7 +18,7 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Stmt};
 
 use crate::code::control::branch_values;
-use crate::code::tokens::without_spaces;
+use crate::code::tokens::{is_compound_assignment, without_spaces};
 use crate::code::variables::{free_variables, pattern_bindings};
 
 /// What a patch made degenerate, and where (lines of the patched file).
@@ -32,6 +32,10 @@ pub enum Degenerate {
     Decided { line: u32, earlier: u32 },
     /// The arm at `line` matches nothing an earlier arm does not.
     Unreachable { line: u32 },
+    /// The `while` loop at `line` never ends once it starts: its condition
+    /// reads only variables its body leaves alone, and nothing in the body
+    /// leaves the loop.
+    Endless { line: u32 },
 }
 
 impl Degenerate {
@@ -47,6 +51,9 @@ impl Degenerate {
             Degenerate::Unreachable { line } => format!(
                 "the arm at line {line} can no longer be reached: an earlier arm matches all it matches"
             ),
+            Degenerate::Endless { line } => format!(
+                "the loop at line {line} never ends once it starts: its condition reads only what its body leaves alone"
+            ),
         }
     }
 
@@ -55,6 +62,7 @@ impl Degenerate {
             Degenerate::SameValue { .. } => "same value",
             Degenerate::Decided { .. } => "decided",
             Degenerate::Unreachable { .. } => "unreachable",
+            Degenerate::Endless { .. } => "endless",
         }
     }
 }
@@ -110,6 +118,7 @@ impl<'ast> Visit<'ast> for Finder {
                 }
                 self.repeated_in_chain(e);
             }
+            Expr::While(w) if endless(w) => self.note(w, Degenerate::Endless { line: line(w) }),
             _ => {}
         }
         visit::visit_expr(self, expr);
@@ -304,6 +313,74 @@ fn is_panic(mac: &syn::Macro) -> bool {
     })
 }
 
+/// Whether a `while` loop, once it starts, never ends: its condition
+/// (no `let`, no call, no macro) reads local variables only (not `self`),
+/// and its body neither changes one of them (an assignment, a `&mut`, a
+/// method called on it) nor leaves (`break`, `return`, `?`, a macro such as
+/// `panic!`).
+fn endless(w: &syn::ExprWhile) -> bool {
+    struct Touches<'n> {
+        names: &'n BTreeSet<String>,
+        touched: bool,
+    }
+    impl Touches<'_> {
+        fn mentions(&self, node: &impl quote::ToTokens) -> bool {
+            !free_variables(node).is_disjoint(self.names)
+        }
+    }
+    impl<'ast> Visit<'ast> for Touches<'_> {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            self.touched |= match expr {
+                Expr::Break(_) | Expr::Return(_) | Expr::Try(_) | Expr::Macro(_) => true,
+                Expr::Assign(a) => self.mentions(&a.left),
+                Expr::Binary(b) if is_compound_assignment(&b.op) => self.mentions(&b.left),
+                Expr::Reference(r) => r.mutability.is_some() && self.mentions(&r.expr),
+                Expr::MethodCall(m) => self.mentions(&m.receiver),
+                _ => false,
+            };
+            visit::visit_expr(self, expr);
+        }
+        fn visit_macro(&mut self, _: &'ast syn::Macro) {
+            self.touched = true;
+        }
+    }
+    let cond = &*w.cond;
+    let reads = free_variables(cond);
+    if reads.is_empty() || reads.contains("self") || !plain(cond) {
+        return false;
+    }
+    let mut body = Touches {
+        names: &reads,
+        touched: false,
+    };
+    body.visit_block(&w.body);
+    !body.touched
+}
+
+/// Whether a condition is made of values, operators and fields only: no
+/// `let`, call or macro.
+fn plain(condition: &Expr) -> bool {
+    struct Plain(bool);
+    impl<'ast> Visit<'ast> for Plain {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            if matches!(
+                expr,
+                Expr::Call(_)
+                    | Expr::MethodCall(_)
+                    | Expr::Macro(_)
+                    | Expr::Let(_)
+                    | Expr::Assign(_)
+            ) {
+                self.0 = false;
+            }
+            visit::visit_expr(self, expr);
+        }
+    }
+    let mut plain = Plain(true);
+    plain.visit_expr(condition);
+    plain.0
+}
+
 /// Whether evaluating a condition twice gives the same answer, as far as
 /// its text tells: no call that consumes or changes what it reads
 /// (`it.next()`, `v.pop()`, `r.read(..)`), no assignment, no macro.
@@ -406,6 +483,30 @@ mod tests {
                 line: 4,
                 earlier: 2
             })
+        );
+    }
+
+    #[test]
+    fn a_loop_whose_condition_its_body_leaves_alone_is_degenerate() {
+        // pulldown-cmark: `while self.scan_ch(b'>')` made `while nl == 0`.
+        let original = "fn f(&mut self, nl: usize) {\n    self.ix += nl;\n    while self.scan_ch(b'>') {\n        self.scan_space(1);\n    }\n}\n";
+        let patched = original.replace("self.scan_ch(b'>')", "nl == 0");
+        assert_eq!(
+            made(original, &patched),
+            Some(Degenerate::Endless { line: 3 })
+        );
+        // A body that changes what the condition reads, or leaves, may end it.
+        for body in ["nl -= 1;", "step(&mut nl);", "break;", "if g() { return; }"] {
+            let ends = patched.replace("self.scan_space(1);", body);
+            assert_eq!(made(original, &ends), None, "{body}");
+        }
+        // A condition on `self` or a call may change with what the body calls.
+        assert_eq!(
+            made(
+                original,
+                &original.replace("self.scan_ch(b'>')", "self.ix == 0")
+            ),
+            None
         );
     }
 

@@ -185,24 +185,31 @@ pub(super) fn can_replace(ingredient: &Ingredient, site: &Site, statement: &Stat
 }
 
 /// Deletes a statement: a simple one with its line, a compound one by its
-/// header, keeping one of its blocks.
+/// header, keeping one of its blocks; an `if` with no `else`, a loop or a
+/// block also whole (code that should not run at all), but as a block's
+/// value.
 fn delete(statement: &StatementSite, text: &str) -> Vec<Edit> {
+    let whole = || {
+        let range = statement.whole_lines.clone();
+        Edit::replace(range.unwrap_or(statement.range.clone()), "")
+    };
     if statement.branches.is_empty() {
-        let range = statement
-            .whole_lines
-            .clone()
-            .unwrap_or(statement.range.clone());
-        return vec![Edit::replace(range, "")];
+        return vec![whole()];
     }
+    let mut out = Vec::new();
     // A `for` loop's body needs the loop's variable.
-    if text[statement.range.clone()].starts_with("for ") {
-        return Vec::new();
+    if !text[statement.range.clone()].starts_with("for ") {
+        out.extend(
+            statement
+                .branches
+                .iter()
+                .map(|branch| Edit::replace(statement.range.clone(), &text[branch.clone()])),
+        );
     }
-    statement
-        .branches
-        .iter()
-        .map(|branch| Edit::replace(statement.range.clone(), &text[branch.clone()]))
-        .collect()
+    if statement.branches.len() == 1 && !statement.tail {
+        out.push(whole());
+    }
+    out
 }
 
 /// `ingredient` (as `text`, perhaps renamed) in place of the statement (a

@@ -142,3 +142,17 @@ fn a_guard_of_a_comparison_returns_an_ordering() {
         );
     }
 }
+
+#[test]
+fn an_if_without_else_or_a_loop_is_deleted_whole_but_as_a_blocks_value() {
+    let text = "fn f(v: &mut Vec<u8>) -> usize {\n    for x in 0..3 {\n        v.push(x);\n    }\n    if v.len() > 4 {\n        v.clear();\n    }\n    v.len()\n}\nfn g(n: u8) {\n    if n > 1 {\n        h(n);\n    }\n}\n";
+    let gone = |from: &str| text.replacen(from, "", 1);
+    let made = outcomes(text, Operator::Delete, 2);
+    let for_loop = gone("    for x in 0..3 {\n        v.push(x);\n    }\n");
+    assert!(made.contains(&for_loop), "{made:?}");
+    let made = outcomes(text, Operator::Delete, 5);
+    let lone_if = gone("    if v.len() > 4 {\n        v.clear();\n    }\n");
+    assert!(made.contains(&lone_if), "{made:?}");
+    let tail = gone("    if n > 1 {\n        h(n);\n    }\n");
+    assert!(!outcomes(text, Operator::Delete, 11).contains(&tail));
+}
