@@ -1,7 +1,8 @@
 //! Conditions synthesized from the variables in scope, by type (`n > 0`,
 //! `!v.is_empty()`, `i < MAX`, the mirror image of a comparison), added to
 //! a condition as a conjunct or a disjunct, or in its place. The guards
-//! use them too.
+//! use them too, and the predicates the crate asks of the values in scope
+//! elsewhere ([`asked`]: a guard's only).
 
 use quote::ToTokens;
 
