@@ -331,7 +331,7 @@ fn endless(w: &syn::ExprWhile) -> bool {
     impl<'ast> Visit<'ast> for Touches<'_> {
         fn visit_expr(&mut self, expr: &'ast Expr) {
             self.touched |= match expr {
-                Expr::Break(_) | Expr::Return(_) | Expr::Try(_) | Expr::Macro(_) => true,
+                Expr::Break(_) | Expr::Return(_) | Expr::Try(_) => true,
                 Expr::Assign(a) => self.mentions(&a.left),
                 Expr::Binary(b) if is_compound_assignment(&b.op) => self.mentions(&b.left),
                 Expr::Reference(r) => r.mutability.is_some() && self.mentions(&r.expr),
@@ -340,6 +340,8 @@ fn endless(w: &syn::ExprWhile) -> bool {
             };
             visit::visit_expr(self, expr);
         }
+        // A macro, in a statement or an expression, may do anything
+        // (`panic!` leaves).
         fn visit_macro(&mut self, _: &'ast syn::Macro) {
             self.touched = true;
         }
@@ -496,7 +498,13 @@ mod tests {
             Some(Degenerate::Endless { line: 3 })
         );
         // A body that changes what the condition reads, or leaves, may end it.
-        for body in ["nl -= 1;", "step(&mut nl);", "break;", "if g() { return; }"] {
+        for body in [
+            "nl -= 1;",
+            "step(&mut nl);",
+            "break;",
+            "if g() { return; }",
+            "panic!();",
+        ] {
             let ends = patched.replace("self.scan_space(1);", body);
             assert_eq!(made(original, &ends), None, "{body}");
         }

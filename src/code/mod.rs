@@ -9,6 +9,7 @@ mod control;
 mod crate_sources;
 mod degenerate;
 mod diff;
+mod layout;
 mod macro_body;
 mod naturalness;
 mod panics;
@@ -28,6 +29,7 @@ pub use crate_sources::{
 };
 pub use degenerate::{Degenerate, made_degenerate};
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};
+pub use layout::{indentation, outdented};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};
 pub use naturalness::TokenModel;
 pub use panics::{Operation, Panicking, operand_names, operations};

@@ -20,6 +20,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
+use crate::code::{indentation, outdented};
 use crate::reduce::body::Cut;
 
 const IF_THEN: &str = "an `if` to its then block";
@@ -135,32 +136,6 @@ impl Finder<'_> {
             });
         }
     }
-}
-
-/// The blanks that start the line holding byte `offset` of `text`.
-fn indentation(text: &str, offset: usize) -> &str {
-    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line = &text[start..];
-    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
-}
-
-/// `code` (a block's inside) with its lines moved to `indent`: the
-/// indentation of its first line of code is replaced by `indent` on every
-/// line that starts with it.
-fn outdented(code: &str, indent: &str) -> String {
-    let Some(first) = code.lines().find(|line| !line.trim().is_empty()) else {
-        return code.to_string();
-    };
-    let own = &first[..first.len() - first.trim_start_matches([' ', '\t']).len()];
-    if !own.starts_with(indent) || own == indent || !code.contains('\n') {
-        return code.to_string();
-    }
-    code.split_inclusive('\n')
-        .map(|line| match line.strip_prefix(own) {
-            Some(rest) => format!("{indent}{rest}"),
-            None => line.to_string(),
-        })
-        .collect()
 }
 
 /// Literals simpler than `literal` (`-literal` when `negative`): an integer

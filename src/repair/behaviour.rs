@@ -92,7 +92,7 @@ struct Shift {
 }
 
 /// Per file, the candidate's edits that change the number of lines, in
-/// order.
+/// order (a candidate keeps its edits in order).
 fn line_shifts(candidate: &Candidate, originals: &Originals) -> BTreeMap<FileId, Vec<Shift>> {
     let mut shifts: BTreeMap<FileId, Vec<Shift>> = BTreeMap::new();
     for edit in candidate.edits() {
@@ -124,9 +124,6 @@ fn line_shifts(candidate: &Candidate, originals: &Originals) -> BTreeMap<FileId,
             .entry(edit.file)
             .or_default()
             .push(Shift { line, delta, lines });
-    }
-    for list in shifts.values_mut() {
-        list.sort_by_key(|shift| shift.line);
     }
     shifts
 }

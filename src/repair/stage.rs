@@ -185,7 +185,7 @@ pub fn run_stage(
     };
 
     // The sweep: every single edit, location by location in rank order.
-    let sweep_deadline = sweep_deadline(deadline);
+    let sweep_deadline = sweep_ends(deadline);
     let swept = timed(&mut timings, "sweep", || {
         let evaluator = &mut *evaluator;
         sweep_with_progress(
@@ -651,7 +651,7 @@ fn genetic_search(
 /// When the sweep, starting now, gives way to the genetic search: after
 /// [`SWEEP_SHARE`] of the time left (the type probes and the first build,
 /// slow on a large crate, do not eat into it).
-fn sweep_deadline(deadline: Option<Instant>) -> Option<Instant> {
+fn sweep_ends(deadline: Option<Instant>) -> Option<Instant> {
     let now = Instant::now();
     deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(SWEEP_SHARE))
 }

@@ -4,6 +4,7 @@
 //! guard that leaves, `if !c { continue; } a`, so that they too run only
 //! when `c` holds (a duplicate skipped whole, not only its first steps).
 
+use crate::code::outdented;
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{LoneIf, Site, SiteKind, StatementSite};
@@ -91,19 +92,19 @@ fn leaves(statement: &StatementSite) -> Vec<&'static str> {
 }
 
 /// `if c { a }` (more statements after it) made `if !c { continue; } a`
-/// (or `return`), its statements unindented by one level.
+/// (or `return`), its statements moved out one level.
 fn made_guard(statement: &StatementSite, lone: &LoneIf, text: &str) -> Vec<Edit> {
+    // From the start of the body's first line (where it has one of its
+    // own), so that every line carries its indentation; the first goes
+    // where the `if` was.
     let line_start = text[..lone.body.start].rfind('\n').map_or(0, |i| i + 1);
-    let inner = &text[line_start..lone.body.start];
-    let extra = match inner.strip_prefix(statement.indent.as_str()) {
-        Some(extra) if inner.trim().is_empty() => extra,
-        _ => "",
+    let from = if text[line_start..lone.body.start].trim().is_empty() {
+        line_start
+    } else {
+        lone.body.start
     };
-    let body: Vec<&str> = text[lone.body.clone()]
-        .split('\n')
-        .map(|line| line.strip_prefix(extra).unwrap_or(line))
-        .collect();
-    let body = body.join("\n");
+    let moved = outdented(&text[from..lone.body.end], &statement.indent);
+    let body = moved.trim_start();
     leaves(statement)
         .into_iter()
         .map(|leave| {

@@ -12,7 +12,7 @@ use super::collector::Collector;
 use super::conditions::negation;
 use super::{Ingredient, LoneIf, SiteKind, StatementSite};
 use crate::code::{
-    Scope, free_variables, has_let, header, is_compound_assignment, pattern_bindings,
+    Scope, free_variables, has_let, header, indentation, is_compound_assignment, pattern_bindings,
 };
 
 impl Collector<'_> {
@@ -247,11 +247,7 @@ impl Collector<'_> {
     }
 
     fn indent_at(&self, offset: usize) -> String {
-        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        self.text[line_start..]
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect()
+        indentation(self.text, offset).to_string()
     }
 }
 
