@@ -416,6 +416,14 @@ fn repair_table(md: &mut String, summary: &Summary, percent: &dyn Fn(usize) -> f
 /// `cargo test` of the same buggy copy, in the same run.
 fn timing_section(md: &mut String, records: &[BugRecord]) {
     let checked: Vec<&BugRecord> = records.iter().filter(|r| r.check.ok).collect();
+    // The second run and the cycle are timed by `--rank-only` runs only.
+    if checked.iter().all(|r| r.cycle_seconds == 0.0) {
+        md.push_str(
+            "\n## Time of `--rank-only`\n\nNot measured in this run: `--rank-only` runs time it \
+             against a plain `cargo test` and an edit-build-test cycle.\n",
+        );
+        return;
+    }
     let median_of = |value: &dyn Fn(&BugRecord) -> f64| {
         let mut values: Vec<f64> = checked.iter().map(|r| value(r)).collect();
         values.sort_by(f64::total_cmp);

@@ -96,6 +96,9 @@ pub struct RepairRecord {
     pub passes_cargo_test: bool,
     pub restores_original: bool,
     pub seconds: f64,
+    /// The seconds candidates were built and judged in: the evaluator's
+    /// preparation (the woven build, and the sweep's first batch judged in
+    /// it), the sweep and the genetic search.
     pub search_seconds: f64,
     /// Per stage of the repair (`localize`, `types`, `sweep`, `choose`,
     /// `validate`...), the seconds it took, summed over failure groups.
@@ -103,6 +106,7 @@ pub struct RepairRecord {
     pub stage_seconds: BTreeMap<String, f64>,
     pub candidates: usize,
     pub compiled: usize,
+    /// Candidates over `search_seconds`.
     pub candidates_per_second: f64,
     /// Failure groups the repair searched a patch for, one after another.
     pub stages: usize,
@@ -481,7 +485,7 @@ fn run_repair(
     let candidates = report.as_ref().map_or(0, |r| r.candidates_evaluated);
     // Candidates are evaluated in the sweep and the genetic search.
     let search_seconds = report.as_ref().map_or(0.0, |r| {
-        ["sweep", "search"]
+        ["prepare", "sweep", "search"]
             .iter()
             .filter_map(|k| r.timings_seconds.get(*k))
             .sum()

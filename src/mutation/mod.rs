@@ -11,7 +11,7 @@ mod types;
 
 #[cfg(test)]
 mod pinned;
-pub use mutator::{Leg, Mutator, course, whole};
+pub use mutator::{Leg, Mutator, Part, course, whole};
 pub use patch::{Candidate, Operator, PatchEdit, crossover};
 pub use sites::{Constant, Exclusions, MutationSpace, SiteKind, collect_mutation_space, constants};
 pub use types::{Types, Unused};

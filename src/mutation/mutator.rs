@@ -35,6 +35,15 @@ pub enum Part {
 }
 
 impl Part {
+    /// The part an edit by `operator` belongs to (not [`Part::All`]).
+    pub fn of(operator: Operator) -> Part {
+        if operator.writes_statements() {
+            Part::Statements
+        } else {
+            Part::Expressions
+        }
+    }
+
     fn has(self, operator: Operator) -> bool {
         match self {
             Part::All => true,

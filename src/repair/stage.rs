@@ -40,7 +40,7 @@ use crate::repair::search::{
 };
 use crate::repair::settings::Settings;
 use crate::repair::shard::{Known, enumerate, known_outcomes};
-use crate::repair::sweep::{SweepStop, Swept, first_batch, sweep};
+use crate::repair::sweep::{Ranked, SweepStop, Swept, first_batch, sweep};
 use crate::system::Budget;
 use crate::system::console::Console;
 
@@ -186,16 +186,16 @@ pub fn run_stage(
 
     // The sweep: every single edit, location by location in rank order.
     let sweep_deadline = sweep_ends(deadline);
+    let ranks = ranks(group);
+    let ranked = Ranked {
+        locations: &locations,
+        ranks: &ranks,
+    };
     let swept = timed(&mut timings, "sweep", || {
         let evaluator = &mut *evaluator;
+        let deadline = sweep_deadline;
         sweep_with_progress(
-            &mutator,
-            &locations,
-            evaluator,
-            &model,
-            sweep_deadline,
-            console,
-            budget,
+            &mutator, ranked, evaluator, &model, deadline, console, budget,
         )
     })?;
 
@@ -388,7 +388,7 @@ fn never_passed(
 /// and after.
 fn sweep_with_progress(
     mutator: &Mutator,
-    locations: &[Location],
+    at: Ranked,
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,
     deadline: Option<Instant>,
@@ -399,15 +399,15 @@ fn sweep_with_progress(
         "Sweeping",
         format!(
             "every single edit at the {} most suspicious locations, most suspicious first",
-            locations.len()
+            at.locations.len()
         ),
     );
-    let bar = console.counter("Sweeping", locations.len() as u64, budget);
+    let bar = console.counter("Sweeping", at.locations.len() as u64, budget);
     bar.set_message("locations");
     let started = Instant::now();
     let swept = sweep(
         mutator,
-        locations,
+        at,
         evaluator,
         model,
         deadline,
@@ -532,6 +532,15 @@ pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking) -> Vec<Location>
         .partition(|&l| mutator.has_unused_in_scope(l));
     warned.extend(rest);
     warned
+}
+
+/// Each suspect's worst-case rank in `group` (tied suspects share one).
+fn ranks(group: &GroupRanking) -> BTreeMap<Location, usize> {
+    group
+        .suspects
+        .iter()
+        .map(|s| (s.location, s.rank))
+        .collect()
 }
 
 /// Candidates as a stage reports them: the files they change and their

@@ -2,11 +2,13 @@
 //! location, location by location in rank order, evaluated in large
 //! batches. Most bugs a test suite can pin down are fixed by one edit, and
 //! trying them all where the fault most likely is finds them without luck
-//! (PraPR, TBar). The sweep stops at the first location with an edit that
-//! makes every test pass (the rest of its batch, that location included,
-//! is evaluated anyway) and makes no code degenerate (see
-//! [`Candidate::degenerate`]: no one's fix, the next locations may hold
-//! one), at its deadline, or when the locations run out.
+//! (PraPR, TBar). The sweep stops once an edit makes every test pass and
+//! makes no code degenerate (see [`Candidate::degenerate`]: no one's fix,
+//! the next locations may hold one) and the locations tied with its own
+//! (the same worst-case rank: the evidence cannot tell them apart, only
+//! their order in the file put one first) are swept too, for that part
+//! of their edits, up to [`TIED`] more edits (the rest of the last batch
+//! is evaluated anyway); at its deadline; or when the locations run out.
 //!
 //! No randomness: the same crate gives the same sweep with any seed.
 
@@ -21,7 +23,7 @@ use crate::evaluate::FitnessModel;
 use crate::evaluate::{CandidateOutcome, Evaluator, evaluate_until_halt};
 use crate::exit::{Halt, Result};
 use crate::localize::{EditEffect, FixClass};
-use crate::mutation::{Candidate, Leg, Operator, PatchEdit};
+use crate::mutation::{Candidate, Leg, Operator, Part, PatchEdit};
 use crate::mutation::{Mutator, course};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
 use crate::system::Budget;
@@ -85,6 +87,24 @@ fn batch_from(
     (edits, candidates)
 }
 
+/// Single edits swept at most after the first plausible patch, at the
+/// locations tied with it: a tie of hundreds of lines (everything a lone
+/// failing test runs and no other) tells nothing, and sweeping it whole
+/// would cost minutes.
+const TIED: usize = 1000;
+
+/// The plausible patches the sweep found (of those that make no code
+/// degenerate).
+struct Found {
+    /// The best worst-case rank of their locations: the locations of that
+    /// rank or better are swept before the sweep stops.
+    through: usize,
+    /// The parts of the course their edits belong to, the parts swept.
+    parts: Vec<Part>,
+    /// The single edits swept when the first was found (its batch's too).
+    edits: usize,
+}
+
 /// How far a sweep is, for a progress bar: the locations whose edits
 /// are all decided, and the edits decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,12 +113,20 @@ pub struct SweepProgress {
     pub edits: usize,
 }
 
-/// Sweeps `locations` (in the order given) until `deadline`, or until
-/// `budget` ends (the batch running then is cut short); `on_progress`
-/// hears each edit decided and each batch done.
+/// The locations to sweep, in the order given, and each one's worst-case
+/// rank (tied locations share one).
+#[derive(Debug, Clone, Copy)]
+pub struct Ranked<'a> {
+    pub locations: &'a [Location],
+    pub ranks: &'a BTreeMap<Location, usize>,
+}
+
+/// Sweeps `at` until `deadline`, or until `budget` ends (the batch
+/// running then is cut short); `on_progress` hears each edit decided and
+/// each batch done.
 pub fn sweep(
     mutator: &Mutator,
-    locations: &[Location],
+    Ranked { locations, ranks }: Ranked,
     evaluator: &mut dyn Evaluator,
     model: &FitnessModel,
     deadline: Option<Instant>,
@@ -118,10 +146,11 @@ pub fn sweep(
         passed: Vec::new(),
     };
     let original = model.of_passed(&model.originally_passing);
-    // Whether a plausible patch that makes no code degenerate was found: a
+    // The plausible patches found that make no code degenerate: a
     // degenerate one (a `match` whose arms all give one value...) passes
     // the tests but is no one's fix, and the next locations may hold one.
-    let mut found = false;
+    let mut found: Option<Found> = None;
+    let rank = |location: &Location| ranks.get(location).copied().unwrap_or(usize::MAX);
     evaluator.set_cutoff(Some(Cutoff::sweep(model)));
     let legs = course(locations);
     let mut visited = BTreeSet::new();
@@ -164,7 +193,15 @@ pub fn sweep(
                 swept.best = Some(scored.clone());
             }
             if scored.outcome.passes_all(model) {
-                found |= scored.candidate.degenerate(mutator.originals()).is_none();
+                if scored.candidate.degenerate(mutator.originals()).is_none() {
+                    let found = found.get_or_insert(Found {
+                        through: usize::MAX,
+                        parts: Vec::new(),
+                        edits: swept.edits,
+                    });
+                    found.through = found.through.min(rank(&edit.location()));
+                    found.parts.push(Part::of(edit.operator));
+                }
                 swept.plausible.push(scored);
             } else if fitness > original && class == Some(FixClass::Clean) {
                 // It makes some originally failing test pass, and every
@@ -178,7 +215,15 @@ pub fn sweep(
             locations: swept.locations,
             edits: swept.edits,
         });
-        if found {
+        // Found, and no location tied with it is left for that part (or
+        // the tie is too large to sweep whole).
+        let tied_left = |found: &Found| {
+            swept.edits < found.edits + TIED
+                && legs[next..].iter().any(|leg| {
+                    rank(&leg.location) <= found.through && found.parts.contains(&leg.part)
+                })
+        };
+        if found.as_ref().is_some_and(|found| !tied_left(found)) {
             swept.stop = SweepStop::Found;
             break;
         }
@@ -316,7 +361,20 @@ mod tests {
         halt_after: Option<usize>,
         passes: fn(&str) -> bool,
     ) -> (Swept, Vec<Candidate>) {
-        let sources = CrateSources::of_one_file(MIDDLE);
+        // Each location a rank of its own: none tied.
+        let ranks: Vec<usize> = (1..=locations.len()).collect();
+        sweep_source(MIDDLE, locations, &ranks, halt_after, passes)
+    }
+
+    /// The sweep of `text` at `locations` (lines), of ranks `ranks`.
+    fn sweep_source(
+        text: &str,
+        locations: &[u32],
+        ranks: &[usize],
+        halt_after: Option<usize>,
+        passes: fn(&str) -> bool,
+    ) -> (Swept, Vec<Candidate>) {
+        let sources = CrateSources::of_one_file(text);
         let originals = sources.originals();
         let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
         let types = Types::default();
@@ -336,9 +394,55 @@ mod tests {
             .iter()
             .map(|&l| Location::new(FileId::new(0), l))
             .collect();
+        let ranks = at.iter().copied().zip(ranks.iter().copied()).collect();
         let unlimited = Budget::unlimited();
-        let swept = sweep(&mutator, &at, &mut oracle, &model, None, unlimited, &|_| {}).unwrap();
-        (swept, oracle.seen.into_inner())
+        let at = Ranked {
+            locations: &at,
+            ranks: &ranks,
+        };
+        let swept = sweep(&mutator, at, &mut oracle, &model, None, unlimited, &|_| {});
+        (swept.unwrap(), oracle.seen.into_inner())
+    }
+
+    /// A fix found at the first of 80 locations: the sweep stops after the
+    /// batch that found it, unless the first 10 are tied, when it sweeps
+    /// every one's expressions (in more batches), but not all the rest; nor
+    /// all 80 when every one is tied (past [`TIED`] edits).
+    #[test]
+    fn the_locations_tied_with_a_fix_are_swept_too() {
+        let lets: String = (1..=80)
+            .map(|i| format!("    let v{i} = x + {i};\n"))
+            .collect();
+        let text = format!("pub fn f(x: i32) -> i32 {{\n{lets}    x\n}}\n");
+        let lines: Vec<u32> = (2..=81).collect();
+        let passes = |text: &str| text.contains("let v1 = x - 1;");
+        let sweep_tied = |tie: usize| {
+            let ranks: Vec<usize> = (1..=80).map(|rank| rank.max(tie)).collect();
+            let (swept, seen) = sweep_source(&text, &lines, &ranks, None, passes);
+            assert_eq!(swept.stop, SweepStop::Found);
+            assert_eq!(swept.plausible.len(), 1);
+            let expressions = move |line: u32| {
+                seen.iter().any(|c| {
+                    let edit = &c.edits()[0];
+                    edit.line == line && !edit.operator.writes_statements()
+                })
+            };
+            (swept, expressions)
+        };
+        let (apart, _) = sweep_tied(1);
+        assert!(apart.locations < 10, "{} locations", apart.locations);
+        let (tied, expressions) = sweep_tied(10);
+        assert!(tied.locations > apart.locations);
+        let missing: Vec<u32> = (2..=11).filter(|&l| !expressions(l)).collect();
+        assert!(missing.is_empty(), "{missing:?} of {} edits", tied.edits);
+        assert!(!expressions(81), "not the last location");
+        let (all, expressions) = sweep_tied(80);
+        assert!(
+            all.edits < apart.edits + TIED + BATCH * 2,
+            "{} edits",
+            all.edits
+        );
+        assert!(!expressions(81), "not the last location");
     }
 
     #[test]
