@@ -4,9 +4,11 @@
 //! work on test-based repair finds the right patch among the plausible ones
 //! by how little it disturbs what the originally passing tests do. A patch
 //! that makes code degenerate (see [`Candidate::degenerate`]: a `match`
-//! whose arms all give one value) comes after every other. Then each
-//! candidate's passing tests that reach its edit run again with coverage on
-//! the patched crate (see [`behaviour_change`]), and the candidate whose
+//! whose arms all give one value) comes after every other; one that
+//! replaces a statement by code another inserts beside it (see
+//! [`rivals`]: no test needs the removal) after every other but those.
+//! Then each candidate's passing tests that reach its edit run again with
+//! coverage on the patched crate (see [`behaviour_change`]), and the candidate whose
 //! tests execute the lines they executed before, no more and no fewer,
 //! wins; then the more natural edit (a one-token slip before a rewrite, a
 //! rewrite before new statements, and no identity arithmetic such as
@@ -30,13 +32,14 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::Baseline;
 use crate::cargo::dependency_sources;
 use crate::code::source::{Edit, FileId};
-use crate::code::{Degenerate, Originals, TokenModel, free_variables};
+use crate::code::{Degenerate, Originals, TokenModel};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Error, Result};
 use crate::localize::Crash;
 use crate::mutation::Candidate;
 use crate::repair::answer::{answers, crash_operands};
 use crate::repair::behaviour::{behaviour_change, passing_reach};
+use crate::repair::rivals;
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
 use crate::system::Budget;
@@ -50,7 +53,7 @@ const MEASURED: usize = 4;
 const SURPRISE_BAND: i64 = 8;
 
 /// A patch's place by its measures, the first of their order first.
-type Order = (bool, usize, usize, bool, i64, Option<usize>);
+type Order = (bool, bool, usize, usize, bool, i64, Option<usize>);
 
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
@@ -101,6 +104,12 @@ pub struct Measures {
     /// an arm never reached): such a patch comes after every other.
     #[serde(default)]
     pub degenerate: Option<Degenerate>,
+    /// It replaces a statement by one that another plausible patch inserts
+    /// at the same place, keeping the replaced one: the removal is not
+    /// needed to pass, and the tests do not check it. Such a patch comes
+    /// after every other but the degenerate ones.
+    #[serde(default)]
+    pub needless_removal: bool,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -144,23 +153,17 @@ pub fn rank_plausible(
                     reclassed: reclassed(&scored.candidate, &originals),
                     constant_or_measure: false,
                     degenerate: scored.candidate.degenerate(&originals),
+                    needless_removal: false,
                 },
                 size,
                 scored: scored.clone(),
             }
         })
         .collect();
-    let written: Vec<Option<Written>> = plausible
-        .iter()
-        .map(|scored| written(&scored.candidate))
-        .collect();
-    for (alternative, mine) in alternatives.iter_mut().zip(&written) {
-        alternative.measures.constant_or_measure = mine.as_ref().is_some_and(|mine| {
-            written
-                .iter()
-                .flatten()
-                .any(|other| other.place == mine.place && other.number != mine.number)
-        });
+    let rivals = rivals::of(plausible);
+    for (alternative, told) in alternatives.iter_mut().zip(rivals) {
+        alternative.measures.constant_or_measure = told.constant_or_measure;
+        alternative.measures.needless_removal = told.needless_removal;
     }
     if alternatives.len() > 1 {
         let own = originals.iter().map(|(_, _, text)| text);
@@ -178,6 +181,7 @@ pub fn rank_plausible(
     let static_key = |a: &Alternative| {
         (
             a.measures.degenerate.is_some(),
+            a.measures.needless_removal,
             a.measures.unnatural,
             a.measures.growth,
             a.measures.surprise_band,
@@ -247,6 +251,7 @@ impl Measures {
     fn order_with(&self, change: usize) -> Order {
         (
             self.degenerate.is_some(),
+            self.needless_removal,
             change,
             self.unnatural,
             self.passing_reach == 0,
@@ -269,6 +274,10 @@ impl Measures {
             return degenerate.describe();
         }
         if mine.1 != theirs.1 {
+            return "it replaces a statement that the patch inserting the same code beside it keeps"
+                .to_string();
+        }
+        if mine.2 != theirs.2 {
             return match self.behaviour_change {
                 None => "its effect on the passing tests was not measured".to_string(),
                 Some(lines) => format!(
@@ -277,16 +286,16 @@ impl Measures {
                 ),
             };
         }
-        if mine.2 != theirs.2 {
+        if mine.3 != theirs.3 {
             return "a less usual kind of edit".to_string();
         }
-        if mine.3 != theirs.3 {
+        if mine.4 != theirs.4 {
             return "no test that passed before executes its line".to_string();
         }
-        if mine.4 != theirs.4 {
+        if mine.5 != theirs.5 {
             return "it writes more code".to_string();
         }
-        if mine.5 != theirs.5 {
+        if mine.6 != theirs.6 {
             return format!(
                 "its lines read less like the code around here ({} bits more surprising to a token model of the crate and its dependencies)",
                 self.surprise.unwrap_or(0) - chosen.surprise.unwrap_or(0)
@@ -439,35 +448,6 @@ fn reclassed(candidate: &Candidate, originals: &Originals) -> bool {
     })
 }
 
-/// What a one-edit candidate writes at its place: a number, or an
-/// expression that reads a variable.
-struct Written {
-    place: (FileId, usize, usize),
-    number: bool,
-}
-
-/// What `candidate` writes, when it is one edit writing a number (an
-/// integer or a float literal) or an expression that reads a variable.
-fn written(candidate: &Candidate) -> Option<Written> {
-    let [edit] = candidate.edits() else {
-        return None;
-    };
-    let text = edit.edit.text.trim();
-    let number = match syn::parse_str::<syn::Lit>(text) {
-        Ok(syn::Lit::Int(_) | syn::Lit::Float(_)) => true,
-        Ok(_) => return None,
-        Err(_) if free_variables(&syn::parse_str::<syn::Expr>(text).ok()?).is_empty() => {
-            return None;
-        }
-        Err(_) => false,
-    };
-    let range = &edit.edit.range;
-    Some(Written {
-        place: (edit.file, range.start, range.end),
-        number,
-    })
-}
-
 /// Whether `new` brings in a number other than 0 and 1 that `replaced`
 /// does not have: a name (`count < MAX_REPEATS`) reads as the intent where
 /// the bare value (`count < 3`) reads as a coincidence.
@@ -587,24 +567,6 @@ mod tests {
     }
 
     #[test]
-    fn a_number_and_a_variable_written_in_the_same_place_are_told() {
-        // pulldown-cmark: `scan_space(4)` to `scan_space(3)` and to
-        // `scan_space(4 - indent)` passed every test; the second is right.
-        let text =
-            "fn f(s: &mut S, indent: usize) -> bool {\n    s.scan_space(4) && s.done(2)\n}\n";
-        let edit = |old: &str, new: &str| Candidate::replacing(text, old, new, Operator::Value, 2);
-        let place = |c: &Candidate| written(c).map(|w| (w.place, w.number));
-        let (three, measured) = (place(&edit("4", "3")), place(&edit("4", "4 - indent")));
-        assert_eq!(three.map(|t| t.1), Some(true));
-        assert_eq!(measured.map(|m| m.1), Some(false));
-        assert_eq!(three.map(|t| t.0), measured.map(|m| m.0));
-        // Another place, a path that is no variable, a changed operator.
-        assert_ne!(place(&edit("2", "1")).map(|p| p.0), three.map(|t| t.0));
-        assert!(place(&edit("4", "usize::MAX")).is_none());
-        assert!(place(&edit("&&", "||")).is_none());
-    }
-
-    #[test]
     fn surprises_a_few_bits_apart_share_a_band() {
         // ropey: `1`, `2`, `4` and `32` for `0` cost 3 and 4 bits: one band,
         // the operator's order decides; wildmatch: 40 and 52 bits apart.
@@ -641,6 +603,7 @@ mod tests {
                 reclassed: false,
                 constant_or_measure: false,
                 degenerate: None,
+                needless_removal: false,
             },
             size,
         };
@@ -706,6 +669,7 @@ mod tests {
             reclassed: false,
             constant_or_measure: false,
             degenerate: None,
+            needless_removal: false,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen;
@@ -731,6 +695,16 @@ mod tests {
         assert!(
             degenerate.contains("at line 4 now gives the same value"),
             "{degenerate}"
+        );
+        // A needless removal comes right after code made degenerate.
+        let removal = with(|m| {
+            m.needless_removal = true;
+            m.behaviour_change = Some(0);
+            m.unnatural = 0;
+        });
+        assert!(
+            removal.contains("inserting the same code beside it"),
+            "{removal}"
         );
         // The order's first measure decides, not a later one.
         let both = with(|m| {

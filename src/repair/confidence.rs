@@ -307,6 +307,7 @@ mod tests {
                 reclassed: false,
                 constant_or_measure: false,
                 degenerate: None,
+                needless_removal: false,
             },
         }
     }

@@ -11,6 +11,7 @@ mod choice;
 mod confidence;
 mod given;
 mod report;
+mod rivals;
 mod search;
 mod settings;
 mod shard;

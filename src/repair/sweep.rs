@@ -216,9 +216,10 @@ pub fn sweep(
             edits: swept.edits,
         });
         // Found, and no location tied with it is left for that part (or
-        // the tie is too large to sweep whole).
+        // the tie is too large to sweep whole, or its rank unknown).
         let tied_left = |found: &Found| {
             swept.edits < found.edits + TIED
+                && found.through < usize::MAX
                 && legs[next..].iter().any(|leg| {
                     rank(&leg.location) <= found.through && found.parts.contains(&leg.part)
                 })

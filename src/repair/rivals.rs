@@ -1,0 +1,172 @@
+//! What plausible patches tell about each other, for the choice: where
+//! one writes a number and another an expression of a variable in the same
+//! place, the tests do not tell a constant from a measure; where one
+//! replaces a statement by code another inserts beside it, the removal is
+//! not needed to pass, and nothing checks it (csv-core: `self.has_read =
+//! false;` replaced by `self.output_pos = 0;`, where inserting the reset
+//! and keeping the other is the fix).
+
+use crate::code::free_variables;
+use crate::code::source::FileId;
+use crate::mutation::{Candidate, Operator};
+use crate::repair::search::Scored;
+
+/// What the other plausible patches tell about one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Told {
+    /// Another writes a number where it writes an expression of a
+    /// variable, or the other way round.
+    pub constant_or_measure: bool,
+    /// It replaces a statement by one another inserts at the same place.
+    pub needless_removal: bool,
+}
+
+/// What each of `plausible` is told by the others, in their order.
+pub fn of(plausible: &[Scored]) -> Vec<Told> {
+    let candidates = || plausible.iter().map(|scored| &scored.candidate);
+    let written: Vec<Option<Written>> = candidates().map(written).collect();
+    let inserted: Vec<Placed> = candidates()
+        .filter_map(|c| placed(c, Operator::Insert))
+        .collect();
+    candidates()
+        .zip(&written)
+        .map(|(candidate, mine)| Told {
+            constant_or_measure: mine.as_ref().is_some_and(|mine| {
+                written
+                    .iter()
+                    .flatten()
+                    .any(|other| other.place == mine.place && other.number != mine.number)
+            }),
+            needless_removal: placed(candidate, Operator::Swap)
+                .is_some_and(|swapped| inserted.contains(&swapped)),
+        })
+        .collect()
+}
+
+/// A one-edit candidate's code, its white space made single spaces, and
+/// the place (location) it was made at.
+#[derive(Debug, PartialEq, Eq)]
+struct Placed {
+    place: (FileId, u32),
+    code: String,
+}
+
+/// What `candidate` writes and where, when it is one edit by `operator`.
+fn placed(candidate: &Candidate, operator: Operator) -> Option<Placed> {
+    match candidate.edits() {
+        [edit] if edit.operator == operator => Some(Placed {
+            place: (edit.file, edit.line),
+            code: edit
+                .edit
+                .text
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        }),
+        _ => None,
+    }
+}
+
+/// What a one-edit candidate writes at its place: a number, or an
+/// expression that reads a variable.
+struct Written {
+    place: (FileId, usize, usize),
+    number: bool,
+}
+
+/// What `candidate` writes, when it is one edit writing a number (an
+/// integer or a float literal) or an expression that reads a variable.
+fn written(candidate: &Candidate) -> Option<Written> {
+    let [edit] = candidate.edits() else {
+        return None;
+    };
+    let text = edit.edit.text.trim();
+    let number = match syn::parse_str::<syn::Lit>(text) {
+        Ok(syn::Lit::Int(_) | syn::Lit::Float(_)) => true,
+        Ok(_) => return None,
+        Err(_) if free_variables(&syn::parse_str::<syn::Expr>(text).ok()?).is_empty() => {
+            return None;
+        }
+        Err(_) => false,
+    };
+    let range = &edit.edit.range;
+    Some(Written {
+        place: (edit.file, range.start, range.end),
+        number,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::source::Edit;
+    use crate::evaluate::CandidateOutcome;
+    use crate::mutation::PatchEdit;
+
+    fn scored(candidate: Candidate) -> Scored {
+        Scored {
+            candidate,
+            outcome: CandidateOutcome::Tested(Vec::new()),
+            fitness: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_number_and_a_variable_written_in_the_same_place_are_told() {
+        // pulldown-cmark: `scan_space(4)` to `scan_space(3)` and to
+        // `scan_space(4 - indent)` passed every test; the second is right.
+        let text =
+            "fn f(s: &mut S, indent: usize) -> bool {\n    s.scan_space(4) && s.done(2)\n}\n";
+        let edit = |old: &str, new: &str| Candidate::replacing(text, old, new, Operator::Value, 2);
+        let place = |c: &Candidate| written(c).map(|w| (w.place, w.number));
+        let (three, measured) = (place(&edit("4", "3")), place(&edit("4", "4 - indent")));
+        assert_eq!(three.map(|t| t.1), Some(true));
+        assert_eq!(measured.map(|m| m.1), Some(false));
+        assert_eq!(three.map(|t| t.0), measured.map(|m| m.0));
+        // Another place, a path that is no variable, a changed operator.
+        assert_ne!(place(&edit("2", "1")).map(|p| p.0), three.map(|t| t.0));
+        assert!(place(&edit("4", "usize::MAX")).is_none());
+        assert!(place(&edit("&&", "||")).is_none());
+        let told = of(&[scored(edit("4", "3")), scored(edit("4", "4 - indent"))]);
+        assert!(
+            told.iter()
+                .all(|t| t.constant_or_measure && !t.needless_removal)
+        );
+        let alone = of(&[scored(edit("4", "3")), scored(edit("2", "1"))]);
+        assert!(alone.iter().all(|t| !t.constant_or_measure));
+    }
+
+    /// csv-core's `reset`: the published fix inserts `self.output_pos = 0;`;
+    /// a swap that writes it in place of `self.has_read = false;` passes
+    /// too, the removal unchecked.
+    #[test]
+    fn a_swap_whose_code_an_insert_adds_beside_the_statement_is_told() {
+        let text = "fn reset(&mut self) {\n    self.state = 0;\n    self.has_read = false;\n}\n";
+        let at = text.find("    self.has_read").unwrap();
+        let edit = |operator, range, code: &str, line| {
+            scored(Candidate::original().with(PatchEdit {
+                file: FileId::new(0),
+                edit: Edit::replace(range, code),
+                operator,
+                line,
+            }))
+        };
+        let swap = |line| {
+            edit(
+                Operator::Swap,
+                at + 4..at + 23,
+                "self.output_pos = 0;",
+                line,
+            )
+        };
+        let insert = |line| edit(Operator::Insert, at..at, "    self.output_pos = 0;\n", line);
+        let told = of(&[swap(3), insert(3)]);
+        assert!(told[0].needless_removal);
+        assert!(!told[1].needless_removal, "the insert removes nothing");
+        assert!(!of(&[swap(3)])[0].needless_removal, "alone");
+        assert!(
+            !of(&[swap(3), insert(2)])[0].needless_removal,
+            "inserted elsewhere"
+        );
+    }
+}
