@@ -120,17 +120,14 @@ fn the_corpus_parses_and_covers_the_required_kinds() {
     }
 }
 
-/// The real bugs mined from published crates (`bench/real.toml`, checked by
-/// `cargo bench --bench autofix -- --corpus bench/real.toml --check-only`):
-/// each is a historical fix reverted in a published crate, with the shape of
-/// the fix and the count of tests it fails; enough of them, from enough
-/// crates, for a measure apart from the main corpus.
-#[test]
-fn the_real_bugs_parse_and_say_where_they_come_from() {
-    let corpus =
-        corpus::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/real.toml")).unwrap();
+/// The crates of a corpus of real bugs (`bench/real.toml` or
+/// `bench/held-out.toml`), each bug checked to say where it comes from: a
+/// historical fix reverted in a published crate, with the shape of the fix
+/// and the count of tests it fails.
+fn real_bug_crates(file: &str) -> (usize, Vec<String>) {
+    let corpus = corpus::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
     let subject = |name: &str| corpus.subjects.iter().find(|s| s.name == name).unwrap();
-    let mut crates: Vec<&str> = Vec::new();
+    let mut crates: Vec<String> = Vec::new();
     for bug in &corpus.bugs {
         let subject = subject(&bug.subject);
         assert!(subject.is_crate(), "{}: not on a published crate", bug.id);
@@ -150,13 +147,37 @@ fn the_real_bugs_parse_and_say_where_they_come_from() {
             "{}: equivalent lines without the reasoning (why)",
             bug.id
         );
-        crates.push(subject.krate.as_deref().unwrap());
+        crates.push(subject.krate.clone().unwrap());
     }
     crates.sort();
     crates.dedup();
+    (corpus.bugs.len(), crates)
+}
+
+/// The real bugs mined from published crates (`bench/real.toml`, checked by
+/// `cargo bench --bench autofix -- --corpus bench/real.toml --check-only`):
+/// enough of them, from enough crates, for a measure apart from the main
+/// corpus.
+#[test]
+fn the_real_bugs_parse_and_say_where_they_come_from() {
+    let (bugs, crates) = real_bug_crates("bench/real.toml");
     // The real-bugs issue asks for at least 40 bugs from 25 crates.
-    assert!(corpus.bugs.len() >= 40, "{} real bugs", corpus.bugs.len());
+    assert!(bugs >= 40, "{bugs} real bugs");
     assert!(crates.len() >= 25, "{} crates", crates.len());
+}
+
+/// The held-out bugs (`bench/held-out.toml`) come from crates the real
+/// bugs the tool was developed on do not.
+#[test]
+fn the_held_out_bugs_come_from_other_crates() {
+    let (bugs, held_out) = real_bug_crates("bench/held-out.toml");
+    let (_, developed_on) = real_bug_crates("bench/real.toml");
+    assert!(bugs > 0);
+    let shared: Vec<&String> = held_out
+        .iter()
+        .filter(|c| developed_on.contains(c))
+        .collect();
+    assert!(shared.is_empty(), "crates in both: {shared:?}");
 }
 
 #[test]
