@@ -85,6 +85,11 @@ impl GroupRanking {
         suspect.map_or(0, |s| s.rank)
     }
 
+    /// Each suspect's rank (tied suspects share one), for many lookups.
+    pub fn ranks(&self) -> BTreeMap<Location, usize> {
+        self.suspects.iter().map(|s| (s.location, s.rank)).collect()
+    }
+
     /// The group with only the suspects at `locations` (the ones a repair
     /// restricted to a diff may edit).
     pub fn only_at(&self, locations: &BTreeSet<Location>) -> GroupRanking {

@@ -45,11 +45,7 @@ impl Part {
     }
 
     fn has(self, operator: Operator) -> bool {
-        match self {
-            Part::All => true,
-            Part::Expressions => !operator.writes_statements(),
-            Part::Statements => operator.writes_statements(),
-        }
+        self == Part::All || self == Part::of(operator)
     }
 }
 

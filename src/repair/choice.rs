@@ -8,9 +8,9 @@
 //! replaces a statement by code another inserts beside it (see
 //! [`rivals`]: no test needs the removal) after every other but those.
 //! Then each candidate's passing tests that reach its edit run again with
-//! coverage on the patched crate (see [`behaviour_change`]), and the candidate whose
-//! tests execute the lines they executed before, no more and no fewer,
-//! wins; then the more natural edit (a one-token slip before a rewrite, a
+//! coverage on the patched crate (see [`behaviour_change`]), and the
+//! candidate whose tests execute the lines they executed before, no more
+//! and no fewer, wins; then the more natural edit (a one-token slip before a rewrite, a
 //! rewrite before new statements, and no identity arithmetic such as
 //! `* 1`); then one that passing tests reach (an edit no passing test
 //! executes changes nothing they run only because they never run it: the
@@ -137,7 +137,8 @@ pub fn rank_plausible(
     let operands = crash_operands(crash, &baseline.sources);
     let mut alternatives: Vec<Alternative> = plausible
         .iter()
-        .map(|scored| {
+        .zip(rivals::of(plausible))
+        .map(|(scored, told)| {
             let answers_crash = answers(&scored.candidate, crash, &operands);
             let (growth, size) = extent(&scored.candidate, &originals);
             Alternative {
@@ -151,20 +152,15 @@ pub fn rank_plausible(
                     growth,
                     passing_reach: passing_reach(&scored.candidate, baseline, model),
                     reclassed: reclassed(&scored.candidate, &originals),
-                    constant_or_measure: false,
+                    constant_or_measure: told.constant_or_measure,
                     degenerate: scored.candidate.degenerate(&originals),
-                    needless_removal: false,
+                    needless_removal: told.needless_removal,
                 },
                 size,
                 scored: scored.clone(),
             }
         })
         .collect();
-    let rivals = rivals::of(plausible);
-    for (alternative, told) in alternatives.iter_mut().zip(rivals) {
-        alternative.measures.constant_or_measure = told.constant_or_measure;
-        alternative.measures.needless_removal = told.needless_removal;
-    }
     if alternatives.len() > 1 {
         let own = originals.iter().map(|(_, _, text)| text);
         let model = TokenModel::of_crate(own, &dependency_sources(&baseline.workspace));

@@ -185,15 +185,13 @@ pub fn run_stage(
     };
 
     // The sweep: every single edit, location by location in rank order.
-    let sweep_deadline = sweep_ends(deadline);
-    let ranks = ranks(group);
+    let ranks = group.ranks();
     let ranked = Ranked {
         locations: &locations,
         ranks: &ranks,
     };
     let swept = timed(&mut timings, "sweep", || {
-        let evaluator = &mut *evaluator;
-        let deadline = sweep_deadline;
+        let (evaluator, deadline) = (&mut *evaluator, sweep_ends(deadline));
         sweep_with_progress(
             &mutator, ranked, evaluator, &model, deadline, console, budget,
         )
@@ -532,15 +530,6 @@ pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking) -> Vec<Location>
         .partition(|&l| mutator.has_unused_in_scope(l));
     warned.extend(rest);
     warned
-}
-
-/// Each suspect's worst-case rank in `group` (tied suspects share one).
-fn ranks(group: &GroupRanking) -> BTreeMap<Location, usize> {
-    group
-        .suspects
-        .iter()
-        .map(|s| (s.location, s.rank))
-        .collect()
 }
 
 /// Candidates as a stage reports them: the files they change and their

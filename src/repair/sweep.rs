@@ -105,6 +105,25 @@ struct Found {
     edits: usize,
 }
 
+impl Found {
+    /// None yet, `edits` swept.
+    fn after(edits: usize) -> Found {
+        Found {
+            through: usize::MAX,
+            parts: Vec::new(),
+            edits,
+        }
+    }
+
+    /// One more, at a location of `rank`, of `part`.
+    fn add(&mut self, rank: usize, part: Part) {
+        self.through = self.through.min(rank);
+        if !self.parts.contains(&part) {
+            self.parts.push(part);
+        }
+    }
+}
+
 /// How far a sweep is, for a progress bar: the locations whose edits
 /// are all decided, and the edits decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,13 +213,8 @@ pub fn sweep(
             }
             if scored.outcome.passes_all(model) {
                 if scored.candidate.degenerate(mutator.originals()).is_none() {
-                    let found = found.get_or_insert(Found {
-                        through: usize::MAX,
-                        parts: Vec::new(),
-                        edits: swept.edits,
-                    });
-                    found.through = found.through.min(rank(&edit.location()));
-                    found.parts.push(Part::of(edit.operator));
+                    let found = found.get_or_insert_with(|| Found::after(swept.edits));
+                    found.add(rank(&edit.location()), Part::of(edit.operator));
                 }
                 swept.plausible.push(scored);
             } else if fitness > original && class == Some(FixClass::Clean) {

@@ -186,8 +186,8 @@ pub(super) fn can_replace(ingredient: &Ingredient, site: &Site, statement: &Stat
 
 /// Deletes a statement: a simple one with its line, a compound one by its
 /// header, keeping one of its blocks; an `if` with no `else`, a loop or a
-/// block also whole (code that should not run at all), but as a block's
-/// value.
+/// block also whole (code that should not run at all), unless it is its
+/// block's value.
 fn delete(statement: &StatementSite, text: &str) -> Vec<Edit> {
     let whole = || {
         let range = statement.whole_lines.clone();
