@@ -18,6 +18,8 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Stmt};
 
 use crate::code::control::branch_values;
+use crate::code::laws::{self, Law};
+use crate::code::macro_body::macro_rules;
 use crate::code::tokens::{is_compound_assignment, without_spaces};
 use crate::code::variables::{free_variables, pattern_bindings};
 
@@ -36,6 +38,12 @@ pub enum Degenerate {
     /// reads only variables its body leaves alone, and nothing in the body
     /// leaves the loop.
     Endless { line: u32 },
+    /// The `eq` (or `ne`) at `line` now orders its two sides: `a == b`
+    /// and `b == a` may differ.
+    Asymmetric { line: u32 },
+    /// The value of the `eq` (or `ne`) at `line` is now an inequality (an
+    /// equality) of its two sides: no value equals itself.
+    Irreflexive { line: u32 },
 }
 
 impl Degenerate {
@@ -54,6 +62,12 @@ impl Degenerate {
             Degenerate::Endless { line } => format!(
                 "the loop at line {line} never ends once it starts: its condition reads only what its body leaves alone"
             ),
+            Degenerate::Asymmetric { line } => format!(
+                "the equality at line {line} now orders its two sides: `a == b` and `b == a` no longer agree"
+            ),
+            Degenerate::Irreflexive { line } => format!(
+                "the equality at line {line} is now an inequality of its two sides: no value equals itself"
+            ),
         }
     }
 
@@ -63,6 +77,8 @@ impl Degenerate {
             Degenerate::Decided { .. } => "decided",
             Degenerate::Unreachable { .. } => "unreachable",
             Degenerate::Endless { .. } => "endless",
+            Degenerate::Asymmetric { .. } => "asymmetric",
+            Degenerate::Irreflexive { .. } => "irreflexive",
         }
     }
 }
@@ -141,6 +157,36 @@ impl<'ast> Visit<'ast> for Finder {
             }
         }
         visit::visit_block(self, block);
+    }
+
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        if let Some((implemented, _)) = &item.trait_ {
+            for method in item.items.iter().filter_map(|i| match i {
+                syn::ImplItem::Fn(method) => Some(method),
+                _ => None,
+            }) {
+                for (law, expr) in laws::broken(implemented, method) {
+                    let line = line(expr);
+                    self.note(
+                        expr,
+                        match law {
+                            Law::Symmetry => Degenerate::Asymmetric { line },
+                            Law::Reflexivity => Degenerate::Irreflexive { line },
+                        },
+                    );
+                }
+            }
+        }
+        visit::visit_item_impl(self, item);
+    }
+
+    // The transcribers of `macro_rules!`, where impls are often written.
+    fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
+        for rule in macro_rules(item) {
+            for stmt in rule.body.iter().flatten() {
+                self.visit_stmt(stmt);
+            }
+        }
     }
 }
 
@@ -516,6 +562,30 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn an_equality_made_to_break_its_laws_is_degenerate() {
+        let original = "impl PartialEq for R {\n    fn eq(&self, other: &R) -> bool {\n        self.0 == other.0\n    }\n}\n";
+        assert_eq!(
+            made(original, &original.replace("==", ">=")),
+            Some(Degenerate::Asymmetric { line: 3 })
+        );
+        assert_eq!(
+            made(original, &original.replace("==", "!=")),
+            Some(Degenerate::Irreflexive { line: 3 })
+        );
+        // Written in a `macro_rules!` transcriber, as many impls are.
+        let in_macro = "macro_rules! eq {\n    ($t:ty) => {\n        impl PartialEq for $t {\n            fn eq(&self, other: &$t) -> bool {\n                self.0 == other.0\n            }\n        }\n    };\n}\n";
+        assert_eq!(
+            made(in_macro, &in_macro.replace("==", "<")),
+            Some(Degenerate::Asymmetric { line: 5 })
+        );
+        // Another method, or another trait's, may order its operands.
+        let ord = original
+            .replace("PartialEq", "PartialOrd")
+            .replace("fn eq", "fn lt");
+        assert_eq!(made(&ord, &ord.replace("==", "<")), None);
     }
 
     #[test]

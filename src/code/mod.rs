@@ -9,6 +9,7 @@ mod control;
 mod crate_sources;
 mod degenerate;
 mod diff;
+mod laws;
 mod layout;
 mod macro_body;
 mod naturalness;
