@@ -25,6 +25,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::repair::choice::Measures;
 use crate::repair::stage::{Plausible, Stage};
 use crate::system::console::{ordinal, plural};
 
@@ -179,80 +180,7 @@ pub fn assess(evidence: &Evidence) -> Confidence {
             plural(evidence.edits)
         )),
         None => {}
-        Some(chosen) => {
-            if chosen.measures.answers_crash {
-                support.push(
-                    "at the line where the failing tests panicked, the kind of edit that panic calls for"
-                        .to_string(),
-                );
-            }
-            match chosen.measures.behaviour_change {
-                _ if chosen.measures.passing_reach == 0 => against.push(
-                    "no test that passed before executes the edited line: only the failing tests check the edit"
-                        .to_string(),
-                ),
-                Some(0) => support.push(
-                    "the passing tests that reach the edit execute the same lines as before"
-                        .to_string(),
-                ),
-                Some(lines) => against.push(format!(
-                    "the passing tests that reach the edit execute {lines} line{} differently",
-                    plural(lines)
-                )),
-                None => {}
-            }
-            let new_code = chosen.measures.unnatural >= NEW_STATEMENT || chosen.measures.growth >= NEW_TOKENS;
-            if new_code && !chosen.measures.answers_crash {
-                against.push(
-                    "it changes whole statements (one inserted, deleted or swapped, a guard) or writes a longer expression, which the tests pin down less than a changed token"
-                        .to_string(),
-                );
-            } else if chosen.measures.unnatural == 0 && !chosen.measures.answers_crash {
-                support.push("a one-token change".to_string());
-            }
-            if let Some(degenerate) = chosen.measures.degenerate {
-                against.push(format!(
-                    "it makes code no one writes as a fix: {}",
-                    degenerate.describe()
-                ));
-            }
-            if chosen.measures.reclassed {
-                against.push(
-                    "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule"
-                        .to_string(),
-                );
-            }
-            if chosen.measures.constant_or_measure {
-                against.push(
-                    "another edit of the same code passes every test too, one writing a number and the other an expression of a variable: the tests do not tell a constant from a measure"
-                        .to_string(),
-                );
-            }
-            if evidence.elsewhere > 0 {
-                against.push(format!(
-                    "{} other single edit{} at other lines also pass{} every test",
-                    evidence.elsewhere,
-                    plural(evidence.elsewhere),
-                    if evidence.elsewhere == 1 { "es" } else { "" }
-                ));
-            }
-            let best = chosen
-                .edits
-                .iter()
-                .map(|e| if e.rank == 0 { usize::MAX } else { e.rank })
-                .min()
-                .unwrap_or(usize::MAX);
-            match best {
-                1 => support.push("the edited line ranks first".to_string()),
-                r if r <= TOP => support.push(format!("the edited line ranks {}", ordinal(r))),
-                r if r <= FAR || chosen.measures.answers_crash => {}
-                usize::MAX => against.push("the edited line is not in the ranking".to_string()),
-                r => against.push(format!(
-                    "the edited line ranks {}: the evidence points elsewhere",
-                    ordinal(r)
-                )),
-            }
-        }
+        Some(chosen) => weigh_single(chosen, evidence.elsewhere, &mut against, &mut support),
     }
     let level = if against.is_empty() {
         Level::Likely
@@ -273,6 +201,102 @@ pub fn assess(evidence: &Evidence) -> Confidence {
     Confidence { level, reasons }
 }
 
+/// The reasons for and against a plausible single edit the sweep found and
+/// the choice picked, `elsewhere` the plausible single edits at other lines.
+fn weigh_single(
+    chosen: &Plausible,
+    elsewhere: usize,
+    against: &mut Vec<String>,
+    support: &mut Vec<String>,
+) {
+    if chosen.measures.answers_crash {
+        support.push(
+            "at the line where the failing tests panicked, the kind of edit that panic calls for"
+                .to_string(),
+        );
+    }
+    match chosen.measures.behaviour_change {
+        _ if chosen.measures.passing_reach == 0 => against.push(
+            "no test that passed before executes the edited line: only the failing tests check the edit"
+                .to_string(),
+        ),
+        Some(0) => support.push(
+            "the passing tests that reach the edit execute the same lines as before"
+                .to_string(),
+        ),
+        Some(lines) => against.push(format!(
+            "the passing tests that reach the edit execute {lines} line{} differently",
+            plural(lines)
+        )),
+        None => {}
+    }
+    let new_code =
+        chosen.measures.unnatural >= NEW_STATEMENT || chosen.measures.growth >= NEW_TOKENS;
+    if new_code && !chosen.measures.answers_crash {
+        against.push(
+            "it changes whole statements (one inserted, deleted or swapped, a guard) or writes a longer expression, which the tests pin down less than a changed token"
+                .to_string(),
+        );
+    } else if chosen.measures.unnatural == 0 && !chosen.measures.answers_crash {
+        support.push("a one-token change".to_string());
+    }
+    against.extend(unlike_a_fix(&chosen.measures));
+    if elsewhere > 0 {
+        against.push(format!(
+            "{} other single edit{} at other lines also pass{} every test",
+            elsewhere,
+            plural(elsewhere),
+            if elsewhere == 1 { "es" } else { "" }
+        ));
+    }
+    let best = chosen
+        .edits
+        .iter()
+        .map(|e| if e.rank == 0 { usize::MAX } else { e.rank })
+        .min()
+        .unwrap_or(usize::MAX);
+    match best {
+        1 => support.push("the edited line ranks first".to_string()),
+        r if r <= TOP => support.push(format!("the edited line ranks {}", ordinal(r))),
+        r if r <= FAR || chosen.measures.answers_crash => {}
+        usize::MAX => against.push("the edited line is not in the ranking".to_string()),
+        r => against.push(format!(
+            "the edited line ranks {}: the evidence points elsewhere",
+            ordinal(r)
+        )),
+    }
+}
+
+/// What the choice's measures say makes a patch unlike a person's fix.
+fn unlike_a_fix(measures: &Measures) -> Vec<String> {
+    let mut reasons = Vec::new();
+    if let Some(degenerate) = measures.degenerate {
+        reasons.push(format!(
+            "it makes code no one writes as a fix: {}",
+            degenerate.describe()
+        ));
+    }
+    if measures.needless_removal {
+        reasons.push(
+            "it removes a statement to put in its place code another passing patch inserts there, keeping the statement: the tests do not need it removed"
+                .to_string(),
+        );
+    }
+    if measures.reclassed {
+        reasons.push(
+            "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule"
+                .to_string(),
+        );
+    }
+    if measures.constant_or_measure {
+        reasons.push(
+            "another edit of the same code passes every test too, one writing a number and the other an expression of a variable: the tests do not tell a constant from a measure"
+                .to_string(),
+        );
+    }
+    reasons
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
@@ -280,7 +304,6 @@ mod tests {
     use super::*;
     use crate::code::Degenerate;
     use crate::mutation::Operator;
-    use crate::repair::choice::Measures;
     use crate::repair::stage::EditDescription;
 
     fn edit(line: u32, operator: Operator, rank: usize) -> EditDescription {
@@ -377,6 +400,7 @@ mod tests {
                 earlier: 5,
             })
         });
+        let removal = measured(1, |m| m.needless_removal = true);
         let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
         let near = one_token(2);
         let cases = [
@@ -424,6 +448,12 @@ mod tests {
                 0,
                 &[][..],
                 "it makes code no one writes as a fix: the condition at line 9 repeats the one at line 5",
+            ),
+            (
+                Some(&removal),
+                0,
+                &[][..],
+                "the tests do not need it removed",
             ),
             (None, 0, &[][..], "the genetic search found it (2 edits)"),
         ];
