@@ -114,7 +114,8 @@ pub struct Evidence<'a> {
     /// The plausible single edit the patch is, when a sweep found it (with
     /// one stage).
     pub chosen: Option<&'a Plausible>,
-    /// Plausible single edits of that sweep at none of its lines.
+    /// Plausible single edits of that sweep at none of its lines (see
+    /// [`rivals_elsewhere`]).
     pub elsewhere: usize,
     /// Compiler warnings the patch adds.
     pub new_warnings: &'a [String],
@@ -130,16 +131,7 @@ impl<'a> Evidence<'a> {
             _ => None,
         };
         let elsewhere = chosen.map_or(0, |chosen| {
-            let lines: Vec<(&Path, u32)> = chosen
-                .edits
-                .iter()
-                .map(|e| (e.file.as_path(), e.line))
-                .collect();
-            stages[0]
-                .alternatives
-                .iter()
-                .filter(|a| !a.edits.iter().any(|e| lines.contains(&(&e.file, e.line))))
-                .count()
+            rivals_elsewhere(chosen, &stages[0].alternatives)
         });
         Evidence {
             stages: stages.len(),
@@ -149,6 +141,21 @@ impl<'a> Evidence<'a> {
             new_warnings,
         }
     }
+}
+
+/// The plausible patches among `alternatives` at none of `chosen`'s lines,
+/// but for those that make code degenerate: no one's fix is no rival.
+fn rivals_elsewhere(chosen: &Plausible, alternatives: &[Plausible]) -> usize {
+    let lines: Vec<(&Path, u32)> = chosen
+        .edits
+        .iter()
+        .map(|e| (e.file.as_path(), e.line))
+        .collect();
+    alternatives
+        .iter()
+        .filter(|a| !a.edits.iter().any(|e| lines.contains(&(&e.file, e.line))))
+        .filter(|a| a.measures.degenerate.is_none())
+        .count()
 }
 
 /// The level and its reasons: `likely` when no reason speaks against the
@@ -357,6 +364,25 @@ mod tests {
             chosen: Some(chosen),
             ..Evidence::default()
         })
+    }
+
+    #[test]
+    fn rivals_are_plausible_edits_at_other_lines_that_are_not_degenerate() {
+        let chosen = one_token(1);
+        let at = |line: u32, degenerate: Option<Degenerate>| {
+            let mut other = one_token(2);
+            other.edits[0].line = line;
+            other.measures.degenerate = degenerate;
+            other
+        };
+        let alternatives = [
+            chosen.clone(),
+            at(7, None),
+            at(9, None),
+            at(11, Some(Degenerate::SameValue { line: 11 })),
+        ];
+        // Only line 9's: line 7 is the chosen one's, line 11's is no one's fix.
+        assert_eq!(rivals_elsewhere(&chosen, &alternatives), 1);
     }
 
     #[test]
