@@ -6,9 +6,10 @@
 //! a law in one of two ways:
 //! - the same of each side ordered in what the equality gives
 //!   (`self.as_bytes() >= other.as_bytes()`, or `e.0 > e.1` over the two
-//!   sides zipped): not symmetric (an ordering in an `if` or `while`
-//!   condition chooses how to walk the two sides, as `if a.len() >
-//!   b.len()`, and one of different things, as `self.start <= *other` in a
+//!   sides zipped, or in a guard that gives the answer, `if self.len() >=
+//!   other.len() { return false; }`): not symmetric (an ordering in another
+//!   `if` or `while` condition chooses how to walk the two sides, as `if
+//!   a.len() > b.len() { .. }`, and one of different things, as `self.start <= *other` in a
 //!   range's `PartialEq<char>`, says what the equality means);
 //! - the value made an inequality of the two sides (`self.0 != other.0`,
 //!   `PartialEq::ne(this, other)`): no value equals itself.
@@ -194,11 +195,13 @@ impl<'a> Visit<'a> for Finder<'a> {
     }
 
     // An ordering in a condition chooses how to walk the two sides
-    // (`if a.len() > b.len()`), not what the equality is.
+    // (`if a.len() > b.len()`), not what the equality is; but for a guard
+    // that gives the answer (`if a.len() != b.len() { return false; }`).
     fn visit_expr_if(&mut self, e: &'a syn::ExprIf) {
-        self.in_condition += 1;
+        let answers = e.else_branch.is_none() && returns_a_bool(&e.then_branch);
+        self.in_condition += usize::from(!answers);
         self.visit_expr(&e.cond);
-        self.in_condition -= 1;
+        self.in_condition -= usize::from(!answers);
         self.visit_block(&e.then_branch);
         if let Some((_, otherwise)) = &e.else_branch {
             self.visit_expr(otherwise);
@@ -261,6 +264,14 @@ impl Finder<'_> {
             }
         }
     }
+}
+
+/// Whether a block is `return true;` or `return false;` alone.
+fn returns_a_bool(block: &syn::Block) -> bool {
+    let [Stmt::Expr(Expr::Return(r), _)] = &block.stmts[..] else {
+        return false;
+    };
+    matches!(r.expr.as_deref(), Some(Expr::Lit(lit)) if matches!(lit.lit, syn::Lit::Bool(_)))
 }
 
 /// The two operands of an ordering: `a < b` (and `<=`, `>`, `>=`),
@@ -377,6 +388,8 @@ mod tests {
         let tuple =
             eq("let theirs = other.fields();\n self.fields().zip(theirs).all(|(a, b)| a.lt(b))");
         assert_eq!(broken_in(&tuple)[0].1, "a.lt(b)");
+        let guard = eq("if self.len() >= other.len() {\n return false;\n }\n self.0 == other.0");
+        assert_eq!(broken_in(&guard)[0].1, "self.len()>=other.len()");
         // An ordering of one side with itself or a constant, as a
         // tolerance, keeps the laws; so do the two sides compared equal.
         for keeps in [
@@ -384,7 +397,7 @@ mod tests {
             "self.len() > 0 && self.0 == other.0",
             "self.iter().zip(other.iter()).all(|(a, b)| a == b)",
             "self.iter().zip(other.iter()).all(|e| e.0 < 3 && e.0 == e.1)",
-            "if self.len() > other.len() {\n return false;\n }\n true",
+            "if self.len() > other.len() {\n swap();\n }\n true",
             "self.start <= *other && *other <= self.end",
         ] {
             assert_eq!(broken_in(&eq(keeps)), vec![], "{keeps}");
