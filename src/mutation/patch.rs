@@ -58,7 +58,8 @@ pub enum Operator {
     Overflow,
     /// `v[i]` to `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`.
     Bounds,
-    /// Replace `break`, `continue` or `return` by another of them.
+    /// Replace `break`, `continue` or `return` by another of them; make a
+    /// lone `if` a guard that leaves, an `else if` an `if` of its own.
     Jump,
     /// Replace a field or a method with no arguments by another member of
     /// the receiver's type (`x.negated` to `x.is_negated()`).

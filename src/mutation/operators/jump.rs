@@ -2,7 +2,10 @@
 //! them (a loop that should leave the function, not fall through into
 //! the code after it); an `if c { a }` with statements after it made a
 //! guard that leaves, `if !c { continue; } a`, so that they too run only
-//! when `c` holds (a duplicate skipped whole, not only its first steps).
+//! when `c` holds (a duplicate skipped whole, not only its first steps);
+//! an `else if` made an `if` of its own (`} else if c {` to `} if c {`: a
+//! case asked also when an earlier branch ran, such as trimming a record
+//! that an earlier branch took as the header).
 
 use crate::code::outdented;
 use crate::code::source::Edit;
@@ -13,7 +16,7 @@ use super::guard::returned_values;
 use super::{Context, MutationOperator};
 
 /// Replace `break`, `continue` or `return` by another of them; make a
-/// lone `if` a guard that leaves.
+/// lone `if` a guard that leaves, an `else if` an `if`.
 pub(super) struct Jump;
 
 impl MutationOperator for Jump {
@@ -27,7 +30,9 @@ impl MutationOperator for Jump {
 
     fn applies(&self, kind: &SiteKind) -> bool {
         matches!(kind, SiteKind::Statement(statement)
-            if statement.jumps || statement.lone_if.is_some() && !leaves(statement).is_empty())
+            if statement.jumps
+                || statement.lone_if.is_some() && !leaves(statement).is_empty()
+                || !statement.else_ifs.is_empty())
     }
 
     fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
@@ -36,6 +41,11 @@ impl MutationOperator for Jump {
         };
         if let Some(lone) = &statement.lone_if {
             return made_guard(statement, lone, cx.text);
+        }
+        if !statement.else_ifs.is_empty() {
+            let unchained =
+                |els: &std::ops::Range<usize>| Edit::replace(els.clone(), String::new());
+            return statement.else_ifs.iter().map(unchained).collect();
         }
         let own = cx.text[statement.range.clone()].trim();
         let Some(keyword) = ["break", "continue", "return"]
@@ -141,5 +151,20 @@ mod tests {
         assert_eq!(made, BTreeSet::from(all));
         // The last statement of its block: nothing follows it to skip.
         assert!(outcomes(QUEUE, Operator::Jump, 9).is_empty());
+    }
+
+    #[test]
+    fn an_else_if_becomes_an_if_of_its_own() {
+        let chain = "pub fn read(first: bool, trim: bool, r: &mut Vec<u8>) {\n    if first {\n        r.push(0);\n    } else if trim {\n        r.pop();\n    } else if r.is_empty() {\n        r.push(1);\n    }\n    r.push(2);\n}\n";
+        let made = outcomes(chain, Operator::Jump, 2);
+        let unchained =
+            |case: &str| chain.replace(&format!("}} else if {case}"), &format!("}} if {case}"));
+        assert_eq!(
+            made,
+            BTreeSet::from([unchained("trim"), unchained("r.is_empty()")])
+        );
+        // A chain that is its function's value: its branches give one each.
+        let valued = "pub fn sign(n: i8) -> i8 {\n    if n > 0 {\n        1\n    } else if n < 0 {\n        -1\n    } else {\n        0\n    }\n}\n";
+        assert!(outcomes(valued, Operator::Jump, 2).is_empty());
     }
 }

@@ -201,6 +201,10 @@ pub struct StatementSite {
     /// block follow: its condition's negation and its block's statements
     /// (see [`LoneIf`]).
     pub lone_if: Option<LoneIf>,
+    /// Of an `if` chain that gives no value, the `else` of each `else if`
+    /// (through the space before its `if`): without it, that `if` is a
+    /// statement of its own, asked also when an earlier branch ran.
+    pub else_ifs: Vec<Range<usize>>,
 }
 
 /// `if c { a }` with no `else`, more statements after it: what `jump`

@@ -73,6 +73,10 @@ impl Collector<'_> {
             Stmt::Expr(expr, _) if !self.ends_block(range.end) => self.lone_if(expr),
             _ => None,
         };
+        let else_ifs = match stmt {
+            Stmt::Expr(Expr::If(e), _) => else_ifs(e, tail),
+            _ => Vec::new(),
+        };
         let site = StatementSite {
             whole_lines: self.whole_lines(&range),
             indent,
@@ -86,6 +90,7 @@ impl Collector<'_> {
             valued: tail
                 && matches!(stmt, Stmt::Expr(expr, None) if is_valued(expr, scope.returns.as_deref())),
             lone_if,
+            else_ifs,
         };
         self.site(scope, SiteKind::Statement(site));
     }
@@ -329,6 +334,34 @@ fn is_unit(stmt: &Stmt) -> bool {
 
 /// Whether an expression surely has a value other than `()`; a call is
 /// taken to have one in a function that returns one (`returns`, see
+/// The `else` of each `else if` of the chain `first` (through the space
+/// before its `if`), when the chain gives no value: not the block's value
+/// (`tail`), or none of its branches ends in one.
+fn else_ifs(first: &syn::ExprIf, tail: bool) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let mut valued = false;
+    let mut current = first;
+    loop {
+        valued |= matches!(current.then_branch.stmts.last(), Some(Stmt::Expr(_, None)));
+        match current.else_branch.as_ref() {
+            Some((else_token, next)) => match &**next {
+                Expr::If(next) => {
+                    let start = else_token.span.byte_range().start;
+                    found.push(start..next.if_token.span.byte_range().start);
+                    current = next;
+                }
+                Expr::Block(block) => {
+                    valued |= matches!(block.block.stmts.last(), Some(Stmt::Expr(_, None)));
+                    break;
+                }
+                _ => break,
+            },
+            None => break,
+        }
+    }
+    if tail && valued { Vec::new() } else { found }
+}
+
 /// `Scope::returns`).
 fn is_valued(expr: &Expr, returns: Option<&str>) -> bool {
     match expr {
