@@ -21,13 +21,7 @@ pub fn answers(candidate: &Candidate, crash: Option<&Crash>, operands: &BTreeSet
     let Some(crash) = crash else {
         return false;
     };
-    let fixes: &[Operator] = match crash.kind {
-        PanicKind::Overflow => &[Operator::Overflow, Operator::Idiom],
-        PanicKind::Index => &[Operator::Bounds, Operator::Guard],
-        PanicKind::Unwrap => &[Operator::Idiom, Operator::Guard],
-        PanicKind::Division => &[Operator::Guard],
-        PanicKind::Assertion | PanicKind::Other => &[],
-    };
+    let fixes = fixes(crash.kind);
     candidate.edits().iter().any(|e| {
         e.location() == crash.location
             && fixes.contains(&e.operator)
@@ -36,6 +30,18 @@ pub fn answers(candidate: &Candidate, crash: Option<&Crash>, operands: &BTreeSet
                 || operands.is_empty()
                 || words(guard_condition(&e.edit.text)).any(|w| operands.contains(w)))
     })
+}
+
+/// The operators whose edits a kind of panic calls for at its line (none
+/// for an assertion's, which says what is wrong, not how it went wrong).
+pub fn fixes(kind: PanicKind) -> &'static [Operator] {
+    match kind {
+        PanicKind::Overflow => &[Operator::Overflow, Operator::Idiom],
+        PanicKind::Index => &[Operator::Bounds, Operator::Guard],
+        PanicKind::Unwrap => &[Operator::Idiom, Operator::Guard],
+        PanicKind::Division => &[Operator::Guard],
+        PanicKind::Assertion | PanicKind::Other => &[],
+    }
 }
 
 /// The names the operation that panicked works on, and those its locals

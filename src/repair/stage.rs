@@ -34,6 +34,7 @@ use crate::mutation::Mutator;
 use crate::mutation::Types;
 use crate::mutation::{Candidate, Operator};
 use crate::mutation::{MutationSpace, collect_mutation_space};
+use crate::repair::answer::fixes;
 use crate::repair::choice::{Alternative, Measures, rank_plausible};
 use crate::repair::search::{
     OperatorCounts, Progress, Scored, SearchResult, SearchSettings, Stop, search,
@@ -518,18 +519,28 @@ impl Ground {
 }
 
 /// The locations the sweep visits: the group's suspects the mutator can
-/// edit, in rank order; but first those where a variable the compiler
-/// warns is unused is in scope (in rank order too).
+/// edit, in rank order; but first the line where the group's tests
+/// panicked, when the panic calls for a kind of edit there (an index out of
+/// bounds, an overflow, an unwrap of nothing, a division by zero: see
+/// `answer::fixes`), then those where a variable the compiler warns is
+/// unused is in scope (in rank order too). A crash line swept first makes
+/// the sweep go on through every line ranked as high as it (see
+/// `sweep::TIED`), so the choice weighs the crash's answer against them.
 pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking) -> Vec<Location> {
     let weighed: BTreeSet<Location> = mutator.weights().map(|(l, _, _)| l).collect();
-    let (mut warned, rest): (Vec<Location>, Vec<Location>) = group
+    let crashed = group
+        .crash
+        .as_ref()
+        .filter(|crash| !fixes(crash.kind).is_empty())
+        .map(|crash| crash.location);
+    let (warned, rest): (Vec<Location>, Vec<Location>) = group
         .suspects
         .iter()
         .map(|s| s.location)
-        .filter(|l| weighed.contains(l))
+        .filter(|l| weighed.contains(l) && Some(*l) != crashed)
         .partition(|&l| mutator.has_unused_in_scope(l));
-    warned.extend(rest);
-    warned
+    let crashed = crashed.filter(|l| weighed.contains(l));
+    crashed.into_iter().chain(warned).chain(rest).collect()
 }
 
 /// Candidates as a stage reports them: the files they change and their

@@ -1,5 +1,9 @@
 //! Rust idioms a fix often is: `a - b` to `a.saturating_sub(b)` or
-//! `a.checked_sub(b).unwrap_or(0)`, `.unwrap()` to `.unwrap_or_default()`,
+//! `a.checked_sub(b).unwrap_or(0)`, `.unwrap()` to `.unwrap_or_default()`
+//! or to leaving the function when there is nothing to unwrap (`x?` where
+//! it returns an `Option`; where it returns a `Result`, `match x { Some(v)
+//! => v, None => return E }` with each error path it returns elsewhere,
+//! such as a parser's `self.error("..")`),
 //! `for x in it` to `for x in it.rev()`, and two sequences compared
 //! element by element with `zip`, which stops at the shorter one (`a.zip(b)
 //! .all(|(x, y)| x == y)` holds when one is a prefix of the other), to
@@ -79,8 +83,10 @@ impl MutationOperator for Idiom {
                 }
                 made
             }
-            SiteKind::Unwrap { call, .. } => {
-                vec![Edit::replace(call.clone(), "unwrap_or_default()")]
+            SiteKind::Unwrap { call, receiver } => {
+                let mut made = vec![Edit::replace(call.clone(), "unwrap_or_default()")];
+                made.extend(leave_instead(site, cx, receiver.start..call.end, receiver));
+                made
             }
             SiteKind::Iterable { range, atomic } => {
                 let own = &cx.text[range.clone()];
@@ -111,6 +117,53 @@ impl MutationOperator for Idiom {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
     }
+}
+
+/// Error paths of a function returning a `Result` that an unwrap may
+/// leave by, at most.
+const ERROR_PATHS: usize = 2;
+
+/// `x.unwrap()` (`whole`, `x` at `receiver`) made to leave the function
+/// when there is nothing to unwrap: `x?` where the function returns an
+/// `Option`; where it returns a `Result`, a `match` that returns one of
+/// the values it returns elsewhere that is not `Ok(..)` (its error path),
+/// for an `Option` and for a `Result` (the other does not compile).
+fn leave_instead(
+    site: &Site,
+    cx: &Context,
+    whole: Range<usize>,
+    receiver: &Range<usize>,
+) -> Vec<Edit> {
+    let returns = site.returns.as_deref().unwrap_or("");
+    let unwrapped = &cx.text[receiver.clone()];
+    if returns.starts_with("Option<") {
+        return vec![Edit::replace(whole, format!("{unwrapped}?"))];
+    }
+    if !returns.starts_with("Result<") {
+        return Vec::new();
+    }
+    // A `match` read on (`.len()`, `?`, `[i]`) is parenthesized, or a
+    // statement would end at its `}`.
+    let after = cx.text[whole.end..].trim_start();
+    let read_on = after.starts_with(['.', '?', '[']);
+    let errors: Vec<&str> = cx
+        .space
+        .returned_at(site)
+        .map(|value| value.text.as_str())
+        .filter(|value| !value.starts_with("Ok("))
+        .take(ERROR_PATHS)
+        .collect();
+    errors
+        .into_iter()
+        .flat_map(|error| {
+            [("Some(v)", "None"), ("Ok(v)", "Err(_)")].map(|(some, none)| {
+                let leave =
+                    format!("match {unwrapped} {{ {some} => v, {none} => return {error} }}");
+                let text = if read_on { format!("({leave})") } else { leave };
+                Edit::replace(whole.clone(), text)
+            })
+        })
+        .collect()
 }
 
 /// The size of what two pointers point to, when `left` and `right` are
@@ -202,7 +255,7 @@ fn zipped_comparison(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{line, outcomes, outcomes_typed};
+    use super::super::tests::{line, lines_made, outcomes, outcomes_typed};
     use super::zipped_comparison;
     use crate::code::source::{FileId, Location};
     use crate::mutation::patch::Operator;
@@ -234,6 +287,36 @@ mod tests {
             !unknown.iter().any(|t| t.contains("size_of")),
             "{unknown:?}"
         );
+    }
+
+    #[test]
+    fn an_unwrap_of_nothing_leaves_by_the_functions_error_path() {
+        let text = "fn parse(&mut self, r: Result<u32, E>) -> Result<String, Error> {\n    if r.is_err() {\n        return self.error(\"not hex\");\n    }\n    let c = r.unwrap();\n    out.push(char::from_u32(c).unwrap());\n    Ok(out)\n}\n";
+        let made = lines_made(text, Operator::Idiom, 6);
+        for expected in [
+            "out.push(char::from_u32(c).unwrap_or_default());",
+            "out.push(match char::from_u32(c) { Some(v) => v, None => return self.error(\"not hex\") });",
+            "out.push(match char::from_u32(c) { Ok(v) => v, Err(_) => return self.error(\"not hex\") });",
+        ] {
+            assert!(made.contains(expected), "{expected} not in {made:?}");
+        }
+        // Read on, the `match` is parenthesized; `Ok(out)` is no error path.
+        let read_on = text.replace("r.unwrap();", "r.unwrap().min(9);");
+        let made = outcomes(&read_on, Operator::Idiom, 5);
+        assert!(
+            made.iter().any(|t| t.contains(
+                "let c = (match r { Ok(v) => v, Err(_) => return self.error(\"not hex\") }).min(9);"
+            )),
+            "{made:?}"
+        );
+        assert!(
+            !made.iter().any(|t| t.contains("return Ok(out)")),
+            "{made:?}"
+        );
+        // In a function returning an `Option`, `?`.
+        let option = "fn first(v: &[u8]) -> Option<u8> {\n    let x = v.first().copied().unwrap();\n    Some(x)\n}\n";
+        let made = lines_made(option, Operator::Idiom, 2);
+        assert!(made.contains("let x = v.first().copied()?;"), "{made:?}");
     }
 
     #[test]
