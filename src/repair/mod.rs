@@ -477,7 +477,7 @@ impl Searched<'_> {
             settings,
             console,
             stage_deadline,
-            self.before,
+            (self.before, self.before + self.left),
             budget.sooner(stage_deadline),
         )
     }
@@ -676,7 +676,8 @@ pub fn shard_sweep(
     let group = &*in_diff_only(group, settings, baseline);
     let ground = Ground::of(baseline, group, settings, console, budget)?;
     let mutator = ground.mutator(group, settings);
-    let edits = enumerate(&mutator, &sweep_locations(&mutator, group));
+    let alone = localization.groups.len() == 1;
+    let edits = enumerate(&mutator, &sweep_locations(&mutator, group, alone));
     let (mut evaluator, model, _) = prepare(
         baseline,
         &group.group.tests,

@@ -156,8 +156,8 @@ impl Stage {
     }
 }
 
-/// Stage `index` (its random choices are seeded with the seed plus the
-/// index): the sweep, then if needed the genetic search, for a patch for
+/// Stage `index` of `groups` (its random choices are seeded with the seed
+/// plus the index): the sweep, then if needed the genetic search, for a patch for
 /// `group`, reduced with ddmin; its processes run on `budget` (the stage's:
 /// it ends at `deadline`, or at the run's end if that is sooner).
 pub fn run_stage(
@@ -166,7 +166,7 @@ pub fn run_stage(
     settings: &Settings,
     console: &Console,
     deadline: Option<Instant>,
-    index: usize,
+    (index, groups): (usize, usize),
     budget: Budget,
 ) -> Result<StageOutcome> {
     let sources = &baseline.sources;
@@ -174,7 +174,7 @@ pub fn run_stage(
     let ground = Ground::of(baseline, group, settings, console, budget)?;
     let originals = &ground.originals;
     let mut mutator = ground.mutator(group, settings);
-    let locations = sweep_locations(&mutator, group);
+    let locations = sweep_locations(&mutator, group, groups == 1);
     let mut timings = BTreeMap::from([("types", ground.types_seconds)]);
     let at = (&mutator, locations.as_slice());
     let prepared = timed(&mut timings, "prepare", || {
@@ -519,19 +519,22 @@ impl Ground {
 }
 
 /// The locations the sweep visits: the group's suspects the mutator can
-/// edit, in rank order; but first the line where the group's tests
-/// panicked, when the panic calls for a kind of edit there (an index out of
-/// bounds, an overflow, an unwrap of nothing, a division by zero: see
+/// edit, in rank order; but first, when the group is `alone` (its crash
+/// explains every failure), the line where its tests panicked, if the
+/// panic calls for a kind of edit there (an index out of bounds, an
+/// overflow, an unwrap of nothing, a division by zero: see
 /// `answer::fixes`), then those where a variable the compiler warns is
 /// unused is in scope (in rank order too). A crash line swept first makes
 /// the sweep go on through every line ranked as high as it (see
 /// `sweep::TIED`), so the choice weighs the crash's answer against them.
-pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking) -> Vec<Location> {
+/// Beside other groups that fail without it, a crash is more often where
+/// a wrong value shows than where it is made (a divisor passed swapped).
+pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking, alone: bool) -> Vec<Location> {
     let weighed: BTreeSet<Location> = mutator.weights().map(|(l, _, _)| l).collect();
     let crashed = group
         .crash
         .as_ref()
-        .filter(|crash| !fixes(crash.kind).is_empty())
+        .filter(|crash| alone && !fixes(crash.kind).is_empty())
         .map(|crash| crash.location);
     let (warned, rest): (Vec<Location>, Vec<Location>) = group
         .suspects
