@@ -7,7 +7,8 @@
 //! - the same of each side ordered in what the equality gives
 //!   (`self.as_bytes() >= other.as_bytes()`, or `e.0 > e.1` over the two
 //!   sides zipped, or in a guard that gives the answer, `if self.len() >=
-//!   other.len() { return false; }`): not symmetric (an ordering in another
+//!   other.len() { return false; }`), or the whole value one ordering of
+//!   the two sides (`self.as_str() <= other`): not symmetric (an ordering in another
 //!   `if` or `while` condition chooses how to walk the two sides, as `if
 //!   a.len() > b.len() { .. }`, and one of different things, as `self.start <= *other` in a
 //!   range's `PartialEq<char>`, says what the equality means);
@@ -71,6 +72,15 @@ pub fn broken<'a>(implemented: &syn::Path, method: &'a syn::ImplItemFn) -> Vec<(
         && finder.opposite(a, b)
     {
         finder.found.push((Law::Reflexivity, value));
+    }
+    // The whole value one ordering of the two sides (`self.as_str() <=
+    // other`), the same of each side or not (mirrors are found above).
+    if let Some(Stmt::Expr(value, None)) = method.block.stmts.last()
+        && let Some((a, b)) = ordering(value)
+        && finder.opposite(a, b)
+        && !finder.mirrors(a, b)
+    {
+        finder.found.push((Law::Symmetry, value));
     }
     finder.found
 }
@@ -388,6 +398,11 @@ mod tests {
         let tuple =
             eq("let theirs = other.fields();\n self.fields().zip(theirs).all(|(a, b)| a.lt(b))");
         assert_eq!(broken_in(&tuple)[0].1, "a.lt(b)");
+        let whole = "impl PartialEq<str> for S {\n    fn eq(&self, other: &str) -> bool {\n        self.as_str() <= other\n    }\n}\n";
+        assert_eq!(
+            broken_in(whole),
+            vec![(Law::Symmetry, "self.as_str()<=other".to_string())]
+        );
         let guard = eq("if self.len() >= other.len() {\n return false;\n }\n self.0 == other.0");
         assert_eq!(broken_in(&guard)[0].1, "self.len()>=other.len()");
         // An ordering of one side with itself or a constant, as a

@@ -12,9 +12,10 @@
 //! other but those. Then each candidate's passing tests that reach its
 //! edit run again with coverage on the patched crate (see
 //! [`behaviour_change`]), and the candidate whose tests execute the lines
-//! they executed before, no more and no fewer, wins; then the more natural
-//! edit (the edit the failing tests' panic calls for at the line where they
-//! panicked counts one step more natural, see [`answers`]) (a one-token slip before a rewrite, a
+//! they executed before, no more and no fewer, wins; then the edit the
+//! failing tests' panic calls for at the line where they panicked (see
+//! [`answers`]; given a crash only when its group is the only one); then
+//! the more natural edit (a one-token slip before a rewrite, a
 //! rewrite before new statements, and no identity arithmetic such as
 //! `* 1`); then one that passing tests reach (an edit no passing test
 //! executes changes nothing they run only because they never run it: the
@@ -61,7 +62,17 @@ const SURPRISE_BAND: i64 = 8;
 pub const RECLASSED: &str = "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule";
 
 /// A patch's place by its measures, the first of their order first.
-type Order = (bool, bool, bool, usize, usize, bool, i64, Option<usize>);
+type Order = (
+    bool,
+    bool,
+    bool,
+    usize,
+    bool,
+    usize,
+    bool,
+    i64,
+    Option<usize>,
+);
 
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
@@ -187,6 +198,7 @@ pub fn rank_plausible(
             a.measures.degenerate.is_some(),
             a.measures.needless_removal,
             a.measures.reclassed,
+            !a.measures.answers_crash,
             a.measures.unnatural,
             a.measures.growth,
             a.measures.surprise_band,
@@ -259,6 +271,7 @@ impl Measures {
             self.needless_removal,
             self.reclassed,
             change,
+            !self.answers_crash,
             self.unnatural,
             self.passing_reach == 0,
             self.growth,
@@ -296,15 +309,18 @@ impl Measures {
             };
         }
         if mine.4 != theirs.4 {
-            return "a less usual kind of edit".to_string();
+            return "it is not the edit the failing tests' panic calls for at the line where they panicked".to_string();
         }
         if mine.5 != theirs.5 {
-            return "no test that passed before executes its line".to_string();
+            return "a less usual kind of edit".to_string();
         }
         if mine.6 != theirs.6 {
-            return "it writes more code".to_string();
+            return "no test that passed before executes its line".to_string();
         }
         if mine.7 != theirs.7 {
+            return "it writes more code".to_string();
+        }
+        if mine.8 != theirs.8 {
             return format!(
                 "its lines read less like the code around here ({} bits more surprising to a token model of the crate and its dependencies)",
                 self.surprise.unwrap_or(0) - chosen.surprise.unwrap_or(0)

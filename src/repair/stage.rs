@@ -202,7 +202,8 @@ pub fn run_stage(
     let swept_best = || swept.best.clone().unwrap_or_else(|| original(&model));
     let (best, stop, search_result) = match swept.stop {
         SweepStop::Found => {
-            let crash = group.crash.as_ref();
+            // Beside other groups, a crash is no better a guide than the rest.
+            let crash = group.crash.as_ref().filter(|_| groups == 1);
             alternatives = timed(&mut timings, "choose", || {
                 rank_plausible(
                     &swept.plausible,

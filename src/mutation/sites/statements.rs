@@ -332,8 +332,6 @@ fn is_unit(stmt: &Stmt) -> bool {
     }
 }
 
-/// Whether an expression surely has a value other than `()`; a call is
-/// taken to have one in a function that returns one (`returns`, see
 /// The `else` of each `else if` of the chain `first` (through the space
 /// before its `if`), when the chain gives no value: not the block's value
 /// (`tail`), or none of its branches ends in one.
@@ -362,6 +360,8 @@ fn else_ifs(first: &syn::ExprIf, tail: bool) -> Vec<Range<usize>> {
     if tail && valued { Vec::new() } else { found }
 }
 
+/// Whether an expression surely has a value other than `()`; a call is
+/// taken to have one in a function that returns one (`returns`, see
 /// `Scope::returns`).
 fn is_valued(expr: &Expr, returns: Option<&str>) -> bool {
     match expr {
