@@ -6,10 +6,8 @@
 //! that makes code degenerate (see [`Candidate::degenerate`]: a `match`
 //! whose arms all give one value) comes after every other; one that
 //! replaces a statement by code another inserts beside it (see
-//! [`rivals`]: no test needs the removal) after every other but those;
-//! one that makes a character literal one of another kind (`'\t'` to
-//! `'\\'`: it fits the tests' inputs rather than a rule) after every
-//! other but those. Then each candidate's passing tests that reach its
+//! [`rivals`]: no test needs the removal) after every other but those.
+//! Then each candidate's passing tests that reach its
 //! edit run again with coverage on the patched crate (see
 //! [`behaviour_change`]), and the candidate whose tests execute the lines
 //! they executed before, no more and no fewer, wins; then the edit the
@@ -62,17 +60,7 @@ const SURPRISE_BAND: i64 = 8;
 pub const RECLASSED: &str = "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule";
 
 /// A patch's place by its measures, the first of their order first.
-type Order = (
-    bool,
-    bool,
-    bool,
-    usize,
-    bool,
-    usize,
-    bool,
-    i64,
-    Option<usize>,
-);
+type Order = (bool, bool, usize, bool, usize, bool, i64, Option<usize>);
 
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
@@ -197,7 +185,6 @@ pub fn rank_plausible(
         (
             a.measures.degenerate.is_some(),
             a.measures.needless_removal,
-            a.measures.reclassed,
             !a.measures.answers_crash,
             a.measures.unnatural,
             a.measures.growth,
@@ -269,7 +256,6 @@ impl Measures {
         (
             self.degenerate.is_some(),
             self.needless_removal,
-            self.reclassed,
             change,
             !self.answers_crash,
             self.unnatural,
@@ -297,9 +283,6 @@ impl Measures {
                 .to_string();
         }
         if mine.2 != theirs.2 {
-            return RECLASSED.to_string();
-        }
-        if mine.3 != theirs.3 {
             return match self.behaviour_change {
                 None => "its effect on the passing tests was not measured".to_string(),
                 Some(lines) => format!(
@@ -308,19 +291,19 @@ impl Measures {
                 ),
             };
         }
-        if mine.4 != theirs.4 {
+        if mine.3 != theirs.3 {
             return "it is not the edit the failing tests' panic calls for at the line where they panicked".to_string();
         }
-        if mine.5 != theirs.5 {
+        if mine.4 != theirs.4 {
             return "a less usual kind of edit".to_string();
         }
-        if mine.6 != theirs.6 {
+        if mine.5 != theirs.5 {
             return "no test that passed before executes its line".to_string();
         }
-        if mine.7 != theirs.7 {
+        if mine.6 != theirs.6 {
             return "it writes more code".to_string();
         }
-        if mine.8 != theirs.8 {
+        if mine.7 != theirs.7 {
             return format!(
                 "its lines read less like the code around here ({} bits more surprising to a token model of the crate and its dependencies)",
                 self.surprise.unwrap_or(0) - chosen.surprise.unwrap_or(0)
