@@ -66,8 +66,10 @@ pub fn broken<'a>(implemented: &syn::Path, method: &'a syn::ImplItemFn) -> Vec<(
         found: Vec::new(),
     };
     finder.visit_block(&method.block);
-    if let Some(Stmt::Expr(value, None)) = method.block.stmts.last()
-        && let Some((equal, a, b)) = equality(value)
+    let Some(Stmt::Expr(value, None)) = method.block.stmts.last() else {
+        return finder.found;
+    };
+    if let Some((equal, a, b)) = equality(value)
         && equal == (name == "ne")
         && finder.opposite(a, b)
     {
@@ -75,8 +77,7 @@ pub fn broken<'a>(implemented: &syn::Path, method: &'a syn::ImplItemFn) -> Vec<(
     }
     // The whole value one ordering of the two sides (`self.as_str() <=
     // other`), the same of each side or not (mirrors are found above).
-    if let Some(Stmt::Expr(value, None)) = method.block.stmts.last()
-        && let Some((a, b)) = ordering(value)
+    if let Some((a, b)) = ordering(value)
         && finder.opposite(a, b)
         && !finder.mirrors(a, b)
     {

@@ -7,10 +7,10 @@
 //! whose arms all give one value) comes after every other; one that
 //! replaces a statement by code another inserts beside it (see
 //! [`rivals`]: no test needs the removal) after every other but those.
-//! Then each candidate's passing tests that reach its
-//! edit run again with coverage on the patched crate (see
-//! [`behaviour_change`]), and the candidate whose tests execute the lines
-//! they executed before, no more and no fewer, wins; then the edit the
+//! Then each candidate's passing tests that reach its edit run again with
+//! coverage on the patched crate (see [`behaviour_change`]), and the
+//! candidate whose tests execute the lines they executed before, no more
+//! and no fewer, wins; then the edit the
 //! failing tests' panic calls for at the line where they panicked (see
 //! [`answers`]; given a crash only when its group is the only one); then
 //! the more natural edit (a one-token slip before a rewrite, a
@@ -54,10 +54,6 @@ const MEASURED: usize = 4;
 /// may cost a bit less than `1` only because it is the commoner number,
 /// and then the operator's own order (the likelier slip first) decides.
 const SURPRISE_BAND: i64 = 8;
-
-/// Why a patch that makes a character literal one of another kind is not
-/// what a person would write.
-pub const RECLASSED: &str = "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule";
 
 /// A patch's place by its measures, the first of their order first.
 type Order = (bool, bool, usize, bool, usize, bool, i64, Option<usize>);

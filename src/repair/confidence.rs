@@ -25,7 +25,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::repair::choice::{Measures, RECLASSED};
+use crate::repair::choice::Measures;
 use crate::repair::stage::{Plausible, Stage};
 use crate::system::console::{ordinal, plural};
 
@@ -290,7 +290,10 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
         );
     }
     if measures.reclassed {
-        reasons.push(RECLASSED.to_string());
+        reasons.push(
+            "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule"
+                .to_string(),
+        );
     }
     if measures.constant_or_measure {
         reasons.push(

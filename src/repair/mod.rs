@@ -42,7 +42,9 @@ use crate::repair::report::{Ending, not_found_message, summarize};
 use crate::repair::search::{Scored, Stop};
 pub use crate::repair::settings::Settings;
 use crate::repair::shard::{ShardReport, enumerate, run_shard};
-use crate::repair::stage::{Ground, Stage, StageOutcome, in_diff_only, run_stage, sweep_locations};
+use crate::repair::stage::{
+    Ground, Stage, StageOutcome, guiding_crash, in_diff_only, run_stage, sweep_locations,
+};
 use crate::repair::validate::{Validated, diff_of, validate_files, warn_rejected};
 use crate::system::console::{Console, ordinal};
 use crate::system::{Budget, process};
@@ -676,8 +678,8 @@ pub fn shard_sweep(
     let group = &*in_diff_only(group, settings, baseline);
     let ground = Ground::of(baseline, group, settings, console, budget)?;
     let mutator = ground.mutator(group, settings);
-    let alone = localization.groups.len() == 1;
-    let edits = enumerate(&mutator, &sweep_locations(&mutator, group, alone));
+    let crash = guiding_crash(group, localization.groups.len());
+    let edits = enumerate(&mutator, &sweep_locations(&mutator, group, crash));
     let (mut evaluator, model, _) = prepare(
         baseline,
         &group.group.tests,

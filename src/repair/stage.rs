@@ -28,7 +28,7 @@ use crate::evaluate::{
 };
 use crate::evaluate::{Prepared, prepare};
 use crate::exit::{Error, Result};
-use crate::localize::GroupRanking;
+use crate::localize::{Crash, GroupRanking};
 use crate::localize::{Suspect, suspicious_locations};
 use crate::mutation::Mutator;
 use crate::mutation::Types;
@@ -157,8 +157,8 @@ impl Stage {
 }
 
 /// Stage `index` of `groups` (its random choices are seeded with the seed
-/// plus the index): the sweep, then if needed the genetic search, for a patch for
-/// `group`, reduced with ddmin; its processes run on `budget` (the stage's:
+/// plus the index): the sweep, then if needed the genetic search, for a
+/// patch for `group`, reduced with ddmin; its processes run on `budget` (the stage's:
 /// it ends at `deadline`, or at the run's end if that is sooner).
 pub fn run_stage(
     baseline: &Baseline,
@@ -174,7 +174,8 @@ pub fn run_stage(
     let ground = Ground::of(baseline, group, settings, console, budget)?;
     let originals = &ground.originals;
     let mut mutator = ground.mutator(group, settings);
-    let locations = sweep_locations(&mutator, group, groups == 1);
+    let crash = guiding_crash(group, groups);
+    let locations = sweep_locations(&mutator, group, crash);
     let mut timings = BTreeMap::from([("types", ground.types_seconds)]);
     let at = (&mutator, locations.as_slice());
     let prepared = timed(&mut timings, "prepare", || {
@@ -202,8 +203,6 @@ pub fn run_stage(
     let swept_best = || swept.best.clone().unwrap_or_else(|| original(&model));
     let (best, stop, search_result) = match swept.stop {
         SweepStop::Found => {
-            // Beside other groups, a crash is no better a guide than the rest.
-            let crash = group.crash.as_ref().filter(|_| groups == 1);
             alternatives = timed(&mut timings, "choose", || {
                 rank_plausible(
                     &swept.plausible,
@@ -519,23 +518,32 @@ impl Ground {
     }
 }
 
+/// The crash of `group` (one of `groups`) that guides the sweep and the
+/// choice: only when the group is the only one, its crash explaining every
+/// failure. Beside other groups that fail without it, a crash is more
+/// often where a wrong value shows than where it is made (a divisor
+/// passed swapped).
+pub fn guiding_crash(group: &GroupRanking, groups: usize) -> Option<&Crash> {
+    group.crash.as_ref().filter(|_| groups == 1)
+}
+
 /// The locations the sweep visits: the group's suspects the mutator can
-/// edit, in rank order; but first, when the group is `alone` (its crash
-/// explains every failure), the line where its tests panicked, if the
-/// panic calls for a kind of edit there (an index out of bounds, an
-/// overflow, an unwrap of nothing, a division by zero: see
-/// `answer::fixes`), then those where a variable the compiler warns is
-/// unused is in scope (in rank order too). A crash line swept first makes
-/// the sweep go on through every line ranked as high as it (see
-/// `sweep::TIED`), so the choice weighs the crash's answer against them.
-/// Beside other groups that fail without it, a crash is more often where
-/// a wrong value shows than where it is made (a divisor passed swapped).
-pub fn sweep_locations(mutator: &Mutator, group: &GroupRanking, alone: bool) -> Vec<Location> {
+/// edit, in rank order; but first the line of the guiding `crash` (see
+/// [`guiding_crash`]), if its panic calls for a kind of edit there (an
+/// index out of bounds, an overflow, an unwrap of nothing, a division by
+/// zero: see `answer::fixes`), then those where a variable the compiler
+/// warns is unused is in scope (in rank order too). A crash line swept
+/// first makes the sweep go on through every line ranked as high as it
+/// (see `sweep::TIED`), so the choice weighs the crash's answer against
+/// them.
+pub fn sweep_locations(
+    mutator: &Mutator,
+    group: &GroupRanking,
+    crash: Option<&Crash>,
+) -> Vec<Location> {
     let weighed: BTreeSet<Location> = mutator.weights().map(|(l, _, _)| l).collect();
-    let crashed = group
-        .crash
-        .as_ref()
-        .filter(|crash| alone && !fixes(crash.kind).is_empty())
+    let crashed = crash
+        .filter(|crash| !fixes(crash.kind).is_empty())
         .map(|crash| crash.location);
     let (warned, rest): (Vec<Location>, Vec<Location>) = group
         .suspects

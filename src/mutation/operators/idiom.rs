@@ -146,15 +146,11 @@ fn leave_instead(
     // statement would end at its `}`.
     let after = cx.text[whole.end..].trim_start();
     let read_on = after.starts_with(['.', '?', '[']);
-    let errors: Vec<&str> = cx
-        .space
+    cx.space
         .returned_at(site)
         .map(|value| value.text.as_str())
         .filter(|value| !value.starts_with("Ok("))
         .take(ERROR_PATHS)
-        .collect();
-    errors
-        .into_iter()
         .flat_map(|error| {
             [("Some(v)", "None"), ("Ok(v)", "Err(_)")].map(|(some, none)| {
                 let leave =
