@@ -82,15 +82,17 @@ impl MutationOperator for Overflow {
                 return accumulation_made_safe(&run, left_text, &receiver, site, cx);
             }
         }
-        let safe =
-            |kind: &str, tail: &str| format!("{receiver}.{kind}_{method}({right_text}){tail}");
         let mut made = Vec::new();
-        if method != "shl" {
-            made.push(safe("saturating", ""));
+        for amount in operands(method, right_text, right, site, cx) {
+            let safe =
+                |kind: &str, tail: &str| format!("{receiver}.{kind}_{method}({amount}){tail}");
+            if method != "shl" {
+                made.push(safe("saturating", ""));
+            }
+            made.extend(early_exits(site, cx).map(|exit| safe("checked", &exit)));
+            made.push(safe("checked", ".unwrap_or(0)"));
+            made.push(safe("wrapping", ""));
         }
-        made.extend(early_exits(site, cx).map(|exit| safe("checked", &exit)));
-        made.push(safe("checked", ".unwrap_or(0)"));
-        made.push(safe("wrapping", ""));
         // A method call needs no parentheses of its own: `(m << n) == 0`
         // becomes `m.checked_shl(n).unwrap_or(0) == 0`.
         let replaced = if assigns {
@@ -298,6 +300,51 @@ fn with_own_parentheses(text: &str, range: &Range<usize>) -> Range<usize> {
     }
 }
 
+/// The right operand as the safe methods' argument. `<<` shifts by any
+/// integer, `checked_shl` and its kin by a `u32` only: an amount not
+/// known to be one is also tried widened (`u32::from(IPV6_BITS - prefix)`
+/// for a `u8`), only widened when the compiler said it is a `u8` or `u16`.
+fn operands(
+    method: &str,
+    right_text: &str,
+    right: &Range<usize>,
+    site: &Site,
+    cx: &Context,
+) -> Vec<String> {
+    let plain = without_own_parentheses(right_text).to_string();
+    if method != "shl" || right_text.starts_with(|c: char| c.is_ascii_digit()) {
+        return vec![plain];
+    }
+    let widened = format!("u32::from({plain})");
+    let ty = cx
+        .types
+        .expression(site.file, right)
+        .or_else(|| cx.types.variable(site.location(), right_text));
+    match ty {
+        Some("u32") => vec![plain],
+        Some("u8" | "u16") => vec![widened],
+        Some(ty) if ty != "integer" => vec![plain],
+        _ => vec![plain, widened],
+    }
+}
+
+/// `(a - b)` as `a - b`: a call's argument needs no parentheses of its own.
+fn without_own_parentheses(text: &str) -> &str {
+    let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) else {
+        return text;
+    };
+    let mut depth = 0usize;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return text,
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    inner
+}
+
 /// The method family of an arithmetic operator (`+` and `+=`: `add`).
 fn method_of(operator: &str) -> Option<&'static str> {
     Some(match operator.trim_end_matches('=') {
@@ -351,8 +398,10 @@ fn early_exits<'a>(site: &'a Site, cx: &'a Context) -> impl Iterator<Item = Stri
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::lines_made;
+    use super::super::tests::{lines_made, outcomes_typed};
+    use crate::code::source::FileId;
     use crate::mutation::patch::Operator;
+    use crate::mutation::types::Types;
 
     #[test]
     fn a_value_a_later_subtraction_needs_above_a_floor_is_kept_there() {
@@ -365,5 +414,26 @@ mod tests {
         // A value no later use needs above anything keeps its place.
         let free = "fn unit(size: u64) -> usize {\n    let exp = size as usize;\n    exp + 1\n}\n";
         assert!(lines_made(free, Operator::Overflow, 2).is_empty());
+    }
+
+    #[test]
+    fn a_shift_amount_not_known_to_be_a_u32_is_also_tried_widened() {
+        let text = "const BITS: u8 = 128;\npub fn mask(prefix: u8) -> u128 {\n    let mask = u128::MAX << (BITS - prefix);\n    mask\n}\n";
+        let made = lines_made(text, Operator::Overflow, 3);
+        for expected in [
+            "let mask = u128::MAX.checked_shl(u32::from(BITS - prefix)).unwrap_or(0);",
+            "let mask = u128::MAX.checked_shl(BITS - prefix).unwrap_or(0);",
+            "let mask = u128::MAX.wrapping_shl(u32::from(BITS - prefix));",
+        ] {
+            assert!(made.contains(expected), "{expected} not in {made:?}");
+        }
+        // An amount the compiler calls a `u8` is only widened.
+        let mut types = Types::default();
+        let at = text.find("(BITS - prefix)").unwrap();
+        types.set_expression(FileId::new(0), &(at..at + 15), "u8");
+        let typed = outcomes_typed(text, Operator::Overflow, 3, &types);
+        let shifts: Vec<&String> = typed.iter().filter(|t| t.contains("_shl(")).collect();
+        assert_eq!(shifts.len(), 2, "{typed:?}");
+        assert!(shifts.iter().all(|t| t.contains("u32::from(")), "{typed:?}");
     }
 }

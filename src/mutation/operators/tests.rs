@@ -477,8 +477,17 @@ fn overflow_makes_arithmetic_checked_with_the_functions_own_error() {
     // A shift has no saturating form; an `Option` function leaves by `?`.
     let shift =
         "pub fn mask(m: u32, n: u32) -> Option<u32> {\n    let x = m << n;\n    Some(x)\n}\n";
+    let mut types = Types::default();
+    types.set_variable(
+        crate::code::source::Location::new(crate::code::source::FileId::new(0), 2),
+        "n",
+        "u32",
+    );
     assert_eq!(
-        lines_made(shift, Operator::Overflow, 2),
+        outcomes_typed(shift, Operator::Overflow, 2, &types)
+            .iter()
+            .map(|t| line(t, 2).to_string())
+            .collect::<BTreeSet<_>>(),
         BTreeSet::from([
             "let x = m.checked_shl(n)?;".to_string(),
             "let x = m.checked_shl(n).unwrap_or(0);".into(),
