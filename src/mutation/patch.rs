@@ -75,6 +75,9 @@ pub enum Operator {
     Twin,
     /// `e` to `e - v` or `e + v`, `v` a same-typed variable in scope.
     Term,
+    /// Insert before a literal arm of a `match` a copy of it for another
+    /// literal the match writes and no arm takes (a forgotten case).
+    Arm,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

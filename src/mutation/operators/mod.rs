@@ -22,6 +22,7 @@
 
 mod adapted;
 mod arguments;
+mod arm;
 mod binary;
 mod condition;
 mod ends;
@@ -118,6 +119,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &member::Member,
     &method::Method,
     &variant::Variant,
+    &arm::Arm,
     &jump::Jump,
     &range::Range,
     &ends::Ends,

@@ -59,6 +59,7 @@ impl Collector<'_> {
                     self.pattern(&arm.pat, exhaustive, scope);
                     self.pattern_literals(&arm.pat, Some(&arm.body), scope);
                 }
+                self.literal_arms(expr_match, scope);
             }
             Expr::Macro(call) if call.mac.path.is_ident("matches") => {
                 if let Some(pat) = matches_pattern(&call.mac) {

@@ -12,9 +12,10 @@
 //! and the code that reads them), `followers` (what statement follows
 //! which, and which leads a statement of a shape), `floors` (the `let`
 //! values a later subtraction or division needs above a floor), and the walk over runnable code that
-//! collects the sites, `collector`, with its `statements`, `conditions` and
-//! `expressions`.
+//! collects the sites, `collector`, with its `statements`, `conditions`,
+//! `expressions` and `arms` (a `match`'s literal arms, for a case it forgot).
 
+mod arms;
 mod collector;
 mod conditions;
 mod exclusions;

@@ -151,6 +151,18 @@ pub enum SiteKind {
         /// arm, which does not compile.
         exhaustive: bool,
     },
+    /// An unguarded `match` arm whose pattern is one literal (see `arms`):
+    /// `arm` its bytes, its comma included, `pattern` its literal's,
+    /// `uses` where its body writes that literal again, `others` the
+    /// literals of its kind the match writes that no arm takes, and
+    /// `comma` whether a copy put before it needs a comma of its own.
+    Arm {
+        arm: Range<usize>,
+        pattern: Range<usize>,
+        uses: Vec<Range<usize>>,
+        others: Vec<String>,
+        comma: bool,
+    },
     /// The start of the first block of an `if`, `while`, `for` or `loop`,
     /// or of a match arm's block (just after its `{`), where a statement
     /// can go first: the site's `bound` has the names the header or the
@@ -289,6 +301,7 @@ impl SiteKind {
                 base,
                 index,
             } => vec![expression.clone(), base.clone(), index.clone()],
+            SiteKind::Arm { arm, .. } => vec![arm.start..arm.start, arm.clone()],
             SiteKind::Pattern {
                 range, variants, ..
             } => std::iter::once(range.clone())

@@ -139,6 +139,7 @@ fn collects_sites_with_locations_and_scopes() {
                 SiteKind::BlockStart { .. } => "block",
                 SiteKind::Index { .. } => "index",
                 SiteKind::Pattern { .. } => "pattern",
+                SiteKind::Arm { .. } => "arm",
             };
             (s.line, kind)
         })

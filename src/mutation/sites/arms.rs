@@ -1,0 +1,113 @@
+//! Arms a `match` forgot: each unguarded arm whose pattern is one literal
+//! (`'"' => vec!['\\', c],`) is a site where a copy of it can go for
+//! another literal of its kind that the match writes but no arm takes (an
+//! escaper that forgot `'\\'`, a lexer that forgot a byte).
+
+use std::ops::Range;
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{Expr, ExprMatch};
+
+use super::SiteKind;
+use super::collector::Collector;
+use crate::code::{Scope, arm_body_line};
+
+impl Collector<'_> {
+    /// The arm sites of a `match`: at the line of its arm that takes the
+    /// rest (where the forgotten case runs now), else at the match's.
+    pub(super) fn literal_arms(&mut self, expr_match: &ExprMatch, scope: &Scope) {
+        let taken: Vec<String> = expr_match
+            .arms
+            .iter()
+            .flat_map(|arm| literals(arm.pat.to_token_stream()))
+            .map(|(text, _)| text)
+            .collect();
+        let written: Vec<String> = literals(expr_match.to_token_stream())
+            .into_iter()
+            .map(|(text, _)| text)
+            .collect();
+        let mut at = scope.clone();
+        // (A guarded arm's pattern is a `Pat::Guard`.)
+        if let Some(rest) = expr_match.arms.iter().find(|arm| {
+            matches!(
+                &arm.pat,
+                syn::Pat::Wild(_) | syn::Pat::Ident(syn::PatIdent { subpat: None, .. })
+            )
+        }) {
+            at.location = arm_body_line(&rest.body).unwrap_or(scope.location);
+        }
+        for arm in &expr_match.arms {
+            let syn::Pat::Lit(lit) = &arm.pat else {
+                continue;
+            };
+            let literal = lit.to_token_stream().to_string();
+            let Some(kind) = kind_of(&literal) else {
+                continue;
+            };
+            let mut others: Vec<String> = Vec::new();
+            for text in &written {
+                if kind_of(text) == Some(kind) && !taken.contains(text) && !others.contains(text) {
+                    others.push(text.clone());
+                }
+            }
+            if others.is_empty() {
+                continue;
+            }
+            let uses = literals(arm.body.to_token_stream())
+                .into_iter()
+                .filter(|(text, _)| *text == literal)
+                .map(|(_, range)| range)
+                .collect();
+            let start = arm.pat.span().byte_range().start;
+            let end = match &arm.comma {
+                Some(comma) => comma.span().byte_range().end,
+                None => arm.body.span().byte_range().end,
+            };
+            let block = matches!(&*arm.body, Expr::Block(_));
+            self.site(
+                &at,
+                SiteKind::Arm {
+                    arm: start..end,
+                    pattern: lit.span().byte_range(),
+                    uses,
+                    others,
+                    comma: arm.comma.is_none() && !block,
+                },
+            );
+        }
+    }
+}
+
+/// The kind of a literal as written, by its first characters: a char, a
+/// byte, a string or an integer (`None`: a byte string, a float, a bool).
+fn kind_of(text: &str) -> Option<&'static str> {
+    if text.starts_with('\'') {
+        Some("char")
+    } else if text.starts_with("b'") {
+        Some("byte")
+    } else if text.starts_with('"') {
+        Some("str")
+    } else if text.starts_with("0x")
+        || text.starts_with(|c: char| c.is_ascii_digit()) && !text.contains(['.', 'e', 'E'])
+    {
+        Some("int")
+    } else {
+        None
+    }
+}
+
+/// Every literal token of `tokens` (macros' arguments included: `vec!['\\',
+/// c]`), as written, with its bytes.
+fn literals(tokens: TokenStream) -> Vec<(String, Range<usize>)> {
+    let mut out = Vec::new();
+    for tree in tokens {
+        match tree {
+            TokenTree::Literal(lit) => out.push((lit.to_string(), lit.span().byte_range())),
+            TokenTree::Group(group) => out.extend(literals(group.stream())),
+            _ => {}
+        }
+    }
+    out
+}
