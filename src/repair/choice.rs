@@ -56,7 +56,17 @@ const MEASURED: usize = 4;
 const SURPRISE_BAND: i64 = 8;
 
 /// A patch's place by its measures, the first of their order first.
-type Order = (bool, bool, usize, bool, usize, bool, i64, Option<usize>);
+type Order = (
+    bool,
+    bool,
+    usize,
+    bool,
+    bool,
+    usize,
+    bool,
+    i64,
+    Option<usize>,
+);
 
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
@@ -113,6 +123,13 @@ pub struct Measures {
     /// after every other but the degenerate ones.
     #[serde(default)]
     pub needless_removal: bool,
+    /// It makes a failing unwrap give a value of its own making
+    /// (`unwrap_or_default()`) where another plausible patch leaves the
+    /// function at the same code (`?`, `None => return self.error(..)`):
+    /// the failure hidden rather than told. Such a patch comes after those
+    /// that change the passing tests' behaviour as little.
+    #[serde(default)]
+    pub made_up: bool,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -158,6 +175,7 @@ pub fn rank_plausible(
                     constant_or_measure: told.constant_or_measure,
                     degenerate: scored.candidate.degenerate(&originals),
                     needless_removal: told.needless_removal,
+                    made_up: told.made_up,
                 },
                 size,
                 scored: scored.clone(),
@@ -181,6 +199,7 @@ pub fn rank_plausible(
         (
             a.measures.degenerate.is_some(),
             a.measures.needless_removal,
+            a.measures.made_up,
             !a.measures.answers_crash,
             a.measures.unnatural,
             a.measures.growth,
@@ -253,6 +272,7 @@ impl Measures {
             self.degenerate.is_some(),
             self.needless_removal,
             change,
+            self.made_up,
             !self.answers_crash,
             self.unnatural,
             self.passing_reach == 0,
@@ -288,18 +308,22 @@ impl Measures {
             };
         }
         if mine.3 != theirs.3 {
-            return "it is not the edit the failing tests' panic calls for at the line where they panicked".to_string();
+            return "it makes a value up where another patch leaves the function by its error path"
+                .to_string();
         }
         if mine.4 != theirs.4 {
-            return "a less usual kind of edit".to_string();
+            return "it is not the edit the failing tests' panic calls for at the line where they panicked".to_string();
         }
         if mine.5 != theirs.5 {
-            return "no test that passed before executes its line".to_string();
+            return "a less usual kind of edit".to_string();
         }
         if mine.6 != theirs.6 {
-            return "it writes more code".to_string();
+            return "no test that passed before executes its line".to_string();
         }
         if mine.7 != theirs.7 {
+            return "it writes more code".to_string();
+        }
+        if mine.8 != theirs.8 {
             return format!(
                 "its lines read less like the code around here ({} bits more surprising to a token model of the crate and its dependencies)",
                 self.surprise.unwrap_or(0) - chosen.surprise.unwrap_or(0)
@@ -608,6 +632,7 @@ mod tests {
                 constant_or_measure: false,
                 degenerate: None,
                 needless_removal: false,
+                made_up: false,
             },
             size,
         };
@@ -674,6 +699,7 @@ mod tests {
             constant_or_measure: false,
             degenerate: None,
             needless_removal: false,
+            made_up: false,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen;
@@ -716,5 +742,15 @@ mod tests {
             m.unnatural = 4;
         });
         assert!(both.contains("execute 1 line differently"), "{both}");
+        // A value made up comes after a patch that leaves, before the
+        // crash's answer and the rest.
+        let made_up = with(|m| {
+            m.made_up = true;
+            m.unnatural = 0;
+        });
+        assert!(
+            made_up.contains("leaves the function by its error path"),
+            "{made_up}"
+        );
     }
 }

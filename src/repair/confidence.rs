@@ -289,6 +289,12 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
                 .to_string(),
         );
     }
+    if measures.made_up {
+        reasons.push(
+            "it makes a value up where another passing patch leaves the function by its error path: the failure hidden rather than told"
+                .to_string(),
+        );
+    }
     if measures.reclassed {
         reasons.push(
             "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule"
@@ -338,6 +344,7 @@ mod tests {
                 constant_or_measure: false,
                 degenerate: None,
                 needless_removal: false,
+                made_up: false,
             },
         }
     }
@@ -427,6 +434,7 @@ mod tests {
             })
         });
         let removal = measured(1, |m| m.needless_removal = true);
+        let made_up = measured(1, |m| m.made_up = true);
         let warning = ["src/lib.rs:7: comparison is useless due to type limits".to_string()];
         let near = one_token(2);
         let cases = [
@@ -462,6 +470,12 @@ mod tests {
                 0,
                 &[][..],
                 "a character literal one of another kind",
+            ),
+            (
+                Some(&made_up),
+                0,
+                &[][..],
+                "the failure hidden rather than told",
             ),
             (
                 Some(&constant),

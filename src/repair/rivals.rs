@@ -4,11 +4,17 @@
 //! replaces a statement by code another inserts beside it, the removal is
 //! not needed to pass, and nothing checks it (csv-core: `self.has_read =
 //! false;` replaced by `self.output_pos = 0;`, where inserting the reset
-//! and keeping the other is the fix).
+//! and keeping the other is the fix); where one answers an unwrap's panic
+//! with a value made up and another leaves the function there, the failure
+//! is hidden rather than told (rust-ini: `char::from_u32(c).unwrap()` made
+//! `unwrap_or_default()`, pushing a NUL, where the fix returns the parser's
+//! error).
+
+use proc_macro2::TokenTree;
 
 use crate::code::free_variables;
 use crate::code::source::FileId;
-use crate::mutation::{Candidate, Operator};
+use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::repair::search::Scored;
 
 /// What the other plausible patches tell about one.
@@ -19,6 +25,10 @@ pub struct Told {
     pub constant_or_measure: bool,
     /// It replaces a statement by one another inserts at the same place.
     pub needless_removal: bool,
+    /// It makes an unwrap give a value of its own making (`unwrap()` to
+    /// `unwrap_or_default()`) where another leaves the function at the
+    /// same code (`?`, `None => return self.error(..)`).
+    pub made_up: bool,
 }
 
 /// What each of `plausible` is told by the others, in their order.
@@ -27,6 +37,12 @@ pub fn of(plausible: &[Scored]) -> Vec<Told> {
     let written: Vec<Option<Written>> = candidates().map(written).collect();
     let inserted: Vec<Placed> = candidates()
         .filter_map(|c| placed(c, Operator::Insert))
+        .collect();
+    let leaving: Vec<&PatchEdit> = candidates()
+        .filter_map(|c| match c.edits() {
+            [edit] if leaves(&edit.edit.text) => Some(edit),
+            _ => None,
+        })
         .collect();
     candidates()
         .zip(&written)
@@ -39,8 +55,32 @@ pub fn of(plausible: &[Scored]) -> Vec<Told> {
             }),
             needless_removal: placed(candidate, Operator::Swap)
                 .is_some_and(|swapped| inserted.contains(&swapped)),
+            made_up: match candidate.edits() {
+                [edit] if edit.edit.text.trim_start().starts_with("unwrap_or") => {
+                    let (mine, file) = (&edit.edit.range, edit.file);
+                    leaving.iter().any(|other| {
+                        let theirs = &other.edit.range;
+                        other.file == file && theirs.start < mine.end && mine.start < theirs.end
+                    })
+                }
+                _ => false,
+            },
         })
         .collect()
+}
+
+/// Whether code leaves its function: a `return` or a `?` among its tokens
+/// (not in a string).
+fn leaves(code: &str) -> bool {
+    fn any(tokens: proc_macro2::TokenStream) -> bool {
+        tokens.into_iter().any(|tree| match tree {
+            TokenTree::Ident(ident) => ident == "return",
+            TokenTree::Punct(punct) => punct.as_char() == '?',
+            TokenTree::Group(group) => any(group.stream()),
+            TokenTree::Literal(_) => false,
+        })
+    }
+    code.parse().is_ok_and(any)
 }
 
 /// A one-edit candidate's code, its white space made single spaces, and
@@ -134,6 +174,30 @@ mod tests {
         );
         let alone = of(&[scored(edit("4", "3")), scored(edit("2", "1"))]);
         assert!(alone.iter().all(|t| !t.constant_or_measure));
+    }
+
+    /// rust-ini: `char::from_u32(c).unwrap()` made `unwrap_or_default()`
+    /// passes, and so does the published fix, a `match` whose `None`
+    /// returns the parser's error.
+    #[test]
+    fn a_value_made_up_where_another_patch_leaves_is_told() {
+        let text = "fn f(&mut self, c: u32) -> Result<(), E> {\n    self.push(char::from_u32(c).unwrap());\n    Ok(())\n}\n";
+        let edit =
+            |old: &str, new: &str| scored(Candidate::replacing(text, old, new, Operator::Idiom, 2));
+        let default = edit("unwrap()", "unwrap_or_default()");
+        let leaves = edit(
+            "char::from_u32(c).unwrap()",
+            "match char::from_u32(c) { Some(v) => v, None => return self.error(\"?\") }",
+        );
+        let told = of(&[default.clone(), leaves]);
+        assert!(told[0].made_up);
+        assert!(!told[1].made_up);
+        // Alone, or beside a patch that leaves elsewhere or only in a string.
+        assert!(!of(std::slice::from_ref(&default))[0].made_up);
+        let elsewhere = edit("Ok(())", "return Ok(())");
+        assert!(!of(&[default.clone(), elsewhere])[0].made_up);
+        let in_a_string = edit("char::from_u32(c).unwrap()", "f(\"?\")");
+        assert!(!of(&[default, in_a_string])[0].made_up);
     }
 
     /// csv-core's `reset`: the published fix inserts `self.output_pos = 0;`;
