@@ -596,6 +596,21 @@ fn a_crash_in_the_crate_ranks_its_line_first_among_the_lines_it_ties_with() {
 }
 
 #[test]
+fn a_crash_in_the_standard_library_is_the_crates_at_the_line_that_called_it() {
+    // `BTreeSet::range` panics in the standard library; the backtrace
+    // names `days_from`, the trace its last line run: the `let picked`.
+    let dir = fixture("crash_in_std");
+    let json = rank_json(dir.path(), &["--refine", "crash"]);
+    assert_eq!(
+        json["groups"][0]["crash"],
+        serde_json::json!({"at": "src/lib.rs:9", "kind": "panic"}),
+        "{json:#}"
+    );
+    assert_eq!(json["groups"][0]["signature"], "panic at src/lib.rs:9");
+    assert_eq!(entry(&json, "src/lib.rs", 9)["crash"], true);
+}
+
+#[test]
 fn the_mutation_refinement_is_kept_until_a_file_the_lockfile_or_a_feature_changes() {
     let dir = fixture("middle");
     let cached = |json: &serde_json::Value| json["mutation"]["cached"].as_bool().unwrap();

@@ -407,7 +407,9 @@ impl Options {
                 cargo,
                 jobs: baseline_jobs,
                 test_timeout,
-                trace_failing: refine.slices,
+                // The slices need the failing tests' traces; so does a
+                // crash in the standard library (its caller's line).
+                trace_failing: refine.slices || refine.crash,
                 only: None,
                 unprobed: None,
                 // Events explain the ranking the user reads; a repair does

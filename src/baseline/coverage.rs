@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::baseline::events::Predicate;
 use crate::baseline::instrument::{COVERAGE_ENV, ProbeMap, TRACE_ENV};
-use crate::cargo::{RunSettings, TestId, TestOutcome, TestSuite};
+use crate::cargo::{RunSettings, TestId, TestOutcome, TestSuite, Verdict};
 use crate::code::source::Location;
 use crate::exit::Result;
 
@@ -57,24 +57,58 @@ pub fn run_with_coverage(
 /// Runs `which` tests again, each tracing every probe it hits: the
 /// locations it executed, in order (consecutive repeats of one location
 /// merged). Tests whose trace is empty (no panic wrote it) are left out.
+/// Those whose panic in `records` lies outside the workspace (the standard
+/// library's, a dependency's) run with a backtrace, and their records get
+/// its frames (`Panic::frames`): the functions that called it.
 pub fn run_with_trace(
     suite: &TestSuite,
     which: &[TestId],
     probes: &ProbeMap,
     settings: &RunSettings,
     dir: &Path,
+    records: &mut [TestRecord],
 ) -> Result<BTreeMap<TestId, Vec<Location>>> {
     if which.is_empty() {
         return Ok(BTreeMap::new());
     }
     fs::create_dir_all(dir)?;
     let file_of = |test: TestId| dir.join(format!("{}.trace", test.index()));
-    suite.run(
+    let elsewhere: BTreeSet<TestId> = records
+        .iter()
+        .filter(|r| match &r.outcome.verdict {
+            Verdict::Failed(panic) => panic
+                .location
+                .as_deref()
+                .is_some_and(|l| l.starts_with('/')),
+            _ => false,
+        })
+        .map(|r| r.test)
+        .collect();
+    let outcomes = suite.run(
         which,
         settings,
-        |test| vec![(TRACE_ENV, OsString::from(file_of(test)))],
+        |test| {
+            let mut env = vec![(TRACE_ENV, OsString::from(file_of(test)))];
+            if elsewhere.contains(&test) {
+                env.push(("RUST_BACKTRACE", OsString::from("1")));
+            }
+            env
+        },
         |_, _| {},
     )?;
+    for (test, outcome) in which.iter().zip(outcomes) {
+        let (Verdict::Failed(again), Some(record)) = (
+            outcome.verdict,
+            records.iter_mut().find(|r| r.test == *test),
+        ) else {
+            continue;
+        };
+        if let Verdict::Failed(panic) = &mut record.outcome.verdict
+            && panic.message == again.message
+        {
+            panic.frames = again.frames;
+        }
+    }
     let mut traces = BTreeMap::new();
     for &test in which {
         let mut trace: Vec<Location> = Vec::new();

@@ -38,7 +38,8 @@ pub struct Settings {
     pub jobs: usize,
     /// A test running longer is killed and counts as timed out.
     pub test_timeout: Duration,
-    /// Trace failing tests (for dynamic slices).
+    /// Trace failing tests (for dynamic slices, and for the line that
+    /// called a panic outside the crate: see `run_with_trace`).
     pub trace_failing: bool,
     /// Run only these tests, built alone; `None`: every test not ignored.
     pub only: Option<Only>,
@@ -386,7 +387,7 @@ fn measure(
     };
     let probes = &instrumented.probes;
     let running = Instant::now();
-    let records = run_tests(&suite, &runnable, probes, &run_settings, scratch, console)?;
+    let mut records = run_tests(&suite, &runnable, probes, &run_settings, scratch, console)?;
     if settings.cargo.optimize_dependencies {
         tell_optimized(built, running.elapsed(), console);
     }
@@ -397,6 +398,7 @@ fn measure(
         probes,
         &run_settings,
         &fresh_dir(scratch, ".autofix-traces"),
+        &mut records,
     )?;
     if told.is_none() {
         tell_probes_left_out(&left_out_probes, &dropped, &instrumented, sources, console);

@@ -85,6 +85,11 @@ pub struct Panic {
     pub message: String,
     /// `file:line:column` as the panic reported it.
     pub location: Option<String>,
+    /// When the test ran with a backtrace: its frames' functions, innermost
+    /// first (`cron::schedule::Schedule::next_after`): where a panic in the
+    /// standard library or a dependency was called from.
+    #[serde(default)]
+    pub frames: Vec<String>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -515,7 +520,7 @@ impl TestSuite {
                             parse_panic(&self.get(index).name, &finished.stdout, &finished.stderr)
                                 .unwrap_or_else(|| Panic {
                                     message: describe_exit(status),
-                                    location: None,
+                                    ..Panic::default()
                                 }),
                         ),
                     };
@@ -597,6 +602,7 @@ pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic>
                 Panic {
                     message: message.join("\n"),
                     location: Some(location),
+                    frames: frames(body),
                 },
             ));
             rest = &after[header.len()..];
@@ -606,9 +612,67 @@ pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic>
     (!panics.is_empty()).then(|| panics.swap_remove(own).1)
 }
 
+/// The functions of the backtrace printed after a panic's message
+/// (`body`), innermost first (`   6: cron::schedule::Schedule::next_after`;
+/// the `at file:line` lines of a build with debug info passed over).
+fn frames(body: &str) -> Vec<String> {
+    let mut lines = body.lines().skip_while(|line| {
+        !line.is_empty() && !line.starts_with("note: ") && !line.starts_with("stack backtrace:")
+    });
+    if lines.next() != Some("stack backtrace:") {
+        return Vec::new();
+    }
+    lines
+        .take_while(|line| line.starts_with(' '))
+        .filter_map(|line| {
+            let (number, function) = line.trim().split_once(": ")?;
+            number
+                .chars()
+                .all(|c| c.is_ascii_digit())
+                .then(|| function.to_string())
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_the_functions_of_a_backtrace() {
+        let stdout = [
+            "---- t stdout ----",
+            "thread 't' (1) panicked at /rustc/abc/library/alloc/src/collections/btree/search.rs:119:21:",
+            "range start is greater than range end in BTreeSet",
+            "stack backtrace:",
+            "   0: __rustc::rust_begin_unwind",
+            "             at /rustc/abc/library/std/src/panicking.rs:689:5",
+            "   6: cron::schedule::Schedule::next_after",
+            "   7: <cron::schedule::ScheduleIterator<Z> as core::iter::traits::iterator::Iterator>::next",
+            "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+            "",
+            "failures:",
+            "    t",
+        ]
+        .join("\n");
+        let panic = parse_panic("t", &stdout, "").unwrap();
+        assert_eq!(
+            panic.message,
+            "range start is greater than range end in BTreeSet"
+        );
+        assert_eq!(
+            panic.frames,
+            [
+                "__rustc::rust_begin_unwind",
+                "cron::schedule::Schedule::next_after",
+                "<cron::schedule::ScheduleIterator<Z> as core::iter::traits::iterator::Iterator>::next"
+            ]
+        );
+        // Without a backtrace, none.
+        let plain =
+            "thread 't' panicked at src/lib.rs:3:5:\nboom\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert!(parse_panic("t", plain, "").unwrap().frames.is_empty());
+    }
 
     #[test]
     fn parses_the_panic_of_the_test_thread() {

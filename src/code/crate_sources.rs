@@ -466,6 +466,38 @@ pub fn test_line_ranges(file: &syn::File) -> Vec<std::ops::RangeInclusive<u32>> 
     ranges.0
 }
 
+/// The functions of a file with code (free functions, methods, trait
+/// methods with a body) by name, with the lines of their bodies.
+pub fn function_lines(file: &syn::File) -> Vec<(String, std::ops::RangeInclusive<u32>)> {
+    struct Functions(Vec<(String, std::ops::RangeInclusive<u32>)>);
+    impl Functions {
+        fn add(&mut self, name: &syn::Ident, block: &syn::Block) {
+            let span = syn::spanned::Spanned::span(block);
+            let lines = span.start().line as u32..=span.end().line as u32;
+            self.0.push((name.to_string(), lines));
+        }
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Functions {
+        fn visit_item_fn(&mut self, function: &'ast syn::ItemFn) {
+            self.add(&function.sig.ident, &function.block);
+            syn::visit::visit_item_fn(self, function);
+        }
+        fn visit_impl_item_fn(&mut self, function: &'ast syn::ImplItemFn) {
+            self.add(&function.sig.ident, &function.block);
+            syn::visit::visit_impl_item_fn(self, function);
+        }
+        fn visit_trait_item_fn(&mut self, function: &'ast syn::TraitItemFn) {
+            if let Some(block) = &function.default {
+                self.add(&function.sig.ident, block);
+            }
+            syn::visit::visit_trait_item_fn(self, function);
+        }
+    }
+    let mut functions = Functions(Vec::new());
+    syn::visit::Visit::visit_file(&mut functions, file);
+    functions.0
+}
+
 /// Attributes that make an item test code: `#[test]`-like attributes
 /// (`#[test]`, `#[tokio::test]`, `#[rstest]`, ...) and `cfg`s that need `test`.
 pub fn is_test_code(attrs: &[Attribute]) -> bool {

@@ -26,7 +26,8 @@ pub use control::{branch_values, has_let, header, may_call};
 #[cfg(test)]
 pub use crate_sources::SourceFile;
 pub use crate_sources::{
-    CrateSources, Originals, files_outside, is_test_code, read_crate_sources, test_line_ranges,
+    CrateSources, Originals, files_outside, function_lines, is_test_code, read_crate_sources,
+    test_line_ranges,
 };
 pub use degenerate::{Degenerate, made_degenerate};
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};

@@ -216,7 +216,7 @@ mod tests {
         let t = TestId::new;
         let failed = Verdict::Failed(Panic {
             message: "boom".into(),
-            location: None,
+            ..Panic::default()
         });
         let outcome = CandidateOutcome::Tested(vec![
             (t(0), Verdict::Passed),

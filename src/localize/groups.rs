@@ -1,17 +1,20 @@
 //! Failure groups: failing tests separated by how they fail, so that two
 //! faults show up as two groups (SAT-TAR separates failures by the
 //! specification they violate). A test's signature is where it panicked,
-//! when that is in the crate's own code, and otherwise the pattern of its
-//! panic message (numbers and quoted values blanked out).
+//! when that is in the crate's own code (or, for a panic in the standard
+//! library or a dependency, the line of the crate's that called it, by the
+//! backtrace and the test's trace), and otherwise the pattern of its panic
+//! message (numbers and quoted values blanked out).
 //!
 //! Pure: verdicts in, groups out.
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use crate::baseline::Baseline;
 use crate::cargo::{TestId, Verdict};
 use crate::code::source::Location;
-use crate::code::{CrateSources, test_line_ranges};
+use crate::code::{CrateSources, function_lines, test_line_ranges};
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Signature {
@@ -107,9 +110,17 @@ pub struct FailureGroup {
 /// largest group first.
 pub fn failure_groups(baseline: &Baseline) -> Vec<FailureGroup> {
     let sign = signer(&baseline.sources);
+    let called_from = caller(baseline);
     let signatures: Vec<(TestId, Signature)> = baseline
         .failing()
-        .map(|r| (r.test, sign(&r.outcome.verdict)))
+        .map(|r| {
+            let signature = match sign(&r.outcome.verdict) {
+                Signature::Message(pattern) => called_from(r.test, &r.outcome.verdict)
+                    .map_or(Signature::Message(pattern), Signature::PanicAt),
+                signature => signature,
+            };
+            (r.test, signature)
+        })
         .collect();
     group_failures(&signatures, |signature| {
         describe(&baseline.sources, signature)
@@ -131,6 +142,52 @@ pub fn signer(sources: &CrateSources) -> impl Fn(&Verdict) -> Signature + '_ {
             (!in_tests).then_some(Location::new(file, line))
         };
         signature(verdict, crate_code)
+    }
+}
+
+/// Where the crate called a panic of the standard library or a dependency
+/// (an absolute location: `BTreeSet::range` given a start past its end,
+/// `step_by(0)`): the innermost frame of the panic's backtrace that is a
+/// function of the crate's own code, at the last line of it the test's
+/// trace executed. `None` without a backtrace or a trace.
+fn caller(baseline: &Baseline) -> impl Fn(TestId, &Verdict) -> Option<Location> + '_ {
+    let sources = &baseline.sources;
+    let functions: Vec<Vec<(String, RangeInclusive<u32>)>> = sources
+        .files
+        .iter()
+        .map(|f| function_lines(&f.syntax))
+        .collect();
+    let tests: Vec<Vec<RangeInclusive<u32>>> = sources
+        .files
+        .iter()
+        .map(|f| test_line_ranges(&f.syntax))
+        .collect();
+    let ours = format!("{}::", baseline.workspace.package.name.replace('-', "_"));
+    move |test, verdict| {
+        let Verdict::Failed(panic) = verdict else {
+            return None;
+        };
+        if !panic
+            .location
+            .as_deref()
+            .is_some_and(|l| l.starts_with('/'))
+        {
+            return None;
+        }
+        let trace = baseline.traces.get(&test)?;
+        panic.frames.iter().find_map(|frame| {
+            if !frame.contains(&ours) {
+                return None;
+            }
+            let name = frame.rsplit("::").find(|s| !s.starts_with("{{"))?;
+            trace.iter().rev().copied().find(|at| {
+                let (file, line) = (at.file.index(), at.line);
+                !tests[file].iter().any(|r| r.contains(&line))
+                    && functions[file]
+                        .iter()
+                        .any(|(f, lines)| f == name && lines.contains(&line))
+            })
+        })
     }
 }
 
@@ -265,6 +322,7 @@ mod tests {
         Verdict::Failed(Panic {
             message: message.into(),
             location: Some(location.into()),
+            frames: Vec::new(),
         })
     }
 

@@ -47,6 +47,7 @@ const PINNED: &[&str] = &[
     "testdata/const_fn d94487b5ed150c85 93b9bc5bffeba47e 2579d49d4877b4d3 8208efcc8b72fd22 327 537",
     "testdata/const_macro aa980757c1b0b403 cb8697f219479272 d0e92e8b0cba56c8 24246c0cf5f2b279 23 45",
     "testdata/const_table c15c7aaae3c3a63c cc6b861418746c86 b174aea383c722fe f7f86eea1a39730d 122 149",
+    "testdata/crash_in_std 0eb5d303e768118d 9cf3612080ffa0e1 b2010991f815879b c5768571f65f9bc8 32 112",
     "testdata/crash_site f6bf58633aa73f09 a01e3155d3957440 52236ce32d0ef80f 4da3907dd8ef5d88 1185 1847",
     "testdata/early_stop 1dacb07dc510ec87 8706758b9e9f1cba 6a3ad9dd68182b82 f0039c2353724709 159 353",
     "testdata/face_cards f0482f7a7979aa18 03ae6062e4f6d585 0e2d77c55106729e 74286b504868c76e 246 396",

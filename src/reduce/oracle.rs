@@ -200,6 +200,7 @@ fn in_original_lines(verdict: Verdict, path: &str, woven: &Woven) -> Verdict {
     let Verdict::Failed(Panic {
         message,
         location: Some(location),
+        frames,
     }) = verdict
     else {
         return verdict;
@@ -215,6 +216,7 @@ fn in_original_lines(verdict: Verdict, path: &str, woven: &Woven) -> Verdict {
     Verdict::Failed(Panic {
         message,
         location: Some(moved.unwrap_or(location)),
+        frames,
     })
 }
 
@@ -241,6 +243,7 @@ mod tests {
             Verdict::Failed(Panic {
                 message: "boom".into(),
                 location: Some(location),
+                frames: Vec::new(),
             })
         };
         let moved = |location: String| in_original_lines(failed(location), "tests/t.rs", &woven);

@@ -321,7 +321,7 @@ fn outcome_of(outcome: &EditOutcome, baseline: &Baseline) -> CandidateOutcome {
                     ShardVerdict::TimedOut => Verdict::TimedOut,
                     ShardVerdict::Failed(message) => Verdict::Failed(Panic {
                         message: message.clone(),
-                        location: None,
+                        ..Panic::default()
                     }),
                 };
                 Some((test, verdict))
