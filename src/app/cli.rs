@@ -230,8 +230,8 @@ pub struct Args {
     pub weight_failing: Option<f64>,
 
     /// Mutation operators to use, comma separated: operator, overflow, bounds, condition, value,
-    /// member, method, variant, arm, jump, range, ends, identifier, offset, term, arguments, idiom,
-    /// synthesis, twin, delete, guard, swap, insert, adapted [default: all]
+    /// member, method, variant, arm, jump, range, ends, identifier, offset, term, slice, arguments,
+    /// idiom, synthesis, twin, delete, guard, swap, insert, adapted [default: all]
     #[arg(
         global = true,
         long,

@@ -78,6 +78,9 @@ pub enum Operator {
     /// Insert before a literal arm of a `match` a copy of it for another
     /// literal the match writes and no arm takes (a forgotten case).
     Arm,
+    /// `buf` to `&buf[..len]` or `&buf[len..]`, a bound the function
+    /// slices that variable with elsewhere (its filled part).
+    Slice,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

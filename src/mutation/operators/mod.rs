@@ -37,6 +37,7 @@ mod offset;
 mod panics;
 mod range;
 mod safe;
+mod slice;
 mod statement;
 #[cfg(test)]
 mod statement_tests;
@@ -126,6 +127,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &identifier::Identifier,
     &offset::Offset,
     &term::Term,
+    &slice::Slice,
     &arguments::Arguments,
     &idiom::Idiom,
     &synthesis::Synthesis,

@@ -97,6 +97,22 @@ impl Collector<'_> {
     /// (not a slice).
     fn index(&mut self, index: &ExprIndex, scope: &Scope) {
         self.operand(&index.index, true, scope);
+        if let (Expr::Range(range), Expr::Path(base)) = (&*index.index, &*index.expr)
+            && let Some(name) = base.path.get_ident()
+        {
+            let key = (self.file, scope.function.clone(), scope.function_line);
+            let bounds = range.start.iter().chain(&range.end);
+            for bound in bounds {
+                let written = (
+                    name.to_string(),
+                    self.text_of(&bound.span().byte_range()).to_string(),
+                );
+                let slices = self.space.slices.entry(key.clone()).or_default();
+                if !slices.contains(&written) {
+                    slices.push(written);
+                }
+            }
+        }
         if !matches!(*index.index, Expr::Range(_)) {
             self.site(
                 scope,

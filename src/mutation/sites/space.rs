@@ -169,6 +169,11 @@ pub struct MutationSpace {
     /// and `Err(E)` for each `.ok_or(E)` in a function returning a `Result`:
     /// what a guard added to it may return.
     pub returned: BTreeMap<(FileId, String), Vec<Returned>>,
+    /// Per file and function (its name and the line of its `fn`), the
+    /// variables it slices by a range and that range's bounds, as written
+    /// (`buf` and `*len` for `&mut buf[*len..]`): where it gives such a
+    /// variable whole, its part may be meant (see the `slice` operator).
+    pub slices: BTreeMap<(FileId, String, u32), Vec<(String, String)>>,
     /// Per statement (its text without whitespace), the statements the
     /// crate writes right after it: see `followers_of`.
     followers: BTreeMap<String, Vec<String>>,
