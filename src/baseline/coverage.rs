@@ -76,10 +76,7 @@ pub fn run_with_trace(
     let elsewhere: BTreeSet<TestId> = records
         .iter()
         .filter(|r| match &r.outcome.verdict {
-            Verdict::Failed(panic) => panic
-                .location
-                .as_deref()
-                .is_some_and(|l| l.starts_with('/')),
+            Verdict::Failed(panic) => panic.outside_workspace(),
             _ => false,
         })
         .map(|r| r.test)

@@ -92,6 +92,14 @@ pub struct Panic {
     pub frames: Vec<String>,
 }
 
+impl Panic {
+    /// Whether it panicked outside the workspace: in the standard library
+    /// or a dependency (an absolute location), not in code of the crate's.
+    pub fn outside_workspace(&self) -> bool {
+        self.location.as_deref().is_some_and(|l| l.starts_with('/'))
+    }
+}
+
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct TestOutcome {
     pub verdict: Verdict,

@@ -167,16 +167,15 @@ fn caller(baseline: &Baseline) -> impl Fn(TestId, &Verdict) -> Option<Location> 
         let Verdict::Failed(panic) = verdict else {
             return None;
         };
-        if !panic
-            .location
-            .as_deref()
-            .is_some_and(|l| l.starts_with('/'))
-        {
+        if !panic.outside_workspace() {
             return None;
         }
         let trace = baseline.traces.get(&test)?;
         panic.frames.iter().find_map(|frame| {
-            if !frame.contains(&ours) {
+            // A path of the crate's (`cron::schedule::..`, `<cron::X as ..>`),
+            // not one that only ends in its name (`mycron::`).
+            let mut paths = frame.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'));
+            if !paths.any(|path| path.starts_with(&ours)) {
                 return None;
             }
             let name = frame.rsplit("::").find(|s| !s.starts_with("{{"))?;
