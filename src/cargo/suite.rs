@@ -597,14 +597,7 @@ pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic>
             let after = &rest[at + " panicked at ".len()..];
             let (header, body) = after.split_once('\n').unwrap_or((after, ""));
             let location = header.strip_suffix(':').unwrap_or(header).to_string();
-            let message: Vec<&str> = body
-                .lines()
-                .take_while(|line| {
-                    !line.is_empty()
-                        && !line.starts_with("note: ")
-                        && !line.starts_with("stack backtrace:")
-                })
-                .collect();
+            let message: Vec<&str> = body.lines().take_while(|line| in_message(line)).collect();
             panics.push((
                 thread == test_name,
                 Panic {
@@ -620,13 +613,17 @@ pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic>
     (!panics.is_empty()).then(|| panics.swap_remove(own).1)
 }
 
+/// Whether a line after a panic's header is still its message (not the
+/// blank line, `note:` or backtrace after it).
+fn in_message(line: &str) -> bool {
+    !line.is_empty() && !line.starts_with("note: ") && !line.starts_with("stack backtrace:")
+}
+
 /// The functions of the backtrace printed after a panic's message
 /// (`body`), innermost first (`   6: cron::schedule::Schedule::next_after`;
 /// the `at file:line` lines of a build with debug info passed over).
 fn frames(body: &str) -> Vec<String> {
-    let mut lines = body.lines().skip_while(|line| {
-        !line.is_empty() && !line.starts_with("note: ") && !line.starts_with("stack backtrace:")
-    });
+    let mut lines = body.lines().skip_while(|line| in_message(line));
     if lines.next() != Some("stack backtrace:") {
         return Vec::new();
     }

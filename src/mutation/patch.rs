@@ -112,7 +112,8 @@ impl PatchEdit {
         )
     }
 
-    fn overlaps(&self, other: &PatchEdit) -> bool {
+    /// Whether the two claim the same bytes (see `ranges_overlap`).
+    pub fn overlaps(&self, other: &PatchEdit) -> bool {
         self.file == other.file && ranges_overlap(&self.edit.range, &other.edit.range)
     }
 }

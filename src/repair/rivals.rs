@@ -57,11 +57,7 @@ pub fn of(plausible: &[Scored]) -> Vec<Told> {
                 .is_some_and(|swapped| inserted.contains(&swapped)),
             made_up: match candidate.edits() {
                 [edit] if edit.edit.text.trim_start().starts_with("unwrap_or") => {
-                    let (mine, file) = (&edit.edit.range, edit.file);
-                    leaving.iter().any(|other| {
-                        let theirs = &other.edit.range;
-                        other.file == file && theirs.start < mine.end && mine.start < theirs.end
-                    })
+                    leaving.iter().any(|other| other.overlaps(edit))
                 }
                 _ => false,
             },
