@@ -13,7 +13,7 @@ mod switching;
 mod tree;
 pub use dependence::{Dependency, Run};
 pub use evidence::{EditEffect, FixClass, LineEvidence};
-pub use groups::{Crash, PanicKind, Signature, describe, signer};
+pub use groups::{Crash, FailureGroup, PanicKind, Signature, describe, signer};
 pub use spectrum::{
     Counts, Marks, Metric, Spectrum, Suspect, rank_refined, rank_suspects, rerank_by_evidence,
     suspicious_locations,
@@ -32,7 +32,7 @@ use crate::evaluate;
 use crate::exit::Result;
 use crate::localize::dependence::{Facts, backward_slice, statement_facts};
 use crate::localize::evidence::line_evidence;
-use crate::localize::groups::{FailureGroup, failure_groups};
+use crate::localize::groups::failure_groups;
 use crate::localize::mutants::{Mutants, run_mutants};
 use crate::localize::predicates::{RankedPredicate, rank_predicates};
 use crate::localize::switching::{Switched, critical_predicates};

@@ -10,6 +10,7 @@ mod bisect;
 mod choice;
 mod confidence;
 mod given;
+mod order;
 mod report;
 mod rivals;
 mod search;
@@ -32,10 +33,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::baseline::Baseline;
-use crate::cargo::PROCESS_FAILED;
 use crate::evaluate::{all_flaky, prepare};
 use crate::exit::{Context, Error, Exit, Halt, Result};
-use crate::localize::Signature;
 use crate::localize::{GroupRanking, Localization};
 use crate::mutation::Candidate;
 use crate::repair::report::{Ending, not_found_message, summarize};
@@ -375,7 +374,7 @@ fn run_stages(
                     && !tests.iter().all(|t| run.unfixed_groups.contains(t))
             })
             .collect();
-        remaining.sort_by_key(|g| unpromising(g));
+        remaining.sort_by(|a, b| order::searched_before(a, b));
         let Some(&group) = remaining.first() else {
             break finished(&run.unfixed_groups);
         };
@@ -713,20 +712,6 @@ pub fn shard_sweep(
     )?;
     drop(spinner);
     Ok(outcome)
-}
-
-/// Whether a group is unlikely to be fixed by an edit: its tests did not
-/// panic but hung, exited or were killed (a test that calls
-/// `process::exit` fails whatever the crate does). Such groups are searched
-/// after the others, which keep the localization's order (the largest
-/// first): a critical predicate or a crash is no better a guide, as it is
-/// often where a fault shows, not where it is.
-fn unpromising(group: &GroupRanking) -> bool {
-    match &group.group.signature {
-        Signature::TimedOut => true,
-        Signature::Message(pattern) => pattern.starts_with(PROCESS_FAILED),
-        Signature::PanicAt(_) => false,
-    }
 }
 
 /// The share of the time limit the search leaves for reducing and

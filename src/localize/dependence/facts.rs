@@ -53,6 +53,7 @@ pub struct Facts {
 /// The facts of every location of the crate.
 pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
     let mut facts = BTreeMap::new();
+    let mut valued_conditions = BTreeSet::new();
     for (id, file) in sources.iter() {
         let mut collector = Collector {
             file: id,
@@ -60,8 +61,15 @@ pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
             entered: BTreeSet::new(),
             branch_values: HashMap::new(),
             aliases: HashMap::new(),
+            valued_conditions: &mut valued_conditions,
         };
         walk_runnable_code(&file.syntax, &mut collector);
+    }
+    // What runs under a condition whose value a branch gave reads it there.
+    for facts in facts.values_mut() {
+        if let Some(decision) = facts.control.filter(|d| valued_conditions.contains(d)) {
+            facts.uses.insert(condition_value(decision));
+        }
     }
     // Each write counts for every decision above it.
     let writes: Vec<(Location, BTreeSet<String>)> = facts
@@ -95,6 +103,10 @@ struct Collector<'a> {
     /// Names (by their function's `fn` line) bound to a mutable borrow of
     /// a variable: writing through them writes it.
     aliases: HashMap<(u32, String), String>,
+    /// The `if`s and `while`s whose condition a branch gives
+    /// (`if !match t { A => f(x), .. } {`): the branch runs after the
+    /// condition's line, so what runs under it reads the branch's value.
+    valued_conditions: &'a mut BTreeSet<Location>,
 }
 
 impl Collector<'_> {
@@ -185,6 +197,17 @@ impl Collector<'_> {
                 Some(&*assign.right),
                 written(&assign.left).into_iter().collect(),
             ),
+            Stmt::Expr(expr, _) => match header(expr) {
+                Some(h) if matches!(h.kind, "if" | "while") => {
+                    let value = h.head.and_then(branching);
+                    let decision = Location::new(self.file, scope.location);
+                    if value.is_some() {
+                        self.valued_conditions.insert(decision);
+                    }
+                    (value, vec![condition_value(decision)])
+                }
+                _ => (None, Vec::new()),
+            },
             _ => (None, Vec::new()),
         };
         if let Some(value) = value {
@@ -275,6 +298,23 @@ impl Binding {
             refs,
             borrowed,
         }
+    }
+}
+
+/// The name of the value the branches of `decision`'s condition give (no
+/// variable's name: it never clashes).
+fn condition_value(decision: Location) -> String {
+    format!("(the condition at line {})", decision.line)
+}
+
+/// The branching expression a condition's value comes from, under `!` and
+/// parentheses: a `match`, an `if` or a block.
+fn branching(condition: &Expr) -> Option<&Expr> {
+    match condition {
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => branching(&unary.expr),
+        Expr::Paren(paren) => branching(&paren.expr),
+        Expr::Match(_) | Expr::If(_) | Expr::Block(_) => Some(condition),
+        _ => None,
     }
 }
 

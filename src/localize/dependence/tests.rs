@@ -400,3 +400,20 @@ fn a_name_bound_again_without_a_borrow_is_no_alias() {
         facts[&at(13)]
     );
 }
+
+#[test]
+fn what_runs_under_a_condition_a_branch_gave_depends_on_that_branch() {
+    let text = "fn within(c: u8, hi: u8) -> bool {\n    c < hi\n}\npub fn matches(t: Option<u8>, c: u8) -> u8 {\n    if !match t {\n        None => true,\n        Some(hi) => within(c, hi),\n    } {\n        return 0;\n    }\n    1\n}\n";
+    let facts = facts_of(text);
+    assert_eq!(facts[&at(9)].control, Some(at(5)));
+    // matches(Some(3), 3) runs 5, then the arm at 7 (calling within: 2),
+    // then 9: the arm ran after the condition's line, and gave its value.
+    let trace = [at(5), at(7), at(2), at(9)];
+    let run = Run::new(&trace, &facts);
+    assert_eq!(lines(&run.slice(|| false)), [2, 5, 7, 9]);
+    assert!(
+        run.dependencies_of(&at(9))
+            .iter()
+            .any(|d| matches!(d, Dependency::Data { from, .. } if *from == at(7)))
+    );
+}
