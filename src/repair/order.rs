@@ -88,31 +88,22 @@ mod tests {
                 .map(|g| g.group.tests[0].index())
                 .collect::<Vec<_>>()
         };
-        // A test that fails however the crate is edited (its lines are
-        // every passing test's too) waits for the one with a sharp line.
-        assert_eq!(
-            order(&[group(0, 1, false, 0.7), group(1, 1, false, 1.0)]),
-            [1, 0]
-        );
-        // A condition whose flip makes its test pass counts first.
-        assert_eq!(
-            order(&[group(0, 1, false, 1.0), group(1, 1, true, 0.5)]),
-            [1, 0]
-        );
-        // The larger group still comes first, whatever its evidence.
-        assert_eq!(
-            order(&[group(0, 1, true, 1.0), group(1, 2, false, 0.1)]),
-            [1, 0]
-        );
-        // Equal evidence keeps the localization's order; a group whose
-        // tests run no line of the crate (a flaky test's) is decided first.
-        assert_eq!(
-            order(&[group(0, 1, false, 1.0), group(1, 1, false, 1.0)]),
-            [0, 1]
-        );
-        assert_eq!(
-            order(&[group(0, 1, false, 1.0), group(1, 1, false, 0.0)]),
-            [1, 0]
-        );
+        let cases = [
+            // A test that fails however the crate is edited (its lines are
+            // every passing test's too) waits for the one with a sharp line.
+            ([group(0, 1, false, 0.7), group(1, 1, false, 1.0)], [1, 0]),
+            // A condition whose flip makes its test pass counts first.
+            ([group(0, 1, false, 1.0), group(1, 1, true, 0.5)], [1, 0]),
+            // The larger group still comes first, whatever its evidence.
+            ([group(0, 1, true, 1.0), group(1, 2, false, 0.1)], [1, 0]),
+            // Equal evidence keeps the localization's order.
+            ([group(0, 1, false, 1.0), group(1, 1, false, 1.0)], [0, 1]),
+            // A group whose tests run no line of the crate (a flaky
+            // test's) is decided first.
+            ([group(0, 1, false, 1.0), group(1, 1, false, 0.0)], [1, 0]),
+        ];
+        for (groups, expected) in cases {
+            assert_eq!(order(&groups), expected);
+        }
     }
 }

@@ -53,7 +53,6 @@ pub struct Facts {
 /// The facts of every location of the crate.
 pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
     let mut facts = BTreeMap::new();
-    let mut valued_conditions = BTreeSet::new();
     for (id, file) in sources.iter() {
         let mut collector = Collector {
             file: id,
@@ -61,15 +60,9 @@ pub fn statement_facts(sources: &CrateSources) -> BTreeMap<Location, Facts> {
             entered: BTreeSet::new(),
             branch_values: HashMap::new(),
             aliases: HashMap::new(),
-            valued_conditions: &mut valued_conditions,
+            valued_conditions: BTreeSet::new(),
         };
         walk_runnable_code(&file.syntax, &mut collector);
-    }
-    // What runs under a condition whose value a branch gave reads it there.
-    for facts in facts.values_mut() {
-        if let Some(decision) = facts.control.filter(|d| valued_conditions.contains(d)) {
-            facts.uses.insert(condition_value(decision));
-        }
     }
     // Each write counts for every decision above it.
     let writes: Vec<(Location, BTreeSet<String>)> = facts
@@ -103,10 +96,10 @@ struct Collector<'a> {
     /// Names (by their function's `fn` line) bound to a mutable borrow of
     /// a variable: writing through them writes it.
     aliases: HashMap<(u32, String), String>,
-    /// The `if`s and `while`s whose condition a branch gives
+    /// The lines of the `if`s and `while`s whose condition a branch gives
     /// (`if !match t { A => f(x), .. } {`): the branch runs after the
     /// condition's line, so what runs under it reads the branch's value.
-    valued_conditions: &'a mut BTreeSet<Location>,
+    valued_conditions: BTreeSet<u32>,
 }
 
 impl Collector<'_> {
@@ -141,7 +134,7 @@ impl Collector<'_> {
         let location = Location::new(self.file, line);
         // Only local variables (and fields of `self`): paths such as `None`
         // or constants are not variables.
-        let uses = uses
+        let mut uses = uses
             .into_iter()
             .filter(|v| scope.binds(base(v)))
             .collect::<BTreeSet<_>>();
@@ -160,6 +153,9 @@ impl Collector<'_> {
             .control
             .filter(|c| *c != line)
             .map(|c| Location::new(self.file, c));
+        if let Some(decision) = control.filter(|c| self.valued_conditions.contains(&c.line)) {
+            uses.insert(condition_value(decision));
+        }
         let exits = scope
             .exits
             .iter()
@@ -197,17 +193,17 @@ impl Collector<'_> {
                 Some(&*assign.right),
                 written(&assign.left).into_iter().collect(),
             ),
-            Stmt::Expr(expr, _) => match header(expr) {
-                Some(h) if matches!(h.kind, "if" | "while") => {
-                    let value = h.head.and_then(branching);
-                    let decision = Location::new(self.file, scope.location);
-                    if value.is_some() {
-                        self.valued_conditions.insert(decision);
+            Stmt::Expr(expr, _) => {
+                let condition = header(expr).filter(|h| matches!(h.kind, "if" | "while"));
+                match condition.and_then(|h| h.head).and_then(branching) {
+                    Some(value) => {
+                        self.valued_conditions.insert(scope.location);
+                        let decision = Location::new(self.file, scope.location);
+                        (Some(value), vec![condition_value(decision)])
                     }
-                    (value, vec![condition_value(decision)])
+                    None => (None, Vec::new()),
                 }
-                _ => (None, Vec::new()),
-            },
+            }
             _ => (None, Vec::new()),
         };
         if let Some(value) = value {
