@@ -365,7 +365,7 @@ fn run_stages(
             Some((b, l)) => (b, l),
             None => (baseline, localization),
         };
-        let mut remaining: Vec<&GroupRanking> = stage_localization
+        let remaining: Vec<&GroupRanking> = stage_localization
             .groups
             .iter()
             .filter(|g| {
@@ -374,8 +374,7 @@ fn run_stages(
                     && !tests.iter().all(|t| run.unfixed_groups.contains(t))
             })
             .collect();
-        remaining.sort_by(|a, b| order::searched_before(a, b));
-        let Some(&group) = remaining.first() else {
+        let Some(group) = order::next(&remaining) else {
             break finished(&run.unfixed_groups);
         };
         let searched = Searched {
