@@ -8,8 +8,8 @@ mod build;
 mod discover;
 mod registry;
 pub use build::{
-    BuildOutcome, BuildRequest, CompileError, TestExecutable, build_tests, diagnose_tests,
-    nextest_failures, nextest_installed, run_all_tests, run_doctests, run_nextest,
+    BuildOutcome, BuildRequest, CompileError, Doctests, TestExecutable, build_tests,
+    diagnose_tests, nextest_failures, nextest_installed, run_all_tests, run_doctests, run_nextest,
 };
 pub use discover::{Kind, PackageQuery, Target, Workspace, discover};
 pub use registry::dependency_sources;

@@ -12,8 +12,8 @@ use crate::baseline::Baseline;
 use crate::cargo::Workspace;
 use crate::cargo::parse_results;
 use crate::cargo::{
-    BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests, nextest_failures,
-    run_all_tests, run_doctests, run_nextest,
+    BuildOutcome, BuildRequest, CompileError, Doctests, build_tests, diagnose_tests,
+    nextest_failures, run_all_tests, run_doctests, run_nextest,
 };
 use crate::cargo::{CargoFlags, TestTool};
 use crate::code::{FileChange, unified_diff};
@@ -154,7 +154,9 @@ impl std::fmt::Display for Failing {
 }
 
 /// Runs the request's tests with `tool` (and, after nextest, the doctests
-/// if `doctests`), failures of `tolerated` tests tolerated.
+/// if `doctests`), failures of `tolerated` tests tolerated: first with the
+/// doctests merged into one executable, then, unless that passes, as cargo
+/// compiles them, which decides.
 fn run_suite(
     request: &BuildRequest,
     tool: TestTool,
@@ -162,24 +164,48 @@ fn run_suite(
     tolerated: &BTreeSet<String>,
     timeout: Duration,
 ) -> Result<Result<(), Failing>> {
+    if doctests {
+        let merged = run_suite_as(request, tool, tolerated, timeout, Some(Doctests::Merged))?;
+        if merged.is_ok() {
+            return Ok(merged);
+        }
+    }
+    run_suite_as(
+        request,
+        tool,
+        tolerated,
+        timeout,
+        doctests.then_some(Doctests::AsCargo),
+    )
+}
+
+/// One run of [`run_suite`]: the doctests compiled as `doctests` says
+/// (`None`: the package has none, and after nextest none run).
+fn run_suite_as(
+    request: &BuildRequest,
+    tool: TestTool,
+    tolerated: &BTreeSet<String>,
+    timeout: Duration,
+    doctests: Option<Doctests>,
+) -> Result<Result<(), Failing>> {
+    let compiled = doctests.unwrap_or(Doctests::AsCargo);
     Ok(match tool {
         TestTool::Cargo => judge_cargo_test(
-            &run_all_tests(request, Some(timeout))?,
+            &run_all_tests(request, Some(timeout), compiled)?,
             tolerated,
             timeout,
             "cargo test",
         ),
         TestTool::Nextest => {
             let nextest = judge_nextest(&run_nextest(request, Some(timeout))?, tolerated, timeout);
-            if nextest.is_err() || !doctests {
-                nextest
-            } else {
-                judge_cargo_test(
-                    &run_doctests(request, Some(timeout))?,
+            match doctests {
+                Some(compiled) if nextest.is_ok() => judge_cargo_test(
+                    &run_doctests(request, Some(timeout), compiled)?,
                     tolerated,
                     timeout,
                     "cargo test --doc",
-                )
+                ),
+                _ => nextest,
             }
         }
     })
@@ -495,6 +521,46 @@ mod tests {
             panic!("a patch that breaks `calendar`'s tests passed");
         };
         assert_eq!(why, "tests fail with the patch: tests::ordinary_years");
+    }
+
+    #[test]
+    fn doctests_merged_decide_a_pass_and_as_cargo_compiles_them_a_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .unwrap();
+        // The second doctest names a variable `gen`, which edition 2024
+        // reserves: merged, it does not compile; as cargo compiles it, it
+        // passes.
+        let text = "/// ```\n/// assert_eq!(tiny::double(2), 4);\n/// ```\npub fn double(x: u32) -> u32 {\n    x * 2\n}\n\n/// ```\n/// let gen = tiny::double(1);\n/// assert_eq!(gen, 2);\n/// ```\npub fn one() {}\n";
+        std::fs::write(dir.path().join("src/lib.rs"), text).unwrap();
+        let workspace = discover(&PackageQuery::default(), dir.path()).unwrap();
+        let run = |text: &str| {
+            let none = BTreeSet::new();
+            validate(
+                &workspace,
+                &[(PathBuf::from("src/lib.rs"), text.to_string())],
+                &CargoFlags::default(),
+                (&none, &none),
+                Duration::from_secs(300),
+                TestTool::Cargo,
+                Budget::unlimited(),
+            )
+            .unwrap()
+        };
+        let passed = Validation::Passed {
+            warnings: vec![],
+            still_failing: vec![],
+        };
+        assert_eq!(run(text), passed);
+        let Validation::Failed(why) = run(&text.replace("x * 2", "x * 3")) else {
+            panic!("a patch that breaks both doctests passed");
+        };
+        assert!(why.contains("src/lib.rs - double (line 1)"), "{why}");
+        assert!(why.contains("src/lib.rs - one (line 8)"), "{why}");
     }
 
     #[test]
