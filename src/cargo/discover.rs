@@ -128,6 +128,16 @@ impl Package {
             .iter()
             .any(|t| t.kind == Kind::Lib && t.doctest)
     }
+
+    /// Whether the library's doctests are worth compiling merged when its
+    /// edition does not merge them: editions 2018 and 2021 (2024 merges
+    /// them itself; rustdoc cannot read a 2015 crate as 2024, whose paths
+    /// differ).
+    pub fn doctests_merge(&self) -> bool {
+        self.targets.iter().any(|t| {
+            t.kind == Kind::Lib && t.doctest && matches!(t.edition.as_str(), "2018" | "2021")
+        })
+    }
 }
 
 /// A build target of the package.
@@ -137,6 +147,8 @@ pub struct Target {
     pub kind: Kind,
     pub src_path: PathBuf,
     pub doctest: bool,
+    /// The Rust edition it is compiled in (`2021`).
+    pub edition: String,
     /// Whether the target uses libtest (`harness = false` turns it off).
     pub harness: bool,
 }
@@ -370,6 +382,7 @@ fn to_package(chosen: &cargo_metadata::Package, members: &[&cargo_metadata::Pack
                     kind,
                     src_path: t.src_path.clone().into_std_path_buf(),
                     doctest: t.doctest,
+                    edition: t.edition.as_str().to_string(),
                 }
             })
             .collect(),

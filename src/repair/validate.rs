@@ -80,6 +80,11 @@ pub fn validate(
         )));
     }
     let doctests = workspace.package.has_doctests() || !also.is_empty();
+    let doctests = match doctests {
+        false => None,
+        true if workspace.package.doctests_merge() => Some(Doctests::Merged),
+        true => Some(Doctests::AsCargo),
+    };
     let mut tests = run_suite(&request, tool, doctests, flaky, timeout)?;
     let mut still_failing = Vec::new();
     if let Err(Failing::Tests(failing, _)) = &tests
@@ -154,29 +159,24 @@ impl std::fmt::Display for Failing {
 }
 
 /// Runs the request's tests with `tool` (and, after nextest, the doctests
-/// if `doctests`), failures of `tolerated` tests tolerated: first with the
-/// doctests merged into one executable, then, unless that passes, as cargo
-/// compiles them, which decides.
+/// if any), failures of `tolerated` tests tolerated. Doctests to compile
+/// merged are run so first; unless that passes, the run as cargo compiles
+/// them decides.
 fn run_suite(
     request: &BuildRequest,
     tool: TestTool,
-    doctests: bool,
+    doctests: Option<Doctests>,
     tolerated: &BTreeSet<String>,
     timeout: Duration,
 ) -> Result<Result<(), Failing>> {
-    if doctests {
-        let merged = run_suite_as(request, tool, tolerated, timeout, Some(Doctests::Merged))?;
+    if doctests == Some(Doctests::Merged) {
+        let merged = run_suite_as(request, tool, tolerated, timeout, doctests)?;
         if merged.is_ok() {
             return Ok(merged);
         }
     }
-    run_suite_as(
-        request,
-        tool,
-        tolerated,
-        timeout,
-        doctests.then_some(Doctests::AsCargo),
-    )
+    let as_cargo = doctests.map(|_| Doctests::AsCargo);
+    run_suite_as(request, tool, tolerated, timeout, as_cargo)
 }
 
 /// One run of [`run_suite`]: the doctests compiled as `doctests` says
@@ -527,17 +527,22 @@ mod tests {
     fn doctests_merged_decide_a_pass_and_as_cargo_compiles_them_a_failure() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
-        std::fs::write(
-            dir.path().join("Cargo.toml"),
-            "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-        )
-        .unwrap();
         // The second doctest names a variable `gen`, which edition 2024
         // reserves: merged, it does not compile; as cargo compiles it, it
         // passes.
         let text = "/// ```\n/// assert_eq!(tiny::double(2), 4);\n/// ```\npub fn double(x: u32) -> u32 {\n    x * 2\n}\n\n/// ```\n/// let gen = tiny::double(1);\n/// assert_eq!(gen, 2);\n/// ```\npub fn one() {}\n";
         std::fs::write(dir.path().join("src/lib.rs"), text).unwrap();
-        let workspace = discover(&PackageQuery::default(), dir.path()).unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        let of_edition = |edition: &str| {
+            let text = "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = ";
+            fs::write(&manifest, format!("{text}\"{edition}\"\n")).unwrap();
+            discover(&PackageQuery::default(), dir.path()).unwrap()
+        };
+        // rustdoc cannot read a 2015 crate as 2024; 2024 merges by itself.
+        assert!(!of_edition("2015").package.doctests_merge());
+        assert!(!of_edition("2024").package.doctests_merge());
+        let workspace = of_edition("2021");
+        assert!(workspace.package.doctests_merge());
         let run = |text: &str| {
             let none = BTreeSet::new();
             validate(
