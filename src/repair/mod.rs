@@ -227,6 +227,7 @@ impl Concluded {
             flaky,
             rejected: checked.rejected.clone(),
             still_failing: checked.still_failing.clone(),
+            validated_with: checked.validated_with.clone(),
             confidence: checked.diff.as_ref().map(|_| {
                 confidence::assess(&confidence::Evidence::of(
                     &run.stages,
@@ -500,6 +501,7 @@ struct Checked {
     diff: Option<String>,
     new_warnings: Vec<String>,
     still_failing: Vec<String>,
+    validated_with: Option<String>,
     rejected: Option<String>,
     halt: Option<Halt>,
 }
@@ -607,6 +609,7 @@ fn check_patch(
         }
         checked.new_warnings = validated.warnings;
         checked.still_failing = validated.still_failing;
+        checked.validated_with = Some(validated.ran);
         checked.diff = Some(validated.diff);
     }
     if let Some(stage) = run.stages.last_mut() {

@@ -82,6 +82,10 @@ pub struct RepairReport {
     /// fail with the validated patch as they did without it.
     #[serde(default)]
     pub still_failing: Vec<String>,
+    /// What the validation of the patch ran (`cargo test, doctests
+    /// included; the doctests merged into one executable`).
+    #[serde(default)]
+    pub validated_with: Option<String>,
     pub seed: u64,
     pub population: usize,
     /// The suspiciousness metric the locations were ranked by.
@@ -222,6 +226,7 @@ pub struct Ending {
     pub flaky: BTreeSet<String>,
     pub rejected: Option<String>,
     pub still_failing: Vec<String>,
+    pub validated_with: Option<String>,
     pub confidence: Option<Confidence>,
 }
 
@@ -292,6 +297,7 @@ impl RepairReport {
             operators: operator_totals(stages),
             rejected_by_validation: ending.rejected,
             still_failing: ending.still_failing,
+            validated_with: ending.validated_with,
             seed: settings.seed,
             population: settings.population,
             metric: metric.to_string(),
@@ -444,7 +450,7 @@ pub fn summarize(report: &RepairReport, stages: &[Stage], settings: &Settings, c
         let what = format!(
             "a patch of {edits} edit{} that passes every test it was given ({}){but}",
             if edits == 1 { "" } else { "s" },
-            settings.test_tool.describe()
+            (report.validated_with.as_deref()).unwrap_or(settings.test_tool.describe())
         );
         let (verb, said) = match report.confidence.as_ref().map(|c| c.level) {
             Some(Level::Likely) => (
@@ -632,6 +638,7 @@ mod tests {
             )]),
             rejected_by_validation: None,
             still_failing: vec![],
+            validated_with: Some("cargo test, doctests included".into()),
             seed: 0,
             population: 40,
             metric: "ochiai".into(),

@@ -32,6 +32,8 @@ pub enum Validation {
     Passed {
         warnings: Vec<String>,
         still_failing: Vec<String>,
+        /// What ran, for people (`cargo test, doctests included`).
+        ran: String,
     },
     /// Why not: what does not build or which tests fail.
     Failed(String),
@@ -85,7 +87,7 @@ pub fn validate(
         true if workspace.package.doctests_merge() => Some(Doctests::Merged),
         true => Some(Doctests::AsCargo),
     };
-    let mut tests = run_suite(&request, tool, doctests, flaky, timeout)?;
+    let (mut tests, mut merged) = run_suite(&request, tool, doctests, flaky, timeout)?;
     let mut still_failing = Vec::new();
     if let Err(Failing::Tests(failing, _)) = &tests
         && failing.iter().any(|n| !ran.contains(n))
@@ -95,7 +97,7 @@ pub fn validate(
         for (path, text) in &unchanged {
             scratch.write(path, text)?;
         }
-        let failing_before = match run_suite(&request, tool, doctests, flaky, timeout)? {
+        let failing_before = match run_suite(&request, tool, doctests, flaky, timeout)?.0 {
             Err(Failing::Tests(names, _)) => names,
             _ => Vec::new(),
         };
@@ -107,12 +109,19 @@ pub fn validate(
             .filter(|name| !ran.contains(name) && failing_before.contains(name))
             .collect();
         let tolerated: BTreeSet<String> = still_failing.iter().chain(flaky).cloned().collect();
-        tests = run_suite(&request, tool, doctests, &tolerated, timeout)?;
+        (tests, merged) = run_suite(&request, tool, doctests, &tolerated, timeout)?;
     }
     Ok(match tests {
         Ok(()) => Validation::Passed {
             warnings: new_warnings(&request, &unchanged, |path, text| scratch.write(path, text))?,
             still_failing,
+            ran: match merged {
+                true => format!(
+                    "{}; the doctests merged into one executable",
+                    tool.describe()
+                ),
+                false => tool.describe().to_string(),
+            },
         },
         Err(failing) => Validation::Failed(failing.to_string()),
     })
@@ -161,17 +170,18 @@ impl std::fmt::Display for Failing {
 /// Runs the request's tests with `tool` (and, after nextest, the doctests
 /// if any), failures of `tolerated` tests tolerated. Doctests to compile
 /// merged are run so first; unless that passes, the run as cargo compiles
-/// them decides.
+/// them decides. With whether some doctests ran merged in the run that
+/// decided.
 fn run_suite(
     request: &BuildRequest,
     tool: TestTool,
     doctests: Option<Doctests>,
     tolerated: &BTreeSet<String>,
     timeout: Duration,
-) -> Result<Result<(), Failing>> {
+) -> Result<(Result<(), Failing>, bool)> {
     if doctests == Some(Doctests::Merged) {
         let merged = run_suite_as(request, tool, tolerated, timeout, doctests)?;
-        if merged.is_ok() {
+        if merged.0.is_ok() {
             return Ok(merged);
         }
     }
@@ -187,25 +197,26 @@ fn run_suite_as(
     tolerated: &BTreeSet<String>,
     timeout: Duration,
     doctests: Option<Doctests>,
-) -> Result<Result<(), Failing>> {
+) -> Result<(Result<(), Failing>, bool)> {
     let compiled = doctests.unwrap_or(Doctests::AsCargo);
+    // rustdoc says so when it merged doctests.
+    let merged = |finished: &Finished| finished.stdout.contains("merged doctests compilation");
     Ok(match tool {
-        TestTool::Cargo => judge_cargo_test(
-            &run_all_tests(request, Some(timeout), compiled)?,
-            tolerated,
-            timeout,
-            "cargo test",
-        ),
+        TestTool::Cargo => {
+            let finished = run_all_tests(request, Some(timeout), compiled)?;
+            let judged = judge_cargo_test(&finished, tolerated, timeout, "cargo test");
+            (judged, merged(&finished))
+        }
         TestTool::Nextest => {
             let nextest = judge_nextest(&run_nextest(request, Some(timeout))?, tolerated, timeout);
             match doctests {
-                Some(compiled) if nextest.is_ok() => judge_cargo_test(
-                    &run_doctests(request, Some(timeout), compiled)?,
-                    tolerated,
-                    timeout,
-                    "cargo test --doc",
-                ),
-                _ => nextest,
+                Some(compiled) if nextest.is_ok() => {
+                    let finished = run_doctests(request, Some(timeout), compiled)?;
+                    let judged =
+                        judge_cargo_test(&finished, tolerated, timeout, "cargo test --doc");
+                    (judged, merged(&finished))
+                }
+                _ => (nextest, false),
             }
         }
     })
@@ -354,6 +365,8 @@ pub struct Validated {
     /// Doctests and other members' tests that fail as they did without the
     /// patch.
     pub still_failing: Vec<String>,
+    /// What validation ran, for people.
+    pub ran: String,
 }
 
 /// Runs every test on a clean copy with patched files in place: their diff
@@ -400,10 +413,12 @@ pub fn validate_files(
         Validation::Passed {
             warnings,
             still_failing,
+            ran,
         } => Ok(Validated {
             diff: diff_of(user_files, files),
             warnings,
             still_failing,
+            ran,
         }),
         Validation::Failed(reason) => Err(reason),
     })
@@ -507,7 +522,8 @@ mod tests {
             run(&fixed),
             Validation::Passed {
                 warnings: vec![],
-                still_failing: vec!["tests::already_failing".to_string()]
+                still_failing: vec!["tests::already_failing".to_string()],
+                ran: "cargo test, doctests included".to_string(),
             }
         );
         // A patch that breaks a test of `calendar` (which `app`'s tests do
@@ -556,11 +572,20 @@ mod tests {
             )
             .unwrap()
         };
+        // Decided by the run as cargo compiles the doctests.
         let passed = Validation::Passed {
             warnings: vec![],
             still_failing: vec![],
+            ran: "cargo test, doctests included".to_string(),
         };
         assert_eq!(run(text), passed);
+        // Named otherwise, it merges, and the merged run decides.
+        let merged = Validation::Passed {
+            warnings: vec![],
+            still_failing: vec![],
+            ran: "cargo test, doctests included; the doctests merged into one executable".into(),
+        };
+        assert_eq!(run(&text.replace("gen", "one")), merged);
         let Validation::Failed(why) = run(&text.replace("x * 2", "x * 3")) else {
             panic!("a patch that breaks both doctests passed");
         };
@@ -597,7 +622,8 @@ mod tests {
             .unwrap(),
             Validation::Passed {
                 warnings: vec![],
-                still_failing: vec![]
+                still_failing: vec![],
+                ran: "cargo test, doctests included".to_string(),
             }
         );
 
@@ -651,7 +677,8 @@ mod tests {
             .unwrap(),
             Validation::Passed {
                 warnings: vec![],
-                still_failing: vec![]
+                still_failing: vec![],
+                ran: "cargo test, doctests included".to_string(),
             }
         );
 
