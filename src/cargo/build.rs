@@ -179,9 +179,10 @@ pub enum Doctests {
     AsCargo,
     /// Merged into one executable, as edition 2024 compiles them, in a
     /// crate of an earlier edition (228 doctests: 15.5 s as cargo does,
-    /// 1.3 s merged; `Package::doctests_merge` says where it is worth it). Each still runs in its own process, and rustdoc compiles
-    /// apart those it cannot merge. A pass is a pass; a failure may be the
-    /// edition's and is for a run [`Doctests::AsCargo`] to confirm.
+    /// 1.3 s merged; `Package::doctests_merge` says where it is worth it).
+    /// Each still runs in its own process, and rustdoc compiles apart those
+    /// it cannot merge. A pass is a pass; a failure may be the edition's and
+    /// is for a run [`Doctests::AsCargo`] to confirm.
     Merged,
 }
 
@@ -211,6 +212,12 @@ fn compile_doctests(command: &mut Command, doctests: Doctests, target_dir: &Path
         }
         command.env("RUSTDOC", wrapper);
     }
+}
+
+/// Whether the doctests of a test run (`run_all_tests`, `run_doctests`)
+/// were merged into one executable: rustdoc says so only then.
+pub fn doctests_merged(finished: &Finished) -> bool {
+    finished.stdout.contains("merged doctests compilation")
 }
 
 /// Runs the package's whole test suite as a user would, doctests included,
@@ -526,18 +533,14 @@ mod tests {
             cap_lints: false,
             budget: Budget::unlimited(),
         };
-        let output = |doctests| {
+        let run = |doctests| {
             let finished = run_doctests(&request, None, doctests).unwrap();
             assert!(finished.success(), "{}", finished.stderr);
-            format!("{}{}", finished.stdout, finished.stderr)
+            assert!(finished.stdout.contains("2 passed"), "{}", finished.stdout);
+            doctests_merged(&finished)
         };
-        // rustdoc says when it merged them; as cargo does, it does not.
-        let merged = output(Doctests::Merged);
-        assert!(merged.contains("2 passed"), "{merged}");
-        assert!(merged.contains("merged doctests compilation"), "{merged}");
-        let as_cargo = output(Doctests::AsCargo);
-        assert!(as_cargo.contains("2 passed"), "{as_cargo}");
-        assert!(!as_cargo.contains("merged doctests"), "{as_cargo}");
+        assert!(run(Doctests::Merged));
+        assert!(!run(Doctests::AsCargo));
     }
 
     #[test]

@@ -9,7 +9,8 @@ mod discover;
 mod registry;
 pub use build::{
     BuildOutcome, BuildRequest, CompileError, Doctests, TestExecutable, build_tests,
-    diagnose_tests, nextest_failures, nextest_installed, run_all_tests, run_doctests, run_nextest,
+    diagnose_tests, doctests_merged, nextest_failures, nextest_installed, run_all_tests,
+    run_doctests, run_nextest,
 };
 pub use discover::{Kind, PackageQuery, Target, Workspace, discover};
 pub use registry::dependency_sources;

@@ -13,7 +13,7 @@ use crate::cargo::Workspace;
 use crate::cargo::parse_results;
 use crate::cargo::{
     BuildOutcome, BuildRequest, CompileError, Doctests, build_tests, diagnose_tests,
-    nextest_failures, run_all_tests, run_doctests, run_nextest,
+    doctests_merged, nextest_failures, run_all_tests, run_doctests, run_nextest,
 };
 use crate::cargo::{CargoFlags, TestTool};
 use crate::code::{FileChange, unified_diff};
@@ -81,12 +81,13 @@ pub fn validate(
             "the patched crate does not build: {first}"
         )));
     }
-    let doctests = workspace.package.has_doctests() || !also.is_empty();
-    let doctests = match doctests {
-        false => None,
-        true if workspace.package.doctests_merge() => Some(Doctests::Merged),
-        true => Some(Doctests::AsCargo),
-    };
+    let doctests = (workspace.package.has_doctests() || !also.is_empty()).then(|| match workspace
+        .package
+        .doctests_merge()
+    {
+        true => Doctests::Merged,
+        false => Doctests::AsCargo,
+    });
     let (mut tests, mut merged) = run_suite(&request, tool, doctests, flaky, timeout)?;
     let mut still_failing = Vec::new();
     if let Err(Failing::Tests(failing, _)) = &tests
@@ -199,13 +200,11 @@ fn run_suite_as(
     doctests: Option<Doctests>,
 ) -> Result<(Result<(), Failing>, bool)> {
     let compiled = doctests.unwrap_or(Doctests::AsCargo);
-    // rustdoc says so when it merged doctests.
-    let merged = |finished: &Finished| finished.stdout.contains("merged doctests compilation");
     Ok(match tool {
         TestTool::Cargo => {
             let finished = run_all_tests(request, Some(timeout), compiled)?;
             let judged = judge_cargo_test(&finished, tolerated, timeout, "cargo test");
-            (judged, merged(&finished))
+            (judged, doctests_merged(&finished))
         }
         TestTool::Nextest => {
             let nextest = judge_nextest(&run_nextest(request, Some(timeout))?, tolerated, timeout);
@@ -214,7 +213,7 @@ fn run_suite_as(
                     let finished = run_doctests(request, Some(timeout), compiled)?;
                     let judged =
                         judge_cargo_test(&finished, tolerated, timeout, "cargo test --doc");
-                    (judged, merged(&finished))
+                    (judged, doctests_merged(&finished))
                 }
                 _ => (nextest, false),
             }
