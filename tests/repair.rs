@@ -93,6 +93,35 @@ fn shards_of_a_repair_across_members_merge_to_the_fix() {
 }
 
 #[test]
+fn the_type_probes_copy_is_built_again_by_the_search_and_removed_with_the_run() {
+    let dir = fixture("middle");
+    let temp = tempfile::tempdir().unwrap();
+    let output = command(dir.path(), &["-vv"])
+        .env("TMPDIR", temp.path())
+        .output()
+        .unwrap();
+    assert_exit(&output, 0);
+    let err = stderr(&output);
+    // -vv shows each cargo command; the lints-capped builds are of the
+    // scratch copies the type probes and the search build in.
+    let copy_of = |line: &str| {
+        let path = line.split("--manifest-path ").nth(1)?;
+        Some(path.split(' ').next()?.to_string())
+    };
+    let (probes, search) = err.split_once("Typed ").expect(&err);
+    let capped = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains("RUSTC_WORKSPACE_WRAPPER"))
+            .filter_map(copy_of)
+            .collect()
+    };
+    let (probes, search) = (capped(probes), capped(search));
+    assert!(!probes.is_empty() && !search.is_empty(), "{err}");
+    assert_eq!(probes.last(), search.first(), "{err}");
+    assert_eq!(scratch_dirs(temp.path()), Vec::<String>::new());
+}
+
+#[test]
 fn the_same_seed_repeats_the_run() {
     let (_, first) = repair("middle", &["-q"]);
     let (_, second) = repair("middle", &["-q"]);

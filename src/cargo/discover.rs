@@ -1,6 +1,5 @@
 //! Finds the workspace and the package to work on, through `cargo metadata`.
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use cargo_metadata::{DependencyKind, MetadataCommand, TargetKind};
@@ -35,6 +34,13 @@ impl Workspace {
     /// `<target dir>/autofix/<purpose>`, unless `budget` ends first.
     pub fn scratch_copy(&self, purpose: &str, budget: Budget) -> Result<ScratchDir> {
         ScratchDir::create(&self.root, &self.target_dir, purpose, budget)
+    }
+
+    /// A scratch copy as [`scratch_copy`](Self::scratch_copy) makes one, or
+    /// one an earlier build of the run gave back for the same `purpose`
+    /// (see [`ScratchDir::reused`]).
+    pub fn reused_copy(&self, purpose: &str, budget: Budget) -> Result<ScratchDir> {
+        ScratchDir::reused(&self.root, &self.target_dir, purpose, budget)
     }
 
     /// The targets whose code is ranked and edited: the package's library
@@ -111,16 +117,6 @@ impl Package {
             .iter()
             .find(|t| t.kind == Kind::Lib)
             .map(|t| t.name.replace('-', "_"))
-    }
-
-    /// The targets that build the package's code, not its tests: the
-    /// library and the binaries (for `cargo test --lib --bin ...`).
-    pub fn code_targets(&self) -> BTreeSet<(Kind, String)> {
-        self.targets
-            .iter()
-            .filter(|t| matches!(t.kind, Kind::Lib | Kind::ProcMacro | Kind::Bin))
-            .map(|t| (t.kind, t.name.clone()))
-            .collect()
     }
 
     pub fn has_doctests(&self) -> bool {

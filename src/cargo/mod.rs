@@ -8,7 +8,7 @@ mod build;
 mod discover;
 mod registry;
 pub use build::{
-    BuildOutcome, BuildRequest, CompileError, Doctests, TestExecutable, build_tests,
+    BuildOutcome, BuildRequest, CompileError, Doctests, TestExecutable, build_tests, diagnose_code,
     diagnose_tests, doctests_merged, nextest_failures, nextest_installed, run_all_tests,
     run_doctests, run_nextest,
 };

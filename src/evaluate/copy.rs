@@ -1,12 +1,14 @@
 //! A long-lived scratch copy that candidates' versions of the crate are
 //! written into and built in, incrementally: only the files that differ
-//! from the last version written are rewritten.
+//! from the last version written are rewritten. Dropped, it is given back
+//! for the run's next build copy (the type probes' copy becomes the
+//! search's): rustc then compiles only what differs between the two.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::cargo::CargoFlags;
-use crate::cargo::{BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_tests};
+use crate::cargo::{BuildOutcome, BuildRequest, CompileError, build_tests, diagnose_code};
 use crate::cargo::{Kind, Workspace};
 use crate::code::Originals;
 use crate::code::source::FileId;
@@ -18,7 +20,8 @@ use crate::system::scratch::ScratchDir;
 /// A scratch copy of the workspace for building versions of the crate.
 #[derive(Debug)]
 pub struct BuildCopy {
-    scratch: ScratchDir,
+    /// Held until the copy is dropped (then given back).
+    scratch: Option<ScratchDir>,
     manifest_path: PathBuf,
     package: String,
     version: String,
@@ -40,13 +43,13 @@ impl BuildCopy {
         purpose: &str,
         budget: Budget,
     ) -> Result<BuildCopy> {
-        let scratch = workspace.scratch_copy(purpose, budget)?;
+        let scratch = workspace.reused_copy(purpose, budget)?;
         for (_, path, text) in originals.iter() {
             scratch.write(path, text)?;
         }
         Ok(BuildCopy {
             manifest_path: scratch.path_of(&workspace.package.manifest_path),
-            scratch,
+            scratch: Some(scratch),
             package: workspace.package.name.clone(),
             version: workspace.package.version.clone(),
             also: workspace.also_tested(),
@@ -65,13 +68,13 @@ impl BuildCopy {
             .copied()
             .collect();
         for file in restore {
-            self.scratch
+            self.scratch()
                 .write(originals.path(file), originals.text(file))?;
             self.written.remove(&file);
         }
         for (&file, text) in texts {
             if self.written.get(&file) != Some(text) {
-                self.scratch.write(originals.path(file), text)?;
+                self.scratch().write(originals.path(file), text)?;
                 self.written.insert(file, text.clone());
             }
         }
@@ -80,7 +83,11 @@ impl BuildCopy {
 
     /// The copy's root: the workspace's copy.
     pub fn root(&self) -> &Path {
-        self.scratch.root()
+        self.scratch().root()
+    }
+
+    fn scratch(&self) -> &ScratchDir {
+        self.scratch.as_ref().expect("held until dropped")
     }
 
     /// Builds the test executables of what the copy holds (with `only`,
@@ -96,15 +103,10 @@ impl BuildCopy {
         build_tests(&self.request(budget), only, |_| {})
     }
 
-    /// What rustc says about the copy as it stands, its unit tests
-    /// included (with `only`, of these targets alone, as `build`).
-    pub fn diagnose(
-        &self,
-        only: Option<&BTreeSet<(Kind, String)>>,
-        budget: Budget,
-    ) -> Result<Vec<CompileError>> {
-        let only = only.filter(|_| self.also.is_empty());
-        diagnose_tests(&self.request(budget), only)
+    /// What rustc says about the copy's code as it stands, built as its
+    /// users build it (its library and binaries, not their tests).
+    pub fn diagnose(&self, budget: Budget) -> Result<Vec<CompileError>> {
+        diagnose_code(&self.request(budget))
     }
 
     fn request(&self, budget: Budget) -> BuildRequest<'_> {
@@ -114,9 +116,17 @@ impl BuildCopy {
             version: &self.version,
             also: &self.also,
             cargo: &self.cargo,
-            target_dir: &self.scratch.target_dir,
+            target_dir: &self.scratch().target_dir,
             cap_lints: true,
             budget,
+        }
+    }
+}
+
+impl Drop for BuildCopy {
+    fn drop(&mut self) {
+        if let Some(scratch) = self.scratch.take() {
+            scratch.give_back();
         }
     }
 }

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use crate::baseline::Baseline;
-use crate::cargo::{CompileError, Kind};
+use crate::cargo::CompileError;
 use crate::code::Originals;
 use crate::code::free_variables;
 use crate::code::source::{Edit, FileId, Location, splice};
@@ -114,11 +114,8 @@ fn probe_types(
         MAIN_TARGET,
         budget,
     )?;
-    // The package's code alone: its integration tests hold no probe.
-    let code = baseline.workspace.package.code_targets();
-    let code = Some(&code).filter(|targets| !targets.is_empty());
     let mut types = Types::default();
-    for warning in copy.diagnose(code, budget)? {
+    for warning in copy.diagnose(budget)? {
         if let Some(unused) = unused_variable(&warning, space, &originals) {
             types.add_unused(unused);
         }
@@ -138,7 +135,7 @@ fn probe_types(
     if probes.is_empty() {
         return Ok(types);
     }
-    let answers = ask(&mut copy, &originals, &probes, Pass::Mismatch, code, budget)?;
+    let answers = ask(&mut copy, &originals, &probes, Pass::Mismatch, budget)?;
     let mut unsettled = Vec::new();
     for (probe, ty) in probes.iter().zip(&answers) {
         match ty {
@@ -150,7 +147,7 @@ fn probe_types(
         }
     }
     if !unsettled.is_empty() {
-        let answers = ask(&mut copy, &originals, &unsettled, Pass::Drop, code, budget)?;
+        let answers = ask(&mut copy, &originals, &unsettled, Pass::Drop, budget)?;
         for (probe, ty) in unsettled.iter().zip(answers) {
             // `i32` and `f64` may be the fallback for a number nothing
             // constrains (`let mut run = 1;`), which an edit may settle
@@ -177,7 +174,6 @@ fn ask(
     originals: &Originals,
     probes: &[Probe],
     pass: Pass,
-    code: Option<&BTreeSet<(Kind, String)>>,
     budget: Budget,
 ) -> Result<Vec<Option<String>>> {
     // Each file's probes, spliced in; where each probe lies in the result.
@@ -205,7 +201,7 @@ fn ask(
     }
     copy.write(&texts, originals)?;
     let mut answers = vec![None; probes.len()];
-    for diagnostic in copy.diagnose(code, budget)? {
+    for diagnostic in copy.diagnose(budget)? {
         let (Some(label), Some((name, span))) = (&diagnostic.label, diagnostic.spans.first())
         else {
             continue;

@@ -245,14 +245,14 @@ fn new_warnings(
         kept.dedup_by(|a, b| (&a.file, a.line, &a.message) == (&b.file, b.line, &b.message));
         kept
     };
-    let patched = in_changed(diagnose_tests(request, None)?);
+    let patched = in_changed(diagnose_tests(request)?);
     if patched.is_empty() {
         return Ok(Vec::new());
     }
     for (path, text) in unchanged {
         write(path, text)?;
     }
-    let mut before: Vec<(Option<String>, String)> = in_changed(diagnose_tests(request, None)?)
+    let mut before: Vec<(Option<String>, String)> = in_changed(diagnose_tests(request)?)
         .into_iter()
         .map(|w| (w.file, w.message))
         .collect();

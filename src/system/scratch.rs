@@ -93,6 +93,34 @@ impl ScratchDir {
         })
     }
 
+    /// A copy of the workspace at `root` as [`create`](Self::create) makes
+    /// one, or one an earlier build of the run gave back building in the
+    /// same target dir: at the same path, rustc compiles only what changed
+    /// (winnow's library and unit tests: 6.3 s in a new copy, 1.2 s).
+    pub fn reused(root: &Path, target_dir: &Path, purpose: &str, budget: Budget) -> Result<Self> {
+        let building_in = target_dir.join("autofix").join(purpose);
+        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        let given_back = spare.as_mut().and_then(|spare| {
+            let same = spare
+                .iter()
+                .rposition(|s| s.original_root == root && s.target_dir == building_in)?;
+            Some(spare.swap_remove(same))
+        });
+        drop(spare);
+        given_back.map_or_else(|| Self::create(root, target_dir, purpose, budget), Ok)
+    }
+
+    /// Done with the copy: in a run, its files are put back and it is kept
+    /// for [`reused`](Self::reused) until the run ends; else it is removed.
+    pub fn give_back(self) {
+        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(spare) = spare.as_mut()
+            && self.reset().is_ok()
+        {
+            spare.push(self);
+        }
+    }
+
     /// The copy of the workspace root.
     pub fn root(&self) -> &Path {
         &self.root
@@ -124,9 +152,14 @@ impl ScratchDir {
     /// every write of the tool into a copy goes through here. Refuses a
     /// path that leaves the copy, also through a symbolic link on the way
     /// (the copy holds none, see [`copy_tree`]; this keeps it so).
+    /// A file that already holds `text` is left as it is: a new
+    /// modification time would have cargo compile its crate again.
     pub fn write(&self, relative: &Path, text: &str) -> Result<()> {
         let path = self.file(relative)?;
         self.ensure_no_link_on_the_way(relative)?;
+        if fs::read(&path).is_ok_and(|bytes| bytes == text.as_bytes()) {
+            return Ok(());
+        }
         let mut before = self.before.lock().unwrap_or_else(|e| e.into_inner());
         if !before.contains_key(relative) {
             before.insert(relative.to_path_buf(), fs::read(&path).ok());
@@ -185,6 +218,10 @@ fn new_scratch_dir() -> Result<(TempDir, Lock)> {
     Ok((temp, alive))
 }
 
+/// The copies given back in this run, for the run's next builds (`None`:
+/// no run, a copy given back is removed). See [`ScratchDir::reused`].
+static SPARE: Mutex<Option<Vec<ScratchDir>>> = Mutex::new(None);
+
 /// The run's own scratch dir, for as long as the run lives: it holds the
 /// temp files of the run and of every process it starts (`tmp/`, their
 /// `TMPDIR`: captured output, the linker's files), and the record of the
@@ -206,6 +243,7 @@ impl RunDir {
             tmp,
             groups: temp.path().join(RUN_GROUPS),
         }));
+        *SPARE.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
         Ok(RunDir {
             _temp: temp,
             _alive: alive,
@@ -215,6 +253,9 @@ impl RunDir {
 
 impl Drop for RunDir {
     fn drop(&mut self) {
+        // The copies kept for reuse are removed with the run.
+        let spare = SPARE.lock().unwrap_or_else(|e| e.into_inner()).take();
+        drop(spare);
         process::set_run_dir(None);
     }
 }
