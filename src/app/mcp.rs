@@ -247,8 +247,10 @@ impl Package {
                     })?;
             }
             _ => {
-                // The old session's scratch copies go first.
+                // The old session's scratch copies go first, and those
+                // kept for reuse, which hold the files as they were.
                 self.open = None;
+                scratch::forget_given_back();
                 let (workspace, options) = (self.workspace.clone(), self.ranking.clone());
                 let session = Session::measure(workspace, options, Budget::unlimited())?;
                 self.open = Some(Open {

@@ -327,8 +327,9 @@ pub fn diagnose_tests(request: &BuildRequest) -> Result<Vec<CompileError>> {
 /// (`cargo build`: its library and binaries, not their unit tests), as
 /// [`diagnose_tests`]. A crate's unit tests can be most of what rustc
 /// checks before it stops at a type error in the code (winnow: 6.5 s with
-/// them, 2.2 s without); the dependencies are the test builds' (they built
-/// the library too, for the integration tests and doctests).
+/// them, 2.2 s without). The dependencies are the test builds' but where
+/// a dev-dependency asks a shared one for more features (resolver 2): that
+/// one is built once more, on a first run.
 pub fn diagnose_code(request: &BuildRequest) -> Result<Vec<CompileError>> {
     let mut command = cargo_for(&["build"], request);
     command.arg("--message-format=json");

@@ -18,6 +18,11 @@ use crate::exit::{Context, Result, ensure};
 use crate::system::lock::Lock;
 use crate::system::{Budget, process};
 
+mod spare;
+
+pub use spare::forget_given_back;
+use spare::{Listing, listing};
+
 /// The target dir (under `<target>/autofix/`) of the copies that are never
 /// built at the same time: the instrumented one, the type probes', the
 /// woven one, the one a patch is validated in. Sharing it, they compile
@@ -49,6 +54,8 @@ pub struct ScratchDir {
     /// What each file written held before its first write (`None`: it did
     /// not exist), for [`reset`](Self::reset).
     before: Mutex<BTreeMap<PathBuf, Option<Vec<u8>>>>,
+    /// What the copy held when made, to tell whether it can be reused.
+    made: Option<Listing>,
 }
 
 impl ScratchDir {
@@ -66,6 +73,7 @@ impl ScratchDir {
         fs::create_dir(&copy).with_context(|| format!("cannot create {}", copy.display()))?;
         copy_tree(root, &copy, target_dir, budget)?;
         rewrite_outside_path_dependencies(root, &copy)?;
+        let made = listing(&copy);
         let autofix = target_dir.join("autofix");
         let shared_target = autofix.join(purpose);
         let target_dir = match fs::create_dir_all(&shared_target) {
@@ -90,35 +98,8 @@ impl ScratchDir {
             original_root: root.to_path_buf(),
             target_dir,
             before: Mutex::default(),
+            made,
         })
-    }
-
-    /// A copy of the workspace at `root` as [`create`](Self::create) makes
-    /// one, or one an earlier build of the run gave back building in the
-    /// same target dir: at the same path, rustc compiles only what changed
-    /// (winnow's library and unit tests: 6.3 s in a new copy, 1.2 s).
-    pub fn reused(root: &Path, target_dir: &Path, purpose: &str, budget: Budget) -> Result<Self> {
-        let building_in = target_dir.join("autofix").join(purpose);
-        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
-        let given_back = spare.as_mut().and_then(|spare| {
-            let same = spare
-                .iter()
-                .rposition(|s| s.original_root == root && s.target_dir == building_in)?;
-            Some(spare.swap_remove(same))
-        });
-        drop(spare);
-        given_back.map_or_else(|| Self::create(root, target_dir, purpose, budget), Ok)
-    }
-
-    /// Done with the copy: in a run, its files are put back and it is kept
-    /// for [`reused`](Self::reused) until the run ends; else it is removed.
-    pub fn give_back(self) {
-        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(spare) = spare.as_mut()
-            && self.reset().is_ok()
-        {
-            spare.push(self);
-        }
     }
 
     /// The copy of the workspace root.
@@ -218,10 +199,6 @@ fn new_scratch_dir() -> Result<(TempDir, Lock)> {
     Ok((temp, alive))
 }
 
-/// The copies given back in this run, for the run's next builds (`None`:
-/// no run, a copy given back is removed). See [`ScratchDir::reused`].
-static SPARE: Mutex<Option<Vec<ScratchDir>>> = Mutex::new(None);
-
 /// The run's own scratch dir, for as long as the run lives: it holds the
 /// temp files of the run and of every process it starts (`tmp/`, their
 /// `TMPDIR`: captured output, the linker's files), and the record of the
@@ -243,7 +220,7 @@ impl RunDir {
             tmp,
             groups: temp.path().join(RUN_GROUPS),
         }));
-        *SPARE.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
+        spare::start();
         Ok(RunDir {
             _temp: temp,
             _alive: alive,
@@ -253,9 +230,7 @@ impl RunDir {
 
 impl Drop for RunDir {
     fn drop(&mut self) {
-        // The copies kept for reuse are removed with the run.
-        let spare = SPARE.lock().unwrap_or_else(|e| e.into_inner()).take();
-        drop(spare);
+        spare::end();
         process::set_run_dir(None);
     }
 }
@@ -604,192 +579,4 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn outside_path_dependencies_become_absolute() {
-        let mut manifest: toml::Table = r#"
-            [package]
-            name = "app"
-            [dependencies]
-            inside = { path = "../sibling" }
-            outside = { path = "../../elsewhere/lib" }
-            registry = "1"
-            [target.'cfg(unix)'.dev-dependencies]
-            helper = { path = "../../helper" }
-        "#
-        .parse()
-        .unwrap();
-        let changed = rewrite_manifest(&mut manifest, Path::new("/ws/app"), Path::new("/ws"));
-        assert!(changed);
-        assert_eq!(
-            manifest["dependencies"]["inside"]["path"].as_str(),
-            Some("../sibling")
-        );
-        assert_eq!(
-            manifest["dependencies"]["outside"]["path"].as_str(),
-            Some("/elsewhere/lib")
-        );
-        assert_eq!(manifest["dependencies"]["registry"].as_str(), Some("1"));
-        assert_eq!(
-            manifest["target"]["cfg(unix)"]["dev-dependencies"]["helper"]["path"].as_str(),
-            Some("/helper")
-        );
-    }
-
-    #[test]
-    fn manifests_without_outside_paths_are_left_alone() {
-        let mut manifest: toml::Table = "[dependencies]\nx = { path = \"sub\" }\n".parse().unwrap();
-        assert!(!rewrite_manifest(
-            &mut manifest,
-            Path::new("/ws"),
-            Path::new("/ws")
-        ));
-    }
-
-    /// A scratch copy of the workspace at `root`, building in its target dir.
-    fn unit_copy(root: &Path) -> ScratchDir {
-        ScratchDir::create(root, &root.join("target"), "unit", Budget::unlimited()).unwrap()
-    }
-
-    #[test]
-    fn writes_stay_inside_the_copy() {
-        let original = tempfile::tempdir().unwrap();
-        fs::write(
-            original.path().join("Cargo.toml"),
-            "[package]\nname = \"x\"\n",
-        )
-        .unwrap();
-        let scratch = unit_copy(original.path());
-        let outside = original.path().join("Cargo.toml");
-        assert!(scratch.write(&outside, "oops").is_err());
-        assert!(scratch.write(Path::new("../escape"), "oops").is_err());
-        scratch.write(Path::new("Cargo.toml"), "changed").unwrap();
-        assert_eq!(
-            fs::read_to_string(&outside).unwrap(),
-            "[package]\nname = \"x\"\n"
-        );
-        assert_eq!(
-            fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap(),
-            "changed"
-        );
-    }
-
-    #[test]
-    fn a_reset_copy_holds_the_workspace_again_at_the_same_path() {
-        let original = tempfile::tempdir().unwrap();
-        fs::create_dir(original.path().join("src")).unwrap();
-        fs::write(original.path().join("src/lib.rs"), "pub fn f() {}\n").unwrap();
-        let scratch = unit_copy(original.path());
-        let (lib, new) = (Path::new("src/lib.rs"), Path::new("src/new.rs"));
-        scratch.write(lib, "probed").unwrap();
-        scratch.write(lib, "probed twice").unwrap();
-        scratch.write(new, "mod x;").unwrap();
-        scratch.reset().unwrap();
-        let root = scratch.root().to_path_buf();
-        assert_eq!(
-            fs::read_to_string(root.join(lib)).unwrap(),
-            "pub fn f() {}\n"
-        );
-        assert!(!root.join(new).exists());
-        // Once more: what the first write after a reset found is put back.
-        scratch.write(lib, "patched").unwrap();
-        scratch.reset().unwrap();
-        assert_eq!(
-            fs::read_to_string(root.join(lib)).unwrap(),
-            "pub fn f() {}\n"
-        );
-        assert_eq!(scratch.root(), root);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn links_are_copied_as_their_content_and_never_written_through() {
-        let base = tempfile::tempdir().unwrap();
-        let package = base.path().join("pkg");
-        let elsewhere = base.path().join("elsewhere");
-        fs::create_dir_all(package.join("sub")).unwrap();
-        fs::create_dir_all(elsewhere.join("src")).unwrap();
-        fs::write(package.join("Cargo.toml"), "[package]\n").unwrap();
-        fs::write(elsewhere.join("src/lib.rs"), "mine").unwrap();
-        std::os::unix::fs::symlink("../elsewhere/src", package.join("src")).unwrap();
-        std::os::unix::fs::symlink("/no/such/file", package.join("sub/dangling")).unwrap();
-        std::os::unix::fs::symlink("..", package.join("sub/up")).unwrap();
-        let scratch = unit_copy(&package);
-        let copied = scratch.root().join("src");
-        assert!(!copied.is_symlink() && copied.is_dir());
-        assert_eq!(fs::read_to_string(copied.join("lib.rs")).unwrap(), "mine");
-        assert!(!scratch.root().join("sub/dangling").exists());
-        scratch.write(Path::new("src/lib.rs"), "woven").unwrap();
-        assert_eq!(
-            fs::read_to_string(elsewhere.join("src/lib.rs")).unwrap(),
-            "mine"
-        );
-
-        // A link made in the copy later is refused too.
-        fs::remove_dir_all(&copied).unwrap();
-        std::os::unix::fs::symlink(elsewhere.join("src"), &copied).unwrap();
-        let refused = scratch.write(Path::new("src/lib.rs"), "woven").unwrap_err();
-        assert!(
-            refused.to_string().contains("is a symbolic link"),
-            "{refused}"
-        );
-        assert_eq!(
-            fs::read_to_string(elsewhere.join("src/lib.rs")).unwrap(),
-            "mine"
-        );
-    }
-
-    #[test]
-    fn a_new_target_dir_starts_from_the_builds_there_are_with_their_times() {
-        let original = tempfile::tempdir().unwrap();
-        fs::write(original.path().join("Cargo.toml"), "[package]\n").unwrap();
-        let target = original.path().join("target");
-        // The user's own `cargo test` built a dependency.
-        let users = target.join("debug");
-        fs::create_dir_all(users.join("deps")).unwrap();
-        fs::create_dir_all(users.join("incremental").join("app-1")).unwrap();
-        fs::write(users.join("deps").join("libdep-1.rlib"), "built").unwrap();
-        fs::write(users.join("incremental").join("app-1").join("s"), "state").unwrap();
-        let long_ago = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
-        fs::File::options()
-            .write(true)
-            .open(users.join("deps").join("libdep-1.rlib"))
-            .unwrap()
-            .set_modified(long_ago)
-            .unwrap();
-        let built = |scratch: &ScratchDir, name: &str| {
-            let path = scratch.target_dir.join("debug").join("deps").join(name);
-            fs::read_to_string(&path).ok().map(|text| {
-                let modified = fs::metadata(&path).unwrap().modified().unwrap();
-                (text, modified)
-            })
-        };
-
-        let main =
-            ScratchDir::create(original.path(), &target, MAIN_TARGET, Budget::unlimited()).unwrap();
-        assert_eq!(
-            built(&main, "libdep-1.rlib"),
-            Some(("built".into(), long_ago))
-        );
-        assert!(!main.target_dir.join("debug").join("incremental").exists());
-        assert!(!main.target_dir.join("debug.seeding").exists());
-
-        // A worker starts from `main`, with what was built there since.
-        fs::write(main.target_dir.join("debug/deps/libdep-2.rlib"), "woven").unwrap();
-        let worker =
-            ScratchDir::create(original.path(), &target, "worker-0", Budget::unlimited()).unwrap();
-        assert_eq!(
-            built(&worker, "libdep-1.rlib"),
-            Some(("built".into(), long_ago))
-        );
-        assert_eq!(built(&worker, "libdep-2.rlib").unwrap().0, "woven");
-
-        // A dir with builds of its own keeps them.
-        fs::write(main.target_dir.join("debug/deps/libdep-2.rlib"), "rebuilt").unwrap();
-        let again =
-            ScratchDir::create(original.path(), &target, "worker-0", Budget::unlimited()).unwrap();
-        assert_eq!(built(&again, "libdep-2.rlib").unwrap().0, "woven");
-    }
-}
+mod tests;
