@@ -81,13 +81,11 @@ pub fn validate(
             "the patched crate does not build: {first}"
         )));
     }
-    let doctests = (workspace.package.has_doctests() || !also.is_empty()).then(|| match workspace
-        .package
-        .doctests_merge()
-    {
+    let compiled = match workspace.package.doctests_merge() {
         true => Doctests::Merged,
         false => Doctests::AsCargo,
-    });
+    };
+    let doctests = (workspace.package.has_doctests() || !also.is_empty()).then_some(compiled);
     let (mut tests, mut merged) = run_suite(&request, tool, doctests, flaky, timeout)?;
     let mut still_failing = Vec::new();
     if let Err(Failing::Tests(failing, _)) = &tests

@@ -20,8 +20,8 @@ use crate::system::{Budget, process};
 
 mod spare;
 
+use spare::Listing;
 pub use spare::forget_given_back;
-use spare::{Listing, listing};
 
 /// The target dir (under `<target>/autofix/`) of the copies that are never
 /// built at the same time: the instrumented one, the type probes', the
@@ -54,7 +54,7 @@ pub struct ScratchDir {
     /// What each file written held before its first write (`None`: it did
     /// not exist), for [`reset`](Self::reset).
     before: Mutex<BTreeMap<PathBuf, Option<Vec<u8>>>>,
-    /// What the copy held when made, to tell whether it can be reused.
+    /// What a copy made to be reused held when made (see `spare`).
     made: Option<Listing>,
 }
 
@@ -73,7 +73,6 @@ impl ScratchDir {
         fs::create_dir(&copy).with_context(|| format!("cannot create {}", copy.display()))?;
         copy_tree(root, &copy, target_dir, budget)?;
         rewrite_outside_path_dependencies(root, &copy)?;
-        let made = listing(&copy);
         let autofix = target_dir.join("autofix");
         let shared_target = autofix.join(purpose);
         let target_dir = match fs::create_dir_all(&shared_target) {
@@ -98,7 +97,7 @@ impl ScratchDir {
             original_root: root.to_path_buf(),
             target_dir,
             before: Mutex::default(),
-            made,
+            made: None,
         })
     }
 

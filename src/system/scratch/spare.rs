@@ -29,7 +29,7 @@ pub(super) type Listing = BTreeMap<PathBuf, Option<(u64, SystemTime)>>;
 /// Lists what is under `root` (`None` if any of it cannot be read), but
 /// lockfiles: cargo writes one where the workspace has none, the same for
 /// every build of the same manifests.
-pub(super) fn listing(root: &Path) -> Option<Listing> {
+fn listing(root: &Path) -> Option<Listing> {
     let mut listed = Listing::new();
     for entry in WalkDir::new(root).min_depth(1) {
         let entry = entry.ok()?;
@@ -81,7 +81,12 @@ impl ScratchDir {
             Some(spare.swap_remove(same))
         });
         drop(spare);
-        given_back.map_or_else(|| Self::create(root, target_dir, purpose, budget), Ok)
+        if let Some(copy) = given_back {
+            return Ok(copy);
+        }
+        let mut copy = Self::create(root, target_dir, purpose, budget)?;
+        copy.made = listing(&copy.root);
+        Ok(copy)
     }
 
     /// Done with the copy: in a run, if it holds what it was made with but
