@@ -103,6 +103,7 @@ const PINNED: &[&str] = &[
     "testdata/uninstrumented eb09c4db0b6a8db8 2f4eb6112d6efe3e 1911848140040221 1e6c5cca594ba621 171 223",
     "testdata/unparsable cbf29ce484222325 bd612ea5b46087a0 51a7f596d6a2bf8c 7bb0372bc26d1171 0 14",
     "testdata/unrepairable e040040b02c63510 cd09fba12fc61a87 45c15f7e12d21a40 22d4a5be1ea007b0 151 479",
+    "testdata/unsteady_test e52a79a141ac775f e598746ef97c117d 7e0744959616b0e1 a8ba94a2055fe907 226 694",
     "testdata/unused_binding e5c789ecbb43f1ac 2ce4c449d080d630 09d4b3b6e9fe3d77 0b17cf8c08e5bb03 507 1402",
     "testdata/unzip_pairs ff0bcf363cd34b20 fb1a4a03128e4bbd 15dd7117ad9b0f64 c2b5054a6c7f5ecd 69 238",
     "testdata/useless_comparison 7e0ea5b28d055014 6bae802c8b8c6600 41d3456dcc7af795 0d4d822329cb8c60 48 75",

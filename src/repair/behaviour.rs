@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::baseline::Baseline;
+use crate::baseline::{Baseline, TestRecord};
 use crate::cargo::TestId;
 use crate::code::Originals;
 use crate::code::source::{FileId, Location, reaches};
@@ -23,36 +23,93 @@ fn edited(candidate: &Candidate) -> BTreeSet<Location> {
     candidate.edits().iter().map(|e| e.location()).collect()
 }
 
-/// How many originally passing tests execute a line `candidate` edits.
-pub fn passing_reach(candidate: &Candidate, baseline: &Baseline, model: &FitnessModel) -> usize {
+/// The originally passing tests that execute a line `candidate` edits.
+pub fn reaching<'a>(
+    candidate: &Candidate,
+    baseline: &'a Baseline,
+    model: &'a FitnessModel,
+) -> impl Iterator<Item = &'a TestRecord> {
     let edited = edited(candidate);
     baseline
         .records
         .iter()
-        .filter(|r| model.originally_passing.contains(&r.test) && reaches(&r.lines, &edited))
-        .count()
+        .filter(move |r| model.originally_passing.contains(&r.test) && reaches(&r.lines, &edited))
+}
+
+/// The runs of the original that look for [`Unsteady`] tests: a
+/// randomized test may run the same lines twice by chance (a property
+/// test of `unicode-segmentation` did in one run of three), rarely three
+/// times.
+const RERUNS: usize = 2;
+
+/// How many originally passing tests execute a line `candidate` edits.
+pub fn passing_reach(candidate: &Candidate, baseline: &Baseline, model: &FitnessModel) -> usize {
+    reaching(candidate, baseline, model).count()
+}
+
+/// The tests that execute other lines in a later run of the original than
+/// in the baseline's (a randomized test, a hash map's order, the clock):
+/// what they do with a patch cannot be told from their own variation, so
+/// they are left out of its measure.
+#[derive(Debug, Default)]
+pub struct Unsteady(BTreeSet<TestId>);
+
+impl Unsteady {
+    /// Runs `tests` on the original [`RERUNS`] times more (nothing kept
+    /// between runs is read) and compares what they execute with the
+    /// baseline.
+    pub fn measure(
+        tests: BTreeSet<TestId>,
+        baseline: &Baseline,
+        settings: &Settings,
+        budget: Budget,
+    ) -> Result<Unsteady> {
+        let evaluation = crate::evaluate::Settings {
+            cache: false,
+            ..settings.evaluation.clone()
+        };
+        let first: BTreeMap<TestId, &BTreeSet<Location>> = baseline
+            .records
+            .iter()
+            .map(|r| (r.test, &r.lines))
+            .collect();
+        let mut unsteady = BTreeSet::new();
+        for _ in 0..RERUNS {
+            let steady = tests.difference(&unsteady).copied().collect::<Vec<_>>();
+            if steady.is_empty() {
+                break;
+            }
+            let again = evaluation.coverage(baseline, steady, &BTreeMap::new(), budget)?;
+            unsteady.extend(
+                in_baseline(&again, baseline)
+                    .filter(|(test, lines)| first.get(test).is_some_and(|first| first != lines))
+                    .map(|(test, _)| test),
+            );
+        }
+        Ok(Unsteady(unsteady))
+    }
 }
 
 /// How much `scored` changes the lines the originally passing tests that
-/// reach its edits execute.
+/// reach its edits execute, those `unsteady` left out (none reaching
+/// them: 0); `None` when every one that does is unsteady.
 pub fn behaviour_change(
     scored: &Scored,
     baseline: &Baseline,
     originals: &Originals,
+    unsteady: &Unsteady,
     model: &FitnessModel,
     settings: &Settings,
     budget: Budget,
-) -> Result<usize> {
-    let edited = edited(&scored.candidate);
-    let before: BTreeMap<TestId, &BTreeSet<Location>> = baseline
-        .records
+) -> Result<Option<usize>> {
+    let reached: Vec<&TestRecord> = reaching(&scored.candidate, baseline, model).collect();
+    let before: BTreeMap<TestId, &BTreeSet<Location>> = reached
         .iter()
-        .filter(|r| model.originally_passing.contains(&r.test))
-        .filter(|r| reaches(&r.lines, &edited))
+        .filter(|r| !unsteady.0.contains(&r.test))
         .map(|r| (r.test, &r.lines))
         .collect();
     if before.is_empty() {
-        return Ok(0);
+        return Ok(reached.is_empty().then_some(0));
     }
     let files = scored.candidate.files(originals);
     let tests = before.keys().copied();
@@ -61,22 +118,29 @@ pub fn behaviour_change(
         .coverage(baseline, tests, &files, budget)?;
     let shifts = line_shifts(&scored.candidate, originals);
     let mut change = 0;
-    for record in &patched.records {
-        let name = &patched.suite.get(record.test).full_name;
-        let Some(test) = baseline.suite.find(name) else {
-            continue;
-        };
+    for (test, after) in in_baseline(&patched, baseline) {
         let Some(lines) = before.get(&test) else {
             continue;
         };
-        let after: BTreeSet<Location> = record
-            .lines
+        let after: BTreeSet<Location> = after
             .iter()
             .map(|&l| original_location(l, &shifts))
             .collect();
         change += lines.symmetric_difference(&after).count();
     }
-    Ok(change)
+    Ok(Some(change))
+}
+
+/// The tests of `measured` (a remeasure of `baseline`'s) as `baseline`
+/// names them, with the lines they executed.
+fn in_baseline<'a>(
+    measured: &'a Baseline,
+    baseline: &'a Baseline,
+) -> impl Iterator<Item = (TestId, &'a BTreeSet<Location>)> {
+    measured.records.iter().filter_map(|record| {
+        let name = &measured.suite.get(record.test).full_name;
+        Some((baseline.suite.find(name)?, &record.lines))
+    })
 }
 
 /// Where an edit changes the number of lines: the original line it starts

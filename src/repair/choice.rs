@@ -33,7 +33,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::Baseline;
-use crate::cargo::dependency_sources;
+use crate::cargo::{TestId, dependency_sources};
 use crate::code::source::{Edit, FileId};
 use crate::code::{Degenerate, Originals, TokenModel};
 use crate::evaluate::FitnessModel;
@@ -41,7 +41,7 @@ use crate::exit::{Error, Result};
 use crate::localize::Crash;
 use crate::mutation::Candidate;
 use crate::repair::answer::{answers, crash_operands};
-use crate::repair::behaviour::{behaviour_change, passing_reach};
+use crate::repair::behaviour::{Unsteady, behaviour_change, passing_reach, reaching};
 use crate::repair::rivals;
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
@@ -208,25 +208,49 @@ pub fn rank_plausible(
         )
     };
     alternatives.sort_by_key(static_key);
-    if alternatives.len() > 1 {
-        measure_until_decided(&mut alternatives, |scored| {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return Ok(None);
-            }
-            match behaviour_change(scored, baseline, &originals, model, settings, budget) {
-                Ok(change) => Ok(Some(change)),
-                // Stopped: the measured ones and the rest in static order.
-                Err(Error::Halt(_)) => Ok(None),
-                Err(error) => Err(error),
-            }
-        })?;
+    let past = || deadline.is_some_and(|d| Instant::now() >= d);
+    if alternatives.len() > 1 && !past() {
+        // The tests any measured one may run, run once more on the
+        // original first: those that run other lines anyway are not
+        // counted.
+        let reached: BTreeSet<TestId> = alternatives
+            .iter()
+            .take(MEASURED)
+            .flat_map(|a| reaching(&a.scored.candidate, baseline, model))
+            .map(|r| r.test)
+            .collect();
+        let unsteady = unless_halted(Unsteady::measure(reached, baseline, settings, budget))?;
+        if let Some(unsteady) = unsteady {
+            let mut halted = false;
+            measure_until_decided(&mut alternatives, |scored| {
+                if halted || past() {
+                    return Ok(None);
+                }
+                let measured = unless_halted(behaviour_change(
+                    scored, baseline, &originals, &unsteady, model, settings, budget,
+                ))?;
+                halted = measured.is_none();
+                Ok(measured.flatten())
+            })?;
+        }
     }
     alternatives.sort_by_key(|a| (a.measures.order(), a.size));
     Ok(alternatives)
 }
 
+/// `result`'s value, `None` if the run was stopped (the measured ones and
+/// the rest then keep their static order).
+fn unless_halted<T>(result: Result<T>) -> Result<Option<T>> {
+    match result {
+        Ok(value) => Ok(Some(value)),
+        Err(Error::Halt(_)) => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
 /// Measures the behaviour change of the first [`MEASURED`] of
-/// `alternatives` (in their order) with `measure` (`None`: stop measuring),
+/// `alternatives` (in their order) with `measure` (`None`: not measured,
+/// for one it cannot measure and, once stopped, for every one),
 /// leaving out those that could not come first even if they changed
 /// nothing: once a measured one is ahead of every unmeasured one's best
 /// case, the choice is made (each measure is an instrumented build and a
@@ -244,7 +268,7 @@ fn measure_until_decided(
             continue;
         }
         let Some(change) = measure(&alternative.scored)? else {
-            break;
+            continue;
         };
         alternative.measures.behaviour_change = Some(change);
         let key = (alternative.measures.order(), alternative.size);
