@@ -643,6 +643,54 @@ fn a_package_whose_dev_dependency_is_another_version_of_itself_is_repaired() {
     );
 }
 
+/// `criterion` depends on the published `tinytemplate` of the very
+/// version its repository holds: `tinytemplate@1.2.1` names both, so the
+/// package is named to cargo by its directory too. Here the copy of the
+/// same version comes from a git repository.
+#[test]
+fn a_package_whose_dev_dependency_is_a_copy_of_the_same_version_is_repaired() {
+    let dir = fixture("self_dependent");
+    let old = dir.path().join("old");
+    let manifest = old.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    fs::write(&manifest, text.replace("0.1.0", "0.2.0")).unwrap();
+    for args in [
+        &["init", "-q"][..],
+        &["add", "-A"],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "0.2.0",
+        ],
+    ] {
+        let status = Command::new("git")
+            .args(args)
+            .current_dir(&old)
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
+    let manifest = dir.path().join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let git = format!("git = \"file://{}\"", old.display());
+    fs::write(
+        &manifest,
+        text.replace("version = \"0.1\", path = \"old\"", &git),
+    )
+    .unwrap();
+    let output = autofix(dir.path(), &["-q"]);
+    assert_eq!(
+        changed_lines(&stdout(&output)),
+        ["-    n * (n - 1) / 2", "+    n * (n + 1) / 2"],
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn a_crate_that_is_no_std_outside_its_tests_is_ranked_and_repaired() {
     // Its integration test links the library built without `cfg(test)`,

@@ -87,13 +87,7 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
         .args(subcommand)
         .arg("--manifest-path")
         .arg(request.manifest_path)
-        // By name and version: a package whose lockfile holds another
-        // version of itself (a dev-dependency's dependency) is ambiguous
-        // by name alone.
-        .args([
-            "--package",
-            &format!("{}@{}", request.package, request.version),
-        ])
+        .args(["--package", &package_spec(request)])
         .args(request.also.iter().flat_map(|spec| ["--package", spec]))
         .arg("--target-dir")
         .arg(request.target_dir)
@@ -125,6 +119,27 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
         crate::system::console::echo(&command);
     }
     command
+}
+
+/// The package id spec that names the request's package to cargo: its
+/// directory's `file://` URL, name and version. By name alone, a package
+/// whose lockfile holds another version of itself (a dev-dependency's
+/// dependency) is ambiguous; by name and version too, when that is the
+/// same version, published (`criterion` depends on `tinytemplate`).
+fn package_spec(request: &BuildRequest) -> String {
+    let spec = format!("{}@{}", request.package, request.version);
+    match request.manifest_path.parent() {
+        Some(dir) if cfg!(unix) && dir.is_absolute() => {
+            // What a URL's path cannot hold as it is.
+            let path = dir
+                .to_string_lossy()
+                .replace('%', "%25")
+                .replace('#', "%23")
+                .replace('?', "%3F");
+            format!("file://{path}#{spec}")
+        }
+        _ => spec,
+    }
 }
 
 /// A `--config` setting of the dev profile (which the test profile
