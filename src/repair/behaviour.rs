@@ -36,16 +36,16 @@ pub fn reaching<'a>(
         .filter(move |r| model.originally_passing.contains(&r.test) && reaches(&r.lines, &edited))
 }
 
+/// How many originally passing tests execute a line `candidate` edits.
+pub fn passing_reach(candidate: &Candidate, baseline: &Baseline, model: &FitnessModel) -> usize {
+    reaching(candidate, baseline, model).count()
+}
+
 /// The runs of the original that look for [`Unsteady`] tests: a
 /// randomized test may run the same lines twice by chance (a property
 /// test of `unicode-segmentation` did in one run of three), rarely three
 /// times.
 const RERUNS: usize = 2;
-
-/// How many originally passing tests execute a line `candidate` edits.
-pub fn passing_reach(candidate: &Candidate, baseline: &Baseline, model: &FitnessModel) -> usize {
-    reaching(candidate, baseline, model).count()
-}
 
 /// The tests that execute other lines in a later run of the original than
 /// in the baseline's (a randomized test, a hash map's order, the clock):

@@ -210,7 +210,7 @@ pub fn rank_plausible(
     alternatives.sort_by_key(static_key);
     let past = || deadline.is_some_and(|d| Instant::now() >= d);
     if alternatives.len() > 1 && !past() {
-        // The tests any measured one may run, run once more on the
+        // The tests any measured one may run, run twice more on the
         // original first: those that run other lines anyway are not
         // counted.
         let reached: BTreeSet<TestId> = alternatives
