@@ -196,6 +196,16 @@ impl Error {
     }
 }
 
+/// A step's result, with a halt (a signal or the time limit) set apart
+/// from other errors, which pass through.
+pub fn halts<T>(result: Result<T>) -> Result<Result<T, Halt>> {
+    match result {
+        Ok(value) => Ok(Ok(value)),
+        Err(Error::Halt(halt)) => Ok(Err(halt)),
+        Err(error) => Err(error),
+    }
+}
+
 impl From<Failure> for Error {
     fn from(failure: Failure) -> Self {
         Error::Failure(failure)

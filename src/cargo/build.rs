@@ -464,6 +464,29 @@ fn compile_error(diagnostic: &cargo_metadata::diagnostic::Diagnostic) -> Compile
 mod tests {
     use super::*;
 
+    /// Cargo matches the URL against the manifest's directory as given, a
+    /// space as it is, `#` and `%` escaped (checked with `cargo pkgid`).
+    #[cfg(unix)]
+    #[test]
+    fn the_package_is_named_by_its_directory_with_what_a_url_cannot_hold_escaped() {
+        let features = CargoFlags::default();
+        let request = |manifest_path| BuildRequest {
+            manifest_path,
+            package: "app",
+            version: "0.1.0",
+            also: &[],
+            cargo: &features,
+            target_dir: Path::new("/target"),
+            cap_lints: false,
+            budget: Budget::unlimited(),
+        };
+        assert_eq!(
+            package_spec(&request(Path::new("/tmp/a b#1%/Cargo.toml"))),
+            "file:///tmp/a b%231%25#app@0.1.0"
+        );
+        assert_eq!(package_spec(&request(Path::new("Cargo.toml"))), "app@0.1.0");
+    }
+
     #[test]
     fn package_names_are_read_from_ids() {
         assert_eq!(package_name("path+file:///w/calendar#0.1.0"), "calendar");

@@ -37,7 +37,7 @@ use crate::cargo::{TestId, dependency_sources};
 use crate::code::source::{Edit, FileId};
 use crate::code::{Degenerate, Originals, TokenModel};
 use crate::evaluate::FitnessModel;
-use crate::exit::{Error, Result};
+use crate::exit::{Result, halts};
 use crate::localize::Crash;
 use crate::mutation::Candidate;
 use crate::repair::answer::{answers, crash_operands};
@@ -219,33 +219,24 @@ pub fn rank_plausible(
             .flat_map(|a| reaching(&a.scored.candidate, baseline, model))
             .map(|r| r.test)
             .collect();
-        let unsteady = unless_halted(Unsteady::measure(reached, baseline, settings, budget))?;
-        if let Some(unsteady) = unsteady {
+        // Stopped (a halt): the measured ones and the rest in static order.
+        let unsteady = halts(Unsteady::measure(reached, baseline, settings, budget))?;
+        if let Ok(unsteady) = unsteady {
             let mut halted = false;
             measure_until_decided(&mut alternatives, |scored| {
                 if halted || past() {
                     return Ok(None);
                 }
-                let measured = unless_halted(behaviour_change(
+                let measured = halts(behaviour_change(
                     scored, baseline, &originals, &unsteady, model, settings, budget,
                 ))?;
-                halted = measured.is_none();
-                Ok(measured.flatten())
+                halted = measured.is_err();
+                Ok(measured.ok().flatten())
             })?;
         }
     }
     alternatives.sort_by_key(|a| (a.measures.order(), a.size));
     Ok(alternatives)
-}
-
-/// `result`'s value, `None` if the run was stopped (the measured ones and
-/// the rest then keep their static order).
-fn unless_halted<T>(result: Result<T>) -> Result<Option<T>> {
-    match result {
-        Ok(value) => Ok(Some(value)),
-        Err(Error::Halt(_)) => Ok(None),
-        Err(error) => Err(error),
-    }
 }
 
 /// Measures the behaviour change of the first [`MEASURED`] of

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use crate::baseline::Baseline;
 use crate::evaluate::{all_flaky, prepare};
-use crate::exit::{Context, Error, Exit, Halt, Result};
+use crate::exit::{Context, Exit, Halt, Result, halts};
 use crate::localize::{GroupRanking, Localization};
 use crate::mutation::Candidate;
 use crate::repair::report::{Ending, not_found_message, summarize};
@@ -75,16 +75,6 @@ pub enum RepairEnding {
 /// localized again; `None` when every test passes.
 pub type Relocalize<'a> =
     dyn FnMut(&BTreeMap<PathBuf, String>) -> Result<Option<(Baseline, Localization)>> + 'a;
-
-/// A step's result, with a halt (a signal or the time limit) set apart
-/// from other errors, which pass through.
-fn halts<T>(result: Result<T>) -> Result<Result<T, Halt>> {
-    match result {
-        Ok(value) => Ok(Ok(value)),
-        Err(Error::Halt(halt)) => Ok(Err(halt)),
-        Err(error) => Err(error),
-    }
-}
 
 /// Searches for a patch, group by group, and validates the combined patch.
 /// `localized_in` is the time the localization took (it counts against the
