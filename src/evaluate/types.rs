@@ -283,6 +283,7 @@ fn probes(
                 operator,
                 ..
             } if matches!(operator.as_str(), "-" | "+" | "*" | "<<") => expression,
+            SiteKind::Negation { expression, .. } => expression,
             _ => continue,
         };
         // Only where its variables are in scope before the statement.

@@ -1,6 +1,7 @@
 //! Arithmetic and indexing that cannot panic, the fixes of a crash at an
 //! operation: `a + b` to `a.saturating_add(b)`, `a.checked_add(b)?` or
 //! `.ok_or(E)?` with the function's own error, `.unwrap_or(0)`, `wrapping_`;
+//! `-x` to `x.wrapping_neg()` and the like;
 //! `x += e` likewise as `x = x.saturating_add(e)`, and with it the
 //! statements next to it that update `x` too (`x *= 10;` before it: an
 //! accumulation overflows in each of its steps); a `let`'s value that a
@@ -8,6 +9,7 @@
 //! given, `let x = E.max(1);`; `v[i]` to
 //! `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -18,7 +20,8 @@ use crate::mutation::types::is_integer;
 
 use super::{Context, MutationOperator, parenthesized};
 
-/// Overflow-safe arithmetic at `+`, `-`, `*`, `<<` and their assignments.
+/// Overflow-safe arithmetic at `+`, `-`, `*`, `<<`, their assignments and
+/// a unary minus.
 pub(super) struct Overflow;
 
 impl MutationOperator for Overflow {
@@ -34,11 +37,15 @@ impl MutationOperator for Overflow {
         match kind {
             SiteKind::BinaryOperator { operator, .. } => method_of(operator).is_some(),
             SiteKind::Operand { floor, .. } => floor.is_some(),
+            SiteKind::Negation { .. } => true,
             _ => false,
         }
     }
 
     fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        if let SiteKind::Negation { .. } = &site.kind {
+            return negated(site, cx);
+        }
         if let SiteKind::Operand {
             range,
             atomic,
@@ -138,6 +145,116 @@ fn floored(
         range.clone(),
         format!("{value}.max({floor})"),
     )]
+}
+
+/// A unary minus that cannot overflow: `-x` to `x.wrapping_neg()`,
+/// `x.saturating_neg()`, `x.checked_neg()` with the function's early exits
+/// or `.unwrap_or(0)` (an integer, or a value the compiler was not asked
+/// about). With it, the minuses of the same shape on the lines next to it
+/// (`-(rhi as i64)` below `-(rlo as i64)`): the same operation on the
+/// other half of a value overflows the same way.
+fn negated(site: &Site, cx: &Context) -> Vec<Edit> {
+    let run = negation_run(site, cx);
+    let Some(whole) = run.first().zip(run.last()).map(|(f, l)| f.0.start..l.0.end) else {
+        return Vec::new();
+    };
+    let mut receivers = Vec::new();
+    for (_, operand) in &run {
+        let operand = without_own_parentheses(cx.text[operand.clone()].trim());
+        let Some(receiver) = receiver(operand, None) else {
+            return Vec::new();
+        };
+        receivers.push(receiver);
+    }
+    let made = |tail: &str| {
+        let mut text = String::new();
+        let mut at = whole.start;
+        for ((expression, _), receiver) in run.iter().zip(&receivers) {
+            text.push_str(&cx.text[at..expression.start]);
+            let _ = write!(text, "{receiver}{tail}");
+            at = expression.end;
+        }
+        Edit::replace(whole.clone(), text)
+    };
+    let mut edits = vec![made(".wrapping_neg()"), made(".saturating_neg()")];
+    edits.extend(early_exits(site, cx).map(|exit| made(&format!(".checked_neg(){exit}"))));
+    edits.push(made(".checked_neg().unwrap_or(0)"));
+    edits
+}
+
+/// A unary minus: its expression (with its own parentheses) and its
+/// operand.
+type Minus = (Range<usize>, Range<usize>);
+
+/// The unary minuses, as their expressions (with their own parentheses)
+/// and operands, of the shape of `site`'s, one on each line of a run of
+/// lines of its function around it, in order; none when `site`'s is a
+/// float's.
+fn negation_run(site: &Site, cx: &Context) -> Vec<Minus> {
+    let integer = |s: &Site| match &s.kind {
+        SiteKind::Negation {
+            expression,
+            operand,
+        } if cx
+            .types
+            .expression(s.file, expression)
+            .is_none_or(is_integer) =>
+        {
+            Some((with_own_parentheses(cx.text, expression), operand.clone()))
+        }
+        _ => None,
+    };
+    let Some(own) = integer(site) else {
+        return Vec::new();
+    };
+    let shape = |operand: &Range<usize>| shape_of(&cx.text[operand.clone()]);
+    let mut by_line: BTreeMap<u32, Vec<Minus>> = BTreeMap::new();
+    for other in cx.space.sites.iter().filter(|s| {
+        s.file == site.file && s.function_line == site.function_line && s.line != site.line
+    }) {
+        if let Some(found) = integer(other).filter(|(_, o)| shape(o) == shape(&own.1)) {
+            by_line.entry(other.line).or_default().push(found);
+        }
+    }
+    let one_on = |line: u32| match by_line.get(&line).map(Vec::as_slice) {
+        Some([one]) => Some(one.clone()),
+        _ => None,
+    };
+    let before = (1..site.line).rev().map_while(one_on);
+    let mut run: Vec<_> = before.collect();
+    run.reverse();
+    run.push(own);
+    run.extend((site.line + 1..).map_while(one_on));
+    run
+}
+
+/// An expression's text without spaces, each name in it but `self`, `as`
+/// and the primitive types made `_`: `rlo as i64` and `rhi as i64` have
+/// one shape.
+fn shape_of(text: &str) -> String {
+    const KEPT: &[&str] = &[
+        "self", "as", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64",
+        "u128", "usize",
+    ];
+    let mut shape = String::new();
+    let mut word = String::new();
+    for c in text.chars().chain([' ']) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            let name =
+                !KEPT.contains(&word.as_str()) && !word.starts_with(|c: char| c.is_ascii_digit());
+            shape.push_str(if name { "_" } else { &word });
+            shape.push(' ');
+            word.clear();
+        }
+        if !c.is_whitespace() {
+            shape.push(c);
+        }
+    }
+    shape
 }
 
 /// One statement of an accumulation: `x *= 10` (without its `;`), as its
@@ -435,5 +552,44 @@ mod tests {
         let shifts: Vec<&String> = typed.iter().filter(|t| t.contains("_shl(")).collect();
         assert_eq!(shifts.len(), 2, "{typed:?}");
         assert!(shifts.iter().all(|t| t.contains("u32::from(")), "{typed:?}");
+    }
+
+    #[test]
+    fn a_unary_minus_is_made_overflow_safe_but_on_a_float() {
+        let text = "fn neg(rlo: u64) -> Option<u64> {\n    let x = (-(rlo as i64)) as u64;\n    Some(-x)\n}\n";
+        let made = lines_made(text, Operator::Overflow, 2);
+        for expected in [
+            "let x = (rlo as i64).wrapping_neg() as u64;",
+            "let x = (rlo as i64).saturating_neg() as u64;",
+            "let x = (rlo as i64).checked_neg()? as u64;",
+            "let x = (rlo as i64).checked_neg().unwrap_or(0) as u64;",
+        ] {
+            assert!(made.contains(expected), "{expected} not in {made:?}");
+        }
+        assert!(lines_made(text, Operator::Overflow, 3).contains("Some(x.wrapping_neg())"));
+        // Not a literal's minus, nor a float's.
+        let literal = "fn one() -> i64 {\n    -1\n}\n";
+        assert!(lines_made(literal, Operator::Overflow, 2).is_empty());
+        let mut types = Types::default();
+        let at = text.find("-x").unwrap();
+        types.set_expression(FileId::new(0), &(at..at + 2), "f64");
+        assert!(outcomes_typed(text, Operator::Overflow, 3, &types).is_empty());
+    }
+
+    #[test]
+    fn the_minuses_of_one_shape_on_the_next_lines_are_made_safe_with_it() {
+        let text = "fn neg(rlo: u64, rhi: u64, d: i64) -> (u64, u64, i64) {\n    let lo = (-(rlo as i64)) as u64;\n    let hi = (-(rhi as i64)) as u64;\n    let e = -d;\n    (lo, hi, e)\n}\n";
+        let both = "let lo = (rlo as i64).wrapping_neg() as u64;\n    let hi = (rhi as i64).wrapping_neg() as u64;";
+        for line in [2, 3] {
+            let made = outcomes_typed(text, Operator::Overflow, line, &Types::default());
+            assert!(made.iter().any(|m| m.contains(both)), "{made:?}");
+        }
+        // `-d` is of another shape: alone.
+        assert!(lines_made(text, Operator::Overflow, 4).contains("let e = d.wrapping_neg();"));
+        assert_eq!(
+            super::shape_of("self.lo as i64"),
+            super::shape_of("self . hi as i64")
+        );
+        assert_ne!(super::shape_of("lo as i64"), super::shape_of("lo as i32"));
     }
 }

@@ -32,6 +32,16 @@ impl Collector<'_> {
         }
         match expr {
             Expr::Binary(binary) => self.binary(binary, scope),
+            Expr::Unary(unary)
+                if matches!(unary.op, syn::UnOp::Neg(_))
+                    && !matches!(*unary.expr, Expr::Lit(_)) =>
+            {
+                let kind = SiteKind::Negation {
+                    expression: range,
+                    operand: unary.expr.span().byte_range(),
+                };
+                self.site(scope, kind);
+            }
             Expr::Index(index) => self.index(index, scope),
             Expr::Return(ret) => {
                 if let Some(value) = &ret.expr {

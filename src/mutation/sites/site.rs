@@ -51,6 +51,12 @@ pub enum SiteKind {
         left: Range<usize>,
         right: Range<usize>,
     },
+    /// A unary minus, `-x` (`expression`), on anything but a literal
+    /// (`operand`): it overflows at the type's least value.
+    Negation {
+        expression: Range<usize>,
+        operand: Range<usize>,
+    },
     /// A literal; `data`: in a `const` or `static` item; `operand`: where
     /// an [`SiteKind::Operand`] would be (a call argument, a comparison's
     /// side, a value given to a `let`...), not in a pattern or inside
@@ -294,6 +300,10 @@ impl SiteKind {
             SiteKind::RangeLimits {
                 range, expression, ..
             } => vec![range.clone(), expression.clone()],
+            SiteKind::Negation {
+                expression,
+                operand,
+            } => vec![expression.clone(), operand.clone()],
             SiteKind::Call { arguments } => arguments.clone(),
             SiteKind::Unwrap { call, receiver } => vec![call.clone(), receiver.clone()],
             SiteKind::Index {

@@ -132,6 +132,7 @@ fn collects_sites_with_locations_and_scopes() {
                 SiteKind::Field { .. } => "field",
                 SiteKind::Method { .. } => "method",
                 SiteKind::RangeLimits { .. } => "range",
+                SiteKind::Negation { .. } => "negation",
                 SiteKind::Call { .. } => "call",
                 SiteKind::Operand { .. } => "operand",
                 SiteKind::Unwrap { .. } => "unwrap",
