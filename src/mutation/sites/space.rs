@@ -285,13 +285,34 @@ impl MutationSpace {
     /// those of `owner` itself, or, for `Self::name`, of any type that does
     /// (`UniCase::new` for `UniCase::unicode`).
     pub fn associated(&self, owner: &str, name: &str, arguments: usize) -> Vec<String> {
+        self.declared_beside(name, arguments, false, |o| owner == "Self" || o == owner)
+    }
+
+    /// The other methods (taking `self`) of the types that declare `name`
+    /// as one, with `arguments` arguments and the same return type: a
+    /// strategy's `matches_all(path)` beside its `is_match(path)`, though
+    /// the crate never calls it on that receiver.
+    pub fn methods_beside(&self, name: &str, arguments: usize) -> Vec<String> {
+        self.declared_beside(name, arguments, true, |_| true)
+    }
+
+    /// The names declared beside `name` (methods when `receiver`, else
+    /// associated functions) by the owners `owned` accepts that declare
+    /// it, with `arguments` arguments and its return type there.
+    fn declared_beside(
+        &self,
+        name: &str,
+        arguments: usize,
+        receiver: bool,
+        owned: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
         let own: Vec<(&str, &str)> = self
             .declared
             .get(name)
             .into_iter()
             .flatten()
-            .filter(|d| !d.receiver && d.arguments == arguments)
-            .filter(|d| owner == "Self" || d.owner == owner)
+            .filter(|d| d.receiver == receiver && d.arguments == arguments)
+            .filter(|d| owned(&d.owner))
             .map(|d| (d.owner.as_str(), d.returns.as_str()))
             .collect();
         if own.is_empty() {
@@ -302,7 +323,7 @@ impl MutationSpace {
             .filter(|(other, _)| *other != name)
             .filter(|(_, declared)| {
                 declared.iter().any(|d| {
-                    !d.receiver
+                    d.receiver == receiver
                         && d.arguments == arguments
                         && own.contains(&(d.owner.as_str(), d.returns.as_str()))
                 })
