@@ -1,7 +1,9 @@
 //! Arms a `match` forgot: each unguarded arm whose pattern is one literal
 //! (`'"' => vec!['\\', c],`) is a site where a copy of it can go for
 //! another literal of its kind that the match writes but no arm takes (an
-//! escaper that forgot `'\\'`, a lexer that forgot a byte).
+//! escaper that forgot `'\\'`, a lexer that forgot a byte); and each
+//! unguarded arm of a `match` whose other arms have guards is a site where
+//! one of theirs can go (an arm that takes too much).
 
 use std::ops::Range;
 
@@ -29,13 +31,7 @@ impl Collector<'_> {
             .map(|(text, _)| text)
             .collect();
         let mut at = scope.clone();
-        // (A guarded arm's pattern is a `Pat::Guard`.)
-        if let Some(rest) = expr_match.arms.iter().find(|arm| {
-            matches!(
-                &arm.pat,
-                syn::Pat::Wild(_) | syn::Pat::Ident(syn::PatIdent { subpat: None, .. })
-            )
-        }) {
+        if let Some(rest) = expr_match.arms.iter().find(|arm| takes_the_rest(arm)) {
             at.location = arm_body_line(&rest.body).unwrap_or(scope.location);
         }
         for arm in &expr_match.arms {
@@ -78,6 +74,51 @@ impl Collector<'_> {
             );
         }
     }
+}
+
+impl Collector<'_> {
+    /// The arms of a `match` with guards elsewhere that have none, each
+    /// before an arm that takes the rest (where what a guard turns away
+    /// goes), at the arm's line.
+    pub(super) fn unguarded_arms(&mut self, expr_match: &ExprMatch, scope: &Scope) {
+        // (A guarded arm's pattern is a `Pat::Guard`.)
+        let guards: Vec<String> = expr_match
+            .arms
+            .iter()
+            .filter_map(|arm| match &arm.pat {
+                syn::Pat::Guard(guarded) => Some(guarded.guard.span().byte_range()),
+                _ => None,
+            })
+            .map(|guard| self.text_of(&guard).to_string())
+            .collect();
+        let Some(rest) = expr_match.arms.iter().position(takes_the_rest) else {
+            return;
+        };
+        if guards.is_empty() {
+            return;
+        }
+        for arm in &expr_match.arms[..rest] {
+            if matches!(arm.pat, syn::Pat::Guard(_)) {
+                continue;
+            }
+            let mut at = scope.clone();
+            at.location = arm_body_line(&arm.body).unwrap_or(scope.location);
+            let kind = SiteKind::Unguarded {
+                at: arm.pat.span().byte_range().end,
+                guards: guards.clone(),
+            };
+            self.site(&at, kind);
+        }
+    }
+}
+
+/// Whether an arm takes whatever comes to it: `_` or a name, unguarded (a
+/// guarded arm's pattern is a `Pat::Guard`).
+pub(super) fn takes_the_rest(arm: &syn::Arm) -> bool {
+    matches!(
+        &arm.pat,
+        syn::Pat::Wild(_) | syn::Pat::Ident(syn::PatIdent { subpat: None, .. })
+    )
 }
 
 /// The kind of a literal as written, by its first characters: a char, a

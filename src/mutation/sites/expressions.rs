@@ -9,6 +9,7 @@ use syn::{
     Expr, ExprBinary, ExprCall, ExprField, ExprIndex, ExprLit, ExprMethodCall, ExprPath, ExprRange,
 };
 
+use super::arms::takes_the_rest;
 use super::collector::{Collector, is_atomic};
 use super::conditions::is_predicate;
 use super::literal::literal;
@@ -58,18 +59,13 @@ impl Collector<'_> {
             }
             Expr::Match(expr_match) => {
                 // No arm takes the rest: each variant is some arm's.
-                let exhaustive = !expr_match.arms.iter().any(|arm| {
-                    // (A guarded arm's pattern is a `Pat::Guard`.)
-                    matches!(
-                        &arm.pat,
-                        syn::Pat::Wild(_) | syn::Pat::Ident(syn::PatIdent { subpat: None, .. })
-                    )
-                });
+                let exhaustive = !expr_match.arms.iter().any(takes_the_rest);
                 for arm in &expr_match.arms {
                     self.pattern(&arm.pat, exhaustive, scope);
                     self.pattern_literals(&arm.pat, Some(&arm.body), scope);
                 }
                 self.literal_arms(expr_match, scope);
+                self.unguarded_arms(expr_match, scope);
             }
             Expr::Macro(call) if call.mac.path.is_ident("matches") => {
                 if let Some(pat) = matches_pattern(&call.mac) {

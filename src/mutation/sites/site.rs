@@ -169,6 +169,14 @@ pub enum SiteKind {
         others: Vec<String>,
         comma: bool,
     },
+    /// The end of the pattern of a `match` arm with no guard, before an
+    /// arm that takes the rest, in a `match` where other arms have guards
+    /// (`guards`, as written): it may lack one as they have (`0xf =>`
+    /// beside `0 if self.is_nil() =>`).
+    Unguarded {
+        at: usize,
+        guards: Vec<String>,
+    },
     /// The start of the first block of an `if`, `while`, `for` or `loop`,
     /// or of a match arm's block (just after its `{`), where a statement
     /// can go first: the site's `bound` has the names the header or the
@@ -269,7 +277,7 @@ impl SiteKind {
             | SiteKind::Item { range, .. }
             | SiteKind::Operand { range, .. }
             | SiteKind::Iterable { range, .. } => vec![range.clone()],
-            SiteKind::BlockStart { at, .. } => vec![Range {
+            SiteKind::BlockStart { at, .. } | SiteKind::Unguarded { at, .. } => vec![Range {
                 start: *at,
                 end: *at,
             }],
