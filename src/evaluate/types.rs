@@ -29,7 +29,7 @@ use crate::code::source::{Edit, FileId, Location, splice};
 use crate::evaluate::Settings;
 use crate::evaluate::copy::BuildCopy;
 use crate::exit::Result;
-use crate::mutation::{MutationSpace, SiteKind};
+use crate::mutation::{MutationSpace, OVERFLOWING_METHODS, SiteKind};
 use crate::mutation::{Types, Unused};
 use crate::system::Budget;
 use crate::system::cache;
@@ -284,6 +284,12 @@ fn probes(
                 ..
             } if matches!(operator.as_str(), "-" | "+" | "*" | "<<") => expression,
             SiteKind::Negation { expression, .. } => expression,
+            SiteKind::Method {
+                name,
+                expression,
+                receiver: true,
+                ..
+            } if OVERFLOWING_METHODS.contains(&name.as_str()) => expression,
             _ => continue,
         };
         // Only where its variables are in scope before the statement.

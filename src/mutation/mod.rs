@@ -13,5 +13,8 @@ mod types;
 mod pinned;
 pub use mutator::{Leg, Mutator, Part, course, whole};
 pub use patch::{Candidate, Operator, PatchEdit, crossover};
-pub use sites::{Constant, Exclusions, MutationSpace, SiteKind, collect_mutation_space, constants};
+pub use sites::{
+    Constant, Exclusions, MutationSpace, OVERFLOWING_METHODS, SiteKind, collect_mutation_space,
+    constants,
+};
 pub use types::{Types, Unused};

@@ -1,7 +1,8 @@
 //! Arithmetic and indexing that cannot panic, the fixes of a crash at an
 //! operation: `a + b` to `a.saturating_add(b)`, `a.checked_add(b)?` or
 //! `.ok_or(E)?` with the function's own error, `.unwrap_or(0)`, `wrapping_`;
-//! `-x` to `x.wrapping_neg()` and the like;
+//! `-x` to `x.wrapping_neg()`, `x.abs()` to `x.wrapping_abs()`, `x.pow(n)`
+//! to `x.saturating_pow(n)` and the like;
 //! `x += e` likewise as `x = x.saturating_add(e)`, and with it the
 //! statements next to it that update `x` too (`x *= 10;` before it: an
 //! accumulation overflows in each of its steps); a `let`'s value that a
@@ -15,13 +16,13 @@ use std::ops::Range;
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
-use crate::mutation::sites::{Site, SiteKind};
+use crate::mutation::sites::{OVERFLOWING_METHODS, Site, SiteKind};
 use crate::mutation::types::is_integer;
 
 use super::{Context, MutationOperator, parenthesized};
 
-/// Overflow-safe arithmetic at `+`, `-`, `*`, `<<`, their assignments and
-/// a unary minus.
+/// Overflow-safe arithmetic at `+`, `-`, `*`, `<<`, their assignments, a
+/// unary minus, `abs()` and `pow(n)`.
 pub(super) struct Overflow;
 
 impl MutationOperator for Overflow {
@@ -38,6 +39,11 @@ impl MutationOperator for Overflow {
             SiteKind::BinaryOperator { operator, .. } => method_of(operator).is_some(),
             SiteKind::Operand { floor, .. } => floor.is_some(),
             SiteKind::Negation { .. } => true,
+            SiteKind::Method {
+                name,
+                receiver: true,
+                ..
+            } => OVERFLOWING_METHODS.contains(&name.as_str()),
             _ => false,
         }
     }
@@ -45,6 +51,12 @@ impl MutationOperator for Overflow {
     fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
         if let SiteKind::Negation { .. } = &site.kind {
             return negated(site, cx);
+        }
+        if let SiteKind::Method {
+            range, expression, ..
+        } = &site.kind
+        {
+            return method_made_safe(range, expression, site, cx);
         }
         if let SiteKind::Operand {
             range,
@@ -180,6 +192,35 @@ fn negated(site: &Site, cx: &Context) -> Vec<Edit> {
     edits.extend(early_exits(site, cx).map(|exit| made(&format!(".checked_neg(){exit}"))));
     edits.push(made(".checked_neg().unwrap_or(0)"));
     edits
+}
+
+/// `x.abs()` or `x.pow(n)` (`name` the method's name, `expression` the
+/// call) that cannot overflow: `x.wrapping_abs()`, `x.saturating_pow(n)`,
+/// `x.checked_pow(n)` with the function's early exits or `.unwrap_or(0)`
+/// (an integer, or a value the compiler was not asked about).
+fn method_made_safe(
+    name: &Range<usize>,
+    expression: &Range<usize>,
+    site: &Site,
+    cx: &Context,
+) -> Vec<Edit> {
+    if cx
+        .types
+        .expression(site.file, expression)
+        .is_some_and(|ty| !is_integer(ty))
+    {
+        return Vec::new();
+    }
+    let before = &cx.text[expression.start..name.start];
+    let method = &cx.text[name.clone()];
+    let after = &cx.text[name.end..expression.end];
+    let call = |kind: &str, tail: &str| format!("{before}{kind}_{method}{after}{tail}");
+    let mut made = vec![call("wrapping", ""), call("saturating", "")];
+    made.extend(early_exits(site, cx).map(|exit| call("checked", &exit)));
+    made.push(call("checked", ".unwrap_or(0)"));
+    made.into_iter()
+        .map(|text| Edit::replace(expression.clone(), text))
+        .collect()
 }
 
 /// A unary minus: its expression (with its own parentheses) and its
@@ -574,6 +615,28 @@ mod tests {
         let at = text.find("-x").unwrap();
         types.set_expression(FileId::new(0), &(at..at + 2), "f64");
         assert!(outcomes_typed(text, Operator::Overflow, 3, &types).is_empty());
+    }
+
+    #[test]
+    fn abs_and_pow_are_made_overflow_safe_but_on_a_float() {
+        let text =
+            "fn f(x: i32, n: u32) -> Option<i32> {\n    let a = x.abs();\n    Some(a.pow(n))\n}\n";
+        let made = lines_made(text, Operator::Overflow, 2);
+        for expected in [
+            "let a = x.wrapping_abs();",
+            "let a = x.saturating_abs();",
+            "let a = x.checked_abs()?;",
+            "let a = x.checked_abs().unwrap_or(0);",
+        ] {
+            assert!(made.contains(expected), "{expected} not in {made:?}");
+        }
+        let made = lines_made(text, Operator::Overflow, 3);
+        assert!(made.contains("Some(a.saturating_pow(n))"), "{made:?}");
+        assert!(made.contains("Some(a.checked_pow(n)?)"), "{made:?}");
+        let mut types = Types::default();
+        let at = text.find("x.abs()").unwrap();
+        types.set_expression(FileId::new(0), &(at..at + 7), "f64");
+        assert!(outcomes_typed(text, Operator::Overflow, 2, &types).is_empty());
     }
 
     #[test]

@@ -41,7 +41,7 @@ use floors::floors;
 use followers::neighbours;
 use items::{collect_constants, reads_of};
 pub use literal::Literal;
-pub use site::{LoneIf, Site, SiteKind, StatementSite};
+pub use site::{LoneIf, OVERFLOWING_METHODS, Site, SiteKind, StatementSite};
 pub use space::{Constant, Declared, Ingredient, MutationSpace, Returned, method_siblings};
 
 /// Collects sites and ingredients from every crate file (and the bodies of

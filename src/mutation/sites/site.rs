@@ -29,6 +29,11 @@ pub struct Site {
     pub kind: SiteKind,
 }
 
+/// The integer methods that panic on overflow (in a debug build) and have
+/// `wrapping_`, `saturating_` and `checked_` forms: where a `Method` site
+/// is also one of arithmetic.
+pub const OVERFLOWING_METHODS: &[&str] = &["abs", "pow"];
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum SiteKind {
     Statement(StatementSite),
