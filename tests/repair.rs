@@ -633,6 +633,17 @@ fn a_no_std_crate_of_edition_2015_is_repaired() {
 }
 
 #[test]
+fn a_crate_that_denies_lints_the_probes_trip_is_ranked_and_repaired() {
+    // `#![deny(trivial_numeric_casts, unsafe_code, ..)]` (iso8601's) held
+    // for the coverage probes too: no line was probed, none ranked.
+    let (diff, _) = assert_repaired("strict_lints", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        ["-        2 => 29,", "+        2 => 28,"]
+    );
+}
+
+#[test]
 fn a_package_whose_dev_dependency_is_another_version_of_itself_is_repaired() {
     // `cargo test -p self_dependent` is ambiguous here: two packages of
     // that name are in the lockfile.

@@ -113,7 +113,9 @@ pub(super) fn build_instrumented(
         also: &also,
         cargo: features,
         target_dir: &scratch.target_dir,
-        cap_lints: false,
+        // The probes and their runtime are the tool's code: a crate's
+        // `#![deny(trivial_numeric_casts, unsafe_code, ..)]` is not for them.
+        cap_lints: true,
         budget,
     };
     let (first_errors, first_summary) = loop {
