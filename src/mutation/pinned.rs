@@ -93,6 +93,7 @@ const PINNED: &[&str] = &[
     "testdata/shapes 35af970a5a6a9941 047661745b8d1ac7 80f575824f7a1de2 91aa831bfc297f22 624 1427",
     "testdata/signs c9cbc79659ae097c c6c9c380f648527b 32cc441c212185e4 0aba46fc50a655a7 52 140",
     "testdata/starved_group b52bcf39d6c7750a 37b83c218108a7f8 8255c064a776ab54 c2167afbf152f608 31 30",
+    "testdata/strict_lints 157831620a35bbec f8ab3129b58d1a44 d7c717ce240f9e2b 5c4e016472fc1391 444 732",
     "testdata/swapped_arguments 6250598489130d32 16376ce2fb27a201 fda8ade539e7932c cc4dc443db6610e0 23 87",
     "testdata/tied_lines 0a2018af652b9629 d41a642282420555 f21a409625c0592f 3e36c5875a33590e 36 112",
     "testdata/twin_guard 13356fe5eaa4a9ff 6103acc5d0ca1ce7 774f7be83b79c304 9b846eac6599c359 686 2586",

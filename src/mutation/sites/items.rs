@@ -35,6 +35,13 @@ pub(super) fn collect_constants(
     syn::visit::Visit::visit_file(&mut finder, syntax);
 }
 
+/// The longest value of a data item whose literals are sites. Each edit of
+/// a data item weaves a copy of all of it, so the edits of a longer one (a
+/// generated table: cfg-expr's 88 KB list of targets, 2,000 literals) made a
+/// woven file of hundreds of megabytes; such an item is ranked, not edited,
+/// and its literals are not offered as the crate's.
+const DATA_LIMIT: usize = 16 * 1024;
+
 /// The visitor of `collect_constants`: `const` and `static` items with
 /// literals, module-level items, struct fields, enums and the methods
 /// declared in `impl` blocks and traits.
@@ -99,11 +106,15 @@ impl Finder<'_> {
             return;
         };
         let mut found = false;
+        let generated = value.span().byte_range().len() > DATA_LIMIT;
         for lit in literals {
             let Some(literal) = literal(&lit.lit) else {
                 continue;
             };
             found = true;
+            if generated {
+                continue;
+            }
             self.space.literals.push(literal.clone());
             self.space.sites.push(Site {
                 file: self.file,

@@ -277,3 +277,31 @@ fn the_literals_a_match_pattern_matches_are_literal_sites() {
         assert!(literals.contains(&expected), "{expected:?} in {literals:?}");
     }
 }
+
+#[test]
+fn a_generated_table_is_ranked_but_its_literals_are_no_sites() {
+    let rows: String = (0..2000)
+        .map(|i| format!("    ({i}, \"t{i}\"),\n"))
+        .collect();
+    let text = format!(
+        "const SMALL: [u8; 2] = [7, 9];\nconst TABLE: &[(u32, &str)] = &[\n{rows}];\nfn f(i: usize) -> u32 {{\n    TABLE[i].0 + u32::from(SMALL[i])\n}}\n"
+    );
+    let space = space(&text);
+    let data_sites = |name: &str| {
+        let is_data = |kind: &SiteKind| matches!(kind, SiteKind::Literal { data: true, .. });
+        let sites = space.sites.iter();
+        sites
+            .filter(|s| s.function == name && is_data(&s.kind))
+            .count()
+    };
+    assert_eq!(data_sites("SMALL"), 2);
+    assert_eq!(data_sites("TABLE"), 0);
+    let names: Vec<&str> = space.constants.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["SMALL", "TABLE"]);
+    assert!(
+        !space
+            .literals
+            .iter()
+            .any(|l| format!("{l:?}").contains("t1999"))
+    );
+}
