@@ -632,12 +632,12 @@ fn when_every_test_fails_the_ranking_still_runs_but_is_called_weak() {
 }
 
 #[test]
-fn an_unparsable_file_is_skipped_with_a_warning() {
+fn an_item_syn_cannot_parse_is_left_out_with_a_warning() {
     let dir = fixture("unparsable");
     let output = autofix(dir.path(), &["--rank-only"]);
     assert_exit(&output, 0);
     assert!(
-        stderr(&output).contains("warning: src/nightly.rs: syn cannot parse this file"),
+        stderr(&output).contains("warning: src/nightly.rs:3: syn cannot parse this item ("),
         "{}",
         stderr(&output)
     );

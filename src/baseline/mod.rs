@@ -470,6 +470,12 @@ fn read_sources(
             path.display()
         ));
     }
+    for (path, line, reason) in &sources.left_out {
+        console.warn(format!(
+            "{}:{line}: syn cannot parse this item ({reason}); it is left out of the ranking and the edits, the rest of the file is ranked",
+            path.display()
+        ));
+    }
     if let Some((declaring, module)) = sources.outside.first() {
         let why = if module.starts_with(&workspace.root) {
             "is named by an absolute #[path], so builds of the scratch copy would read your file; make the #[path] relative".to_string()

@@ -30,6 +30,9 @@ pub struct CrateSources {
     pub roots: Vec<FileId>,
     /// Files that exist but that syn cannot parse: path and reason.
     pub unparsable: Vec<(PathBuf, String)>,
+    /// Items of the parsed files that syn cannot parse, left out of their
+    /// file's syntax (see `source::parse_file`): path, line and reason.
+    pub left_out: Vec<(PathBuf, usize, String)>,
     /// Module files a `#[path]` puts outside the workspace, or names by an
     /// absolute path (the user's file, not the copy's): the declaring file,
     /// and where the module is in the user's file system.
@@ -303,6 +306,7 @@ fn in_path_order(sources: CrateSources, roots: &[usize]) -> CrateSources {
     let CrateSources {
         files,
         unparsable,
+        left_out,
         outside,
         ..
     } = sources;
@@ -322,6 +326,7 @@ fn in_path_order(sources: CrateSources, roots: &[usize]) -> CrateSources {
         files,
         roots,
         unparsable,
+        left_out,
         outside,
     }
 }
@@ -342,8 +347,13 @@ fn load(
         return None;
     }
     let text = fs::read_to_string(root.join(&path)).ok()?;
-    match source::parse_file(&text) {
-        Ok(syntax) => {
+    match source::parse_file_leaving_out(&text) {
+        Ok((syntax, left_out)) => {
+            sources.left_out.extend(
+                left_out
+                    .iter()
+                    .map(|e| (path.clone(), e.span().start().line, e.to_string())),
+            );
             sources.files.push(SourceFile {
                 path: path.clone(),
                 text,

@@ -19,6 +19,7 @@ pub mod source;
 mod spans;
 mod test_fn;
 mod tokens;
+mod unparsable;
 mod variables;
 mod walk;
 pub use const_calls::KeepConst;

@@ -120,8 +120,14 @@ pub fn splice(original: &str, edits: &[Edit]) -> Result<String, Overlap> {
 
 /// Parses a whole file so that every span's `byte_range()` is an offset into
 /// `text` itself. (`syn::parse_file` strips a BOM or shebang first, which
-/// would shift every offset; here they are blanked out instead.)
+/// would shift every offset; here they are blanked out instead.) Items syn
+/// cannot parse are left out (see `unparsable`).
 pub fn parse_file(text: &str) -> syn::Result<syn::File> {
+    parse_file_leaving_out(text).map(|(file, _)| file)
+}
+
+/// [`parse_file`], and syn's error for each item it left out.
+pub fn parse_file_leaving_out(text: &str) -> syn::Result<(syn::File, Vec<syn::Error>)> {
     let mut masked = text.to_string();
     if masked.starts_with('\u{feff}') {
         masked.replace_range(0..3, "   ");
@@ -130,7 +136,7 @@ pub fn parse_file(text: &str) -> syn::Result<syn::File> {
         let end = masked.find('\n').unwrap_or(masked.len());
         masked.replace_range(0..end, &" ".repeat(end));
     }
-    syn::parse_str(&masked)
+    super::unparsable::parse_leaving_out(masked)
 }
 
 /// The text of 1-based `line` of `text`, trimmed.
