@@ -2,7 +2,10 @@
 //! given a variant it forgot (`| ItemBody::Rule`), one it should not have
 //! (`A | B` to `A`), or another in place of one (`E::Open` to `E::Closed`).
 //! A pattern that binds names gets no new alternative (it would not bind
-//! them), and a replacement keeps the shape of what it replaces.
+//! them), and a replacement keeps the shape of what it replaces. A unit
+//! variant written as a value becomes another unit variant of its enum
+//! (`Some(Token::Eq)` to `Some(Token::Neq)`), the names nearest in spelling
+//! first.
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
@@ -10,8 +13,12 @@ use crate::mutation::sites::{Site, SiteKind};
 
 use super::{Context, MutationOperator};
 
-/// Add, remove or replace a variant of an or-pattern over one enum.
+/// Add, remove or replace a variant of an or-pattern over one enum;
+/// replace a unit variant written as a value.
 pub(super) struct Variant;
+
+/// The other unit variants a value's variant becomes, at most.
+const VALUES: usize = 6;
 
 impl MutationOperator for Variant {
     fn operator(&self) -> Operator {
@@ -23,10 +30,19 @@ impl MutationOperator for Variant {
     }
 
     fn applies(&self, kind: &SiteKind) -> bool {
-        matches!(kind, SiteKind::Pattern { .. })
+        matches!(
+            kind,
+            SiteKind::Pattern { .. } | SiteKind::UnitVariant { .. }
+        )
     }
 
     fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        if let SiteKind::UnitVariant { range, owner, name } = &site.kind {
+            return other_units(owner, name, cx)
+                .into_iter()
+                .map(|other| Edit::replace(range.clone(), other))
+                .collect();
+        }
         let SiteKind::Pattern {
             range,
             owner,
@@ -96,8 +112,71 @@ impl MutationOperator for Variant {
         edits
     }
 
-    /// A variant forgotten, or one too many, is a slip of one name.
+    /// A variant forgotten, one too many or another, is a slip of one name.
     fn unusualness(&self, _: &str, _: &str) -> usize {
         0
+    }
+}
+
+/// The unit variants of `owner` other than `name`, the nearest in spelling
+/// first (edit distance, then declaration order), at most [`VALUES`].
+fn other_units(owner: &str, name: &str, cx: &Context) -> Vec<String> {
+    let Some(declared) = cx.space.enums.get(owner) else {
+        return Vec::new();
+    };
+    let mut others: Vec<(usize, usize, &String)> = declared
+        .iter()
+        .filter(|v| *v != name && !v.ends_with(')') && !v.ends_with('}'))
+        .enumerate()
+        .map(|(order, v)| (distance(name, v), order, v))
+        .collect();
+    others.sort();
+    others
+        .into_iter()
+        .take(VALUES)
+        .map(|(_, _, v)| v.clone())
+        .collect()
+}
+
+/// The Levenshtein distance of two names, by chars, case aside.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(!ca.eq_ignore_ascii_case(&cb)));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::mutation::patch::Operator;
+
+    use super::super::tests::lines_made;
+
+    #[test]
+    fn a_unit_variant_as_a_value_becomes_another_of_its_enum_nearest_first() {
+        let text = "enum Token { Eq, Neq, Geq, Assign, Not, Int(i64) }\nenum Partial { Eq, Bang }\nimpl Token {\n    fn flip(&self) -> Token {\n        Self::Not\n    }\n}\nfn two(first: Partial, second: Option<Partial>) -> Option<Token> {\n    match (first, second) {\n        (Partial::Bang, Some(Partial::Eq)) => Some(Token::Eq),\n        _ => None,\n    }\n}\n";
+        let made = lines_made(text, Operator::Variant, 10);
+        for expected in [
+            "(Partial::Bang, Some(Partial::Eq)) => Some(Token::Neq),",
+            "(Partial::Bang, Some(Partial::Eq)) => Some(Token::Assign),",
+        ] {
+            assert!(made.contains(expected), "{expected} not in {made:?}");
+        }
+        // Not a tuple variant, nor the enum's own other name.
+        assert!(!made.iter().any(|l| l.contains("Token::Int")), "{made:?}");
+        let made = lines_made(text, Operator::Variant, 5);
+        assert!(made.contains("Self::Eq"), "{made:?}");
+        assert_eq!(super::distance("Eq", "Neq"), 1);
+        assert_eq!(super::distance("Eq", "Assign"), 6);
     }
 }

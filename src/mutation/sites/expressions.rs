@@ -226,10 +226,15 @@ impl Collector<'_> {
         }
     }
 
-    /// A path: a local variable (not a callee), or a module-level item of
-    /// the file with siblings of its type.
+    /// A path: a local variable (not a callee), a module-level item of
+    /// the file with siblings of its type, or a unit variant of one of the
+    /// crate's enums.
     fn path(&mut self, path: &ExprPath, scope: &Scope) {
         let range = path.span().byte_range();
+        if let Some(kind) = self.unit_variant(path, scope) {
+            self.site(scope, kind);
+            return;
+        }
         if let Some(ident) = path.path.get_ident()
             && path.qself.is_none()
             && ident != "self"
@@ -261,6 +266,32 @@ impl Collector<'_> {
                 },
             );
         }
+    }
+
+    /// `Enum::Name` (or `Self::Name` in an `impl` of the enum), `Name` a
+    /// unit variant of an enum the crate declares with another unit variant.
+    fn unit_variant(&self, path: &ExprPath, scope: &Scope) -> Option<SiteKind> {
+        let segments: Vec<_> = path.path.segments.iter().collect();
+        let [.., owner, variant] = segments[..] else {
+            return None;
+        };
+        if path.qself.is_some() || !variant.arguments.is_empty() {
+            return None;
+        }
+        let owner = match owner.ident.to_string() {
+            name if name == "Self" => scope.self_type.clone()?,
+            name => name,
+        };
+        let name = variant.ident.to_string();
+        let units = self.space.enums.get(&owner)?;
+        let is_unit = |v: &String| !v.ends_with(')') && !v.ends_with('}');
+        (units.contains(&name) && units.iter().filter(|v| is_unit(v)).count() > 1).then(|| {
+            SiteKind::UnitVariant {
+                range: variant.ident.span().byte_range(),
+                owner,
+                name,
+            }
+        })
     }
 
     /// The name of a field access.

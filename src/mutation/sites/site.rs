@@ -83,6 +83,13 @@ pub enum SiteKind {
         range: Range<usize>,
         name: String,
     },
+    /// A unit variant of one of the crate's enums as a value (`Token::Eq`,
+    /// `Self::Closed`): `range` its name's bytes, `owner` the enum's name.
+    UnitVariant {
+        range: Range<usize>,
+        owner: String,
+        name: String,
+    },
     /// The name of a field access (`x.name`).
     Field {
         range: Range<usize>,
@@ -280,6 +287,7 @@ impl SiteKind {
             | SiteKind::Literal { range, .. }
             | SiteKind::Variable { range, .. }
             | SiteKind::Item { range, .. }
+            | SiteKind::UnitVariant { range, .. }
             | SiteKind::Operand { range, .. }
             | SiteKind::Iterable { range, .. } => vec![range.clone()],
             SiteKind::BlockStart { at, .. } | SiteKind::Unguarded { at, .. } => vec![Range {
