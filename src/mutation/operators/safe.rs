@@ -145,11 +145,7 @@ fn floored(
     site: &Site,
     cx: &Context,
 ) -> Vec<Edit> {
-    if cx
-        .types
-        .expression(site.file, range)
-        .is_some_and(|ty| !is_integer(ty))
-    {
+    if !may_be_integer(range, site, cx) {
         return Vec::new();
     }
     let value = parenthesized(&cx.text[range.clone()], atomic);
@@ -194,6 +190,12 @@ fn negated(site: &Site, cx: &Context) -> Vec<Edit> {
     edits
 }
 
+/// Whether `range` of the site's file may be an integer: the type probes
+/// say so, or were not asked.
+fn may_be_integer(range: &Range<usize>, site: &Site, cx: &Context) -> bool {
+    cx.types.expression(site.file, range).is_none_or(is_integer)
+}
+
 /// `x.abs()` or `x.pow(n)` (`name` the method's name, `expression` the
 /// call) that cannot overflow: `x.wrapping_abs()`, `x.saturating_pow(n)`,
 /// `x.checked_pow(n)` with the function's early exits or `.unwrap_or(0)`
@@ -204,11 +206,7 @@ fn method_made_safe(
     site: &Site,
     cx: &Context,
 ) -> Vec<Edit> {
-    if cx
-        .types
-        .expression(site.file, expression)
-        .is_some_and(|ty| !is_integer(ty))
-    {
+    if !may_be_integer(expression, site, cx) {
         return Vec::new();
     }
     let before = &cx.text[expression.start..name.start];
@@ -236,11 +234,7 @@ fn negation_run(site: &Site, cx: &Context) -> Vec<Minus> {
         SiteKind::Negation {
             expression,
             operand,
-        } if cx
-            .types
-            .expression(s.file, expression)
-            .is_none_or(is_integer) =>
-        {
+        } if may_be_integer(expression, s, cx) => {
             Some((with_own_parentheses(cx.text, expression), operand.clone()))
         }
         _ => None,
