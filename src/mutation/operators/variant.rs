@@ -172,7 +172,7 @@ mod tests {
         ] {
             assert!(made.contains(expected), "{expected} not in {made:?}");
         }
-        // Not a tuple variant, nor the enum's own other name.
+        // A tuple variant is not offered.
         assert!(!made.iter().any(|l| l.contains("Token::Int")), "{made:?}");
         let made = lines_made(text, Operator::Variant, 5);
         assert!(made.contains("Self::Eq"), "{made:?}");
