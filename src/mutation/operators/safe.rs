@@ -184,10 +184,24 @@ fn negated(site: &Site, cx: &Context) -> Vec<Edit> {
         }
         Edit::replace(whole.clone(), text)
     };
-    let mut edits = vec![made(".wrapping_neg()"), made(".saturating_neg()")];
-    edits.extend(early_exits(site, cx).map(|exit| made(&format!(".checked_neg(){exit}"))));
-    edits.push(made(".checked_neg().unwrap_or(0)"));
-    edits
+    unary_forms(site, cx)
+        .map(|(kind, tail)| made(&format!(".{kind}_neg(){tail}")))
+        .collect()
+}
+
+/// The forms a unary operation `op` (`neg`, `abs`, `pow`) takes that cannot
+/// overflow, as the prefix of `op`'s method and what follows the call:
+/// `wrapping_op`, `saturating_op`, `checked_op` with each of the function's
+/// early exits, then `checked_op` with `.unwrap_or(0)`. (A binary
+/// operator's come in another order, `wrapping_` last: see `edits`.)
+fn unary_forms<'a>(
+    site: &'a Site,
+    cx: &'a Context,
+) -> impl Iterator<Item = (&'static str, String)> + 'a {
+    [("wrapping", String::new()), ("saturating", String::new())]
+        .into_iter()
+        .chain(early_exits(site, cx).map(|exit| ("checked", exit)))
+        .chain([("checked", ".unwrap_or(0)".to_string())])
 }
 
 /// Whether `range` of the site's file may be an integer: the type probes
@@ -212,12 +226,13 @@ fn method_made_safe(
     let before = &cx.text[expression.start..name.start];
     let method = &cx.text[name.clone()];
     let after = &cx.text[name.end..expression.end];
-    let call = |kind: &str, tail: &str| format!("{before}{kind}_{method}{after}{tail}");
-    let mut made = vec![call("wrapping", ""), call("saturating", "")];
-    made.extend(early_exits(site, cx).map(|exit| call("checked", &exit)));
-    made.push(call("checked", ".unwrap_or(0)"));
-    made.into_iter()
-        .map(|text| Edit::replace(expression.clone(), text))
+    unary_forms(site, cx)
+        .map(|(kind, tail)| {
+            Edit::replace(
+                expression.clone(),
+                format!("{before}{kind}_{method}{after}{tail}"),
+            )
+        })
         .collect()
 }
 
