@@ -121,12 +121,10 @@ impl MutationOperator for Variant {
 /// The unit variants of `owner` other than `name`, the nearest in spelling
 /// first (edit distance, then declaration order), at most [`VALUES`].
 fn other_units(owner: &str, name: &str, cx: &Context) -> Vec<String> {
-    let Some(declared) = cx.space.enums.get(owner) else {
-        return Vec::new();
-    };
-    let mut others: Vec<(usize, usize, &String)> = declared
-        .iter()
-        .filter(|v| *v != name && !v.ends_with(')') && !v.ends_with('}'))
+    let mut others: Vec<(usize, usize, &String)> = cx
+        .space
+        .unit_variants(owner)
+        .filter(|v| *v != name)
         .enumerate()
         .map(|(order, v)| (distance(name, v), order, v))
         .collect();

@@ -283,14 +283,11 @@ impl Collector<'_> {
             name => name,
         };
         let name = variant.ident.to_string();
-        let units = self.space.enums.get(&owner)?;
-        let is_unit = |v: &String| !v.ends_with(')') && !v.ends_with('}');
-        (units.contains(&name) && units.iter().filter(|v| is_unit(v)).count() > 1).then(|| {
-            SiteKind::UnitVariant {
-                range: variant.ident.span().byte_range(),
-                owner,
-                name,
-            }
+        let units: Vec<&String> = self.space.unit_variants(&owner).collect();
+        (units.contains(&&name) && units.len() > 1).then(|| SiteKind::UnitVariant {
+            range: variant.ident.span().byte_range(),
+            owner,
+            name,
         })
     }
 

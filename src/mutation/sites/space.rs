@@ -187,6 +187,13 @@ pub struct MutationSpace {
 }
 
 impl MutationSpace {
+    /// The unit variants of the crate's enum `owner`: those [`Self::enums`]
+    /// names bare (`Rule`, not `List(..)` or `Heading { .. }`).
+    pub fn unit_variants(&self, owner: &str) -> impl Iterator<Item = &String> {
+        let declared = self.enums.get(owner).into_iter().flatten();
+        declared.filter(|v| !v.ends_with(')') && !v.ends_with('}'))
+    }
+
     /// Notes that the crate calls method `name` with `arguments` arguments
     /// on `receiver` (its text).
     pub(super) fn add_method(&mut self, receiver: &str, arguments: usize, name: String) {
