@@ -183,30 +183,42 @@ impl Collector<'_> {
 
     /// A value chosen by branches is defined where the branch that ran
     /// gives it: notes the lines of `stmt`'s branch values, if it has any.
+    /// So does a value a method takes into the variable it is called on
+    /// (`out.push(if c { a } else { b })`, `v.extend(match t { .. }.into_iter())`),
+    /// and a branching value passed through methods (`match t { .. }.unwrap()`).
     fn note_branch_values(&mut self, stmt: &Stmt, scope: &Scope) {
-        let (value, target) = match stmt {
+        let (values, target): (Vec<&Expr>, Vec<String>) = match stmt {
             Stmt::Local(local) => (
-                local.init.as_ref().map(|init| &*init.expr),
+                local.init.iter().map(|init| &*init.expr).collect(),
                 pattern_bindings(&local.pat),
             ),
             Stmt::Expr(Expr::Assign(assign), _) => (
-                Some(&*assign.right),
+                vec![&*assign.right],
                 written(&assign.left).into_iter().collect(),
             ),
+            Stmt::Expr(Expr::MethodCall(call), _) => match written(&call.receiver) {
+                Some(receiver) => {
+                    let chosen = call.args.iter();
+                    let chosen = chosen.filter(|arg| branching(through_methods(arg)).is_some());
+                    (chosen.collect(), vec![receiver])
+                }
+                None => (Vec::new(), Vec::new()),
+            },
             Stmt::Expr(expr, _) => {
                 let condition = header(expr).filter(|h| matches!(h.kind, "if" | "while"));
                 match condition.and_then(|h| h.head).and_then(branching) {
                     Some(value) => {
                         self.valued_conditions.insert(scope.location);
                         let decision = Location::new(self.file, scope.location);
-                        (Some(value), vec![condition_value(decision)])
+                        (vec![value], vec![condition_value(decision)])
                     }
-                    None => (None, Vec::new()),
+                    None => (Vec::new(), Vec::new()),
                 }
             }
-            _ => (None, Vec::new()),
+            _ => (Vec::new(), Vec::new()),
         };
-        if let Some(value) = value {
+        for value in values {
+            let value = branching(through_methods(value)).unwrap_or(value);
             let lines = branch_values(value).into_iter().filter_map(start_line);
             for line in lines.filter(|&l| l != scope.location) {
                 self.branch_values
@@ -311,6 +323,17 @@ fn branching(condition: &Expr) -> Option<&Expr> {
         Expr::Paren(paren) => branching(&paren.expr),
         Expr::Match(_) | Expr::If(_) | Expr::Block(_) => Some(condition),
         _ => None,
+    }
+}
+
+/// The expression whose value `value` carries through method calls and
+/// `?` (`match t { .. }.into_iter()`, `if c { a } else { b }?`).
+fn through_methods(value: &Expr) -> &Expr {
+    match value {
+        Expr::MethodCall(call) => through_methods(&call.receiver),
+        Expr::Try(try_) => through_methods(&try_.expr),
+        Expr::Paren(paren) => through_methods(&paren.expr),
+        other => other,
     }
 }
 

@@ -417,3 +417,17 @@ fn what_runs_under_a_condition_a_branch_gave_depends_on_that_branch() {
             .any(|d| matches!(d, Dependency::Data { from, .. } if *from == at(7)))
     );
 }
+
+#[test]
+fn a_value_chosen_by_branches_and_taken_by_a_method_goes_into_its_receiver() {
+    let text = "pub fn f(ts: &[u8]) -> Vec<u8> {\n    let mut out = Vec::new();\n    for t in ts {\n        out.extend(\n            match t {\n                0 => Some(1),\n                _ => None,\n            }\n            .into_iter(),\n        );\n    }\n    let last = match out.len() {\n        0 => 0,\n        n => n - 1,\n    }\n    .min(9);\n    out.truncate(last);\n    out\n}\n";
+    let facts = facts_of(text);
+    assert!(facts[&at(6)].defines.contains("out"), "{:?}", facts[&at(6)]);
+    assert!(facts[&at(7)].defines.contains("out"));
+    assert!(facts[&at(14)].defines.contains("last"), "through `.min(9)`");
+    // f(&[0]) runs 2, 3, 4, 6, 12, 14, 17, 18: the arm that ran is in the
+    // slice of the result.
+    let trace = [at(2), at(3), at(4), at(6), at(12), at(14), at(17), at(18)];
+    let slice = backward_slice(&trace, &facts, || false);
+    assert!(slice.contains(&at(6)), "{:?}", lines(&slice));
+}
