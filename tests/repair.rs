@@ -984,3 +984,30 @@ fn shards_merged_give_the_patch_of_an_unsharded_run() {
         error_line(&foreign)
     );
 }
+
+/// The same slip on two lines written alike: no single edit of the other
+/// operators fixes it (without the genetic search, none is found); the
+/// `parallel` edit makes it on both lines at once.
+#[test]
+fn the_same_slip_on_two_lines_alike_is_fixed_on_both() {
+    let (diff, report) = assert_repaired("parallel_lines", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-    let columns = to.0 - from.0 + 2;",
+            "-    let rows = to.1 - from.1 + 2;",
+            "+    let columns = to.0 - from.0 + 1;",
+            "+    let rows = to.1 - from.1 + 1;",
+        ]
+    );
+    assert_eq!(report["edits"][0]["operator"], "parallel");
+    let others = "operator,overflow,bounds,condition,value,member,method,variant,arm,jump,range,\
+        ends,identifier,offset,term,slice,arguments,idiom,synthesis,twin,delete,guard,swap,\
+        insert,adapted";
+    let (output, report) = repair(
+        "parallel_lines",
+        &["--operators", others, "--generations", "0"],
+    );
+    assert_exit(&output, 7);
+    assert_eq!(report["outcome"], "not_fixed");
+}

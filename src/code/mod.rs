@@ -34,7 +34,7 @@ pub use degenerate::{Degenerate, made_degenerate};
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};
 pub use layout::{indentation, outdented};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};
-pub use naturalness::TokenModel;
+pub use naturalness::{TokenModel, lexed};
 pub use panics::{Operation, Panicking, operand_names, operations};
 pub use scope::{EnclosingStatement, Scope};
 pub use spans::{Span, Spans};

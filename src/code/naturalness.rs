@@ -288,24 +288,31 @@ fn history_before(text: &str, start: usize) -> &str {
 /// written, operators (longest first), delimiters; string and character
 /// literals each one token (`"<str>"`, `'<char>'`), comments left out.
 pub fn lex(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
+    lexed(text).map(|(token, _)| token)
+}
+
+/// [`lex`]'s tokens, each with the bytes of `text` it was read from.
+pub fn lexed(text: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
+    let mut at = 0;
     std::iter::from_fn(move || {
         loop {
-            rest = rest.trim_start();
-            if rest.is_empty() {
+            let rest = &text[at..];
+            let trimmed = rest.trim_start();
+            at += rest.len() - trimmed.len();
+            if trimmed.is_empty() {
                 return None;
             }
-            if let Some(after) = rest.strip_prefix("//") {
-                rest = after.find('\n').map_or("", |i| &after[i..]);
+            if let Some(after) = trimmed.strip_prefix("//") {
+                at += 2 + after.find('\n').unwrap_or(after.len());
                 continue;
             }
-            if rest.starts_with("/*") {
-                rest = &rest[block_comment_len(rest)..];
+            if trimmed.starts_with("/*") {
+                at += block_comment_len(trimmed);
                 continue;
             }
-            let (token, len) = next_token(rest);
-            rest = &rest[len..];
-            return Some(token);
+            let (token, len) = next_token(trimmed);
+            at += len;
+            return Some((token, at - len..at));
         }
     })
 }

@@ -81,6 +81,10 @@ pub enum Operator {
     /// `buf` to `&buf[..len]` or `&buf[len..]`, a bound the function
     /// slices that variable with elsewhere (its filled part).
     Slice,
+    /// An edit of the one-token and small-rewrite operators made again on
+    /// the lines beside it that are written alike (`+ 1` dropped from
+    /// both `min` and `max`).
+    Parallel,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

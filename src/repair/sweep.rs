@@ -430,7 +430,8 @@ mod tests {
             .collect();
         let text = format!("pub fn f(x: i32) -> i32 {{\n{lets}    x\n}}\n");
         let lines: Vec<u32> = (2..=81).collect();
-        let passes = |text: &str| text.contains("let v1 = x - 1;");
+        // (Only that line changed: not `- 2` on the next one too.)
+        let passes = |text: &str| text.contains("let v1 = x - 1;\n    let v2 = x + 2;");
         let sweep_tied = |tie: usize| {
             let ranks: Vec<usize> = (1..=80).map(|rank| rank.max(tie)).collect();
             let (swept, seen) = sweep_source(&text, &lines, &ranks, None, passes);

@@ -35,6 +35,7 @@ mod member;
 mod method;
 mod offset;
 mod panics;
+mod parallel;
 mod range;
 mod safe;
 mod slice;
@@ -130,6 +131,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &slice::Slice,
     &arguments::Arguments,
     &idiom::Idiom,
+    &parallel::Parallel,
     &synthesis::Synthesis,
     &twin::Twin,
     &statement::Delete,

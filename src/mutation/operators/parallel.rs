@@ -1,0 +1,361 @@
+//! The same edit on the lines beside: lines next to each other written
+//! alike (`let min = high.0 + 1 + low.0;` above `let max = high.1.zip(low.1)
+//! .map(|(high, low)| high + 1 + low);`, `let s = (s * 100.0).floor();`
+//! above `let l = (l * 100.0).floor();`) most likely carry the same slip,
+//! and fixing one of them alone leaves the test failing. Each edit the
+//! one-token and small-rewrite operators make at a site is made again on
+//! the run of lines around it that start as the site's line does and where
+//! it finds its place: the tokens it replaces found once on that line (with
+//! the tokens around them where they are found more than once), or, for
+//! tokens it only inserts, the tokens on either side of them.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use crate::code::lexed;
+use crate::code::source::Edit;
+use crate::mutation::patch::Operator;
+use crate::mutation::sites::{Site, SiteKind};
+
+use super::{Context, MutationOperator, applies, edits};
+
+/// The operators whose edits are made again on the lines beside.
+const BASES: &[Operator] = &[
+    Operator::Binary,
+    Operator::Overflow,
+    Operator::Bounds,
+    Operator::Condition,
+    Operator::Value,
+    Operator::Member,
+    Operator::Method,
+    Operator::Variant,
+    Operator::Range,
+    Operator::Identifier,
+    Operator::Offset,
+    Operator::Term,
+    Operator::Slice,
+    Operator::Arguments,
+    Operator::Idiom,
+];
+
+/// Lines one edit is made on, at most.
+const RUN: usize = 4;
+
+/// Tokens on either side a change's place is told by, at most.
+const CONTEXT: usize = 3;
+
+pub(super) struct Parallel;
+
+impl MutationOperator for Parallel {
+    fn operator(&self) -> Operator {
+        Operator::Parallel
+    }
+
+    fn name(&self) -> &'static str {
+        "parallel"
+    }
+
+    fn applies(&self, kind: &SiteKind) -> bool {
+        BASES.iter().any(|base| applies(*base, kind))
+    }
+
+    fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
+        let mut seen = BTreeSet::new();
+        BASES
+            .iter()
+            .filter(|base| applies(**base, &site.kind))
+            .flat_map(|base| edits(*base, site, cx))
+            .filter_map(|edit| on_lines_alike(&edit, cx.text))
+            .filter(|edit| seen.insert((edit.range.start, edit.range.end, edit.text.clone())))
+            .collect()
+    }
+
+    fn unusualness(&self, _: &str, _: &str) -> usize {
+        1
+    }
+}
+
+/// `edit` made on its line and again on the lines around it written alike
+/// (see the module's documentation), as one edit; none when no line beside
+/// takes it.
+fn on_lines_alike(edit: &Edit, text: &str) -> Option<Edit> {
+    let line = line_of(text, &edit.range)?;
+    if edit.text.contains('\n') {
+        return None;
+    }
+    let before = &text[line.clone()];
+    let after = format!(
+        "{}{}{}",
+        &text[line.start..edit.range.start],
+        edit.text,
+        &text[edit.range.end..line.end]
+    );
+    let change = Change::between(before, &after)?;
+    let made_on = |other: &Range<usize>| {
+        let other_text = &text[other.clone()];
+        let (place, made) = change
+            .made_on(other_text)
+            .filter(|_| alike(before, other_text))?;
+        Some((other.start + place.start..other.start + place.end, made))
+    };
+    let mut run = vec![(edit.range.clone(), edit.text.clone())];
+    let mut above = line.clone();
+    while run.len() < RUN {
+        let Some(made) = line_before(text, above.start).and_then(|l| made_on(&l).map(|m| (l, m)))
+        else {
+            break;
+        };
+        above = made.0;
+        run.insert(0, made.1);
+    }
+    let mut below = line;
+    while run.len() < RUN {
+        let Some(made) = line_after(text, below.end).and_then(|l| made_on(&l).map(|m| (l, m)))
+        else {
+            break;
+        };
+        below = made.0;
+        run.push(made.1);
+    }
+    if run.len() < 2 {
+        return None;
+    }
+    let whole = run[0].0.start..run[run.len() - 1].0.end;
+    let mut made = String::new();
+    let mut at = whole.start;
+    for (range, replacement) in &run {
+        made.push_str(&text[at..range.start]);
+        made.push_str(replacement);
+        at = range.end;
+    }
+    Some(Edit::replace(whole, made))
+}
+
+/// What an edit changes on its line, in tokens: those it replaces, the
+/// text it puts in their place (the blanks between the tokens kept before
+/// and after included), and the tokens on either side, nearest first.
+#[derive(Debug)]
+struct Change {
+    replaced: Vec<String>,
+    made: String,
+    left: Vec<String>,
+    right: Vec<String>,
+}
+
+impl Change {
+    /// The change that makes `after` of `before` (each one line).
+    fn between(before: &str, after: &str) -> Option<Change> {
+        let old: Vec<(&str, Range<usize>)> = lexed(before).collect();
+        let new: Vec<(&str, Range<usize>)> = lexed(after).collect();
+        let same = |a: &Range<usize>, b: &Range<usize>| before[a.clone()] == after[b.clone()];
+        let prefix = old
+            .iter()
+            .zip(&new)
+            .take_while(|((_, a), (_, b))| same(a, b))
+            .count();
+        let most = old.len().min(new.len()) - prefix;
+        let suffix = old
+            .iter()
+            .rev()
+            .zip(new.iter().rev())
+            .take(most)
+            .take_while(|((_, a), (_, b))| same(a, b))
+            .count();
+        if prefix == old.len() && prefix == new.len() {
+            return None;
+        }
+        let gap = |tokens: &[(&str, Range<usize>)], text_len: usize, kept_after: usize| {
+            let start = prefix.checked_sub(1).map_or(0, |i| tokens[i].1.end);
+            let end = tokens
+                .get(tokens.len() - kept_after)
+                .map_or(text_len, |t| t.1.start);
+            start..end
+        };
+        let texts = |tokens: &[(&str, Range<usize>)]| -> Vec<String> {
+            tokens
+                .iter()
+                .map(|(_, r)| before[r.clone()].to_string())
+                .collect()
+        };
+        Some(Change {
+            replaced: texts(&old[prefix..old.len() - suffix]),
+            made: after[gap(&new, after.len(), suffix)].to_string(),
+            left: texts(&old[..prefix]).into_iter().rev().collect(),
+            right: texts(&old[old.len() - suffix..]),
+        })
+    }
+
+    /// Where on `line` the change goes and what it puts there: the blanks
+    /// between the tokens around the replaced ones, and the made text;
+    /// none unless exactly one place has the replaced tokens (told apart by
+    /// the tokens around them where need be; for a change that only
+    /// inserts, at least one token of each side).
+    fn made_on(&self, line: &str) -> Option<(Range<usize>, String)> {
+        let tokens: Vec<(&str, Range<usize>)> = lexed(line).collect();
+        let text = |i: usize| &line[tokens[i].1.clone()];
+        let width = self.replaced.len();
+        let mut places: Vec<usize> = (0..=tokens.len().saturating_sub(width))
+            .filter(|&at| at + width <= tokens.len())
+            .filter(|&at| (0..width).all(|k| text(at + k) == self.replaced[k]))
+            .collect();
+        let fits = |at: usize, context: usize| {
+            let left = self.left.iter().take(context).enumerate();
+            let mut right = self.right.iter().take(context).enumerate();
+            left.into_iter()
+                .all(|(k, t)| at > k && text(at - 1 - k) == t)
+                && right.all(|(k, t)| at + width + k < tokens.len() && text(at + width + k) == t)
+        };
+        // A change that only inserts is placed by a token on each side.
+        for context in usize::from(width == 0)..=CONTEXT {
+            places.retain(|&at| fits(at, context));
+            if places.len() <= 1 {
+                break;
+            }
+        }
+        let [at] = places[..] else {
+            return None;
+        };
+        let start = at.checked_sub(1).map_or(0, |i| tokens[i].1.end);
+        let end = tokens.get(at + width).map_or(line.len(), |t| t.1.start);
+        Some((start..end, self.made.clone()))
+    }
+}
+
+/// Whether two lines are written alike: their first two tokens the same
+/// but for names and numbers (`let min =` and `let max =`).
+fn alike(one: &str, other: &str) -> bool {
+    let shape = |line: &str| -> Vec<String> {
+        lexed(line)
+            .take(2)
+            .map(|(token, _)| match token.chars().next() {
+                Some(c) if c.is_alphanumeric() || c == '_' => {
+                    if is_keyword(token) {
+                        token.to_string()
+                    } else {
+                        "_".into()
+                    }
+                }
+                _ => token.to_string(),
+            })
+            .collect()
+    };
+    let (a, b) = (shape(one), shape(other));
+    a.len() == 2 && a == b
+}
+
+fn is_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "let"
+            | "if"
+            | "else"
+            | "match"
+            | "return"
+            | "for"
+            | "while"
+            | "loop"
+            | "fn"
+            | "mut"
+            | "self"
+            | "Self"
+            | "pub"
+            | "impl"
+            | "break"
+            | "continue"
+            | "const"
+            | "static"
+    )
+}
+
+/// The line (without its newline) that holds all of `range`, if one does.
+fn line_of(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
+    let start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[range.start..]
+        .find('\n')
+        .map_or(text.len(), |i| range.start + i);
+    (range.end <= end).then_some(start..end)
+}
+
+/// The line before the one starting at `start`.
+fn line_before(text: &str, start: usize) -> Option<Range<usize>> {
+    let end = start.checked_sub(1)?;
+    let begin = text[..end].rfind('\n').map_or(0, |i| i + 1);
+    Some(begin..end)
+}
+
+/// The line after the one ending (before its newline) at `end`.
+fn line_after(text: &str, end: usize) -> Option<Range<usize>> {
+    let begin = end + 1;
+    if begin > text.len() {
+        return None;
+    }
+    let stop = text[begin..].find('\n').map_or(text.len(), |i| begin + i);
+    Some(begin..stop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn made(text: &str, from: &str, to: &str) -> Option<String> {
+        let at = text.find(from).unwrap();
+        let edit = Edit::replace(at..at + from.len(), to);
+        let made = on_lines_alike(&edit, text)?;
+        let mut out = text.to_string();
+        out.replace_range(made.range, &made.text);
+        Some(out)
+    }
+
+    #[test]
+    fn an_offset_dropped_on_two_lines_written_alike() {
+        let text = "fn f() {\n    let min = high.0 + 1 + low.0;\n    let max = high.1.zip(low.1).map(|(high, low)| high + 1 + low);\n    (min, max)\n}\n";
+        assert_eq!(
+            made(text, "high.0 + 1", "high.0").as_deref(),
+            Some(
+                "fn f() {\n    let min = high.0 + low.0;\n    let max = high.1.zip(low.1).map(|(high, low)| high + low);\n    (min, max)\n}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn a_method_replaced_on_each_line_of_a_run() {
+        let text = "    let h = h.floor();\n    let s = (s * 100.0).floor();\n    let l = (l * 100.0).floor();\n    format!(\"{h} {s} {l}\")\n";
+        let at = text.find("floor();\n    let l").unwrap();
+        let edit = Edit::replace(at..at + 5, "round");
+        let made = on_lines_alike(&edit, text).unwrap();
+        let mut out = text.to_string();
+        out.replace_range(made.range, &made.text);
+        assert_eq!(
+            out,
+            "    let h = h.round();\n    let s = (s * 100.0).round();\n    let l = (l * 100.0).round();\n    format!(\"{h} {s} {l}\")\n"
+        );
+    }
+
+    #[test]
+    fn an_insertion_goes_between_the_same_tokens() {
+        let text = "    let s = (s * 100.0).floor();\n    let l = (l * 100.0).floor();\n";
+        assert_eq!(
+            made(text, "100.0)", "100.0 + 0.5)").as_deref(),
+            Some(
+                "    let s = (s * 100.0 + 0.5).floor();\n    let l = (l * 100.0 + 0.5).floor();\n"
+            )
+        );
+    }
+
+    #[test]
+    fn no_edit_where_no_line_beside_is_alike_or_takes_it() {
+        // The next line starts otherwise.
+        let text = "    let min = a + 1;\n    return b + 1;\n";
+        assert_eq!(made(text, "a + 1", "a"), None);
+        // The next line has the replaced tokens twice, with nothing
+        // around them to tell which.
+        let text = "    x = a < b;\n    y = c < d && e < f;\n";
+        assert_eq!(made(text, "<", "<="), None);
+        // Told apart by the tokens around them.
+        let text = "    x = a < b;\n    y = a < b && e < f;\n";
+        assert_eq!(
+            made(text, "<", "<=").as_deref(),
+            Some("    x = a <= b;\n    y = a <= b && e < f;\n")
+        );
+    }
+}
