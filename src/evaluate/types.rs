@@ -223,13 +223,15 @@ fn ask(
     Ok(answers)
 }
 
-/// Every probe.
-fn probes(
-    space: &MutationSpace,
+/// The statements at each location, as their start and the variables in
+/// scope there. A location inside a statement with none of its own (an
+/// arm's value in a `let x = match ..`) has the statement around it: its
+/// variables are asked about before that statement, but for those the arm
+/// binds.
+fn statements_at<'s>(
+    space: &'s MutationSpace,
     locations: &BTreeSet<Location>,
-    originals: &Originals,
-) -> Vec<Probe> {
-    // The statements (their start and the variables in scope there) at each location.
+) -> BTreeMap<Location, Vec<(usize, &'s [String])>> {
     let mut statements: BTreeMap<Location, Vec<(usize, &[String])>> = BTreeMap::new();
     for site in &space.sites {
         if let SiteKind::Statement(statement) = &site.kind {
@@ -239,6 +241,36 @@ fn probes(
                 .push((statement.range.start, &site.bound));
         }
     }
+    let mut inside = BTreeMap::new();
+    for site in space
+        .sites
+        .iter()
+        .filter(|s| locations.contains(&s.location()) && !statements.contains_key(&s.location()))
+    {
+        let Some(enclosing) = &site.statement else {
+            continue;
+        };
+        let around = space.sites.iter().find_map(|s| match &s.kind {
+            SiteKind::Statement(statement) if s.statement.as_ref() == Some(enclosing) => {
+                Some((statement.range.start, s.bound.as_slice()))
+            }
+            _ => None,
+        });
+        if let Some(around) = around {
+            inside.entry(site.location()).or_insert(vec![around]);
+        }
+    }
+    statements.extend(inside);
+    statements
+}
+
+/// Every probe.
+fn probes(
+    space: &MutationSpace,
+    locations: &BTreeSet<Location>,
+    originals: &Originals,
+) -> Vec<Probe> {
+    let statements = statements_at(space, locations);
     let mut out = Vec::new();
     let mut asked: BTreeSet<(Location, String)> = BTreeSet::new();
     let mut variable = |out: &mut Vec<_>, at: Location, start: usize, name: &str| {
@@ -433,5 +465,22 @@ mod tests {
         );
         let start = text.find("v[i").unwrap();
         assert!(probes.iter().all(|p| p.at <= start));
+    }
+
+    #[test]
+    fn an_arms_value_is_asked_about_before_the_statement_around_it() {
+        let text = "fn f(s: &str, p: Option<usize>) -> usize {\n    let len = match p {\n        Some(p) => p,\n        None => s.len(),\n    };\n    len\n}\n";
+        let sources = crate::code::CrateSources::of_one_file(text);
+        let space = crate::mutation::collect_mutation_space(
+            &sources,
+            &crate::code::KeepConst::Every,
+            &Default::default(),
+        );
+        let at = Location::new(FileId::new(0), 4);
+        let probes = probes(&space, &BTreeSet::from([at]), &sources.originals());
+        let start = text.find("let len").unwrap();
+        let asked: Vec<(&str, usize)> = probes.iter().map(|p| (p.probed.as_str(), p.at)).collect();
+        assert!(asked.contains(&("s", start)), "{asked:?}");
+        assert!(asked.contains(&("(s.len())", start)), "{asked:?}");
     }
 }

@@ -136,6 +136,15 @@ pub fn has_is_empty(ty: &str) -> bool {
         .any(|collection| ty.starts_with(collection))
 }
 
+/// Text: `str` or `String`, by reference or not (a lifetime aside).
+pub fn is_text(ty: &str) -> bool {
+    let mut ty = ty.trim_start_matches('&');
+    if let Some(rest) = ty.strip_prefix('\'') {
+        ty = rest.split_once(' ').map_or(rest, |(_, t)| t);
+    }
+    matches!(ty.trim_start_matches("mut "), "str" | "String")
+}
+
 pub fn is_option(ty: &str) -> bool {
     ty.trim_start_matches('&').starts_with("Option<")
 }
@@ -158,6 +167,8 @@ mod tests {
     #[test]
     fn kinds_of_types() {
         assert!(is_integer("usize") && is_integer("integer") && !is_integer("f64"));
+        assert!(is_text("&str") && is_text("&'a str") && is_text("&mut String"));
+        assert!(!is_text("&[u8]") && !is_text("Vec<char>"));
         assert!(has_is_empty("&[u8]") && has_is_empty("&str") && has_is_empty("Vec<u32>"));
         assert!(has_is_empty("&mut Vec<u32>") && !has_is_empty("u32"));
         assert!(is_option("Option<usize>") && !is_option("Vec<Option<u8>>"));

@@ -9,14 +9,15 @@
 //! .all(|(x, y)| x == y)` holds when one is a prefix of the other), to
 //! `a.eq(b)` (`.any(|(x, y)| x != y)` to `a.ne(b)`), and the bytes between
 //! two pointers to a `T`, `p as usize - q as usize`, made a count of
-//! elements, `/ core::mem::size_of::<T>()`.
+//! elements, `/ core::mem::size_of::<T>()`; a text's length in bytes,
+//! `s.len()`, as its length in characters, `s.chars().count()`, and back.
 
 use std::ops::Range;
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
-use crate::mutation::types::is_integer;
+use crate::mutation::types::{is_integer, is_text};
 
 use super::{Context, MutationOperator, parenthesized};
 
@@ -110,6 +111,21 @@ impl MutationOperator for Idiom {
                 .map(|text| Edit::replace(expression.clone(), text))
                 .into_iter()
                 .collect(),
+            SiteKind::Method {
+                name,
+                range,
+                expression,
+                arguments: 0,
+                receiver: true,
+                ..
+            } if name == "len" || name == "count" => {
+                let receiver = cx.text[expression.start..range.start].trim_end();
+                let receiver = receiver.strip_suffix('.').unwrap_or(receiver);
+                other_length(name, receiver, site, cx)
+                    .map(|text| Edit::replace(expression.clone(), text))
+                    .into_iter()
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -117,6 +133,17 @@ impl MutationOperator for Idiom {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
     }
+}
+
+/// A text's other length: `s.len()` (bytes) as `s.chars().count()`
+/// (characters), and back, for a variable `s` the compiler says is text.
+fn other_length(method: &str, receiver: &str, site: &Site, cx: &Context) -> Option<String> {
+    let (text, made) = match method {
+        "len" => (receiver, "chars().count()"),
+        _ => (receiver.strip_suffix(".chars()")?, "len()"),
+    };
+    let ty = cx.types.variable(site.location(), text)?;
+    is_text(ty).then(|| format!("{text}.{made}"))
 }
 
 /// Error paths of a function returning a `Result` that an unwrap may
@@ -283,6 +310,24 @@ mod tests {
             !unknown.iter().any(|t| t.contains("size_of")),
             "{unknown:?}"
         );
+    }
+
+    #[test]
+    fn a_texts_length_in_bytes_is_made_its_length_in_characters_and_back() {
+        let text = "fn pad(s: &str, v: &[u8], w: usize) -> usize {\n    let n = s.len().max(v.len());\n    w - s.chars().count()\n}\n";
+        let mut types = Types::default();
+        for line in [2, 3] {
+            let at = Location::new(FileId::new(0), line);
+            types.set_variable(at, "s", "&str");
+            types.set_variable(at, "v", "&[u8]");
+        }
+        let made = outcomes_typed(text, Operator::Idiom, 2, &types);
+        let made: Vec<&str> = made.iter().map(|t| line(t, 2)).collect();
+        assert_eq!(made, ["let n = s.chars().count().max(v.len());"]);
+        let made = outcomes_typed(text, Operator::Idiom, 3, &types);
+        assert!(made.iter().any(|t| line(t, 3) == "w - s.len()"), "{made:?}");
+        // Without the compiler's word that `s` is text, nothing.
+        assert!(outcomes(text, Operator::Idiom, 2).is_empty());
     }
 
     #[test]

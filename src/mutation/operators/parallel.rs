@@ -7,7 +7,10 @@
 //! the run of lines around it that start as the site's line does and where
 //! it finds its place: the tokens it replaces found once on that line (with
 //! the tokens around them where they are found more than once), or, for
-//! tokens it only inserts, the tokens on either side of them.
+//! tokens it only inserts, the tokens on either side of them. An edit of
+//! a whole expression is also made at each other occurrence of that
+//! expression in its statement (`s.len()` made `s.chars().count()` in every
+//! arm of a `match`).
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -65,7 +68,12 @@ impl MutationOperator for Parallel {
             .iter()
             .filter(|base| applies(**base, &site.kind))
             .flat_map(|base| edits(*base, site, cx))
-            .filter_map(|edit| on_lines_alike(&edit, cx.text))
+            .flat_map(|edit| {
+                let alike = on_lines_alike(&edit, cx.text);
+                alike
+                    .into_iter()
+                    .chain(throughout_statement(&edit, site, cx.text))
+            })
             .filter(|edit| seen.insert((edit.range.start, edit.range.end, edit.text.clone())))
             .collect()
     }
@@ -127,6 +135,63 @@ fn on_lines_alike(edit: &Edit, text: &str) -> Option<Edit> {
         made.push_str(&text[at..range.start]);
         made.push_str(replacement);
         at = range.end;
+    }
+    Some(Edit::replace(whole, made))
+}
+
+/// Tokens an expression has at least for [`throughout_statement`] to
+/// make its edit at each of its occurrences (`s.len()` has five).
+const EXPRESSION: usize = 3;
+
+/// `edit` made again at every other occurrence, in the statement around
+/// it, of the expression it replaces (`s.len()` made `s.chars().count()`
+/// in each arm of a `match`): the same tokens, not read on something else
+/// (after `.` or `::`). None when it replaces fewer than [`EXPRESSION`]
+/// tokens or the statement has that expression once.
+fn throughout_statement(edit: &Edit, site: &Site, text: &str) -> Option<Edit> {
+    let statement = site.statement.as_ref()?.range.clone();
+    if edit.range.start < statement.start || edit.range.end > statement.end {
+        return None;
+    }
+    let spelled = |range: &Range<usize>| -> Vec<&str> {
+        lexed(&text[range.clone()])
+            .map(|(_, r)| &text[range.start + r.start..range.start + r.end])
+            .collect()
+    };
+    let replaced = spelled(&edit.range);
+    if replaced.len() < EXPRESSION {
+        return None;
+    }
+    let tokens: Vec<Range<usize>> = lexed(&text[statement.clone()])
+        .map(|(_, r)| statement.start + r.start..statement.start + r.end)
+        .collect();
+    let mut occurrences: Vec<Range<usize>> = Vec::new();
+    let mut at = 0;
+    while at + replaced.len() <= tokens.len() {
+        let here = &tokens[at..at + replaced.len()];
+        let read_on = at > 0 && matches!(&text[tokens[at - 1].clone()], "." | "::");
+        if !read_on
+            && here
+                .iter()
+                .zip(&replaced)
+                .all(|(t, r)| &text[t.clone()] == *r)
+        {
+            occurrences.push(here[0].start..here[here.len() - 1].end);
+            at += replaced.len();
+        } else {
+            at += 1;
+        }
+    }
+    if occurrences.len() < 2 || !occurrences.contains(&edit.range) {
+        return None;
+    }
+    let whole = occurrences[0].start..occurrences[occurrences.len() - 1].end;
+    let mut made = String::new();
+    let mut from = whole.start;
+    for occurrence in &occurrences {
+        made.push_str(&text[from..occurrence.start]);
+        made.push_str(&edit.text);
+        from = occurrence.end;
     }
     Some(Edit::replace(whole, made))
 }
@@ -296,6 +361,8 @@ fn line_after(text: &str, end: usize) -> Option<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::{CrateSources, KeepConst};
+    use crate::mutation::sites::collect_mutation_space;
 
     fn made(text: &str, from: &str, to: &str) -> Option<String> {
         let at = text.find(from).unwrap();
@@ -339,6 +406,32 @@ mod tests {
             Some(
                 "    let s = (s * 100.0 + 0.5).floor();\n    let l = (l * 100.0 + 0.5).floor();\n"
             )
+        );
+    }
+
+    #[test]
+    fn an_expression_is_edited_wherever_its_statement_has_it() {
+        let text = "fn pad(s: &str, p: Option<usize>) -> usize {\n    let len = match p {\n        Some(p) if p < s.len() => p,\n        _ => s.len(),\n    };\n    len + x.s.len()\n}\n";
+        let space = collect_mutation_space(
+            &CrateSources::of_one_file(text),
+            &KeepConst::Every,
+            &Default::default(),
+        );
+        let site = space.sites.iter().find(|s| s.line == 4).unwrap();
+        let at = text.find("_ => s.len()").unwrap() + 5;
+        let edit = Edit::replace(at..at + 7, "s.chars().count()");
+        let made = throughout_statement(&edit, site, text).unwrap();
+        let mut out = text.to_string();
+        out.replace_range(made.range, &made.text);
+        assert_eq!(
+            out,
+            "fn pad(s: &str, p: Option<usize>) -> usize {\n    let len = match p {\n        Some(p) if p < s.chars().count() => p,\n        _ => s.chars().count(),\n    };\n    len + x.s.len()\n}\n"
+        );
+        // One token (an operator) is not an expression to find again.
+        let at = text.find("p < s").unwrap() + 2;
+        assert_eq!(
+            throughout_statement(&Edit::replace(at..at + 1, "<="), site, text),
+            None
         );
     }
 
