@@ -10,7 +10,9 @@
 //! `a.eq(b)` (`.any(|(x, y)| x != y)` to `a.ne(b)`), and the bytes between
 //! two pointers to a `T`, `p as usize - q as usize`, made a count of
 //! elements, `/ core::mem::size_of::<T>()`; a text's length in bytes,
-//! `s.len()`, as its length in characters, `s.chars().count()`, and back.
+//! `s.len()`, as its length in characters, `s.chars().count()`, and back;
+//! the pieces a text is split into trimmed (`m.split(',')` to
+//! `m.split(',').map(str::trim)`).
 
 use std::ops::Range;
 
@@ -115,6 +117,15 @@ impl MutationOperator for Idiom {
                 name,
                 range,
                 expression,
+                receiver: true,
+                ..
+            } if SPLITS.contains(&name.as_str()) => trimmed_pieces(range, expression, site, cx)
+                .into_iter()
+                .collect(),
+            SiteKind::Method {
+                name,
+                range,
+                expression,
                 arguments: 0,
                 receiver: true,
                 ..
@@ -133,6 +144,33 @@ impl MutationOperator for Idiom {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
     }
+}
+
+/// The methods that split a text into pieces.
+const SPLITS: &[&str] = &["split", "rsplit", "split_terminator", "splitn", "rsplitn"];
+
+/// The pieces a text is split into, trimmed: `m.split(',')` to
+/// `m.split(',').map(str::trim)`, where the text is split at a character
+/// or a string (a slice is split by a closure) or the compiler says the
+/// receiver is text, and the pieces are not mapped already.
+fn trimmed_pieces(
+    name: &Range<usize>,
+    call: &Range<usize>,
+    site: &Site,
+    cx: &Context,
+) -> Option<Edit> {
+    let arguments = cx.text[name.end..call.end].trim_end();
+    let at_text = arguments
+        .strip_suffix(')')
+        .is_some_and(|a| a.trim_end().ends_with(['\'', '"']));
+    let receiver = cx.text[call.start..name.start].trim_end();
+    let receiver = receiver.strip_suffix('.').unwrap_or(receiver);
+    let text = cx
+        .types
+        .variable(site.location(), receiver)
+        .is_some_and(is_text);
+    let mapped = cx.text[call.end..].trim_start().starts_with(".map(");
+    ((at_text || text) && !mapped).then(|| Edit::insert(call.end, ".map(str::trim)"))
 }
 
 /// A text's other length: `s.len()` (bytes) as `s.chars().count()`
@@ -328,6 +366,20 @@ mod tests {
         assert!(made.iter().any(|t| line(t, 3) == "w - s.len()"), "{made:?}");
         // Without the compiler's word that `s` is text, nothing.
         assert!(outcomes(text, Operator::Idiom, 2).is_empty());
+    }
+
+    #[test]
+    fn the_pieces_of_a_text_split_at_a_character_are_trimmed() {
+        let text = "fn f(m: &str, v: &[u8]) {\n    for s in m.split(',') {\n        g(s);\n    }\n    let w: Vec<_> = v.split(|b| *b == 0).collect();\n    let t: Vec<_> = m.splitn(2, \"=\").map(h).collect();\n}\n";
+        let made = outcomes(text, Operator::Idiom, 2);
+        let made: Vec<&str> = made.iter().map(|t| line(t, 2)).collect();
+        assert!(
+            made.contains(&"for s in m.split(',').map(str::trim) {"),
+            "{made:?}"
+        );
+        // A slice split by a closure; pieces mapped already.
+        assert!(outcomes(text, Operator::Idiom, 5).is_empty());
+        assert!(outcomes(text, Operator::Idiom, 6).is_empty());
     }
 
     #[test]

@@ -4,10 +4,11 @@
 //! above `let l = (l * 100.0).floor();`) most likely carry the same slip,
 //! and fixing one of them alone leaves the test failing. Each edit the
 //! one-token and small-rewrite operators make at a site is made again on
-//! the run of lines around it that start as the site's line does and where
-//! it finds its place: the tokens it replaces found once on that line (with
-//! the tokens around them where they are found more than once), or, for
-//! tokens it only inserts, the tokens on either side of them. An edit of
+//! the run of lines around it (past a blank or comment line or two) that
+//! start as the site's line does and where it finds its place: the tokens
+//! it replaces found once on that line (with the tokens around them where
+//! they are found more than once), or, for tokens it only inserts, the
+//! tokens on either side of them. An edit of
 //! a whole expression is also made at each other occurrence of that
 //! expression in its statement (`s.len()` made `s.chars().count()` in every
 //! arm of a `match`).
@@ -341,21 +342,46 @@ fn line_of(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
     (range.end <= end).then_some(start..end)
 }
 
-/// The line before the one starting at `start`.
-fn line_before(text: &str, start: usize) -> Option<Range<usize>> {
-    let end = start.checked_sub(1)?;
-    let begin = text[..end].rfind('\n').map_or(0, |i| i + 1);
-    Some(begin..end)
+/// Blank and comment lines passed over between two lines alike, at most.
+const BETWEEN: usize = 2;
+
+/// Whether a line holds no code: blank, or a comment.
+fn no_code(line: &str) -> bool {
+    let line = line.trim();
+    line.is_empty() || line.starts_with("//")
 }
 
-/// The line after the one ending (before its newline) at `end`.
-fn line_after(text: &str, end: usize) -> Option<Range<usize>> {
-    let begin = end + 1;
-    if begin > text.len() {
-        return None;
+/// The line with code before the one starting at `start` (past
+/// [`BETWEEN`] blank or comment lines at most).
+fn line_before(text: &str, start: usize) -> Option<Range<usize>> {
+    let mut start = start;
+    for _ in 0..=BETWEEN {
+        let end = start.checked_sub(1)?;
+        let begin = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        if !no_code(&text[begin..end]) {
+            return Some(begin..end);
+        }
+        start = begin;
     }
-    let stop = text[begin..].find('\n').map_or(text.len(), |i| begin + i);
-    Some(begin..stop)
+    None
+}
+
+/// The line with code after the one ending (before its newline) at `end`
+/// (past [`BETWEEN`] blank or comment lines at most).
+fn line_after(text: &str, end: usize) -> Option<Range<usize>> {
+    let mut end = end;
+    for _ in 0..=BETWEEN {
+        let begin = end + 1;
+        if begin > text.len() {
+            return None;
+        }
+        let stop = text[begin..].find('\n').map_or(text.len(), |i| begin + i);
+        if !no_code(&text[begin..stop]) {
+            return Some(begin..stop);
+        }
+        end = stop;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -396,6 +422,17 @@ mod tests {
             out,
             "    let h = h.round();\n    let s = (s * 100.0).round();\n    let l = (l * 100.0).round();\n    format!(\"{h} {s} {l}\")\n"
         );
+    }
+
+    #[test]
+    fn blank_and_comment_lines_between_two_alike_are_passed_over() {
+        let text = "    let lo = a.0 + 1;\n\n    // The upper end.\n    let hi = b.0 + 1;\n";
+        assert_eq!(
+            made(text, "a.0 + 1", "a.0").as_deref(),
+            Some("    let lo = a.0;\n\n    // The upper end.\n    let hi = b.0;\n")
+        );
+        let text = "    let lo = a.0 + 1;\n\n\n\n    let hi = b.0 + 1;\n";
+        assert_eq!(made(text, "a.0 + 1", "a.0"), None, "too far apart");
     }
 
     #[test]
