@@ -126,18 +126,28 @@ fn on_lines_alike(edit: &Edit, text: &str) -> Option<Edit> {
         below = made.0;
         run.push(made.1);
     }
-    if run.len() < 2 {
-        return None;
-    }
-    let whole = run[0].0.start..run[run.len() - 1].0.end;
+    (run.len() >= 2).then(|| spliced(text, &run))
+}
+
+/// One edit of `text` that makes each of `parts` (in order, apart), the
+/// text between them kept.
+fn spliced(text: &str, parts: &[(Range<usize>, String)]) -> Edit {
+    let whole = parts[0].0.start..parts[parts.len() - 1].0.end;
     let mut made = String::new();
     let mut at = whole.start;
-    for (range, replacement) in &run {
+    for (range, replacement) in parts {
         made.push_str(&text[at..range.start]);
         made.push_str(replacement);
         at = range.end;
     }
-    Some(Edit::replace(whole, made))
+    Edit::replace(whole, made)
+}
+
+/// The tokens of `text` in `range`, as ranges of `text`.
+fn tokens_in(text: &str, range: &Range<usize>) -> Vec<Range<usize>> {
+    lexed(&text[range.clone()])
+        .map(|(_, r)| range.start + r.start..range.start + r.end)
+        .collect()
 }
 
 /// Tokens an expression has at least for [`throughout_statement`] to
@@ -154,18 +164,14 @@ fn throughout_statement(edit: &Edit, site: &Site, text: &str) -> Option<Edit> {
     if edit.range.start < statement.start || edit.range.end > statement.end {
         return None;
     }
-    let spelled = |range: &Range<usize>| -> Vec<&str> {
-        lexed(&text[range.clone()])
-            .map(|(_, r)| &text[range.start + r.start..range.start + r.end])
-            .collect()
-    };
-    let replaced = spelled(&edit.range);
+    let replaced: Vec<&str> = tokens_in(text, &edit.range)
+        .into_iter()
+        .map(|t| &text[t])
+        .collect();
     if replaced.len() < EXPRESSION {
         return None;
     }
-    let tokens: Vec<Range<usize>> = lexed(&text[statement.clone()])
-        .map(|(_, r)| statement.start + r.start..statement.start + r.end)
-        .collect();
+    let tokens = tokens_in(text, &statement);
     let mut occurrences: Vec<Range<usize>> = Vec::new();
     let mut at = 0;
     while at + replaced.len() <= tokens.len() {
@@ -186,15 +192,11 @@ fn throughout_statement(edit: &Edit, site: &Site, text: &str) -> Option<Edit> {
     if occurrences.len() < 2 || !occurrences.contains(&edit.range) {
         return None;
     }
-    let whole = occurrences[0].start..occurrences[occurrences.len() - 1].end;
-    let mut made = String::new();
-    let mut from = whole.start;
-    for occurrence in &occurrences {
-        made.push_str(&text[from..occurrence.start]);
-        made.push_str(&edit.text);
-        from = occurrence.end;
-    }
-    Some(Edit::replace(whole, made))
+    let parts: Vec<(Range<usize>, String)> = occurrences
+        .into_iter()
+        .map(|o| (o, edit.text.clone()))
+        .collect();
+    Some(spliced(text, &parts))
 }
 
 /// What an edit changes on its line, in tokens: those it replaces, the
