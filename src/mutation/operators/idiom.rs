@@ -130,8 +130,7 @@ impl MutationOperator for Idiom {
                 receiver: true,
                 ..
             } if name == "len" || name == "count" => {
-                let receiver = cx.text[expression.start..range.start].trim_end();
-                let receiver = receiver.strip_suffix('.').unwrap_or(receiver);
+                let receiver = receiver_of(range, expression, cx.text);
                 other_length(name, receiver, site, cx)
                     .map(|text| Edit::replace(expression.clone(), text))
                     .into_iter()
@@ -163,14 +162,20 @@ fn trimmed_pieces(
     let at_text = arguments
         .strip_suffix(')')
         .is_some_and(|a| a.trim_end().ends_with(['\'', '"']));
-    let receiver = cx.text[call.start..name.start].trim_end();
-    let receiver = receiver.strip_suffix('.').unwrap_or(receiver);
+    let receiver = receiver_of(name, call, cx.text);
     let text = cx
         .types
         .variable(site.location(), receiver)
         .is_some_and(is_text);
     let mapped = cx.text[call.end..].trim_start().starts_with(".map(");
     ((at_text || text) && !mapped).then(|| Edit::insert(call.end, ".map(str::trim)"))
+}
+
+/// The text of a method call's receiver (`call` the call, `name` its
+/// method's name): what comes before `.name`.
+fn receiver_of<'t>(name: &Range<usize>, call: &Range<usize>, text: &'t str) -> &'t str {
+    let before = text[call.start..name.start].trim_end();
+    before.strip_suffix('.').unwrap_or(before)
 }
 
 /// A text's other length: `s.len()` (bytes) as `s.chars().count()`
