@@ -108,34 +108,13 @@ impl MutationOperator for Idiom {
                 vec![Edit::replace(range.clone(), format!("{iterator}.rev()"))]
             }
             SiteKind::Method {
-                name, expression, ..
-            } if name == "all" || name == "any" => zipped_comparison(&cx.text[expression.clone()])
-                .map(|text| Edit::replace(expression.clone(), text))
-                .into_iter()
-                .collect(),
-            SiteKind::Method {
                 name,
                 range,
                 expression,
-                receiver: true,
+                arguments,
+                receiver,
                 ..
-            } if SPLITS.contains(&name.as_str()) => trimmed_pieces(range, expression, site, cx)
-                .into_iter()
-                .collect(),
-            SiteKind::Method {
-                name,
-                range,
-                expression,
-                arguments: 0,
-                receiver: true,
-                ..
-            } if name == "len" || name == "count" => {
-                let receiver = receiver_of(range, expression, cx.text);
-                other_length(name, receiver, site, cx)
-                    .map(|text| Edit::replace(expression.clone(), text))
-                    .into_iter()
-                    .collect()
-            }
+            } => method_idioms(name, range, expression, (*arguments, *receiver), site, cx),
             _ => Vec::new(),
         }
     }
@@ -143,6 +122,32 @@ impl MutationOperator for Idiom {
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
     }
+}
+
+/// The idioms of a method call (`name` its method's name, `call` the
+/// call, with so many arguments and whether on a receiver): a zipped
+/// comparison made whole, a text's pieces trimmed, a text's other length.
+fn method_idioms(
+    name: &str,
+    method: &Range<usize>,
+    call: &Range<usize>,
+    (arguments, receiver): (usize, bool),
+    site: &Site,
+    cx: &Context,
+) -> Vec<Edit> {
+    let made = match name {
+        "all" | "any" => {
+            zipped_comparison(&cx.text[call.clone()]).map(|text| Edit::replace(call.clone(), text))
+        }
+        _ if !receiver => None,
+        _ if SPLITS.contains(&name) => trimmed_pieces(method, call, site, cx),
+        "len" | "count" if arguments == 0 => {
+            other_length(name, receiver_of(method, call, cx.text), site, cx)
+                .map(|text| Edit::replace(call.clone(), text))
+        }
+        _ => None,
+    };
+    made.into_iter().collect()
 }
 
 /// The methods that split a text into pieces.
