@@ -271,6 +271,11 @@ pub fn shape(text: &str) -> Option<(String, Vec<String>)> {
     Some((shape, names))
 }
 
+/// Whether `word` is one of Rust's keywords that start lowercase.
+pub fn is_keyword(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
+
 /// Rust's keywords that start lowercase (strict, and reserved).
 const KEYWORDS: &[&str] = &[
     "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",

@@ -18,8 +18,7 @@ const LEFT_OUT: usize = 8;
 /// `text` parsed with the items syn cannot parse blanked, and the errors
 /// of those items (syn's first error in each); the error of the first when
 /// no blanking makes the file parse.
-pub fn parse_leaving_out(text: String) -> syn::Result<(syn::File, Vec<syn::Error>)> {
-    let mut text = text;
+pub fn parse_leaving_out(mut text: String) -> syn::Result<(syn::File, Vec<syn::Error>)> {
     let mut left_out: Vec<syn::Error> = Vec::new();
     loop {
         let error = match syn::parse_str::<syn::File>(&text) {

@@ -18,7 +18,7 @@
 //! it names `i32` or `f64`, the types of numbers nothing constrains: those
 //! stay unsettled, since an edit may constrain them.)
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 use crate::baseline::Baseline;
@@ -233,12 +233,15 @@ fn statements_at<'s>(
     locations: &BTreeSet<Location>,
 ) -> BTreeMap<Location, Vec<(usize, &'s [String])>> {
     let mut statements: BTreeMap<Location, Vec<(usize, &[String])>> = BTreeMap::new();
+    // By the bytes of the block statement each is.
+    let mut by_bytes = HashMap::new();
     for site in &space.sites {
         if let SiteKind::Statement(statement) = &site.kind {
-            statements
-                .entry(site.location())
-                .or_default()
-                .push((statement.range.start, &site.bound));
+            let at = (statement.range.start, site.bound.as_slice());
+            statements.entry(site.location()).or_default().push(at);
+            if let Some(own) = &site.statement {
+                by_bytes.entry(own.range.clone()).or_insert(at);
+            }
         }
     }
     let mut inside = BTreeMap::new();
@@ -247,16 +250,8 @@ fn statements_at<'s>(
         .iter()
         .filter(|s| locations.contains(&s.location()) && !statements.contains_key(&s.location()))
     {
-        let Some(enclosing) = &site.statement else {
-            continue;
-        };
-        let around = space.sites.iter().find_map(|s| match &s.kind {
-            SiteKind::Statement(statement) if s.statement.as_ref() == Some(enclosing) => {
-                Some((statement.range.start, s.bound.as_slice()))
-            }
-            _ => None,
-        });
-        if let Some(around) = around {
+        let around = site.statement.as_ref().and_then(|s| by_bytes.get(&s.range));
+        if let Some(&around) = around {
             inside.entry(site.location()).or_insert(vec![around]);
         }
     }

@@ -198,8 +198,10 @@ impl Collector<'_> {
             ),
             Stmt::Expr(Expr::MethodCall(call), _) => match written(&call.receiver) {
                 Some(receiver) => {
-                    let chosen = call.args.iter();
-                    let chosen = chosen.filter(|arg| branching(through_methods(arg)).is_some());
+                    let chosen = call
+                        .args
+                        .iter()
+                        .filter(|a| branching(through_methods(a)).is_some());
                     (chosen.collect(), vec![receiver])
                 }
                 None => (Vec::new(), Vec::new()),

@@ -21,7 +21,7 @@ use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
 use crate::mutation::types::{is_integer, is_text};
 
-use super::{Context, MutationOperator, parenthesized};
+use super::{Context, MutationOperator, parenthesized, receiver_text};
 
 /// `a - b` to `a.saturating_sub(b)`, `.unwrap()` to `.unwrap_or_default()`,
 /// `for x in it` to `for x in it.rev()`.
@@ -141,10 +141,9 @@ fn method_idioms(
         }
         _ if !receiver => None,
         _ if SPLITS.contains(&name) => trimmed_pieces(method, call, site, cx),
-        "len" | "count" if arguments == 0 => {
-            other_length(name, receiver_of(method, call, cx.text), site, cx)
-                .map(|text| Edit::replace(call.clone(), text))
-        }
+        "len" | "count" if arguments == 0 => receiver_text(method, call, cx.text)
+            .and_then(|receiver| other_length(name, receiver, site, cx))
+            .map(|text| Edit::replace(call.clone(), text)),
         _ => None,
     };
     made.into_iter().collect()
@@ -167,20 +166,9 @@ fn trimmed_pieces(
     let at_text = arguments
         .strip_suffix(')')
         .is_some_and(|a| a.trim_end().ends_with(['\'', '"']));
-    let receiver = receiver_of(name, call, cx.text);
-    let text = cx
-        .types
-        .variable(site.location(), receiver)
-        .is_some_and(is_text);
+    let text = receiver_text(name, call, cx.text).is_some_and(|r| typed_text(r, site, cx));
     let mapped = cx.text[call.end..].trim_start().starts_with(".map(");
     ((at_text || text) && !mapped).then(|| Edit::insert(call.end, ".map(str::trim)"))
-}
-
-/// The text of a method call's receiver (`call` the call, `name` its
-/// method's name): what comes before `.name`.
-fn receiver_of<'t>(name: &Range<usize>, call: &Range<usize>, text: &'t str) -> &'t str {
-    let before = text[call.start..name.start].trim_end();
-    before.strip_suffix('.').unwrap_or(before)
 }
 
 /// A text's other length: `s.len()` (bytes) as `s.chars().count()`
@@ -190,8 +178,14 @@ fn other_length(method: &str, receiver: &str, site: &Site, cx: &Context) -> Opti
         "len" => (receiver, "chars().count()"),
         _ => (receiver.strip_suffix(".chars()")?, "len()"),
     };
-    let ty = cx.types.variable(site.location(), text)?;
-    is_text(ty).then(|| format!("{text}.{made}"))
+    typed_text(text, site, cx).then(|| format!("{text}.{made}"))
+}
+
+/// Whether the compiler says variable `name` is text at the site.
+fn typed_text(name: &str, site: &Site, cx: &Context) -> bool {
+    cx.types
+        .variable(site.location(), name)
+        .is_some_and(is_text)
 }
 
 /// Error paths of a function returning a `Result` that an unwrap may

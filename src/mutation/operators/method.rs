@@ -17,7 +17,7 @@ use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind, method_siblings};
 
-use super::{Context, MutationOperator};
+use super::{Context, MutationOperator, receiver_text};
 
 /// Replace a method by a sibling (`min`/`max`...) or another method of the crate.
 pub(super) struct Method;
@@ -51,9 +51,7 @@ impl MutationOperator for Method {
         // Siblings first: they are the likelier mistake. A function
         // called by path (`cmp::max`) has only its siblings.
         let siblings = method_siblings(name).map(str::to_string);
-        // The text before `.name`: the receiver.
-        let before = cx.text[expression.start..range.start].trim_end();
-        let receiver_text = before.strip_suffix('.').filter(|_| *receiver);
+        let receiver_text = receiver_text(range, expression, cx.text).filter(|_| *receiver);
         let from_crate = receiver_text
             .into_iter()
             .flat_map(|text| cx.space.called_on(text, *arguments))

@@ -51,6 +51,7 @@ mod value;
 mod variant;
 
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
 
 use rand::Rng;
@@ -227,6 +228,13 @@ impl FromStr for Operator {
                 )
             })
     }
+}
+
+/// The text of a method call's receiver (`call` the call, `name` its
+/// method's name): what comes before `.name`; none for a function called
+/// by path.
+fn receiver_text<'t>(name: &Range<usize>, call: &Range<usize>, text: &'t str) -> Option<&'t str> {
+    text[call.start..name.start].trim_end().strip_suffix('.')
 }
 
 /// `text` as an operand: in parentheses unless it needs none.

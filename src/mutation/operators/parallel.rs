@@ -8,16 +8,15 @@
 //! start as the site's line does and where it finds its place: the tokens
 //! it replaces found once on that line (with the tokens around them where
 //! they are found more than once), or, for tokens it only inserts, the
-//! tokens on either side of them. An edit of
-//! a whole expression is also made at each other occurrence of that
-//! expression in its statement (`s.len()` made `s.chars().count()` in every
-//! arm of a `match`).
+//! tokens on either side of them. An edit of a whole expression is also
+//! made at each other occurrence of that expression in its statement
+//! (`s.len()` made `s.chars().count()` in every arm of a `match`).
 
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use crate::code::lexed;
 use crate::code::source::Edit;
+use crate::code::{is_keyword, lexed};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
 
@@ -232,13 +231,6 @@ impl Change {
         if prefix == old.len() && prefix == new.len() {
             return None;
         }
-        let gap = |tokens: &[(&str, Range<usize>)], text_len: usize, kept_after: usize| {
-            let start = prefix.checked_sub(1).map_or(0, |i| tokens[i].1.end);
-            let end = tokens
-                .get(tokens.len() - kept_after)
-                .map_or(text_len, |t| t.1.start);
-            start..end
-        };
         let texts = |tokens: &[(&str, Range<usize>)]| -> Vec<String> {
             tokens
                 .iter()
@@ -247,7 +239,7 @@ impl Change {
         };
         Some(Change {
             replaced: texts(&old[prefix..old.len() - suffix]),
-            made: after[gap(&new, after.len(), suffix)].to_string(),
+            made: after[gap(&new, prefix, suffix, after.len())].to_string(),
             left: texts(&old[..prefix]).into_iter().rev().collect(),
             right: texts(&old[old.len() - suffix..]),
         })
@@ -262,15 +254,13 @@ impl Change {
         let tokens: Vec<(&str, Range<usize>)> = lexed(line).collect();
         let text = |i: usize| &line[tokens[i].1.clone()];
         let width = self.replaced.len();
-        let mut places: Vec<usize> = (0..=tokens.len().saturating_sub(width))
-            .filter(|&at| at + width <= tokens.len())
+        let mut places: Vec<usize> = (0..(tokens.len() + 1).saturating_sub(width))
             .filter(|&at| (0..width).all(|k| text(at + k) == self.replaced[k]))
             .collect();
         let fits = |at: usize, context: usize| {
-            let left = self.left.iter().take(context).enumerate();
+            let mut left = self.left.iter().take(context).enumerate();
             let mut right = self.right.iter().take(context).enumerate();
-            left.into_iter()
-                .all(|(k, t)| at > k && text(at - 1 - k) == t)
+            left.all(|(k, t)| at > k && text(at - 1 - k) == t)
                 && right.all(|(k, t)| at + width + k < tokens.len() && text(at + width + k) == t)
         };
         // A change that only inserts is placed by a token on each side.
@@ -283,10 +273,26 @@ impl Change {
         let [at] = places[..] else {
             return None;
         };
-        let start = at.checked_sub(1).map_or(0, |i| tokens[i].1.end);
-        let end = tokens.get(at + width).map_or(line.len(), |t| t.1.start);
-        Some((start..end, self.made.clone()))
+        let kept_after = tokens.len() - at - width;
+        let place = gap(&tokens, at, kept_after, line.len());
+        Some((place, self.made.clone()))
     }
+}
+
+/// The bytes of a line (`len` long, of `tokens`) between its first `kept`
+/// tokens and its last `kept_after`: the blanks around what lies between
+/// them included.
+fn gap(
+    tokens: &[(&str, Range<usize>)],
+    kept: usize,
+    kept_after: usize,
+    len: usize,
+) -> Range<usize> {
+    let start = kept.checked_sub(1).map_or(0, |i| tokens[i].1.end);
+    let end = tokens
+        .get(tokens.len() - kept_after)
+        .map_or(len, |t| t.1.start);
+    start..end
 }
 
 /// Whether two lines are written alike: their first two tokens the same
@@ -296,12 +302,8 @@ fn alike(one: &str, other: &str) -> bool {
         lexed(line)
             .take(2)
             .map(|(token, _)| match token.chars().next() {
-                Some(c) if c.is_alphanumeric() || c == '_' => {
-                    if is_keyword(token) {
-                        token.to_string()
-                    } else {
-                        "_".into()
-                    }
+                Some(c) if (c.is_alphanumeric() || c == '_') && !is_keyword(token) => {
+                    "_".to_string()
                 }
                 _ => token.to_string(),
             })
@@ -309,30 +311,6 @@ fn alike(one: &str, other: &str) -> bool {
     };
     let (a, b) = (shape(one), shape(other));
     a.len() == 2 && a == b
-}
-
-fn is_keyword(word: &str) -> bool {
-    matches!(
-        word,
-        "let"
-            | "if"
-            | "else"
-            | "match"
-            | "return"
-            | "for"
-            | "while"
-            | "loop"
-            | "fn"
-            | "mut"
-            | "self"
-            | "Self"
-            | "pub"
-            | "impl"
-            | "break"
-            | "continue"
-            | "const"
-            | "static"
-    )
 }
 
 /// The line (without its newline) that holds all of `range`, if one does.
