@@ -3,7 +3,8 @@
 //! sweep (every single edit at the most suspicious locations, in rank
 //! order); if it finds no plausible patch within its share of the time, the
 //! genetic search, seeded with the sweep's partial fixes; then the patch is
-//! reduced to its essential edits (ddmin).
+//! reduced to its essential edits (ddmin), and a patch of the search has
+//! its lines swept for a single edit that passes alone.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -41,7 +42,8 @@ use crate::repair::search::{
 };
 use crate::repair::settings::Settings;
 use crate::repair::shard::{Known, enumerate, known_outcomes};
-use crate::repair::sweep::{Ranked, SweepStop, Swept, first_batch, sweep};
+use crate::repair::sweep::{Ranked, SweepStop, Swept, first_batch};
+use crate::repair::sweep::{rate, single_edits_where, sweep_with_progress};
 use crate::system::Budget;
 use crate::system::console::Console;
 
@@ -199,21 +201,16 @@ pub fn run_stage(
         )
     })?;
 
+    let choose = |plausible: &[Scored]| {
+        rank_plausible(
+            plausible, baseline, &model, crash, settings, deadline, budget,
+        )
+    };
     let mut alternatives = Vec::new();
     let swept_best = || swept.best.clone().unwrap_or_else(|| original(&model));
-    let (best, stop, search_result) = match swept.stop {
+    let (mut best, stop, search_result) = match swept.stop {
         SweepStop::Found => {
-            alternatives = timed(&mut timings, "choose", || {
-                rank_plausible(
-                    &swept.plausible,
-                    baseline,
-                    &model,
-                    crash,
-                    settings,
-                    deadline,
-                    budget,
-                )
-            })?;
+            alternatives = timed(&mut timings, "choose", || choose(&swept.plausible))?;
             (alternatives[0].scored.clone(), Stop::Found, None)
         }
         // Stopped, with no time for the genetic search.
@@ -237,7 +234,7 @@ pub fn run_stage(
             (result.best.clone(), result.stop, Some(result))
         }
     };
-    let patch = if stop == Stop::Found {
+    let mut patch = if stop == Stop::Found {
         evaluator.set_cutoff(None);
         let evaluator = &mut *evaluator;
         let reduced = || reduce(&best.candidate, evaluator, &model, console, budget);
@@ -245,6 +242,19 @@ pub fn run_stage(
     } else {
         None
     };
+    if let (Some(_), Some(found)) = (&search_result, &patch) {
+        let at = (&mutator, &ranks, &model);
+        let evaluator = &mut *evaluator;
+        let chosen = timed(&mut timings, "choose", || {
+            let singles = single_edits_where(found, at, evaluator, deadline, console, budget)?;
+            (!singles.is_empty()).then(|| choose(&singles)).transpose()
+        })?;
+        if let Some(chosen) = chosen {
+            alternatives = chosen;
+            best = alternatives[0].scored.clone();
+            patch = Some(best.candidate.clone());
+        }
+    }
     let never_passed = never_passed(search_result.as_ref(), stop, &model, &swept);
     let (ranking_before, ranking_after) = rankings(group, &mutator, sources);
     let of = Reported { originals, group };
@@ -253,12 +263,7 @@ pub fn run_stage(
         tests: baseline.suite.full_names(&group.group.tests),
         patched: patch.as_ref().map(|c| of.files(c)).unwrap_or_default(),
         unreduced: of.files(&best.candidate),
-        runners_up: alternatives
-            .iter()
-            .skip(1)
-            .take(RUNNERS_UP)
-            .map(|a| of.runner_up(a))
-            .collect(),
+        runners_up: of.runners_up(&alternatives),
         edits: patch.as_ref().map(|c| of.edits(c)).unwrap_or_default(),
         patch,
         counts: evaluator.counts(),
@@ -381,57 +386,6 @@ fn never_passed(
     };
     let failing = failing.iter().copied();
     failing.filter(|t| !swept.passed.contains(t)).collect()
-}
-
-/// The sweep with its progress: a bar on a terminal, a status line before
-/// and after.
-fn sweep_with_progress(
-    mutator: &Mutator,
-    at: Ranked,
-    evaluator: &mut dyn Evaluator,
-    model: &FitnessModel,
-    deadline: Option<Instant>,
-    console: &Console,
-    budget: Budget,
-) -> Result<Swept> {
-    console.status(
-        "Sweeping",
-        format!(
-            "every single edit at the {} most suspicious locations, most suspicious first",
-            at.locations.len()
-        ),
-    );
-    let bar = console.counter("Sweeping", at.locations.len() as u64, budget);
-    bar.set_message("locations");
-    let started = Instant::now();
-    let swept = sweep(
-        mutator,
-        at,
-        evaluator,
-        model,
-        deadline,
-        budget,
-        &|progress| {
-            bar.set_position(progress.locations as u64);
-            bar.set_message(format!(
-                "locations · {} single edits tried ({})",
-                progress.edits,
-                rate(progress.edits, started)
-            ));
-        },
-    )?;
-    drop(bar);
-    console.status(
-        "Swept",
-        format!(
-            "{} single edits at {} locations; passing every test: {}, fixing some failing tests and breaking none: {}",
-            swept.edits,
-            swept.locations,
-            swept.plausible.len(),
-            swept.partial.len()
-        ),
-    );
-    Ok(swept)
 }
 
 /// The group's ten first lines before the stage, and the ten the stage's
@@ -585,6 +539,13 @@ impl Reported<'_> {
             .collect()
     }
 
+    /// The plausible patches after the chosen one, as many as the report
+    /// shows.
+    fn runners_up(&self, alternatives: &[Alternative]) -> Vec<RunnerUp> {
+        let after = alternatives.iter().skip(1).take(RUNNERS_UP);
+        after.map(|a| self.runner_up(a)).collect()
+    }
+
     fn runner_up(&self, alternative: &Alternative) -> RunnerUp {
         let candidate = alternative.scored.candidate.clone();
         RunnerUp {
@@ -675,16 +636,6 @@ fn genetic_search(
 fn sweep_ends(deadline: Option<Instant>) -> Option<Instant> {
     let now = Instant::now();
     deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(SWEEP_SHARE))
-}
-
-/// `12.5/s`: how many per second since `started`.
-fn rate(count: usize, started: Instant) -> String {
-    let seconds = started.elapsed().as_secs_f64();
-    if seconds > 0.0 {
-        format!("{:.1}/s", count as f64 / seconds)
-    } else {
-        "-/s".to_string()
-    }
 }
 
 /// Condition mutations at the group's critical predicates, tried first:

@@ -20,13 +20,14 @@ use crate::cargo::TestId;
 use crate::code::source::Location;
 use crate::evaluate::Cutoff;
 use crate::evaluate::FitnessModel;
-use crate::evaluate::{CandidateOutcome, Evaluator, evaluate_until_halt};
+use crate::evaluate::{CandidateOutcome, Evaluator, edited_locations, evaluate_until_halt};
 use crate::exit::{Halt, Result};
 use crate::localize::{EditEffect, FixClass};
 use crate::mutation::{Candidate, Leg, Operator, Part, PatchEdit};
 use crate::mutation::{Mutator, course};
 use crate::repair::search::{LocationFeedback, OperatorCounts, Scored};
 use crate::system::Budget;
+use crate::system::console::{Console, plural};
 
 /// Why the sweep stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -257,6 +258,102 @@ pub fn sweep(
     Ok(swept)
 }
 
+/// The plausible single edits at the lines of the genetic search's
+/// (reduced) patch `found`, of those that make no code degenerate. The
+/// sweep, cut short by its deadline, may not have reached those lines;
+/// where one edit there passes every test, it is weighed against the
+/// location's other such edits (the one-arm change against the same
+/// change made throughout its statement, say), which the search's
+/// patch, one of them or several edits, never was.
+pub fn single_edits_where(
+    found: &Candidate,
+    (mutator, ranks, model): (&Mutator, &BTreeMap<Location, usize>, &FitnessModel),
+    evaluator: &mut dyn Evaluator,
+    deadline: Option<Instant>,
+    console: &Console,
+    budget: Budget,
+) -> Result<Vec<Scored>> {
+    let locations: Vec<Location> = edited_locations(found).into_iter().collect();
+    console.status(
+        "Sweeping",
+        format!(
+            "every single edit at the {} line{} the genetic search's patch edits",
+            locations.len(),
+            plural(locations.len())
+        ),
+    );
+    let at = Ranked {
+        locations: &locations,
+        ranks,
+    };
+    let swept = sweep(mutator, at, evaluator, model, deadline, budget, &|_| {})?;
+    let originals = mutator.originals();
+    let mut plausible = swept.plausible;
+    plausible.retain(|p| p.candidate.degenerate(originals).is_none());
+    Ok(plausible)
+}
+
+/// The sweep with its progress: a bar on a terminal, a status line before
+/// and after.
+pub fn sweep_with_progress(
+    mutator: &Mutator,
+    at: Ranked,
+    evaluator: &mut dyn Evaluator,
+    model: &FitnessModel,
+    deadline: Option<Instant>,
+    console: &Console,
+    budget: Budget,
+) -> Result<Swept> {
+    console.status(
+        "Sweeping",
+        format!(
+            "every single edit at the {} most suspicious locations, most suspicious first",
+            at.locations.len()
+        ),
+    );
+    let bar = console.counter("Sweeping", at.locations.len() as u64, budget);
+    bar.set_message("locations");
+    let started = Instant::now();
+    let swept = sweep(
+        mutator,
+        at,
+        evaluator,
+        model,
+        deadline,
+        budget,
+        &|progress| {
+            bar.set_position(progress.locations as u64);
+            bar.set_message(format!(
+                "locations · {} single edits tried ({})",
+                progress.edits,
+                rate(progress.edits, started)
+            ));
+        },
+    )?;
+    drop(bar);
+    console.status(
+        "Swept",
+        format!(
+            "{} single edits at {} locations; passing every test: {}, fixing some failing tests and breaking none: {}",
+            swept.edits,
+            swept.locations,
+            swept.plausible.len(),
+            swept.partial.len()
+        ),
+    );
+    Ok(swept)
+}
+
+/// `12.5/s`: how many per second since `started`.
+pub fn rate(count: usize, started: Instant) -> String {
+    let seconds = started.elapsed().as_secs_f64();
+    if seconds > 0.0 {
+        format!("{:.1}/s", count as f64 / seconds)
+    } else {
+        "-/s".to_string()
+    }
+}
+
 /// Counts an edit's outcome for its operator and its location; its ProFL
 /// class, if it compiled.
 fn note(
@@ -381,14 +478,14 @@ mod tests {
         sweep_source(MIDDLE, locations, &ranks, halt_after, passes)
     }
 
-    /// The sweep of `text` at `locations` (lines), of ranks `ranks`.
-    fn sweep_source(
+    /// `f` given a mutator of `text`, a model of one passing and one
+    /// failing test, and an oracle passing the failing test where `passes`.
+    fn on_source<T>(
         text: &str,
-        locations: &[u32],
-        ranks: &[usize],
         halt_after: Option<usize>,
         passes: fn(&str) -> bool,
-    ) -> (Swept, Vec<Candidate>) {
+        f: impl FnOnce(&Mutator, &FitnessModel, &mut Oracle) -> T,
+    ) -> T {
         let sources = CrateSources::of_one_file(text);
         let originals = sources.originals();
         let space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
@@ -405,18 +502,62 @@ mod tests {
             halt_after,
             passes,
         };
-        let at: Vec<Location> = locations
+        f(&mutator, &model, &mut oracle)
+    }
+
+    fn at_lines(lines: &[u32]) -> Vec<Location> {
+        lines
             .iter()
             .map(|&l| Location::new(FileId::new(0), l))
-            .collect();
-        let ranks = at.iter().copied().zip(ranks.iter().copied()).collect();
-        let unlimited = Budget::unlimited();
-        let at = Ranked {
-            locations: &at,
-            ranks: &ranks,
+            .collect()
+    }
+
+    /// The sweep of `text` at `locations` (lines), of ranks `ranks`.
+    fn sweep_source(
+        text: &str,
+        locations: &[u32],
+        ranks: &[usize],
+        halt_after: Option<usize>,
+        passes: fn(&str) -> bool,
+    ) -> (Swept, Vec<Candidate>) {
+        on_source(text, halt_after, passes, |mutator, model, oracle| {
+            let at = at_lines(locations);
+            let ranks = at.iter().copied().zip(ranks.iter().copied()).collect();
+            let at = Ranked {
+                locations: &at,
+                ranks: &ranks,
+            };
+            let unlimited = Budget::unlimited();
+            let swept = sweep(mutator, at, &mut *oracle, model, None, unlimited, &|_| {});
+            (swept.unwrap(), oracle.seen.take())
+        })
+    }
+
+    /// The genetic search's patch edits lines 4 and 6; one edit at line 6
+    /// passes alone: it is found, with no edit at another line tried.
+    #[test]
+    fn the_lines_of_the_search_patch_are_swept_for_single_edits() {
+        let (_, seen) = sweep_middle(&[4, 6]);
+        let at = |line: u32, text: &str| {
+            let mut edits = seen.iter().map(|c| c.edits()[0].clone());
+            edits
+                .find(|e| e.line == line && (text.is_empty() || e.edit.text == text))
+                .unwrap()
         };
-        let swept = sweep(&mutator, at, &mut oracle, &model, None, unlimited, &|_| {});
-        (swept.unwrap(), oracle.seen.into_inner())
+        let found = Candidate::original().with(at(4, "")).with(at(6, "x"));
+        let (plausible, tried) = on_source(MIDDLE, None, fixed, |mutator, model, oracle| {
+            let ranks = BTreeMap::new();
+            let at = (mutator, &ranks, model);
+            let unlimited = Budget::unlimited();
+            let console = &Console::QUIET;
+            let found = single_edits_where(&found, at, &mut *oracle, None, console, unlimited);
+            (found.unwrap(), oracle.seen.take())
+        });
+        assert!(tried.iter().all(|c| [4, 6].contains(&c.edits()[0].line)));
+        assert!(tried.len() > 10, "{} edits", tried.len());
+        assert_eq!(plausible.len(), 1);
+        let edit = &plausible[0].candidate.edits()[0];
+        assert_eq!((edit.line, edit.edit.text.as_str()), (6, "x"));
     }
 
     /// A fix found at the first of 80 locations: the sweep stops after the
