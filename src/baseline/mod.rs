@@ -135,7 +135,7 @@ impl Baseline {
     ) -> Result<Baseline> {
         let copy = self.copy.lock().unwrap_or_else(|e| e.into_inner()).take();
         let workspace = self.workspace.clone();
-        let measured = establish_in(copy, workspace, settings, &Console::QUIET, files, budget)?;
+        let measured = establish_in(copy, workspace, settings, None, files, budget)?;
         let copy = measured
             .copy
             .lock()
@@ -221,19 +221,21 @@ pub fn establish(
     overrides: &BTreeMap<PathBuf, String>,
     budget: Budget,
 ) -> Result<Baseline> {
-    establish_in(None, workspace, settings, console, overrides, budget)
+    establish_in(None, workspace, settings, Some(console), overrides, budget)
 }
 
 /// [`establish`], in `reuse` (a copy of the workspace made earlier, put
-/// back as it was) if given.
+/// back as it was) if given; with no `console`, quietly and without the
+/// warnings the first measure gave (a crate measured again, patched).
 fn establish_in(
     reuse: Option<ScratchDir>,
     workspace: Workspace,
     settings: &Settings,
-    console: &Console,
+    console: Option<&Console>,
     overrides: &BTreeMap<PathBuf, String>,
     budget: Budget,
 ) -> Result<Baseline> {
+    let (console, warn) = (console.unwrap_or(&Console::QUIET), console.is_some());
     // The settings' part once (it asks rustc its version); the files'
     // part again after the run, to see that they did not change.
     let settings_key = settings.cache.then(|| key(&workspace, settings, overrides));
@@ -251,7 +253,7 @@ fn establish_in(
         }
         None => scratch_copy(&workspace, overrides, console, budget)?,
     };
-    let sources = read_sources(&workspace, &scratch, console)?;
+    let sources = read_sources(&workspace, &scratch, (console, warn))?;
     let target_dir = &workspace.target_dir;
     let kept = key
         .as_ref()
@@ -453,17 +455,8 @@ fn write_overrides(scratch: &ScratchDir, overrides: &BTreeMap<PathBuf, String>) 
     Ok(())
 }
 
-/// The crate's sources in the scratch copy (the files syn cannot parse
-/// skipped, with a warning). Fails when a module file lies outside the
-/// workspace or is named by an absolute `#[path]`, or there is no code to
-/// rank.
-fn read_sources(
-    workspace: &Workspace,
-    scratch: &ScratchDir,
-    console: &Console,
-) -> Result<CrateSources> {
-    let package = &workspace.package;
-    let sources = read_crate_sources(&workspace.code_targets(), &workspace.root, scratch.root());
+/// Warns of the files and items of `sources` syn could not parse.
+fn warn_unparsable(sources: &CrateSources, console: &Console) {
     for (path, reason) in &sources.unparsable {
         console.warn(format!(
             "{}: syn cannot parse this file ({reason}); it is skipped, the rest is ranked",
@@ -475,6 +468,23 @@ fn read_sources(
             "{}:{line}: syn cannot parse this item ({reason}); it is left out of the ranking and the edits, the rest of the file is ranked",
             path.display()
         ));
+    }
+}
+
+/// The crate's sources in the scratch copy (the files syn cannot parse
+/// skipped, with a warning if `warn`: a crate measured again, patched,
+/// was warned about the first time). Fails when a module file lies outside the
+/// workspace or is named by an absolute `#[path]`, or there is no code to
+/// rank.
+fn read_sources(
+    workspace: &Workspace,
+    scratch: &ScratchDir,
+    (console, warn): (&Console, bool),
+) -> Result<CrateSources> {
+    let package = &workspace.package;
+    let sources = read_crate_sources(&workspace.code_targets(), &workspace.root, scratch.root());
+    if warn {
+        warn_unparsable(&sources, console);
     }
     if let Some((declaring, module)) = sources.outside.first() {
         let why = if module.starts_with(&workspace.root) {

@@ -430,6 +430,7 @@ impl TestSuite {
                 let mut current: Option<(String, Instant)> = None;
                 // A failure that stops the run ends the process at once.
                 let stopped = Cell::new(false);
+                let _tmp = own_tmp(&mut command)?;
                 let finished = process::run_watched(
                     command,
                     budget,
@@ -490,6 +491,7 @@ impl TestSuite {
             }
             let mut command = self.command(test);
             command.envs(env.iter().map(|(k, v)| (k, v)));
+            let _tmp = own_tmp(&mut command)?;
             let finished = process::run(command, Some(START_UP + timeout_of(test)), budget)?;
             let verdict = match finished.status {
                 Status::TimedOut => {
@@ -519,6 +521,7 @@ impl TestSuite {
             let index = which[slot];
             let mut command = self.command(index);
             command.envs(env_for(index));
+            let _tmp = own_tmp(&mut command)?;
             let outcome =
                 process::run(command, Some(settings.timeout), settings.budget).map(|finished| {
                     let verdict = match finished.status {
@@ -543,6 +546,23 @@ impl TestSuite {
             outcome
         })
     }
+}
+
+/// A temporary directory of `command`'s own (`TMPDIR`, and `TMP` and
+/// `TEMP` for Windows), in the run's (so that a killed run's are removed
+/// with it), removed when the guard returned drops: hold it until the
+/// process ends. Tests run here in processes side by side, where
+/// `cargo test` runs them as threads of one: tests that name their files by
+/// a counter of their process (walkdir's `rust-walkdir/0`) would take the
+/// same ones and break each other.
+fn own_tmp(command: &mut Command) -> Result<tempfile::TempDir> {
+    let tmp = tempfile::Builder::new()
+        .prefix("test-")
+        .tempdir_in(process::temp_dir())?;
+    for name in ["TMPDIR", "TMP", "TEMP"] {
+        command.env(name, tmp.path());
+    }
+    Ok(tmp)
 }
 
 /// libtest's `test NAME ... ok|FAILED` lines: test name -> passed.
@@ -642,6 +662,27 @@ fn frames(body: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each process gets a directory of its own, empty, and it is gone
+    /// once the guard drops.
+    #[cfg(unix)]
+    #[test]
+    fn each_test_process_has_a_temporary_directory_of_its_own() {
+        let seen = |mut command: Command| {
+            let tmp = own_tmp(&mut command).unwrap();
+            let finished = process::run(command, None, Budget::unlimited()).unwrap();
+            (tmp.path().to_path_buf(), finished.stdout)
+        };
+        let mut first = Command::new("sh");
+        first.args(["-c", "ls -A \"$TMPDIR\" && echo \"$TMPDIR\""]);
+        let (dir, printed) = seen(first);
+        assert_eq!(printed.trim(), dir.to_str().unwrap(), "empty, and its own");
+        assert!(!dir.exists(), "removed after");
+        let mut second = Command::new("sh");
+        second.args(["-c", "echo \"$TMPDIR\""]);
+        let (other, _) = seen(second);
+        assert_ne!(dir, other);
+    }
 
     #[test]
     fn reads_the_functions_of_a_backtrace() {

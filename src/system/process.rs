@@ -51,7 +51,7 @@ fn run_files() -> Option<RunFiles> {
 }
 
 /// Where temp files go: the run's dir if there is one.
-fn temp_dir() -> PathBuf {
+pub fn temp_dir() -> PathBuf {
     run_files().map_or_else(std::env::temp_dir, |files| files.tmp)
 }
 
@@ -419,7 +419,10 @@ impl Spawned {
         check_interrupted(budget)?;
         put_in_own_group(command);
         let run = run_files();
-        if let Some(run) = &run {
+        // Into the run's dir, unless the command has a temp dir of its own
+        // (a test's, see `cargo::suite`).
+        let own_tmp = command.get_envs().any(|(name, _)| name == "TMPDIR");
+        if let Some(run) = run.as_ref().filter(|_| !own_tmp) {
             command.env("TMPDIR", &run.tmp);
         }
         let program = command.get_program().to_string_lossy().into_owned();
