@@ -30,7 +30,7 @@ pub use crate_sources::{
     CrateSources, Originals, files_outside, function_lines, is_test_code, read_crate_sources,
     test_line_ranges,
 };
-pub use degenerate::{Degenerate, made_degenerate};
+pub use degenerate::{Degenerate, changes_nothing, made_degenerate};
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};
 pub use layout::{indentation, outdented};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};

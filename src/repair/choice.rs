@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::Baseline;
 use crate::cargo::{TestId, dependency_sources};
 use crate::code::source::{Edit, FileId};
-use crate::code::{Degenerate, Originals, TokenModel};
+use crate::code::{Degenerate, Originals, TokenModel, changes_nothing};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Result, halts};
 use crate::localize::Crash;
@@ -130,6 +130,10 @@ pub struct Measures {
     /// that change the passing tests' behaviour as little.
     #[serde(default)]
     pub made_up: bool,
+    /// It writes an operation that changes nothing (`x * 1`, `x + 0`, a
+    /// slice from 0 to the end `s[0..]`), which no one writes.
+    #[serde(default)]
+    pub identity: bool,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -176,6 +180,7 @@ pub fn rank_plausible(
                     degenerate: scored.candidate.degenerate(&originals),
                     needless_removal: told.needless_removal,
                     made_up: told.made_up,
+                    identity: writes_identity(&scored.candidate, &originals),
                 },
                 size,
                 scored: scored.clone(),
@@ -435,8 +440,8 @@ fn tokens(text: &str) -> usize {
 
 /// How unusual a candidate is as a fix: by the kind of its edits (a
 /// one-token slip is the commonest bug, and so is an added or a missing
-/// `± 1`), plus a penalty for identity arithmetic (`x * 1`, `x / 1`,
-/// `x + 0`, `x - 0`), which no one writes, and one for a synthesized
+/// `± 1`), plus a penalty for an operation that changes nothing (see
+/// [`changes_nothing`]), which no one writes, and one for a synthesized
 /// condition with a new bare number (see [`magic_number`]).
 pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
     candidate
@@ -446,26 +451,21 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
             let text = originals.text(edit.file);
             let replaced = &text[edit.edit.range.clone()];
             let kind = edit.operator.unusualness(replaced, &edit.edit.text);
-            let before = text[..edit.edit.range.start].trim_end();
-            let after = text[edit.edit.range.end..].trim_start();
             let new = edit.edit.text.trim();
-            let lone = |digits: &str, rest: &str| {
-                rest.strip_prefix(digits).is_some_and(|r| {
-                    !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '.')
-                })
-            };
-            // A new operator before a neutral operand, or a new neutral operand after an operator.
-            let identity = match new {
-                "*" | "/" => lone("1", after),
-                "+" | "-" => lone("0", after),
-                "1" => before.ends_with(['*', '/']) && !before.ends_with("**"),
-                "0" => before.ends_with(['+', '-']),
-                _ => false,
-            };
             let magic = edit.operator.synthesizes() && magic_number(new, replaced);
+            let identity = changes_nothing(text, edit.edit.range.clone(), &edit.edit.text);
             kind + usize::from(identity) * 5 + usize::from(magic)
         })
         .sum()
+}
+
+/// Whether an edit of the candidate writes an operation that changes
+/// nothing.
+fn writes_identity(candidate: &Candidate, originals: &Originals) -> bool {
+    candidate.edits().iter().any(|edit| {
+        let text = originals.text(edit.file);
+        changes_nothing(text, edit.edit.range.clone(), &edit.edit.text)
+    })
 }
 
 /// Whether an edit of the candidate replaces a character (or byte)
@@ -581,6 +581,16 @@ mod tests {
         assert_eq!(unnatural(&back, &o), 0);
         assert_eq!(unnatural(&added, &o), 1);
         assert!(extent(&back, &o).0 < extent(&plus, &o).0);
+        assert!(writes_identity(&zero, &o) && !writes_identity(&added, &o));
+        // titlecase: `word[1..]` made `word[0..]` is `word`; not `[0..n]`.
+        for (slice, whole) in [("w[1..]", true), ("w[1..n]", false), ("w[1..=n]", false)] {
+            let text =
+                format!("fn f(w: &str, n: usize) -> bool {{\n    {slice}.contains('/')\n}}\n");
+            let o = originals(&text);
+            let zero = candidate(&text, "1", "0", Operator::Value);
+            assert_eq!(writes_identity(&zero, &o), whole, "{slice}");
+            assert_eq!(unnatural(&zero, &o), if whole { 5 } else { 0 }, "{slice}");
+        }
         // In tokens, not bytes: `!=` for `==` is no bigger than `>`.
         let text = "fn f(n: u8) -> bool {\n    n % 2 == 0\n}\n";
         let o = originals(text);
@@ -648,6 +658,7 @@ mod tests {
                 degenerate: None,
                 needless_removal: false,
                 made_up: false,
+                identity: false,
             },
             size,
         };
@@ -715,6 +726,7 @@ mod tests {
             degenerate: None,
             needless_removal: false,
             made_up: false,
+            identity: false,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen;

@@ -25,6 +25,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::mutation::Operator;
 use crate::repair::choice::Measures;
 use crate::repair::stage::{Plausible, Stage};
 use crate::system::console::{ordinal, plural};
@@ -117,6 +118,9 @@ pub struct Evidence<'a> {
     /// Plausible single edits of that sweep at none of its lines (see
     /// [`rivals_elsewhere`]).
     pub elsewhere: usize,
+    /// The comparison another plausible edit puts where the chosen one
+    /// puts its own (see [`boundary_rival`]).
+    pub boundary: Option<&'a str>,
     /// Compiler warnings the patch adds.
     pub new_warnings: &'a [String],
 }
@@ -133,11 +137,13 @@ impl<'a> Evidence<'a> {
         let elsewhere = chosen.map_or(0, |chosen| {
             rivals_elsewhere(chosen, &stages[0].alternatives)
         });
+        let boundary = chosen.and_then(|chosen| boundary_rival(chosen, &stages[0].alternatives));
         Evidence {
             stages: stages.len(),
             edits: stages.iter().map(|s| s.edits.len()).sum(),
             chosen,
             elsewhere,
+            boundary,
             new_warnings,
         }
     }
@@ -156,6 +162,41 @@ fn rivals_elsewhere(chosen: &Plausible, alternatives: &[Plausible]) -> usize {
         .filter(|a| !a.edits.iter().any(|e| lines.contains(&(&e.file, e.line))))
         .filter(|a| a.measures.degenerate.is_none())
         .count()
+}
+
+/// The comparisons an edit may put in place of another.
+const COMPARISONS: [&str; 4] = ["<", "<=", ">", ">="];
+
+/// When `chosen` replaces a comparison operator by another (`<=` by `>=`)
+/// and another plausible patch puts in its place the one that differs
+/// from it only where the two sides are equal (`>`): that one. Both
+/// passing, the tests never decide what happens at that boundary, where
+/// off-by-one slips live (euclid's `depth <= zero`, fixed as `> zero` like
+/// its neighbours `width > zero && height > zero`, made `>= zero`).
+fn boundary_rival<'a>(chosen: &Plausible, alternatives: &'a [Plausible]) -> Option<&'a str> {
+    let (file, line, own) = comparison(chosen)?;
+    alternatives
+        .iter()
+        .filter_map(comparison)
+        .find(|&(f, l, other)| {
+            let same_way = other.starts_with('<') == own.starts_with('<');
+            f == file && l == line && other != own && same_way
+        })
+        .map(|(_, _, other)| other)
+}
+
+/// Where a patch of one edit puts a comparison operator in place of
+/// another, and which.
+fn comparison(plausible: &Plausible) -> Option<(&Path, u32, &str)> {
+    match plausible.edits.as_slice() {
+        [edit] if edit.operator == Operator::Binary => {
+            let new = edit.replacement.trim();
+            COMPARISONS
+                .contains(&new)
+                .then_some((edit.file.as_path(), edit.line, new))
+        }
+        _ => None,
+    }
 }
 
 /// The level and its reasons: `likely` when no reason speaks against the
@@ -188,6 +229,12 @@ pub fn assess(evidence: &Evidence) -> Confidence {
         )),
         None => {}
         Some(chosen) => weigh_single(chosen, evidence.elsewhere, &mut against, &mut support),
+    }
+    if let (Some(rival), Some(chosen)) = (evidence.boundary, evidence.chosen) {
+        against.push(format!(
+            "`{rival}` in place of `{}` passes every test too: the tests never decide the case where the two sides are equal",
+            chosen.edits[0].replacement.trim()
+        ));
     }
     let level = if against.is_empty() {
         Level::Likely
@@ -237,8 +284,10 @@ fn weigh_single(
         )),
         None => {}
     }
-    let new_code =
-        chosen.measures.unnatural >= NEW_STATEMENT || chosen.measures.growth >= NEW_TOKENS;
+    // (An operation that changes nothing is unnatural for a reason of its
+    // own, told below.)
+    let new_code = !chosen.measures.identity
+        && (chosen.measures.unnatural >= NEW_STATEMENT || chosen.measures.growth >= NEW_TOKENS);
     if new_code && !chosen.measures.answers_crash {
         against.push(
             "it changes whole statements (one inserted, deleted or swapped, a guard) or writes a longer expression, which the tests pin down less than a changed token"
@@ -295,6 +344,12 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
                 .to_string(),
         );
     }
+    if measures.identity {
+        reasons.push(
+            "it writes an operation that changes nothing (`x * 1`, `x + 0`, `s[0..]` for `s`), which no one writes: the tests pass by what it removes"
+                .to_string(),
+        );
+    }
     if measures.reclassed {
         reasons.push(
             "it makes a character literal one of another kind (a digit a punctuation mark, say), which fits the tests' inputs rather than a rule"
@@ -345,6 +400,7 @@ mod tests {
                 degenerate: None,
                 needless_removal: false,
                 made_up: false,
+                identity: false,
             },
         }
     }
@@ -392,6 +448,44 @@ mod tests {
         assert_eq!(rivals_elsewhere(&chosen, &alternatives), 1);
     }
 
+    /// `>=` chosen where `>` passes too: the tests never decide equal
+    /// sides; `<` (the other way round) or an edit of another line says
+    /// nothing of that boundary.
+    #[test]
+    fn a_comparison_whose_neighbour_at_the_boundary_passes_too_is_only_plausible() {
+        let with = |replacement: &str, line: u32| {
+            let mut plausible = one_token(1);
+            plausible.edits[0].replacement = replacement.into();
+            plausible.edits[0].line = line;
+            plausible
+        };
+        let chosen = with(">=", 7);
+        let rival = |other: Plausible| {
+            boundary_rival(&chosen, &[chosen.clone(), other]).map(str::to_string)
+        };
+        assert_eq!(rival(with(">", 7)).as_deref(), Some(">"));
+        for (replacement, line) in [("<", 7), (">", 8), (">=", 7)] {
+            let rival = rival(with(replacement, line));
+            assert_eq!(rival, None, "{replacement} at {line}");
+        }
+        let boundary = Some(">");
+        let confidence = assess(&Evidence {
+            stages: 1,
+            edits: 1,
+            chosen: Some(&chosen),
+            boundary,
+            ..Evidence::default()
+        });
+        assert_eq!(confidence.level, Level::Plausible);
+        assert_eq!(
+            texts(&confidence, false),
+            [
+                "`>` in place of `>=` passes every test too: the tests never decide the case where the two sides are equal"
+            ]
+        );
+        assert_eq!(assess_one(&chosen).level, Level::Likely, "alone");
+    }
+
     #[test]
     fn a_one_token_fix_where_the_evidence_points_is_likely() {
         let chosen = one_token(1);
@@ -426,6 +520,10 @@ mod tests {
         });
         let unchecked = measured(1, |m| m.passing_reach = 0);
         let reclassed = measured(1, |m| m.reclassed = true);
+        let identity = measured(1, |m| {
+            m.identity = true;
+            m.unnatural = 5;
+        });
         let constant = measured(1, |m| m.constant_or_measure = true);
         let degenerate = measured(1, |m| {
             m.degenerate = Some(Degenerate::Decided {
@@ -472,6 +570,12 @@ mod tests {
                 "a character literal one of another kind",
             ),
             (
+                Some(&identity),
+                0,
+                &[][..],
+                "an operation that changes nothing",
+            ),
+            (
                 Some(&made_up),
                 0,
                 &[][..],
@@ -504,6 +608,7 @@ mod tests {
                 chosen,
                 elsewhere,
                 new_warnings,
+                boundary: None,
             };
             let confidence = assess(&evidence);
             assert_eq!(confidence.level, Level::Plausible, "{reason}");
