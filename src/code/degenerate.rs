@@ -44,6 +44,9 @@ pub enum Degenerate {
     /// The value of the `eq` (or `ne`) at `line` is now an inequality (an
     /// equality) of its two sides: no value equals itself.
     Irreflexive { line: u32 },
+    /// The `||` (or `&&`) at `line` joins a condition with its negation
+    /// (`a || !a`): always true (always false).
+    Tautology { line: u32 },
 }
 
 impl Degenerate {
@@ -68,6 +71,9 @@ impl Degenerate {
             Degenerate::Irreflexive { line } => format!(
                 "the equality at line {line} is now an inequality of its two sides: no value equals itself"
             ),
+            Degenerate::Tautology { line } => format!(
+                "the condition at line {line} joins a condition with its negation (`a || !a`): it no longer depends on either"
+            ),
         }
     }
 
@@ -79,6 +85,7 @@ impl Degenerate {
             Degenerate::Endless { .. } => "endless",
             Degenerate::Asymmetric { .. } => "asymmetric",
             Degenerate::Irreflexive { .. } => "irreflexive",
+            Degenerate::Tautology { .. } => "tautology",
         }
     }
 }
@@ -135,6 +142,9 @@ impl<'ast> Visit<'ast> for Finder {
                 self.repeated_in_chain(e);
             }
             Expr::While(w) if endless(w) => self.note(w, Degenerate::Endless { line: line(w) }),
+            Expr::Binary(b) if joins_negation(b) => {
+                self.note(b, Degenerate::Tautology { line: line(b) })
+            }
             _ => {}
         }
         visit::visit_expr(self, expr);
@@ -480,6 +490,28 @@ pub fn changes_nothing(text: &str, range: std::ops::Range<usize>, new: &str) -> 
     }
 }
 
+/// Whether `b` is an `||` or `&&` of a condition and its negation
+/// (`a || !a`, `!a && a`; parentheses aside).
+fn joins_negation(b: &syn::ExprBinary) -> bool {
+    if !matches!(b.op, syn::BinOp::Or(_) | syn::BinOp::And(_)) {
+        return false;
+    }
+    let bare = |e: &Expr| -> Expr {
+        let mut e = e.clone();
+        while let Expr::Paren(p) = e {
+            e = *p.expr;
+        }
+        e
+    };
+    let negation_of = |negated: &Expr, other: &Expr| match bare(negated) {
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
+            without_spaces(&bare(&u.expr)) == without_spaces(&bare(other))
+        }
+        _ => false,
+    };
+    negation_of(&b.left, &b.right) || negation_of(&b.right, &b.left)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -504,6 +536,25 @@ mod tests {
             made(bound, &bound.replace("Err(w) => 0", "Err(v) => v")),
             None
         );
+    }
+
+    /// kurbo: `if need_ends` made `if need_ends || !need_ends` passed
+    /// every test.
+    #[test]
+    fn a_condition_joined_with_its_negation_is_degenerate() {
+        let original = "fn f(a: bool, b: bool) {\n    if a {\n        g();\n    }\n}\n";
+        for patched in ["a || !a", "!a && a", "(a) || !(a)", "!(a) || a"] {
+            let text = original.replace("if a {", &format!("if {patched} {{"));
+            assert_eq!(
+                made(original, &text),
+                Some(Degenerate::Tautology { line: 2 }),
+                "{patched}"
+            );
+        }
+        for patched in ["a || !b", "a || b", "!a", "a | !a"] {
+            let text = original.replace("if a {", &format!("if {patched} {{"));
+            assert_eq!(made(original, &text), None, "{patched}");
+        }
     }
 
     #[test]
