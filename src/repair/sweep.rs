@@ -11,6 +11,10 @@
 //! is evaluated anyway); at its deadline; or when the locations run out.
 //!
 //! No randomness: the same crate gives the same sweep with any seed.
+//!
+//! The lines of a patch the genetic search found are swept the same way
+//! afterwards ([`single_edits_where`]): a single edit there that passes
+//! every test is the simpler patch, weighed against its line's others.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
