@@ -225,17 +225,17 @@ pub fn establish(
 }
 
 /// [`establish`], in `reuse` (a copy of the workspace made earlier, put
-/// back as it was) if given; with no `console`, quietly and without the
+/// back as it was) if given; with no console `given`, quietly and without the
 /// warnings the first measure gave (a crate measured again, patched).
 fn establish_in(
     reuse: Option<ScratchDir>,
     workspace: Workspace,
     settings: &Settings,
-    console: Option<&Console>,
+    given: Option<&Console>,
     overrides: &BTreeMap<PathBuf, String>,
     budget: Budget,
 ) -> Result<Baseline> {
-    let (console, warn) = (console.unwrap_or(&Console::QUIET), console.is_some());
+    let console = given.unwrap_or(&Console::QUIET);
     // The settings' part once (it asks rustc its version); the files'
     // part again after the run, to see that they did not change.
     let settings_key = settings.cache.then(|| key(&workspace, settings, overrides));
@@ -253,7 +253,10 @@ fn establish_in(
         }
         None => scratch_copy(&workspace, overrides, console, budget)?,
     };
-    let sources = read_sources(&workspace, &scratch, (console, warn))?;
+    let sources = read_sources(&workspace, &scratch)?;
+    if let Some(console) = given {
+        warn_unparsable(&sources, console);
+    }
     let target_dir = &workspace.target_dir;
     let kept = key
         .as_ref()
@@ -472,20 +475,12 @@ fn warn_unparsable(sources: &CrateSources, console: &Console) {
 }
 
 /// The crate's sources in the scratch copy (the files syn cannot parse
-/// skipped, with a warning if `warn`: a crate measured again, patched,
-/// was warned about the first time). Fails when a module file lies outside the
+/// skipped: see [`warn_unparsable`]). Fails when a module file lies outside the
 /// workspace or is named by an absolute `#[path]`, or there is no code to
 /// rank.
-fn read_sources(
-    workspace: &Workspace,
-    scratch: &ScratchDir,
-    (console, warn): (&Console, bool),
-) -> Result<CrateSources> {
+fn read_sources(workspace: &Workspace, scratch: &ScratchDir) -> Result<CrateSources> {
     let package = &workspace.package;
     let sources = read_crate_sources(&workspace.code_targets(), &workspace.root, scratch.root());
-    if warn {
-        warn_unparsable(&sources, console);
-    }
     if let Some((declaring, module)) = sources.outside.first() {
         let why = if module.starts_with(&workspace.root) {
             "is named by an absolute #[path], so builds of the scratch copy would read your file; make the #[path] relative".to_string()

@@ -496,16 +496,15 @@ fn joins_negation(b: &syn::ExprBinary) -> bool {
     if !matches!(b.op, syn::BinOp::Or(_) | syn::BinOp::And(_)) {
         return false;
     }
-    let bare = |e: &Expr| -> Expr {
-        let mut e = e.clone();
+    fn bare(mut e: &Expr) -> &Expr {
         while let Expr::Paren(p) = e {
-            e = *p.expr;
+            e = &p.expr;
         }
         e
-    };
+    }
     let negation_of = |negated: &Expr, other: &Expr| match bare(negated) {
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
-            without_spaces(&bare(&u.expr)) == without_spaces(&bare(other))
+            without_spaces(bare(&u.expr)) == without_spaces(bare(other))
         }
         _ => false,
     };
