@@ -121,6 +121,9 @@ pub struct Evidence<'a> {
     /// The comparison another plausible edit puts where the chosen one
     /// puts its own (see [`boundary_rival`]).
     pub boundary: Option<&'a str>,
+    /// Another plausible patch deletes the statement at the chosen edit's
+    /// line, or keeps one of its blocks (see [`deletion_passes`]).
+    pub deletion: bool,
     /// Compiler warnings the patch adds.
     pub new_warnings: &'a [String],
 }
@@ -138,12 +141,15 @@ impl<'a> Evidence<'a> {
             rivals_elsewhere(chosen, &stages[0].alternatives)
         });
         let boundary = chosen.and_then(|chosen| boundary_rival(chosen, &stages[0].alternatives));
+        let deletion =
+            chosen.is_some_and(|chosen| deletion_passes(chosen, &stages[0].alternatives));
         Evidence {
             stages: stages.len(),
             edits: stages.iter().map(|s| s.edits.len()).sum(),
             chosen,
             elsewhere,
             boundary,
+            deletion,
             new_warnings,
         }
     }
@@ -162,6 +168,26 @@ fn rivals_elsewhere(chosen: &Plausible, alternatives: &[Plausible]) -> usize {
         .filter(|a| !a.edits.iter().any(|e| lines.contains(&(&e.file, e.line))))
         .filter(|a| a.measures.degenerate.is_none())
         .count()
+}
+
+/// Whether, `chosen` being no deletion itself, another plausible patch
+/// deletes the statement at the line of one of its edits (or keeps one of
+/// its blocks, an `if` without its condition): then the tests pass without
+/// what that statement does, and the chosen edit is one way among many of
+/// not doing it (walkdir's `if free == max_open` made `>`, 40 other edits
+/// of that condition and the whole `if` deleted passing too).
+fn deletion_passes(chosen: &Plausible, alternatives: &[Plausible]) -> bool {
+    let deletes = |p: &Plausible| p.edits.iter().any(|e| e.operator == Operator::Delete);
+    !deletes(chosen)
+        && alternatives
+            .iter()
+            .any(|other| match other.edits.as_slice() {
+                [deleted] if deleted.operator == Operator::Delete => chosen
+                    .edits
+                    .iter()
+                    .any(|e| e.file == deleted.file && e.line == deleted.line),
+                _ => false,
+            })
 }
 
 /// The comparisons an edit may put in place of another.
@@ -235,6 +261,12 @@ pub fn assess(evidence: &Evidence) -> Confidence {
             "`{rival}` in place of `{}` passes every test too: the tests never decide the case where the two sides are equal",
             chosen.edits[0].replacement.trim()
         ));
+    }
+    if evidence.deletion {
+        against.push(
+            "deleting the statement at its line, or keeping one of its blocks alone, passes every test too: the tests do not pin down what that statement does"
+                .to_string(),
+        );
     }
     let level = if against.is_empty() {
         Level::Likely
@@ -486,6 +518,38 @@ mod tests {
         assert_eq!(assess_one(&chosen).level, Level::Likely, "alone");
     }
 
+    /// A deletion of the statement at the chosen edit's line passing too
+    /// says the tests do not pin that statement down; one at another line,
+    /// or the chosen patch a deletion itself, says nothing of it.
+    #[test]
+    fn an_edit_whose_statement_can_go_altogether_is_only_plausible() {
+        let chosen = one_token(1);
+        let deleted = |line: u32| {
+            let mut plausible = one_token(1);
+            plausible.edits = vec![edit(line, Operator::Delete, 1)];
+            plausible
+        };
+        let passes = |alternatives: &[Plausible]| deletion_passes(&chosen, alternatives);
+        assert!(passes(&[chosen.clone(), deleted(7)]));
+        assert!(!passes(&[chosen.clone(), deleted(8)]));
+        assert!(!passes(&[chosen.clone(), one_token(2)]));
+        assert!(!deletion_passes(&deleted(7), &[deleted(7), chosen.clone()]));
+        let confidence = assess(&Evidence {
+            stages: 1,
+            edits: 1,
+            chosen: Some(&chosen),
+            deletion: true,
+            ..Evidence::default()
+        });
+        assert_eq!(confidence.level, Level::Plausible);
+        assert_eq!(
+            texts(&confidence, false),
+            [
+                "deleting the statement at its line, or keeping one of its blocks alone, passes every test too: the tests do not pin down what that statement does"
+            ]
+        );
+    }
+
     #[test]
     fn a_one_token_fix_where_the_evidence_points_is_likely() {
         let chosen = one_token(1);
@@ -609,6 +673,7 @@ mod tests {
                 elsewhere,
                 new_warnings,
                 boundary: None,
+                deletion: false,
             };
             let confidence = assess(&evidence);
             assert_eq!(confidence.level, Level::Plausible, "{reason}");
