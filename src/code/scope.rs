@@ -16,6 +16,16 @@ pub struct EnclosingStatement {
     pub is_let: bool,
 }
 
+/// The method call whose argument the closure around the walk is
+/// (`opt.map(|v| &v[0])`): the method's name, where that name is, and
+/// where the closure's body is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenTo {
+    pub method: String,
+    pub name: std::ops::Range<usize>,
+    pub body: std::ops::Range<usize>,
+}
+
 /// Where the walk is: the current location and the variables in scope.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
@@ -43,6 +53,9 @@ pub struct Scope {
     /// The bytes of the declared return type of the function a `return`
     /// here leaves (`None` for `()`, in a closure or an `async` block).
     pub return_type: Option<std::ops::Range<usize>>,
+    /// The method call the innermost closure around it is given to (`None`
+    /// outside a closure, or in one that is not a method's argument).
+    pub given_to: Option<GivenTo>,
     /// Loops around it in its function or closure (`break`, `continue`).
     pub loops: usize,
     /// The name of the type the `impl` around the function is for (`Hir`

@@ -12,12 +12,13 @@
 use std::sync::Arc;
 
 use syn::Expr;
+use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
 use crate::code::control::{early_exits, has_let};
 use crate::code::crate_sources::is_test_code;
 use crate::code::macro_body::{MacroSite, macro_rules};
-use crate::code::scope::{EnclosingStatement, Scope};
+use crate::code::scope::{EnclosingStatement, GivenTo, Scope};
 use crate::code::tokens::{start_line, without_spaces};
 use crate::code::variables::{let_bindings, pattern_bindings};
 
@@ -85,6 +86,7 @@ pub fn walk_runnable_code(file: &syn::File, hooks: &mut impl RunnableCode) {
         hooks,
         runnable: false,
         scope: Scope::default(),
+        given: Vec::new(),
     };
     walker.visit_file(file);
 }
@@ -94,6 +96,9 @@ struct Walker<'h, H> {
     /// Inside the body of a function that runs at run time (not const).
     runnable: bool,
     scope: Scope,
+    /// The closures that are arguments of a method call walked into, by
+    /// where each starts: the method's name and where it is.
+    given: Vec<(usize, String, std::ops::Range<usize>)>,
 }
 
 impl<H: RunnableCode> Walker<'_, H> {
@@ -440,11 +445,32 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         });
     }
 
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        for argument in &call.args {
+            if let Expr::Closure(closure) = argument {
+                let start = closure.span().byte_range().start;
+                let name = call.method.span().byte_range();
+                self.given.push((start, call.method.to_string(), name));
+            }
+        }
+        visit::visit_expr_method_call(self, call);
+    }
+
     fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
         if closure.constness.is_some() {
             return;
         }
         let parameters = closure.inputs.iter().flat_map(pattern_bindings).collect();
+        let start = closure.span().byte_range().start;
+        let given_to = match self.given.iter().position(|(at, ..)| *at == start) {
+            Some(i) => {
+                let (_, method, name) = self.given.swap_remove(i);
+                let body = closure.body.span().byte_range();
+                Some(GivenTo { method, name, body })
+            }
+            None => None,
+        };
+        let outer_given_to = std::mem::replace(&mut self.scope.given_to, given_to);
         let returns = self.scope.returns.take();
         let return_type = self.scope.return_type.take();
         let loops = std::mem::take(&mut self.scope.loops);
@@ -472,6 +498,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         self.scope.return_type = return_type;
         self.scope.loops = loops;
         self.scope.control = outer_control;
+        self.scope.given_to = outer_given_to;
     }
 }
 

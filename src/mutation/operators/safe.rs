@@ -8,12 +8,14 @@
 //! accumulation overflows in each of its steps); a `let`'s value that a
 //! later `x - 1` or `n / x` needs above a floor kept there where it is
 //! given, `let x = E.max(1);`; `v[i]` to
-//! `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`.
+//! `v.get(i).copied().unwrap_or_default()` or `*v.get(i)?`, and in a closure
+//! given to `map`, `opt.map(|v| &v[0])` to `opt.and_then(|v| v.get(0))`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::ops::Range;
 
+use crate::code::GivenTo;
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{OVERFLOWING_METHODS, Site, SiteKind};
@@ -418,6 +420,7 @@ impl MutationOperator for Bounds {
             expression,
             base,
             index,
+            closure,
         } = &site.kind
         else {
             return Vec::new();
@@ -432,14 +435,57 @@ impl MutationOperator for Bounds {
         let get = format!("{base}.get({index})");
         let mut made = vec![format!("{get}.copied().unwrap_or_default()")];
         made.extend(early_exits(site, cx).map(|exit| format!("*{get}{exit}")));
+        let mapped = closure
+            .as_ref()
+            .filter(|closure| closure.method == "map")
+            .and_then(|closure| mapped_fallibly(&get, expression, closure, cx.text));
         made.into_iter()
             .map(|text| Edit::replace(expression.clone(), text))
+            .chain(mapped)
             .collect()
     }
 
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
     }
+}
+
+/// `opt.map(|v| &v[0])` to `opt.and_then(|v| v.get(0))`: in a closure
+/// given to `map`, an index out of bounds gives `None` instead of a panic,
+/// the closure returning `Some` of what it gave (`.map(|(k, v)| (k,
+/// &v[0]))` to `.and_then(|(k, v)| Some((k, v.get(0)?)))`). On an
+/// iterator, which has no `and_then`, it does not compile.
+fn mapped_fallibly(
+    get: &str,
+    expression: &Range<usize>,
+    closure: &GivenTo,
+    text: &str,
+) -> Option<Edit> {
+    let body = &closure.body;
+    if !(body.start <= expression.start && expression.end <= body.end) {
+        return None;
+    }
+    let before = text[body.start..expression.start].trim_end();
+    // `&v[0]` reads the element where it is: `v.get(0)?`; `v[0]`, a copy:
+    // `*v.get(0)?`.
+    let (start, read) = match before.strip_suffix('&') {
+        Some(rest) if !rest.ends_with('&') => (body.start + rest.len(), format!("{get}?")),
+        _ => (expression.start, format!("*{get}?")),
+    };
+    let new_body = format!(
+        "{}{read}{}",
+        &text[body.start..start],
+        &text[expression.end..body.end]
+    );
+    let new_body = match new_body.strip_suffix('?') {
+        Some(got) if new_body == read && !read.starts_with('*') => got.to_string(),
+        _ => format!("Some({new_body})"),
+    };
+    let parameters = &text[closure.name.end..body.start];
+    Some(Edit::replace(
+        closure.name.start..body.end,
+        format!("and_then{parameters}{new_body}"),
+    ))
 }
 
 /// `range` with the parentheses around it when they are its own (a
@@ -569,6 +615,23 @@ mod tests {
     use crate::code::source::FileId;
     use crate::mutation::patch::Operator;
     use crate::mutation::types::Types;
+
+    /// In a closure given to `map`, the element becomes `None` instead of
+    /// a panic: the closure returns `Some` of what it gave, and `map` is
+    /// made `and_then`; not in a closure given to another method.
+    #[test]
+    fn an_index_in_a_closure_given_to_map_is_read_as_an_option() {
+        let text = "fn first(m: &M, k: u8) -> Option<&u8> {\n    m.get(k).map(|v| &v[0])\n}\nfn pair(it: &mut I) -> Option<(u8, &u8)> {\n    it.next().map(|(k, v)| (k, &v[0]))\n}\nfn copy(m: &M, k: u8) -> Option<u8> {\n    m.get(k).map(|v| v[0] + 1)\n}\nfn all(v: &[Vec<u8>]) -> bool {\n    v.iter().all(|w| w[0] > 1)\n}\n";
+        let made = |line: u32| lines_made(text, Operator::Bounds, line);
+        assert!(
+            made(2).contains("m.get(k).and_then(|v| v.get(0))"),
+            "{:?}",
+            made(2)
+        );
+        assert!(made(5).contains("it.next().and_then(|(k, v)| Some((k, v.get(0)?)))"));
+        assert!(made(8).contains("m.get(k).and_then(|v| Some(*v.get(0)? + 1))"));
+        assert!(!made(11).iter().any(|line| line.contains("and_then")));
+    }
 
     #[test]
     fn a_value_a_later_subtraction_needs_above_a_floor_is_kept_there() {

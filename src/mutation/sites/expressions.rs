@@ -126,6 +126,7 @@ impl Collector<'_> {
                     expression: index.span().byte_range(),
                     base: index.expr.span().byte_range(),
                     index: index.index.span().byte_range(),
+                    closure: scope.given_to.clone(),
                 },
             );
         }

@@ -4,8 +4,8 @@
 use std::ops::Range;
 
 use super::Literal;
-use crate::code::EnclosingStatement;
 use crate::code::source::{FileId, Location};
+use crate::code::{EnclosingStatement, GivenTo};
 
 /// A place in the crate where some operator can apply.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,11 +143,14 @@ pub enum SiteKind {
         call: Range<usize>,
         receiver: Range<usize>,
     },
-    /// An element read by index, `base[index]` (`expression`), not a slice.
+    /// An element read by index, `base[index]` (`expression`), not a slice;
+    /// `closure`, the method call the closure around it is given to, when
+    /// it is in one (`opt.map(|v| &v[0])`).
     Index {
         expression: Range<usize>,
         base: Range<usize>,
         index: Range<usize>,
+        closure: Option<GivenTo>,
     },
     /// The iterable of a `for` loop.
     Iterable {
@@ -331,7 +334,12 @@ impl SiteKind {
                 expression,
                 base,
                 index,
-            } => vec![expression.clone(), base.clone(), index.clone()],
+                closure,
+            } => {
+                let mut ranges = vec![expression.clone(), base.clone(), index.clone()];
+                ranges.extend(closure.iter().map(|c| c.name.start..c.body.end));
+                ranges
+            }
             SiteKind::Arm { arm, .. } => vec![arm.start..arm.start, arm.clone()],
             SiteKind::Pattern {
                 range, variants, ..
