@@ -16,6 +16,24 @@ use syn::visit::{self, Visit};
 
 use crate::code::CrateSources;
 
+/// Whether an attribute makes the function `const` where syn sees none:
+/// the `const_fn` crate's `#[const_fn]`, or `#[cfg_attr(feature = "const",
+/// const_fn::const_fn)]` (tz-rs). Such a function keeps its `const` like
+/// one a const context calls: no probe, no schema dispatch in it.
+pub fn made_const(attrs: &[syn::Attribute]) -> bool {
+    let names_const_fn =
+        |path: &syn::Path| path.segments.last().is_some_and(|s| s.ident == "const_fn");
+    attrs.iter().any(|attr| {
+        if attr.path().is_ident("cfg_attr") {
+            let parser = syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated;
+            attr.parse_args_with(parser)
+                .is_ok_and(|metas| metas.iter().skip(1).any(|meta| names_const_fn(meta.path())))
+        } else {
+            names_const_fn(attr.path())
+        }
+    })
+}
+
 /// Which `const fn`s keep their `const` in a copy of the crate whose code
 /// in them does what a `const fn` cannot (a probe, a schema's dispatch).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -22,7 +22,7 @@ mod tokens;
 mod unparsable;
 mod variables;
 mod walk;
-pub use const_calls::KeepConst;
+pub use const_calls::{KeepConst, made_const};
 pub use control::{branch_values, has_let, header, may_call};
 #[cfg(test)]
 pub use crate_sources::SourceFile;

@@ -15,6 +15,7 @@ use syn::Expr;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
+use crate::code::const_calls::made_const;
 use crate::code::control::{early_exits, has_let};
 use crate::code::crate_sources::is_test_code;
 use crate::code::macro_body::{MacroSite, macro_rules};
@@ -102,8 +103,15 @@ struct Walker<'h, H> {
 }
 
 impl<H: RunnableCode> Walker<'_, H> {
-    fn function_body(&mut self, sig: &syn::Signature, block: &syn::Block) {
-        if sig.constness.is_some() && !self.hooks.enters_const_fn(sig, block, &self.scope) {
+    fn function_body(
+        &mut self,
+        attrs: &[syn::Attribute],
+        sig: &syn::Signature,
+        block: &syn::Block,
+    ) {
+        let entered =
+            sig.constness.is_none() || self.hooks.enters_const_fn(sig, block, &self.scope);
+        if !entered || made_const(attrs) {
             return;
         }
         let mut parameters = Vec::new();
@@ -253,7 +261,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
     }
 
     fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
-        self.function_body(&item.sig, &item.block);
+        self.function_body(&item.attrs, &item.sig, &item.block);
     }
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
@@ -282,14 +290,14 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
     }
 
     fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
-        self.function_body(&item.sig, &item.block);
+        self.function_body(&item.attrs, &item.sig, &item.block);
     }
 
     fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
         if !is_test_code(&item.attrs)
             && let Some(block) = &item.default
         {
-            self.function_body(&item.sig, block);
+            self.function_body(&item.attrs, &item.sig, block);
         }
     }
 
@@ -599,5 +607,16 @@ mod tests {
     fn nested_functions_do_not_see_outer_locals() {
         let record = walk("fn outer(a: u8) {\n    fn inner(b: u8) {\n        b;\n    }\n}\n");
         assert_eq!(record.statements, [(3, vec!["b".to_string()])]);
+    }
+
+    /// A function an attribute makes `const` (the `const_fn` crate's) is
+    /// not walked: a probe there would not compile. Its neighbours are.
+    #[test]
+    fn a_function_an_attribute_makes_const_is_not_walked() {
+        let record = walk(
+            "#[cfg_attr(feature = \"const\", const_fn::const_fn)]\nfn a(x: u8) -> u8 {\n    x\n}\n#[const_fn]\nfn b(x: u8) -> u8 {\n    x\n}\n#[cfg_attr(test, inline)]\nfn c(x: u8) -> u8 {\n    x\n}\n",
+        );
+        let lines: Vec<u32> = record.statements.iter().map(|(line, _)| *line).collect();
+        assert_eq!(lines, [11]);
     }
 }

@@ -38,7 +38,7 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
 use crate::code::source::{self, FileId};
-use crate::code::{CrateSources, KeepConst, is_test_code};
+use crate::code::{CrateSources, KeepConst, is_test_code, made_const};
 use crate::code::{PLACEHOLDER, macro_rules};
 use crate::evaluate::data_reads;
 use crate::evaluate::in_place::{self, Site};
@@ -290,7 +290,7 @@ impl Collector<'_> {
     ) {
         let signature = Signature::read(self.text, sig);
         let (shape, insert_at) = self.placement(item.end);
-        let sites = if sig.constness.is_some() || self.in_macro {
+        let sites = if sig.constness.is_some() || made_const(attrs) || self.in_macro {
             Vec::new()
         } else {
             in_place::sites(block)
@@ -310,7 +310,11 @@ impl Collector<'_> {
             is_async: sig.asyncness.is_some(),
             is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
             declaration: signature.declaration,
-            not_copyable: self.not_copyable(sig),
+            not_copyable: if made_const(attrs) {
+                Some("made const by an attribute")
+            } else {
+                self.not_copyable(sig)
+            },
             constness: self.keep_const.dropped(sig, self.text, self.in_macro),
             sites,
             in_macro: self.in_macro,
