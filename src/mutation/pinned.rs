@@ -58,7 +58,7 @@ const PINNED: &[&str] = &[
     "testdata/forgotten_variant 0ab3118620870f7a 3e666c84202e5d66 5e2b78c7df8d84d9 fcde4f376f3a6da5 232 565",
     "testdata/group_totals f5a80da1710778b9 827607adb9875d4a 4cfbfebe0dd8d9b1 3b2c691e3c60153c 228 473",
     "testdata/half_repairable b52bcf39d6c7750a 37b83c218108a7f8 ad591cf5af990a48 c2167afbf152f608 31 30",
-    "testdata/hang 06f2a0f50aa9c15c 069d8330a9f3226a 151b50956dc7213b a1c5ec5df483e4b0 215 342",
+    "testdata/hang 5c840a98bbab2076 069d8330a9f3226a 151b50956dc7213b a1c5ec5df483e4b0 218 342",
     "testdata/html_quotes abf81543f4118dee 5100d4e2269e8191 5272bc1a0c0b1344 bd5ecd4bcdee6483 593 1186",
     "testdata/integration d056f30967e248fb 4d0af4d238cb73b0 a1eee6778d653e60 13ab013c9932e231 214 452",
     "testdata/letter_weights 449ad6ab67aaf5fc 3f7f8b110c8d9a47 ff0d0f5cbbf3f661 07aa79ecd6b54ceb 75 210",

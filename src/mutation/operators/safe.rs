@@ -573,7 +573,9 @@ fn method_of(operator: &str) -> Option<&'static str> {
 /// path, a call or a field; a bare literal gets its type's suffix (none
 /// when the type is unknown: its method would be ambiguous).
 fn receiver(left: &str, ty: Option<&str>) -> Option<String> {
-    if left.starts_with(|c: char| c.is_ascii_digit()) {
+    let literal = left.starts_with(|c: char| c.is_ascii_digit())
+        && left.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if literal {
         return match ty {
             _ if left.contains(['u', 'i']) => Some(left.to_string()),
             Some(ty) if ty != "integer" => Some(format!("{left}{ty}")),
@@ -631,6 +633,31 @@ mod tests {
         assert!(made(5).contains("it.next().and_then(|(k, v)| Some((k, v.get(0)?)))"));
         assert!(made(8).contains("m.get(k).and_then(|v| Some(*v.get(0)? + 1))"));
         assert!(!made(11).iter().any(|line| line.contains("and_then")));
+    }
+
+    /// A left operand that starts with a number but is no literal (`8 *
+    /// size_of::<usize>() - n`) is parenthesized as a receiver: its method
+    /// applies to all of it (priority-queue's `.. - (x.leading_zeros() as
+    /// usize) - 1` was made `.. - (..).saturating_sub(1)`, 2 more).
+    #[test]
+    fn a_left_operand_that_starts_with_a_number_is_a_receiver_whole() {
+        let text = "fn log2(x: usize) -> usize {\n    8 * size_of::<usize>() - (x.leading_zeros() as usize) - 1\n}\n";
+        let made = lines_made(text, Operator::Overflow, 2);
+        assert!(
+            made.contains(
+                "(8 * size_of::<usize>() - (x.leading_zeros() as usize)).saturating_sub(1)"
+            ),
+            "{made:?}"
+        );
+        assert!(
+            made.contains(
+                "(8 * size_of::<usize>()).saturating_sub(x.leading_zeros() as usize) - 1"
+            )
+        );
+        let wrong = "8 * size_of::<usize>() - (x.leading_zeros() as usize).saturating_sub(1)";
+        assert!(!made.contains(wrong));
+        let literal = "fn f(x: u8) -> u8 {\n    200u8 + x\n}\n";
+        assert!(lines_made(literal, Operator::Overflow, 2).contains("200u8.saturating_add(x)"));
     }
 
     #[test]
