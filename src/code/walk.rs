@@ -109,9 +109,9 @@ impl<H: RunnableCode> Walker<'_, H> {
         sig: &syn::Signature,
         block: &syn::Block,
     ) {
-        let entered =
-            sig.constness.is_none() || self.hooks.enters_const_fn(sig, block, &self.scope);
-        if !entered || made_const(attrs) {
+        let skipped =
+            sig.constness.is_some() && !self.hooks.enters_const_fn(sig, block, &self.scope);
+        if made_const(attrs) || skipped {
             return;
         }
         let mut parameters = Vec::new();

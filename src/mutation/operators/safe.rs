@@ -472,14 +472,12 @@ fn mapped_fallibly(
         Some(rest) if !rest.ends_with('&') => (body.start + rest.len(), format!("{get}?")),
         _ => (expression.start, format!("*{get}?")),
     };
-    let new_body = format!(
-        "{}{read}{}",
-        &text[body.start..start],
-        &text[expression.end..body.end]
-    );
-    let new_body = match new_body.strip_suffix('?') {
-        Some(got) if new_body == read && !read.starts_with('*') => got.to_string(),
-        _ => format!("Some({new_body})"),
+    let (head, tail) = (&text[body.start..start], &text[expression.end..body.end]);
+    // `|v| &v[0]` gives the element alone: `|v| v.get(0)`.
+    let new_body = if head.trim().is_empty() && tail.trim().is_empty() && start < expression.start {
+        get.to_string()
+    } else {
+        format!("Some({head}{read}{tail})")
     };
     let parameters = &text[closure.name.end..body.start];
     Some(Edit::replace(
