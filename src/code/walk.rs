@@ -87,7 +87,7 @@ pub fn walk_runnable_code(file: &syn::File, hooks: &mut impl RunnableCode) {
         hooks,
         runnable: false,
         scope: Scope::default(),
-        given: Vec::new(),
+        next_given: None,
     };
     walker.visit_file(file);
 }
@@ -97,9 +97,8 @@ struct Walker<'h, H> {
     /// Inside the body of a function that runs at run time (not const).
     runnable: bool,
     scope: Scope,
-    /// The closures that are arguments of a method call walked into, by
-    /// where each starts: the method's name and where it is.
-    given: Vec<(usize, String, std::ops::Range<usize>)>,
+    /// The method call whose argument is the closure walked into next.
+    next_given: Option<GivenTo>,
 }
 
 impl<H: RunnableCode> Walker<'_, H> {
@@ -141,7 +140,7 @@ impl<H: RunnableCode> Walker<'_, H> {
         });
         self.scope.return_type = match &sig.output {
             syn::ReturnType::Default => None,
-            syn::ReturnType::Type(_, ty) => Some(syn::spanned::Spanned::span(ty).byte_range()),
+            syn::ReturnType::Type(_, ty) => Some(ty.span().byte_range()),
         };
         self.scope.push(parameters);
         if self.scope.return_type.is_some()
@@ -326,7 +325,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
                     continue;
                 }
                 let enclosing = EnclosingStatement {
-                    range: syn::spanned::Spanned::span(stmt).byte_range(),
+                    range: stmt.span().byte_range(),
                     is_let: matches!(stmt, syn::Stmt::Local(_)),
                 };
                 let outer = this.scope.statement.replace(enclosing);
@@ -454,30 +453,25 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
     }
 
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        self.visit_expr(&call.receiver);
         for argument in &call.args {
             if let Expr::Closure(closure) = argument {
-                let start = closure.span().byte_range().start;
-                let name = call.method.span().byte_range();
-                self.given.push((start, call.method.to_string(), name));
+                self.next_given = Some(GivenTo {
+                    method: call.method.to_string(),
+                    name: call.method.span().byte_range(),
+                    body: closure.body.span().byte_range(),
+                });
             }
+            self.visit_expr(argument);
         }
-        visit::visit_expr_method_call(self, call);
     }
 
     fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+        let given_to = self.next_given.take();
         if closure.constness.is_some() {
             return;
         }
         let parameters = closure.inputs.iter().flat_map(pattern_bindings).collect();
-        let start = closure.span().byte_range().start;
-        let given_to = match self.given.iter().position(|(at, ..)| *at == start) {
-            Some(i) => {
-                let (_, method, name) = self.given.swap_remove(i);
-                let body = closure.body.span().byte_range();
-                Some(GivenTo { method, name, body })
-            }
-            None => None,
-        };
         let outer_given_to = std::mem::replace(&mut self.scope.given_to, given_to);
         let returns = self.scope.returns.take();
         let return_type = self.scope.return_type.take();

@@ -290,7 +290,8 @@ impl Collector<'_> {
     ) {
         let signature = Signature::read(self.text, sig);
         let (shape, insert_at) = self.placement(item.end);
-        let sites = if sig.constness.is_some() || made_const(attrs) || self.in_macro {
+        let attribute_const = made_const(attrs);
+        let sites = if sig.constness.is_some() || attribute_const || self.in_macro {
             Vec::new()
         } else {
             in_place::sites(block)
@@ -310,7 +311,7 @@ impl Collector<'_> {
             is_async: sig.asyncness.is_some(),
             is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
             declaration: signature.declaration,
-            not_copyable: if made_const(attrs) {
+            not_copyable: if attribute_const {
                 Some("made const by an attribute")
             } else {
                 self.not_copyable(sig)

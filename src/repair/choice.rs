@@ -39,7 +39,7 @@ use crate::code::{Degenerate, Originals, TokenModel, changes_nothing};
 use crate::evaluate::FitnessModel;
 use crate::exit::{Result, halts};
 use crate::localize::Crash;
-use crate::mutation::Candidate;
+use crate::mutation::{Candidate, PatchEdit};
 use crate::repair::answer::{answers, crash_operands};
 use crate::repair::behaviour::{Unsteady, behaviour_change, passing_reach, reaching};
 use crate::repair::rivals;
@@ -453,8 +453,7 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
             let kind = edit.operator.unusualness(replaced, &edit.edit.text);
             let new = edit.edit.text.trim();
             let magic = edit.operator.synthesizes() && magic_number(new, replaced);
-            let identity = changes_nothing(text, edit.edit.range.clone(), &edit.edit.text);
-            kind + usize::from(identity) * 5 + usize::from(magic)
+            kind + usize::from(edit_changes_nothing(edit, originals)) * 5 + usize::from(magic)
         })
         .sum()
 }
@@ -462,10 +461,17 @@ pub fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
 /// Whether an edit of the candidate writes an operation that changes
 /// nothing.
 fn writes_identity(candidate: &Candidate, originals: &Originals) -> bool {
-    candidate.edits().iter().any(|edit| {
-        let text = originals.text(edit.file);
-        changes_nothing(text, edit.edit.range.clone(), &edit.edit.text)
-    })
+    candidate
+        .edits()
+        .iter()
+        .any(|edit| edit_changes_nothing(edit, originals))
+}
+
+/// Whether `edit` writes an operation that changes nothing (see
+/// [`changes_nothing`]).
+fn edit_changes_nothing(edit: &PatchEdit, originals: &Originals) -> bool {
+    let text = originals.text(edit.file);
+    changes_nothing(text, edit.edit.range.clone(), &edit.edit.text)
 }
 
 /// Whether an edit of the candidate replaces a character (or byte)
