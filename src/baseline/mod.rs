@@ -381,7 +381,7 @@ fn measure(
         executables,
         &workspace.tested(),
         &workspace.root,
-        scratch.root(),
+        (scratch.root(), &scratch.target_dir),
         budget,
     )?;
     let runnable = runnable_tests(&suite, settings, &package.name)?;

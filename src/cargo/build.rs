@@ -91,6 +91,9 @@ fn cargo_for(subcommand: &[&str], request: &BuildRequest) -> Command {
         .args(request.also.iter().flat_map(|spec| ["--package", spec]))
         .arg("--target-dir")
         .arg(request.target_dir)
+        // What tests `cargo test` runs see (a test that runs cargo itself,
+        // as trybuild's do, builds there: see `TestSuite::target_dir`).
+        .env("CARGO_TARGET_DIR", request.target_dir)
         .args(request.cargo.to_args())
         // No debug info for the package's own code, none linked into its
         // test executables: it costs a fifth of a build and nothing here

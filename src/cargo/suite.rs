@@ -39,6 +39,12 @@ pub struct TestSuite {
     pub tests: Vec<TestCase>,
     /// The copy of the workspace the executables were built in.
     root: PathBuf,
+    /// The target dir they were built in: their tests see it as
+    /// `CARGO_TARGET_DIR`, as a user's tests see their own, so that a test
+    /// that runs cargo itself (trybuild's compile tests) builds there, its
+    /// dependencies kept from one run to the next, not in the copy.
+    #[serde(default)]
+    target_dir: PathBuf,
     /// The packages whose tests these are, the package first.
     packages: Vec<TestedPackage>,
 }
@@ -108,13 +114,13 @@ pub struct TestOutcome {
 
 /// Lists the tests of every executable of `packages` (the package first;
 /// when there are several, each full name starts with its package's name),
-/// built in the copy at `root` of the workspace at `workspace_root`,
-/// unless `budget` ends first.
+/// built in the copy at `root` of the workspace at `workspace_root`, in
+/// `target_dir`, unless `budget` ends first.
 pub fn list_tests(
     executables: Vec<TestExecutable>,
     packages: &[&Package],
     workspace_root: &Path,
-    root: &Path,
+    (root, target_dir): (&Path, &Path),
     budget: Budget,
 ) -> Result<TestSuite> {
     let packages: Vec<(&Package, TestedPackage)> = packages
@@ -178,6 +184,7 @@ pub fn list_tests(
         executables,
         tests,
         root: root.to_path_buf(),
+        target_dir: target_dir.to_path_buf(),
         packages: packages.into_iter().map(|(_, tested)| tested).collect(),
     })
 }
@@ -320,14 +327,14 @@ impl TestSuite {
     }
 
     /// The same tests, in the executables of another build of the package
-    /// (a worker's scratch copy at `root`, say). A build of `only` some
+    /// (a worker's scratch copy at `root`, in `target_dir`). A build of `only` some
     /// targets leaves the others without an executable (an empty path:
     /// their tests must not run).
     pub fn with_build(
         &self,
         executables: &[TestExecutable],
         only: Option<&BTreeSet<(Kind, String)>>,
-        root: &Path,
+        (root, target_dir): (&Path, &Path),
     ) -> Result<TestSuite> {
         let mut suite = self.clone();
         for executable in &mut suite.executables {
@@ -350,6 +357,7 @@ impl TestSuite {
             executable.path = built.path.clone();
         }
         suite.root = root.to_path_buf();
+        suite.target_dir = target_dir.to_path_buf();
         Ok(suite)
     }
 
@@ -370,6 +378,9 @@ impl TestSuite {
             .env("CARGO_MANIFEST_DIR", &dir)
             .env("CARGO_PKG_NAME", &package.name)
             .env("CARGO_PKG_VERSION", &package.version);
+        if !self.target_dir.as_os_str().is_empty() {
+            command.env("CARGO_TARGET_DIR", &self.target_dir);
+        }
         command
     }
 
@@ -682,6 +693,33 @@ mod tests {
         second.args(["-c", "echo \"$TMPDIR\""]);
         let (other, _) = seen(second);
         assert_ne!(dir, other);
+    }
+
+    /// A test sees the target dir its executable was built in, as a user's
+    /// tests see theirs: trybuild's builds go there, not into the copy.
+    #[cfg(unix)]
+    #[test]
+    fn tests_see_the_target_dir_they_were_built_in() {
+        let suite = TestSuite {
+            executables: vec![TestExecutable {
+                package: "p".into(),
+                target: "t".into(),
+                kind: Kind::Test,
+                path: PathBuf::from("sh"),
+            }],
+            tests: Vec::new(),
+            root: std::env::temp_dir(),
+            target_dir: PathBuf::from("/kept/target/autofix/main"),
+            packages: vec![TestedPackage {
+                name: "p".into(),
+                version: "1.0.0".into(),
+                dir: PathBuf::new(),
+            }],
+        };
+        let mut command = suite.executable_command(0);
+        command.args(["-c", "echo \"$CARGO_TARGET_DIR\""]);
+        let finished = process::run(command, None, Budget::unlimited()).unwrap();
+        assert_eq!(finished.stdout.trim(), "/kept/target/autofix/main");
     }
 
     #[test]

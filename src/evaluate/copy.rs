@@ -86,6 +86,11 @@ impl BuildCopy {
         self.scratch().root()
     }
 
+    /// The copy's root and the target dir it builds in.
+    pub fn dirs(&self) -> (&Path, &Path) {
+        (self.root(), &self.scratch().target_dir)
+    }
+
     fn scratch(&self) -> &ScratchDir {
         self.scratch.as_ref().expect("held until dropped")
     }

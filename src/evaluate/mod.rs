@@ -10,6 +10,7 @@
 //! so a candidate's outcome does not depend on the path that evaluated it;
 //! [`setup`] builds them for a baseline.
 
+mod apart;
 mod copy;
 mod data_reads;
 mod fitness;

@@ -216,7 +216,7 @@ impl Worker {
                 return Ok(CandidateOutcome::Unviable(first));
             }
         };
-        let suite = suite.with_build(&executables, None, self.copy.root())?;
+        let suite = suite.with_build(&executables, None, self.copy.dirs())?;
         let started = Instant::now();
         let run = plan.run(&suite, job.edited.as_ref(), &[], budget)?;
         self.test_seconds += started.elapsed().as_secs_f64();

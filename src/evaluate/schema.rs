@@ -21,6 +21,7 @@ use crate::cargo::TestSuite;
 use crate::cargo::{BuildOutcome, CompileError};
 use crate::code::Originals;
 use crate::code::source::{FileId, Location};
+use crate::evaluate::apart;
 use crate::evaluate::copy::BuildCopy;
 use crate::evaluate::functions::{Functions, Shape};
 use crate::evaluate::plan::{Cutoff, TestPlan};
@@ -167,7 +168,7 @@ impl SchemaEvaluator {
             BuildOutcome::Built(executables) => {
                 Ok(self
                     .suite
-                    .with_build(&executables, only, self.copy.root())?)
+                    .with_build(&executables, only, self.copy.dirs())?)
             }
             BuildOutcome::Failed { errors, .. } => Err(errors),
         })
@@ -399,7 +400,8 @@ impl SchemaEvaluator {
     }
 
     /// The woven builds of the `fresh` candidates of `batch`, while they
-    /// pay: what they decided, and why the others were not woven.
+    /// pay, part by part (see `apart`): what they decided, and why the
+    /// others were not woven.
     fn decide_woven(
         &mut self,
         batch: &[Candidate],
@@ -407,23 +409,30 @@ impl SchemaEvaluator {
         budget: Budget,
         on_done: OnDone,
     ) -> Result<Rounds> {
-        let mut rounds = Rounds {
-            pending: fresh.to_vec(),
-            ..Rounds::default()
-        };
-        if !rounds.pending.is_empty() {
+        if !fresh.is_empty() {
             self.stats.batches += 1;
         }
-        for _ in 0..MAX_BUILDS_PER_BATCH {
-            if self
-                .woven_build(batch, &mut rounds, budget, on_done)?
-                .is_break()
-            {
-                break;
+        let mut all = Rounds::default();
+        for part in apart::parts(&self.originals, &self.functions, batch, fresh) {
+            let mut rounds = Rounds {
+                pending: part,
+                ..Rounds::default()
+            };
+            for _ in 0..MAX_BUILDS_PER_BATCH {
+                if self
+                    .woven_build(batch, &mut rounds, budget, on_done)?
+                    .is_break()
+                {
+                    break;
+                }
             }
+            all.decided.append(&mut rounds.decided);
+            all.broken.append(&mut rounds.broken);
+            all.mistyped.append(&mut rounds.mistyped);
+            all.unattributed |= rounds.unattributed;
         }
-        self.stats.woven += rounds.decided.len();
-        Ok(rounds)
+        self.stats.woven += all.decided.len();
+        Ok(all)
     }
 
     /// One woven build of the `rounds.pending` candidates of `batch`: the

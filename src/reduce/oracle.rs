@@ -147,7 +147,7 @@ impl TestOracle {
             BuildOutcome::Built(executables) => {
                 Ok(self
                     .suite
-                    .with_build(&executables, Some(&self.target), self.copy.root())?)
+                    .with_build(&executables, Some(&self.target), self.copy.dirs())?)
             }
             BuildOutcome::Failed { errors, summary } if errors.is_empty() => {
                 bail!("cannot build the test's target in a scratch copy: {summary}")
