@@ -4,7 +4,7 @@
 //! new types to what it calls. Copies of such a function calling a woven
 //! generic function instantiate every variant of it once per copy: a
 //! woven build that holds many variants of both is slow to compile (see
-//! `schema::apart`).
+//! `evaluate::apart`).
 
 use syn::visit::Visit;
 
@@ -13,14 +13,15 @@ use syn::visit::Visit;
 /// (`container_generic`: an `impl<T>`, or a trait for a default method).
 pub fn is_generic(sig: &syn::Signature, container_generic: bool) -> bool {
     container_generic
-        || sig.generics.type_params().next().is_some()
+        || generic_impl(&sig.generics)
         || sig.inputs.iter().any(|input| match input {
             syn::FnArg::Typed(typed) => has_impl_trait(&typed.ty),
             syn::FnArg::Receiver(_) => false,
         })
 }
 
-/// Whether an `impl` block's own parameters make its methods generic.
+/// Whether `generics` (an `impl` block's or a function's own) has a type
+/// parameter, which makes what it declares generic.
 pub fn generic_impl(generics: &syn::Generics) -> bool {
     generics.type_params().next().is_some()
 }
