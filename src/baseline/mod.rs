@@ -20,7 +20,7 @@ use crate::baseline::coverage::{run_with_coverage, run_with_trace};
 use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, ProbeMap, instrument};
 use crate::cargo::{CargoFlags, DEPENDENCY_OPT_LEVEL};
 use crate::cargo::{Kind, Workspace};
-use crate::cargo::{RunSettings, TestId, TestSuite, Verdict, list_tests};
+use crate::cargo::{Panic, RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::source::{FileId, Location};
 use crate::code::{CrateSources, KeepConst, read_crate_sources};
 use crate::code::{TestFunction, find_test_function};
@@ -177,6 +177,23 @@ impl Baseline {
 
     pub fn failing(&self) -> impl Iterator<Item = &TestRecord> {
         self.records.iter().filter(|r| !r.outcome.verdict.passed())
+    }
+
+    /// What the failing `should_panic(expected = ..)` tests wanted their
+    /// panics to contain and did not get, each once, as string literals.
+    pub fn expected_panics(&self) -> Vec<String> {
+        let mut expected: Vec<String> = Vec::new();
+        for record in self.failing() {
+            if let Verdict::Failed(Panic {
+                expected: Some(literal),
+                ..
+            }) = &record.outcome.verdict
+                && !expected.contains(literal)
+            {
+                expected.push(literal.clone());
+            }
+        }
+        expected
     }
 
     pub fn passing(&self) -> impl Iterator<Item = &TestRecord> {

@@ -1,7 +1,9 @@
 //! Everything that talks to cargo: finding the package (`discover`),
-//! building test executables (`build`), where the dependencies' sources
-//! sit (`registry`). `cargo_metadata` is used only here.
+//! building test executables (`build`), listing and running the tests
+//! (`suite`), reading why one failed (`panic`), where the dependencies'
+//! sources sit (`registry`). `cargo_metadata` is used only here.
 
+mod panic;
 mod suite;
 
 mod build;
@@ -13,9 +15,10 @@ pub use build::{
     run_doctests, run_nextest,
 };
 pub use discover::{Kind, PackageQuery, Target, Workspace, discover};
+pub use panic::Panic;
 pub use registry::dependency_sources;
 pub use suite::{
-    GroupRun, PROCESS_FAILED, Panic, RunSettings, Stop, TestId, TestOutcome, TestSuite, Verdict,
+    GroupRun, PROCESS_FAILED, RunSettings, Stop, TestId, TestOutcome, TestSuite, Verdict,
     list_tests, parse_results, test_id,
 };
 

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::cargo::build::TestExecutable;
 use crate::cargo::discover::{Kind, Package};
+use crate::cargo::panic::{Panic, parse_panic};
 use crate::exit::{Result, bail};
 use crate::system::Budget;
 use crate::system::process::{self, Status};
@@ -82,27 +83,6 @@ pub enum Verdict {
 impl Verdict {
     pub fn passed(&self) -> bool {
         matches!(self, Verdict::Passed)
-    }
-}
-
-/// Why a test failed: its panic message and location, or how its process died.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct Panic {
-    pub message: String,
-    /// `file:line:column` as the panic reported it.
-    pub location: Option<String>,
-    /// When the test ran with a backtrace: its frames' functions, innermost
-    /// first (`cron::schedule::Schedule::next_after`): where a panic in the
-    /// standard library or a dependency was called from.
-    #[serde(default)]
-    pub frames: Vec<String>,
-}
-
-impl Panic {
-    /// Whether it panicked outside the workspace: in the standard library
-    /// or a dependency (an absolute location), not in code of the crate's.
-    pub fn outside_workspace(&self) -> bool {
-        self.location.as_deref().is_some_and(|l| l.starts_with('/'))
     }
 }
 
@@ -611,65 +591,6 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
     }
 }
 
-/// The panic of the test's own thread, from libtest's output (the captured
-/// output of a failed test is printed on stdout; with `--nocapture` or for a
-/// custom harness it is on stderr).
-pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic> {
-    let mut panics = Vec::new();
-    for output in [stdout, stderr] {
-        let mut rest = output;
-        while let Some(at) = rest.find(" panicked at ") {
-            // `thread 'NAME' panicked at` or, since Rust 1.88, `thread 'NAME' (ID) panicked at`.
-            let line_start = rest[..at].rfind('\n').map_or(0, |i| i + 1);
-            let thread = rest[line_start..at]
-                .strip_prefix("thread '")
-                .and_then(|t| t.rsplit_once('\'').map(|(name, _)| name))
-                .unwrap_or("");
-            let after = &rest[at + " panicked at ".len()..];
-            let (header, body) = after.split_once('\n').unwrap_or((after, ""));
-            let location = header.strip_suffix(':').unwrap_or(header).to_string();
-            let message: Vec<&str> = body.lines().take_while(|line| in_message(line)).collect();
-            panics.push((
-                thread == test_name,
-                Panic {
-                    message: message.join("\n"),
-                    location: Some(location),
-                    frames: frames(body),
-                },
-            ));
-            rest = &after[header.len()..];
-        }
-    }
-    let own = panics.iter().position(|(own, _)| *own).unwrap_or(0);
-    (!panics.is_empty()).then(|| panics.swap_remove(own).1)
-}
-
-/// Whether a line after a panic's header is still its message (not the
-/// blank line, `note:` or backtrace after it).
-fn in_message(line: &str) -> bool {
-    !line.is_empty() && !line.starts_with("note: ") && !line.starts_with("stack backtrace:")
-}
-
-/// The functions of the backtrace printed after a panic's message
-/// (`body`), innermost first (`   6: cron::schedule::Schedule::next_after`;
-/// the `at file:line` lines of a build with debug info passed over).
-fn frames(body: &str) -> Vec<String> {
-    let mut lines = body.lines().skip_while(|line| in_message(line));
-    if lines.next() != Some("stack backtrace:") {
-        return Vec::new();
-    }
-    lines
-        .take_while(|line| line.starts_with(' '))
-        .filter_map(|line| {
-            let (number, function) = line.trim().split_once(": ")?;
-            number
-                .chars()
-                .all(|c| c.is_ascii_digit())
-                .then(|| function.to_string())
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -723,55 +644,6 @@ mod tests {
     }
 
     #[test]
-    fn reads_the_functions_of_a_backtrace() {
-        let stdout = [
-            "---- t stdout ----",
-            "thread 't' (1) panicked at /rustc/abc/library/alloc/src/collections/btree/search.rs:119:21:",
-            "range start is greater than range end in BTreeSet",
-            "stack backtrace:",
-            "   0: __rustc::rust_begin_unwind",
-            "             at /rustc/abc/library/std/src/panicking.rs:689:5",
-            "   6: cron::schedule::Schedule::next_after",
-            "   7: <cron::schedule::ScheduleIterator<Z> as core::iter::traits::iterator::Iterator>::next",
-            "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
-            "",
-            "failures:",
-            "    t",
-        ]
-        .join("\n");
-        let panic = parse_panic("t", &stdout, "").unwrap();
-        assert_eq!(
-            panic.message,
-            "range start is greater than range end in BTreeSet"
-        );
-        assert_eq!(
-            panic.frames,
-            [
-                "__rustc::rust_begin_unwind",
-                "cron::schedule::Schedule::next_after",
-                "<cron::schedule::ScheduleIterator<Z> as core::iter::traits::iterator::Iterator>::next"
-            ]
-        );
-        // Without a backtrace, none.
-        let plain =
-            "thread 't' panicked at src/lib.rs:3:5:\nboom\nnote: run with `RUST_BACKTRACE=1`\n";
-        assert!(parse_panic("t", plain, "").unwrap().frames.is_empty());
-    }
-
-    #[test]
-    fn parses_the_panic_of_the_test_thread() {
-        let stdout = "\nrunning 1 test\ntest tests::a ... FAILED\n\nfailures:\n\n---- tests::a stdout ----\n\
-thread '<unnamed>' panicked at src/lib.rs:3:5:\nworker died\n\
-thread 'tests::a' (6703) panicked at src/lib.rs:10:9:\nassertion `left == right` failed\n  left: 1\n right: 2\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\nfailures:\n    tests::a\n";
-        let panic = parse_panic("tests::a", stdout, "").unwrap();
-        assert_eq!(panic.location.as_deref(), Some("src/lib.rs:10:9"));
-        assert_eq!(
-            panic.message,
-            "assertion `left == right` failed\n  left: 1\n right: 2"
-        );
-    }
-
-    #[test]
     fn parses_libtest_result_lines() {
         let stdout = "\nrunning 3 tests\ntest a::b ... ok\ntest c - should panic ... FAILED\ntest d ... ignored\n\ntest result: FAILED. 1 passed; 1 failed\n";
         let results = parse_results(stdout);
@@ -786,13 +658,5 @@ thread 'tests::a' (6703) panicked at src/lib.rs:10:9:\nassertion `left == right`
         let stdout = "\nrunning 3 tests\ntest tests::a ... ok\ntest tests::b ... ";
         assert_eq!(running_test(stdout), Some("tests::b"));
         assert_eq!(running_test("test tests::a ... ok\n"), None);
-    }
-
-    #[test]
-    fn falls_back_to_the_first_panic() {
-        let stderr = "thread 'main' panicked at src/main.rs:2:5:\nboom\n";
-        let panic = parse_panic("whole", "", stderr).unwrap();
-        assert_eq!(panic.message, "boom");
-        assert_eq!(parse_panic("x", "all good", ""), None);
     }
 }

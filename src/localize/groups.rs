@@ -321,7 +321,7 @@ mod tests {
         Verdict::Failed(Panic {
             message: message.into(),
             location: Some(location.into()),
-            frames: Vec::new(),
+            ..Panic::default()
         })
     }
 

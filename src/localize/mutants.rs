@@ -102,7 +102,8 @@ pub fn run_mutants(
         ..Mutants::default()
     };
     let originals = baseline.sources.originals();
-    let space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclude);
+    let mut space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclude);
+    space.expected_panics = baseline.expected_panics();
     let mut chosen: BTreeSet<Location> = locations.iter().chain(further).copied().collect();
     let types = match infer_types(baseline, &space, &chosen, evaluation, step) {
         Ok(types) => types,

@@ -68,7 +68,8 @@ pub enum Operator {
     /// once (both ends of a range check).
     Ends,
     /// Add a variant an or-pattern over one enum forgot, drop one, or
-    /// replace one (`| ItemBody::Rule`).
+    /// replace one (`| ItemBody::Rule`); add to a pattern of literals one
+    /// the crate's other patterns take beside its own (`| '\t'`).
     Variant,
     /// Insert first in a match arm's block a guard that another arm has
     /// first in its own, on what this arm's pattern binds.

@@ -201,6 +201,7 @@ fn in_original_lines(verdict: Verdict, path: &str, woven: &Woven) -> Verdict {
         message,
         location: Some(location),
         frames,
+        expected,
     }) = verdict
     else {
         return verdict;
@@ -217,6 +218,7 @@ fn in_original_lines(verdict: Verdict, path: &str, woven: &Woven) -> Verdict {
         message,
         location: Some(moved.unwrap_or(location)),
         frames,
+        expected,
     })
 }
 
@@ -243,7 +245,7 @@ mod tests {
             Verdict::Failed(Panic {
                 message: "boom".into(),
                 location: Some(location),
-                frames: Vec::new(),
+                ..Panic::default()
             })
         };
         let moved = |location: String| in_original_lines(failed(location), "tests/t.rs", &woven);

@@ -438,8 +438,9 @@ impl Ground {
         console: &Console,
         budget: Budget,
     ) -> Result<Ground> {
-        let space =
+        let mut space =
             collect_mutation_space(&baseline.sources, &baseline.keep_const, &settings.exclude);
+        space.expected_panics = baseline.expected_panics();
         let suspicious = suspicious_locations(&group.suspects);
         let types_started = Instant::now();
         let types = infer_types(baseline, &space, &suspicious, &settings.evaluation, budget)?;

@@ -1,5 +1,7 @@
 //! Rust idioms a fix often is: `a - b` to `a.saturating_sub(b)` or
 //! `a.checked_sub(b).unwrap_or(0)`, `.unwrap()` to `.unwrap_or_default()`
+//! (or to `.expect(M)` with what a failing `should_panic` test wants a
+//! panic to say)
 //! or to leaving the function when there is nothing to unwrap (`x?` where
 //! it returns an `Option`; where it returns a `Result`, `match x { Some(v)
 //! => v, None => return E }` with each error path it returns elsewhere,
@@ -88,6 +90,9 @@ impl MutationOperator for Idiom {
             }
             SiteKind::Unwrap { call, receiver } => {
                 let mut made = vec![Edit::replace(call.clone(), "unwrap_or_default()")];
+                // The panic a failing `should_panic` test wants to see.
+                let expected = cx.space.expected_panics.iter();
+                made.extend(expected.map(|l| Edit::replace(call.clone(), format!("expect({l})"))));
                 made.extend(leave_instead(site, cx, receiver.start..call.end, receiver));
                 made
             }

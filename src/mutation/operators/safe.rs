@@ -1,6 +1,7 @@
 //! Arithmetic and indexing that cannot panic, the fixes of a crash at an
 //! operation: `a + b` to `a.saturating_add(b)`, `a.checked_add(b)?` or
-//! `.ok_or(E)?` with the function's own error, `.unwrap_or(0)`, `wrapping_`;
+//! `.ok_or(E)?` with the function's own error, `.unwrap_or(0)`, `wrapping_`,
+//! `.expect(M)` with what a failing `should_panic` test wants a panic to say;
 //! `-x` to `x.wrapping_neg()`, `x.abs()` to `x.wrapping_abs()`, `x.pow(n)`
 //! to `x.saturating_pow(n)` and the like;
 //! `x += e` likewise as `x = x.saturating_add(e)`, and with it the
@@ -591,7 +592,9 @@ fn receiver(left: &str, ty: Option<&str>) -> Option<String> {
 }
 
 /// How a function leaves early from a `None` (`?`, `.ok_or(E)?` with each
-/// error the function returns), by its return type.
+/// error the function returns), by its return type; or how it panics with
+/// what a failing `should_panic` test wants the panic to say
+/// (`.expect("capacity overflow")`).
 fn early_exits<'a>(site: &'a Site, cx: &'a Context) -> impl Iterator<Item = String> + 'a {
     let returns = site.returns.as_deref().unwrap_or("");
     let option = returns.starts_with("Option<").then(|| "?".to_string());
@@ -606,12 +609,17 @@ fn early_exits<'a>(site: &'a Site, cx: &'a Context) -> impl Iterator<Item = Stri
             .take(3);
         unit.into_iter().chain(own).collect::<Vec<_>>()
     });
-    option.into_iter().chain(errors.into_iter().flatten())
+    let expected = cx.space.expected_panics.iter();
+    let panics = expected.map(|literal| format!(".expect({literal})"));
+    option
+        .into_iter()
+        .chain(errors.into_iter().flatten())
+        .chain(panics)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{lines_made, outcomes_typed};
+    use super::super::tests::{line, lines_made, outcomes_expecting, outcomes_typed};
     use crate::code::source::FileId;
     use crate::mutation::patch::Operator;
     use crate::mutation::types::Types;
@@ -751,5 +759,24 @@ mod tests {
             super::shape_of("self . hi as i64")
         );
         assert_ne!(super::shape_of("lo as i64"), super::shape_of("lo as i32"));
+    }
+
+    #[test]
+    fn overflow_and_unwrap_panic_with_what_a_should_panic_test_expects() {
+        let text = "fn len(cap: usize, bits: usize) -> usize {\n    (cap + bits - 1) / bits\n}\nfn first(v: &[u8]) -> u8 {\n    *v.first().unwrap()\n}\n";
+        let expected = ["\"capacity overflow\""];
+        let made = outcomes_expecting(text, Operator::Overflow, 2, &Types::default(), &expected);
+        let made: Vec<&str> = made.iter().map(|t| line(t, 2)).collect();
+        let wanted = "(cap.checked_add(bits).expect(\"capacity overflow\") - 1) / bits";
+        assert!(made.contains(&wanted), "{made:?}");
+        let made = outcomes_expecting(text, Operator::Idiom, 5, &Types::default(), &expected);
+        let made: Vec<&str> = made.iter().map(|t| line(t, 5)).collect();
+        assert!(
+            made.contains(&"*v.first().expect(\"capacity overflow\")"),
+            "{made:?}"
+        );
+        // No test expects a message: no `expect`.
+        let made = outcomes_typed(text, Operator::Overflow, 2, &Types::default());
+        assert!(!made.iter().any(|t| t.contains("expect(")), "{made:?}");
     }
 }

@@ -5,7 +5,9 @@
 //! them), and a replacement keeps the shape of what it replaces. A unit
 //! variant written as a value becomes another unit variant of its enum
 //! (`Some(Token::Eq)` to `Some(Token::Neq)`), the names nearest in spelling
-//! first.
+//! first. A pattern of literals alone is given a literal the crate's other
+//! patterns take beside one of its own (`' '` to `' ' | '\t'` where
+//! another match takes `' ' | '\t' | '\x0C'`).
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
@@ -32,7 +34,7 @@ impl MutationOperator for Variant {
     fn applies(&self, kind: &SiteKind) -> bool {
         matches!(
             kind,
-            SiteKind::Pattern { .. } | SiteKind::UnitVariant { .. }
+            SiteKind::Pattern { .. } | SiteKind::UnitVariant { .. } | SiteKind::Alternatives { .. }
         )
     }
 
@@ -41,6 +43,17 @@ impl MutationOperator for Variant {
             return other_units(owner, name, cx)
                 .into_iter()
                 .map(|other| Edit::replace(range.clone(), other))
+                .collect();
+        }
+        if let SiteKind::Alternatives {
+            range,
+            literals,
+            taken,
+        } = &site.kind
+        {
+            return joining(literals, taken, cx)
+                .into_iter()
+                .map(|joined| Edit::replace(range.end..range.end, joined))
                 .collect();
         }
         let SiteKind::Pattern {
@@ -118,6 +131,37 @@ impl MutationOperator for Variant {
     }
 }
 
+/// What can join a pattern of `literals` (as ` | '\t'`): each literal the
+/// crate's other patterns take beside one of them, the most often first,
+/// then the ones each such pattern has and this one lacks, together; never
+/// one the match already takes (`taken`).
+fn joining(literals: &[String], taken: &[String], cx: &Context) -> Vec<String> {
+    let mut counted: Vec<(&String, usize)> = Vec::new();
+    let mut together: Vec<Vec<&String>> = Vec::new();
+    for pattern in &cx.space.literal_patterns {
+        if !pattern.iter().any(|l| literals.contains(l)) {
+            continue;
+        }
+        let lacked: Vec<&String> = pattern.iter().filter(|l| !taken.contains(l)).collect();
+        for literal in &lacked {
+            match counted.iter_mut().find(|(l, _)| l == literal) {
+                Some((_, count)) => *count += 1,
+                None => counted.push((literal, 1)),
+            }
+        }
+        if lacked.len() >= 2 && !together.contains(&lacked) {
+            together.push(lacked);
+        }
+    }
+    // (A stable sort: among equals, the order the crate writes them in.)
+    counted.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+    let alone = counted.into_iter().map(|(literal, _)| vec![literal]);
+    alone
+        .chain(together)
+        .map(|joined| joined.iter().map(|l| format!(" | {l}")).collect())
+        .collect()
+}
+
 /// The unit variants of `owner` other than `name`, the nearest in spelling
 /// first (edit distance, then declaration order), at most [`VALUES`].
 fn other_units(owner: &str, name: &str, cx: &Context) -> Vec<String> {
@@ -158,7 +202,9 @@ fn distance(a: &str, b: &str) -> usize {
 mod tests {
     use crate::mutation::patch::Operator;
 
-    use super::super::tests::lines_made;
+    use std::collections::BTreeSet;
+
+    use super::super::tests::{line, lines_in_order, lines_made, outcomes};
 
     #[test]
     fn a_unit_variant_as_a_value_becomes_another_of_its_enum_nearest_first() {
@@ -176,5 +222,61 @@ mod tests {
         assert!(made.contains("Self::Eq"), "{made:?}");
         assert_eq!(super::distance("Eq", "Neq"), 1);
         assert_eq!(super::distance("Eq", "Assign"), 6);
+    }
+
+    #[test]
+    fn a_pattern_of_literals_is_given_one_the_crate_takes_beside_its_own() {
+        let text = "fn blank(c: char) -> bool {\n    matches!(c, ' ' | '\\t' | '\\x0C' | '\\r')\n}\nfn key(s: &str) -> usize {\n    for (i, c) in s.char_indices() {\n        match c {\n            ':' | '\\t' => return i,\n            ' ' => return i + 1,\n            '#' => return 0,\n            _ => {}\n        }\n    }\n    0\n}\n";
+        // At the match's line, where a forgotten literal runs now (its
+        // arm for the rest does nothing).
+        let made = outcomes(text, Operator::Variant, 6);
+        let arms: BTreeSet<(&str, &str)> = made.iter().map(|t| (line(t, 7), line(t, 8))).collect();
+        let (colon, space) = ("':' | '\\t' => return i,", "' ' => return i + 1,");
+        for expected in [
+            (colon, "' ' | '\\x0C' => return i + 1,"),
+            (colon, "' ' | '\\r' => return i + 1,"),
+            (colon, "' ' | '\\x0C' | '\\r' => return i + 1,"),
+            ("':' | '\\t' | '\\x0C' => return i,", space),
+        ] {
+            assert!(arms.contains(&expected), "{expected:?} not in {arms:?}");
+        }
+        // `'\t'` is the match's already (another arm takes it), and no
+        // other pattern takes `'#'`.
+        assert!(!made.iter().any(|t| line(t, 8).contains("'\\t'")));
+        assert!(made.iter().all(|t| line(t, 9) == "'#' => return 0,"));
+    }
+
+    #[test]
+    fn a_pattern_gets_the_variant_it_forgot_loses_one_or_swaps_one() {
+        let text = "pub enum Item { Rule, Text, List(u8), Heading { level: u8 } }\nimpl Item {\n    pub fn is_block(&self) -> bool {\n        matches!(*self, Item::List(..) | Item::Heading { .. })\n    }\n    pub fn level(&self) -> u8 {\n        match self {\n            Item::List(n) | Item::Heading { level: n } => *n,\n            _ => 0,\n        }\n    }\n}\n";
+        let made = lines_in_order(text, Operator::Variant, 4);
+        assert_eq!(
+            made[..2],
+            [
+                "matches!(*self, Item::List(..) | Item::Heading { .. } | Item::Rule)",
+                "matches!(*self, Item::List(..) | Item::Heading { .. } | Item::Text)",
+            ]
+        );
+        assert!(made.contains(&"matches!(*self, Item::Heading { .. })".to_string()));
+        assert!(made.contains(&"matches!(*self, Item::List(..))".to_string()));
+        assert!(made.contains(&"matches!(*self, Item::Rule | Item::Heading { .. })".to_string()));
+        // Names bound: nothing added, and only a variant of the same shape
+        // takes another's place.
+        let bound = outcomes(text, Operator::Variant, 7);
+        let arms: BTreeSet<&str> = bound.iter().map(|t| line(t, 8)).collect();
+        assert_eq!(
+            arms,
+            BTreeSet::from(["Item::Heading { level: n } => *n,", "Item::List(n) => *n,"])
+        );
+        // A match with no arm for the rest: only an alternative added (one
+        // left out or replaced would leave a variant to no arm).
+        let every = "pub enum E { A, B, C }\nfn f(e: E) -> u8 {\n    match e {\n        E::A | E::B => 1,\n        E::C => 2,\n    }\n}\n";
+        let made = outcomes(every, Operator::Variant, 3);
+        let before = every.matches("E::").count();
+        assert_eq!(made.len(), 3, "{made:?}");
+        assert!(
+            made.iter().all(|t| t.matches("E::").count() == before + 1),
+            "{made:?}"
+        );
     }
 }

@@ -3,7 +3,9 @@
 //! another literal of its kind that the match writes but no arm takes (an
 //! escaper that forgot `'\\'`, a lexer that forgot a byte); and each
 //! unguarded arm of a `match` whose other arms have guards is a site where
-//! one of theirs can go (an arm that takes too much).
+//! one of theirs can go (an arm that takes too much); and each pattern of
+//! literals alone is a site where a literal the crate's other patterns take
+//! beside one of its own can join it (`' '` that forgot `'\t'`).
 
 use std::ops::Range;
 
@@ -30,10 +32,7 @@ impl Collector<'_> {
             .into_iter()
             .map(|(text, _)| text)
             .collect();
-        let mut at = scope.clone();
-        if let Some(rest) = expr_match.arms.iter().find(|arm| takes_the_rest(arm)) {
-            at.location = arm_body_line(&rest.body).unwrap_or(scope.location);
-        }
+        let at = where_the_rest_runs(expr_match, scope);
         for arm in &expr_match.arms {
             let syn::Pat::Lit(lit) = &arm.pat else {
                 continue;
@@ -77,6 +76,34 @@ impl Collector<'_> {
 }
 
 impl Collector<'_> {
+    /// The patterns of literals alone among `patterns` (a `match`'s arms',
+    /// or the one of `matches!`), each noted (what the crate takes
+    /// together) and a site where another literal can join it, at `at`:
+    /// where what no arm takes runs now.
+    pub(super) fn literal_alternatives(&mut self, patterns: &[&syn::Pat], at: &Scope) {
+        let taken: Vec<String> = patterns
+            .iter()
+            .flat_map(|pat| literals(pat.to_token_stream()))
+            .map(|(text, _)| text)
+            .collect();
+        for pat in patterns {
+            let Some(own) = literals_alone(pat) else {
+                continue;
+            };
+            if own.len() >= 2 && !self.space.literal_patterns.contains(&own) {
+                self.space.literal_patterns.push(own.clone());
+            }
+            let kind = SiteKind::Alternatives {
+                range: pat.span().byte_range(),
+                literals: own,
+                taken: taken.clone(),
+            };
+            self.site(at, kind);
+        }
+    }
+}
+
+impl Collector<'_> {
     /// The arms of a `match` with guards elsewhere that have none, each
     /// before an arm that takes the rest (where what a guard turns away
     /// goes), at the arm's line.
@@ -112,6 +139,16 @@ impl Collector<'_> {
     }
 }
 
+/// Where a case no arm of `expr_match` takes runs now: the line of its arm
+/// that takes the rest, else the match's.
+pub(super) fn where_the_rest_runs(expr_match: &ExprMatch, scope: &Scope) -> Scope {
+    let mut at = scope.clone();
+    if let Some(rest) = expr_match.arms.iter().find(|arm| takes_the_rest(arm)) {
+        at.location = arm_body_line(&rest.body).unwrap_or(scope.location);
+    }
+    at
+}
+
 /// Whether an arm takes whatever comes to it: `_` or a name, unguarded (a
 /// guarded arm's pattern is a `Pat::Guard`).
 pub(super) fn takes_the_rest(arm: &syn::Arm) -> bool {
@@ -137,6 +174,25 @@ fn kind_of(text: &str) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// The literals of a pattern that is one literal or an or-pattern of
+/// literals alone, of a kind `kind_of` knows, as written; else `None`.
+fn literals_alone(pat: &syn::Pat) -> Option<Vec<String>> {
+    let alternatives: Vec<&syn::Pat> = match pat {
+        syn::Pat::Or(or) => or.cases.iter().collect(),
+        other => vec![other],
+    };
+    alternatives
+        .into_iter()
+        .map(|alternative| match alternative {
+            syn::Pat::Lit(lit) => {
+                let text = lit.to_token_stream().to_string();
+                kind_of(&text).map(|_| text)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Every literal token of `tokens` (macros' arguments included: `vec!['\\',

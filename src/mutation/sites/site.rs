@@ -172,6 +172,15 @@ pub enum SiteKind {
         /// arm, which does not compile.
         exhaustive: bool,
     },
+    /// A pattern of literals alone (`' '`, `b'\r' | b'\n'`) of a `match`
+    /// arm or of `matches!`, where another literal can join it (see
+    /// `arms`): `range` its bytes, `literals` its own, `taken` every
+    /// literal the match's patterns write.
+    Alternatives {
+        range: Range<usize>,
+        literals: Vec<String>,
+        taken: Vec<String>,
+    },
     /// An unguarded `match` arm whose pattern is one literal (see `arms`):
     /// `arm` its bytes, its comma included, `pattern` its literal's,
     /// `uses` where its body writes that literal again, `others` the
@@ -292,7 +301,8 @@ impl SiteKind {
             | SiteKind::Item { range, .. }
             | SiteKind::UnitVariant { range, .. }
             | SiteKind::Operand { range, .. }
-            | SiteKind::Iterable { range, .. } => vec![range.clone()],
+            | SiteKind::Iterable { range, .. }
+            | SiteKind::Alternatives { range, .. } => vec![range.clone()],
             SiteKind::BlockStart { at, .. } | SiteKind::Unguarded { at, .. } => vec![Range {
                 start: *at,
                 end: *at,

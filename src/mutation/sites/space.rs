@@ -164,6 +164,15 @@ pub struct MutationSpace {
     /// binds nothing names them after `Enum::`: `Rule`, `List(..)`,
     /// `Heading { .. }`.
     pub enums: BTreeMap<String, Vec<String>>,
+    /// The crate's patterns of two or more literals alone (`' ' | '\t'`),
+    /// each once: which literals it takes together (see the `variant`
+    /// operator).
+    pub literal_patterns: Vec<Vec<String>>,
+    /// What the failing `should_panic(expected = ..)` tests want a panic
+    /// to say and do not get, as string literals (`"capacity overflow"`):
+    /// from the tests' runs, not the code, so whoever builds the space for
+    /// a repair sets it (see `Baseline::expected_panics`).
+    pub expected_panics: Vec<String>,
     /// Per file and function name, the values its `return`s and tail
     /// return, as written (`None`, `Err(Error::Empty)`, `input.is_empty()`),
     /// and `Err(E)` for each `.ok_or(E)` in a function returning a `Result`:

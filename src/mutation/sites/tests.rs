@@ -142,6 +142,7 @@ fn collects_sites_with_locations_and_scopes() {
                 SiteKind::Index { .. } => "index",
                 SiteKind::Pattern { .. } => "pattern",
                 SiteKind::Arm { .. } => "arm",
+                SiteKind::Alternatives { .. } => "alternatives",
                 SiteKind::UnitVariant { .. } => "variant",
             };
             (s.line, kind)
