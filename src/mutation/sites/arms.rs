@@ -76,17 +76,40 @@ impl Collector<'_> {
 }
 
 impl Collector<'_> {
+    /// The alternatives of a `match`'s patterns: each at the line where
+    /// what no arm takes runs now, or, when the arm of the rest runs
+    /// nothing (`_ => {}`), at the line of its own arm's body: where a case
+    /// it forgot would run once taken.
+    pub(super) fn match_alternatives(&mut self, expr_match: &ExprMatch, scope: &Scope) {
+        let rest = expr_match
+            .arms
+            .iter()
+            .find(|arm| takes_the_rest(arm))
+            .and_then(|arm| arm_body_line(&arm.body));
+        let patterns: Vec<(&syn::Pat, Scope)> = expr_match
+            .arms
+            .iter()
+            .map(|arm| {
+                let mut at = scope.clone();
+                at.location = rest
+                    .or_else(|| arm_body_line(&arm.body))
+                    .unwrap_or(scope.location);
+                (&arm.pat, at)
+            })
+            .collect();
+        self.literal_alternatives(&patterns);
+    }
+
     /// The patterns of literals alone among `patterns` (a `match`'s arms',
     /// or the one of `matches!`), each noted (what the crate takes
-    /// together) and a site where another literal can join it, at `at`:
-    /// where what no arm takes runs now.
-    pub(super) fn literal_alternatives(&mut self, patterns: &[&syn::Pat], at: &Scope) {
+    /// together) and a site at its line where another literal can join it.
+    pub(super) fn literal_alternatives(&mut self, patterns: &[(&syn::Pat, Scope)]) {
         let taken: Vec<String> = patterns
             .iter()
-            .flat_map(|pat| literals(pat.to_token_stream()))
+            .flat_map(|(pat, _)| literals(pat.to_token_stream()))
             .map(|(text, _)| text)
             .collect();
-        for pat in patterns {
+        for (pat, at) in patterns {
             let Some(own) = literals_alone(pat) else {
                 continue;
             };
@@ -141,7 +164,7 @@ impl Collector<'_> {
 
 /// Where a case no arm of `expr_match` takes runs now: the line of its arm
 /// that takes the rest, else the match's.
-pub(super) fn where_the_rest_runs(expr_match: &ExprMatch, scope: &Scope) -> Scope {
+fn where_the_rest_runs(expr_match: &ExprMatch, scope: &Scope) -> Scope {
     let mut at = scope.clone();
     if let Some(rest) = expr_match.arms.iter().find(|arm| takes_the_rest(arm)) {
         at.location = arm_body_line(&rest.body).unwrap_or(scope.location);

@@ -9,7 +9,7 @@ use syn::{
     Expr, ExprBinary, ExprCall, ExprField, ExprIndex, ExprLit, ExprMethodCall, ExprPath, ExprRange,
 };
 
-use super::arms::{takes_the_rest, where_the_rest_runs};
+use super::arms::takes_the_rest;
 use super::collector::{Collector, is_atomic};
 use super::conditions::is_predicate;
 use super::literal::literal;
@@ -66,14 +66,13 @@ impl Collector<'_> {
                 }
                 self.literal_arms(expr_match, scope);
                 self.unguarded_arms(expr_match, scope);
-                let patterns: Vec<&syn::Pat> = expr_match.arms.iter().map(|arm| &arm.pat).collect();
-                self.literal_alternatives(&patterns, &where_the_rest_runs(expr_match, scope));
+                self.match_alternatives(expr_match, scope);
             }
             Expr::Macro(call) if call.mac.path.is_ident("matches") => {
                 if let Some(pat) = matches_pattern(&call.mac) {
                     self.pattern(&pat, false, scope);
                     self.pattern_literals(&pat, None, scope);
-                    self.literal_alternatives(&[&pat], scope);
+                    self.literal_alternatives(&[(&pat, scope.clone())]);
                 }
             }
             _ => {}
