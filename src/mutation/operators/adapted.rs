@@ -212,7 +212,7 @@ fn substitutions(
 
 /// Up to `limit` ways of taking one element of each list (the first
 /// elements first).
-fn combinations<'a>(choices: &[Vec<&'a str>], limit: usize) -> Vec<Vec<&'a str>> {
+pub(super) fn combinations<'a>(choices: &[Vec<&'a str>], limit: usize) -> Vec<Vec<&'a str>> {
     let mut out: Vec<Vec<&str>> = vec![Vec::new()];
     for options in choices {
         out = out

@@ -247,11 +247,8 @@ fn parenthesized(text: &str, atomic: bool) -> String {
 }
 
 /// Ingredients nearest the site first: in its file by line distance, then
-/// the others in crate order; not those that use a `self` of another type,
-/// `Self` outside an `impl` of its type, a loop label or an item of
-/// another function (`break 'PATTERNS;`), or, from another file, a name
-/// the site's file never writes (a type, a constant, a module or macro
-/// it does not import: each such edit failed its whole woven build).
+/// the others in crate order; not those that use a `self` of another type
+/// (see [`in_reach`]).
 fn closest<'i>(
     pool: &'i [Ingredient],
     site: &Site,
@@ -261,6 +258,20 @@ fn closest<'i>(
         (Some(theirs), Some(ours)) => theirs != ours && i.free.contains("self"),
         _ => false,
     };
+    in_reach(pool, site, space).filter(move |i| !foreign_self(i))
+}
+
+/// Ingredients nearest the site first: in its file by line distance, then
+/// the others in crate order; not those that use `Self` outside an `impl`
+/// of its type, a loop label or an item of another function (`break
+/// 'PATTERNS;`), or, from another file, a name the site's file never
+/// writes (a type, a constant, a module or macro it does not import: each
+/// such edit failed its whole woven build).
+fn in_reach<'i>(
+    pool: &'i [Ingredient],
+    site: &Site,
+    space: &MutationSpace,
+) -> impl Iterator<Item = &'i Ingredient> {
     let other_self = |i: &Ingredient| {
         i.names.contains("Self") && (i.self_type.is_none() || i.self_type != site.self_type)
     };
@@ -277,7 +288,7 @@ fn closest<'i>(
     };
     let mut ordered: Vec<&Ingredient> = pool
         .iter()
-        .filter(|i| !foreign_self(i) && !other_self(i) && !unknown(i) && !elsewhere(i))
+        .filter(|i| !other_self(i) && !unknown(i) && !elsewhere(i))
         .collect();
     ordered.sort_by_key(|i| {
         if i.origin.file == site.file {

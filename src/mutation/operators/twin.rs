@@ -11,13 +11,22 @@
 //! before it, its variables renamed as the two statements' correspond
 //! (`line_start.scan_all_space();` before `ix += line_start.bytes_scanned();`
 //! goes before `bytecount += line_start.bytes_scanned();`).
+//! A call the crate chains right after a call of a method, missing after a
+//! call of it here, is chained here, its variables not in scope renamed:
+//! `self` of another type to a variable here of that type
+//! (`self.prefix.clone()` to `self.prefix.clone().join(&node.key)` where
+//! `TrieNode` writes `prefix.clone().join(&self.key)`).
 //! Few edits at a site, so the sweep tries them with the one-token ones.
 
+use std::ops::Range;
+
 use crate::code::source::Edit;
+use crate::code::type_name;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Ingredient, Site, SiteKind, StatementSite};
 
-use super::{Context, MutationOperator, closest};
+use super::adapted::combinations;
+use super::{Context, MutationOperator, closest, in_reach};
 
 /// Edits at one site, at most (the nearest guards, the first followers).
 const TWINS: usize = 4;
@@ -36,7 +45,9 @@ impl MutationOperator for Twin {
     fn applies(&self, kind: &SiteKind) -> bool {
         matches!(
             kind,
-            SiteKind::BlockStart { arm: true, .. } | SiteKind::Statement(_)
+            SiteKind::BlockStart { arm: true, .. }
+                | SiteKind::Statement(_)
+                | SiteKind::Method { receiver: true, .. }
         )
     }
 
@@ -62,6 +73,12 @@ impl MutationOperator for Twin {
                 }
                 edits
             }
+            SiteKind::Method {
+                name,
+                expression,
+                receiver: true,
+                ..
+            } => chained(site, name, expression, cx),
             _ => Vec::new(),
         }
     }
@@ -167,4 +184,110 @@ fn leaders(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
             )
         })
         .collect()
+}
+
+/// The calls the crate chains right after a call of `name` that the call
+/// here (`expression`) is not followed by, chained to it, nearest first.
+fn chained(site: &Site, name: &str, expression: &Range<usize>, cx: &Context) -> Vec<Edit> {
+    let Some(calls) = cx.space.chained.get(name) else {
+        return Vec::new();
+    };
+    let next_here = cx.text[expression.end..].trim_start();
+    let mut texts: Vec<String> = Vec::new();
+    for call in in_reach(calls, site, cx.space) {
+        let method = call.text[1..].trim_start();
+        let method = &method[..method
+            .find(|c: char| !c.is_alphanumeric() && c != '_')
+            .unwrap_or(method.len())];
+        let followed = next_here
+            .strip_prefix('.')
+            .map(str::trim_start)
+            .and_then(|next| next.strip_prefix(method))
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+        if followed {
+            continue;
+        }
+        for text in renamed_here(call, site, cx) {
+            if !texts.contains(&text) {
+                texts.push(text);
+            }
+        }
+        if texts.len() >= TWINS {
+            break;
+        }
+    }
+    texts.truncate(TWINS);
+    texts
+        .into_iter()
+        .map(|text| Edit::insert(expression.end, text))
+        .collect()
+}
+
+/// `call`'s text with each variable not in scope here (or `self` of
+/// another type) renamed to a variable here of its type, where the type
+/// probes or the `impl` say it, else to one of the two bound last.
+fn renamed_here(call: &Ingredient, site: &Site, cx: &Context) -> Vec<String> {
+    let here: Vec<(&str, &str)> = cx.types.variables_at(site.location()).collect();
+    let base = |ty: &str| {
+        syn::parse_str::<syn::Type>(ty)
+            .ok()
+            .and_then(|t| type_name(&t))
+    };
+    let free: Vec<&str> = call.free.iter().map(String::as_str).collect();
+    let mut choices: Vec<Vec<&str>> = Vec::new();
+    for &name in &free {
+        let foreign_self = name == "self" && call.self_type != site.self_type;
+        if site.bound.iter().any(|b| b == name) && !foreign_self {
+            choices.push(vec![name]);
+            continue;
+        }
+        let wanted = if name == "self" {
+            call.self_type.clone()
+        } else {
+            cx.types.variable(call.origin, name).and_then(base)
+        };
+        let typed: Vec<&str> = here
+            .iter()
+            .filter(|(other, ty)| *other != "self" && wanted.is_some() && base(ty) == wanted)
+            .map(|(other, _)| *other)
+            .collect();
+        choices.push(if typed.is_empty() {
+            site.bound
+                .iter()
+                .rev()
+                .filter(|b| *b != "self" && !free.contains(&b.as_str()))
+                .take(2)
+                .map(String::as_str)
+                .collect()
+        } else {
+            typed
+        });
+    }
+    combinations(&choices, TWINS)
+        .into_iter()
+        .map(|names| {
+            let renames: Vec<(&str, &str)> = free.iter().copied().zip(names).collect();
+            call.renamed(&renames)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{line, outcomes};
+    use crate::mutation::patch::Operator;
+
+    #[test]
+    fn a_call_the_crate_chains_after_the_same_method_is_chained_here() {
+        let text = "struct Node { key: Key }\nimpl Node {\n    fn full(&self, prefix: &Key) -> Key {\n        prefix.clone().join(&self.key)\n    }\n}\nstruct Children<'a> { prefix: Key, inner: std::slice::Iter<'a, Node> }\nimpl Children<'_> {\n    fn next(&mut self) -> Option<Key> {\n        self.inner.next().map(|node| self.prefix.clone())\n    }\n}\n";
+        // `self` is a `Node` there: here it is the closure's `node`.
+        let made = outcomes(text, Operator::Twin, 10);
+        let lines: Vec<&str> = made.iter().map(|t| line(t, 10)).collect();
+        assert_eq!(
+            lines,
+            ["self.inner.next().map(|node| self.prefix.clone().join(&node.key))"]
+        );
+        // Where the call is chained already, nothing.
+        assert!(outcomes(text, Operator::Twin, 4).is_empty());
+    }
 }

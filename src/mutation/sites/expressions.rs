@@ -326,6 +326,9 @@ impl Collector<'_> {
         }
         let receiver = self.text_of(&call.receiver.span().byte_range()).to_string();
         self.space.add_method(&receiver, arguments, name.clone());
+        if let Expr::MethodCall(inner) = &*call.receiver {
+            self.chained(inner, call, scope);
+        }
         // `x.ok_or(E)?` returns `Err(E)`: the function's error path.
         if name == "ok_or"
             && let [error] = call.args.iter().collect::<Vec<_>>()[..]
@@ -350,6 +353,19 @@ impl Collector<'_> {
                 operands: method_operands(call),
             },
         );
+    }
+
+    /// Notes `call`, chained right after `inner` (`.join(&self.key)` after
+    /// `prefix.clone()`), as what the crate calls after `inner`'s method.
+    fn chained(&mut self, inner: &ExprMethodCall, call: &ExprMethodCall, scope: &Scope) {
+        let range = call.dot_token.span().byte_range().start..call.span().byte_range().end;
+        let free = call.args.iter().flat_map(free_variables).collect();
+        let ingredient = self.ingredient(call, range, free, false, true, scope);
+        let after = self.space.chained.entry(inner.method.to_string());
+        let calls = after.or_default();
+        if !calls.iter().any(|c| c.text == ingredient.text) {
+            calls.push(ingredient);
+        }
     }
 
     /// The `..` or `..=` of a range with an end; its bounds are integer

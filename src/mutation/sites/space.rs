@@ -168,6 +168,11 @@ pub struct MutationSpace {
     /// each once: which literals it takes together (see the `variant`
     /// operator).
     pub literal_patterns: Vec<Vec<String>>,
+    /// Per method name, the calls the crate chains right after a call of
+    /// it, as ingredients whose text starts at the dot (`.join(&self.key)`
+    /// after `prefix.clone()`): what a call written alike here may lack
+    /// (see the `twin` operator).
+    pub chained: BTreeMap<String, Vec<Ingredient>>,
     /// What the failing `should_panic(expected = ..)` tests want a panic
     /// to say and do not get, as string literals (`"capacity overflow"`):
     /// from the tests' runs, not the code, so whoever builds the space for
