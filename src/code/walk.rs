@@ -28,6 +28,8 @@ use crate::code::variables::{let_bindings, pattern_bindings};
 pub trait RunnableCode {
     /// A statement of a block (items inside blocks are not statements here).
     fn statement(&mut self, _stmt: &syn::Stmt, _scope: &Scope) {}
+    /// The same statement with the statements after it in its block.
+    fn followed_by(&mut self, _stmt: &syn::Stmt, _rest: &[syn::Stmt], _scope: &Scope) {}
     /// The `if` of an `else if`: `else_branch` is the whole nested `if` expression.
     fn else_if(&mut self, _else_branch: &Expr, _scope: &Scope) {}
     /// A match arm body or closure body that is an expression, not a block.
@@ -319,7 +321,7 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
         }
         let outer_exits = self.scope.exits.clone();
         self.in_frame(Vec::new(), |this| {
-            for stmt in &block.stmts {
+            for (index, stmt) in block.stmts.iter().enumerate() {
                 if matches!(stmt, syn::Stmt::Item(_)) {
                     this.visit_stmt(stmt);
                     continue;
@@ -331,6 +333,8 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
                 let outer = this.scope.statement.replace(enclosing);
                 this.at_location(start_line(stmt), |this| {
                     this.hooks.statement(stmt, &this.scope);
+                    this.hooks
+                        .followed_by(stmt, &block.stmts[index + 1..], &this.scope);
                     this.visit_stmt(stmt);
                 });
                 this.scope.statement = outer;

@@ -86,6 +86,9 @@ pub enum Operator {
     /// the lines beside it that are written alike (`+ 1` dropped from
     /// both `min` and `max`).
     Parallel,
+    /// Keep a place's value before a step (`self.t += self.step;`) and
+    /// read it where the statements after the step read the place.
+    Prior,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

@@ -36,6 +36,7 @@ mod method;
 mod offset;
 mod panics;
 mod parallel;
+mod prior;
 mod range;
 mod safe;
 mod slice;
@@ -135,6 +136,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &parallel::Parallel,
     &synthesis::Synthesis,
     &twin::Twin,
+    &prior::Prior,
     &statement::Delete,
     &guard::Guard,
     &statement::Swap,

@@ -184,6 +184,10 @@ impl RunnableCode for Collector<'_> {
         self.collect_statement(stmt, scope);
     }
 
+    fn followed_by(&mut self, stmt: &Stmt, rest: &[Stmt], scope: &Scope) {
+        self.reads_after_step(stmt, rest, scope);
+    }
+
     fn arm_block(&mut self, block: &syn::Block, names: &[String], scope: &Scope) {
         self.arm_block_start(block, names, scope);
     }

@@ -24,6 +24,7 @@ mod floors;
 mod followers;
 mod items;
 mod literal;
+mod prior;
 mod site;
 mod space;
 mod statements;

@@ -181,6 +181,18 @@ pub enum SiteKind {
         literals: Vec<String>,
         taken: Vec<String>,
     },
+    /// A step (`self.t += self.step;`) whose place the statements after
+    /// it in its block read (see `prior`): `range` from the step through
+    /// the last read, `place` as written, `reads` each read's bytes,
+    /// `name` a name free there for the value before the step, `indent`
+    /// the step's.
+    Prior {
+        range: Range<usize>,
+        place: String,
+        reads: Vec<Range<usize>>,
+        name: String,
+        indent: String,
+    },
     /// An unguarded `match` arm whose pattern is one literal (see `arms`):
     /// `arm` its bytes, its comma included, `pattern` its literal's,
     /// `uses` where its body writes that literal again, `others` the
@@ -302,7 +314,8 @@ impl SiteKind {
             | SiteKind::UnitVariant { range, .. }
             | SiteKind::Operand { range, .. }
             | SiteKind::Iterable { range, .. }
-            | SiteKind::Alternatives { range, .. } => vec![range.clone()],
+            | SiteKind::Alternatives { range, .. }
+            | SiteKind::Prior { range, .. } => vec![range.clone()],
             SiteKind::BlockStart { at, .. } | SiteKind::Unguarded { at, .. } => vec![Range {
                 start: *at,
                 end: *at,

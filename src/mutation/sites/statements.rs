@@ -251,7 +251,7 @@ impl Collector<'_> {
         }
     }
 
-    fn indent_at(&self, offset: usize) -> String {
+    pub(super) fn indent_at(&self, offset: usize) -> String {
         indentation(self.text, offset).to_string()
     }
 }

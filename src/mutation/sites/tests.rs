@@ -143,6 +143,7 @@ fn collects_sites_with_locations_and_scopes() {
                 SiteKind::Pattern { .. } => "pattern",
                 SiteKind::Arm { .. } => "arm",
                 SiteKind::Alternatives { .. } => "alternatives",
+                SiteKind::Prior { .. } => "prior",
                 SiteKind::UnitVariant { .. } => "variant",
             };
             (s.line, kind)
