@@ -26,7 +26,7 @@ use crate::localize::{Suspect, rank_suspects, suspicious_locations};
 use crate::mutation::Candidate;
 use crate::mutation::Types;
 use crate::mutation::course;
-use crate::mutation::{MutationSpace, collect_mutation_space};
+use crate::mutation::{MutationSpace, space_of};
 use crate::repair::mutator;
 use crate::system::console::Console;
 use crate::system::scratch;
@@ -108,11 +108,7 @@ impl Session {
     /// The crate's mutation space and its locations ranked by the plain
     /// spectrum.
     fn space_and_suspects(&self) -> (MutationSpace, Vec<Suspect>) {
-        let space = collect_mutation_space(
-            &self.baseline.sources,
-            &self.baseline.keep_const,
-            &self.options.repair.exclude,
-        );
+        let space = space_of(&self.baseline, &self.options.repair.exclude);
         let suspects = rank_suspects(
             &spectrum_of(&self.baseline, None, &space.constants),
             self.options.localize.metric,

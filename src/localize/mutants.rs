@@ -23,7 +23,7 @@ use crate::evaluate::{build_evaluator, test_plan};
 use crate::exit::{Error, Result};
 use crate::localize::evidence::EditEffect;
 use crate::mutation::{Candidate, Operator, PatchEdit};
-use crate::mutation::{Exclusions, collect_mutation_space};
+use crate::mutation::{Exclusions, space_of};
 use crate::mutation::{Mutator, course, whole};
 use crate::system::Budget;
 use crate::system::cache;
@@ -102,8 +102,7 @@ pub fn run_mutants(
         ..Mutants::default()
     };
     let originals = baseline.sources.originals();
-    let mut space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclude);
-    space.expected_panics = baseline.expected_panics();
+    let space = space_of(baseline, exclude);
     let mut chosen: BTreeSet<Location> = locations.iter().chain(further).copied().collect();
     let types = match infer_types(baseline, &space, &chosen, evaluation, step) {
         Ok(types) => types,

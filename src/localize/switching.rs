@@ -17,7 +17,7 @@ use crate::evaluate::{build_evaluator, test_plan};
 use crate::exit::Result;
 use crate::localize::groups::FailureGroup;
 use crate::mutation::{Candidate, Operator, PatchEdit};
-use crate::mutation::{Exclusions, SiteKind, collect_mutation_space};
+use crate::mutation::{Exclusions, SiteKind, space_of};
 use crate::system::Budget;
 
 /// What switching found.
@@ -58,7 +58,7 @@ pub fn critical_predicates(
         .filter(|r| failing.contains(&r.test))
         .flat_map(|r| r.lines.iter())
         .collect();
-    let space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclude);
+    let space = space_of(baseline, exclude);
     // The reached conditions, with their ranges.
     let mut conditions: Vec<_> = space
         .sites

@@ -13,8 +13,10 @@ mod types;
 mod pinned;
 pub use mutator::{Leg, Mutator, Part, course, whole};
 pub use patch::{Candidate, Operator, PatchEdit, crossover};
+/// For tests that build a space from sources alone (no baseline).
+#[cfg(test)]
+pub use sites::collect_mutation_space;
 pub use sites::{
-    Constant, Exclusions, MutationSpace, OVERFLOWING_METHODS, SiteKind, collect_mutation_space,
-    constants,
+    Constant, Exclusions, MutationSpace, OVERFLOWING_METHODS, SiteKind, constants, space_of,
 };
 pub use types::{Types, Unused};

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::cargo::{BuildOutcome, CompileError};
 use crate::cargo::{Kind, Workspace};
-use crate::cargo::{Panic, RunSettings, TestId, TestSuite, Verdict};
+use crate::cargo::{RunSettings, TestId, TestSuite, Verdict};
 use crate::code::Originals;
 use crate::code::TestFunction;
 use crate::code::source::FileId;
@@ -197,15 +197,10 @@ impl TestOracle {
 /// `verdict` with a panic located in the woven file (`path`) moved to the
 /// original's line.
 fn in_original_lines(verdict: Verdict, path: &str, woven: &Woven) -> Verdict {
-    let Verdict::Failed(Panic {
-        message,
-        location: Some(location),
-        frames,
-        expected,
-    }) = verdict
-    else {
+    let Verdict::Failed(mut panic) = verdict else {
         return verdict;
     };
+    let location = panic.location.as_deref().unwrap_or("");
     let mut parts = location.rsplitn(3, ':');
     let moved = match (parts.next(), parts.next(), parts.next()) {
         (Some(column), Some(line), Some(file)) if file == path => line
@@ -214,17 +209,16 @@ fn in_original_lines(verdict: Verdict, path: &str, woven: &Woven) -> Verdict {
             .map(|line| format!("{file}:{}:{column}", woven.original_line(line))),
         _ => None,
     };
-    Verdict::Failed(Panic {
-        message,
-        location: Some(moved.unwrap_or(location)),
-        frames,
-        expected,
-    })
+    if moved.is_some() {
+        panic.location = moved;
+    }
+    Verdict::Failed(panic)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cargo::Panic;
     use std::path::PathBuf;
 
     #[test]

@@ -34,7 +34,7 @@ use crate::localize::{Suspect, suspicious_locations};
 use crate::mutation::Mutator;
 use crate::mutation::Types;
 use crate::mutation::{Candidate, Operator};
-use crate::mutation::{MutationSpace, collect_mutation_space};
+use crate::mutation::{MutationSpace, space_of};
 use crate::repair::answer::fixes;
 use crate::repair::choice::{Alternative, Measures, rank_plausible};
 use crate::repair::search::{
@@ -438,9 +438,7 @@ impl Ground {
         console: &Console,
         budget: Budget,
     ) -> Result<Ground> {
-        let mut space =
-            collect_mutation_space(&baseline.sources, &baseline.keep_const, &settings.exclude);
-        space.expected_panics = baseline.expected_panics();
+        let space = space_of(baseline, &settings.exclude);
         let suspicious = suspicious_locations(&group.suspects);
         let types_started = Instant::now();
         let types = infer_types(baseline, &space, &suspicious, &settings.evaluation, budget)?;

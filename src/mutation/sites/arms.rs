@@ -32,7 +32,8 @@ impl Collector<'_> {
             .into_iter()
             .map(|(text, _)| text)
             .collect();
-        let at = where_the_rest_runs(expr_match, scope);
+        let mut at = scope.clone();
+        at.location = rest_line(expr_match).unwrap_or(scope.location);
         for arm in &expr_match.arms {
             let syn::Pat::Lit(lit) = &arm.pat else {
                 continue;
@@ -81,11 +82,7 @@ impl Collector<'_> {
     /// nothing (`_ => {}`), at the line of its own arm's body: where a case
     /// it forgot would run once taken.
     pub(super) fn match_alternatives(&mut self, expr_match: &ExprMatch, scope: &Scope) {
-        let rest = expr_match
-            .arms
-            .iter()
-            .find(|arm| takes_the_rest(arm))
-            .and_then(|arm| arm_body_line(&arm.body));
+        let rest = rest_line(expr_match);
         let patterns: Vec<(&syn::Pat, Scope)> = expr_match
             .arms
             .iter()
@@ -162,14 +159,12 @@ impl Collector<'_> {
     }
 }
 
-/// Where a case no arm of `expr_match` takes runs now: the line of its arm
-/// that takes the rest, else the match's.
-fn where_the_rest_runs(expr_match: &ExprMatch, scope: &Scope) -> Scope {
-    let mut at = scope.clone();
-    if let Some(rest) = expr_match.arms.iter().find(|arm| takes_the_rest(arm)) {
-        at.location = arm_body_line(&rest.body).unwrap_or(scope.location);
-    }
-    at
+/// Where a case no arm of `expr_match` takes runs now: the first line of
+/// the body of its arm that takes the rest (`None` without one, or when it
+/// runs nothing: `_ => {}`).
+fn rest_line(expr_match: &ExprMatch) -> Option<u32> {
+    let rest = expr_match.arms.iter().find(|arm| takes_the_rest(arm))?;
+    arm_body_line(&rest.body)
 }
 
 /// Whether an arm takes whatever comes to it: `_` or a name, unguarded (a

@@ -361,8 +361,11 @@ impl Collector<'_> {
         let range = call.dot_token.span().byte_range().start..call.span().byte_range().end;
         let free = call.args.iter().flat_map(free_variables).collect();
         let ingredient = self.ingredient(call, range, free, false, true, scope);
-        let after = self.space.chained.entry(inner.method.to_string());
-        let calls = after.or_default();
+        let calls = self
+            .space
+            .chained
+            .entry(inner.method.to_string())
+            .or_default();
         if !calls.iter().any(|c| c.text == ingredient.text) {
             calls.push(ingredient);
         }

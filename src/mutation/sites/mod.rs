@@ -33,6 +33,7 @@ mod tests;
 
 use std::collections::BTreeSet;
 
+use crate::baseline::Baseline;
 use crate::code::source::item_name;
 use crate::code::{CrateSources, KeepConst, walk_runnable_code};
 use collector::Collector;
@@ -44,6 +45,15 @@ use items::{collect_constants, reads_of};
 pub use literal::Literal;
 pub use site::{LoneIf, OVERFLOWING_METHODS, Site, SiteKind, StatementSite};
 pub use space::{Constant, Declared, Ingredient, MutationSpace, Returned, method_siblings};
+
+/// The mutation space of the crate `baseline` holds, with what its test
+/// runs say and its code does not: the messages its failing
+/// `should_panic` tests expect their panics to say.
+pub fn space_of(baseline: &Baseline, exclusions: &Exclusions) -> MutationSpace {
+    let mut space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclusions);
+    space.expected_panics = baseline.expected_panics();
+    space
+}
 
 /// Collects sites and ingredients from every crate file (and the bodies of
 /// the `const fn`s that may lose their `const`: see `KeepConst`). Excluded

@@ -175,8 +175,8 @@ pub struct MutationSpace {
     pub chained: BTreeMap<String, Vec<Ingredient>>,
     /// What the failing `should_panic(expected = ..)` tests want a panic
     /// to say and do not get, as string literals (`"capacity overflow"`):
-    /// from the tests' runs, not the code, so whoever builds the space for
-    /// a repair sets it (see `Baseline::expected_panics`).
+    /// from the tests' runs, not the code: `space_of` sets it (see
+    /// `Baseline::expected_panics`).
     pub expected_panics: Vec<String>,
     /// Per file and function name, the values its `return`s and tail
     /// return, as written (`None`, `Err(Error::Empty)`, `input.is_empty()`),
