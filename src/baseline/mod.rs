@@ -22,7 +22,7 @@ use crate::cargo::{CargoFlags, DEPENDENCY_OPT_LEVEL};
 use crate::cargo::{Kind, Workspace};
 use crate::cargo::{Panic, RunSettings, TestId, TestSuite, Verdict, list_tests};
 use crate::code::source::{FileId, Location};
-use crate::code::{CrateSources, KeepConst, read_crate_sources};
+use crate::code::{CrateSources, KeepConst, name_parts, read_crate_sources};
 use crate::code::{TestFunction, find_test_function};
 use crate::exit::{Exit, Failure, Result};
 use crate::system::Budget;
@@ -194,6 +194,19 @@ impl Baseline {
             }
         }
         expected
+    }
+
+    /// The parts of the failing tests' names and of their failure
+    /// messages, lowercase (see `code::name_parts`).
+    pub fn failing_words(&self) -> BTreeSet<String> {
+        let mut words = BTreeSet::new();
+        for record in self.failing() {
+            words.extend(name_parts(&self.suite.get(record.test).full_name));
+            if let Verdict::Failed(panic) = &record.outcome.verdict {
+                words.extend(name_parts(&panic.message));
+            }
+        }
+        words
     }
 
     pub fn passing(&self) -> impl Iterator<Item = &TestRecord> {

@@ -17,6 +17,32 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|word| !word.is_empty())
 }
 
+/// The parts of the names in `text`, lowercase: its words split at `_` and
+/// where a lowercase letter or a digit meets a capital
+/// (`DurationHourValueTooLarge` and `duration_hour_value_too_large` both
+/// give `duration`, `hour`, `value`, `too`, `large`).
+pub fn name_parts(text: &str) -> impl Iterator<Item = String> + '_ {
+    words(text).flat_map(|word| {
+        let mut parts: Vec<String> = Vec::new();
+        let mut previous: Option<char> = None;
+        for c in word.chars() {
+            let starts = c == '_'
+                || (c.is_uppercase()
+                    && previous.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit()));
+            if starts || parts.is_empty() {
+                parts.push(String::new());
+            }
+            if c != '_'
+                && let Some(part) = parts.last_mut()
+            {
+                part.extend(c.to_lowercase());
+            }
+            previous = Some(c);
+        }
+        parts.into_iter().filter(|part| !part.is_empty())
+    })
+}
+
 /// A type (or any node) as text without spaces: `Option<usize>`.
 pub fn without_spaces(node: &impl ToTokens) -> String {
     text_without_spaces(&node.to_token_stream().to_string())
@@ -330,6 +356,21 @@ fn shape_of(tokens: TokenStream, shape: &mut String, names: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_split_into_lowercase_parts() {
+        let parts = |text: &str| name_parts(text).collect::<Vec<String>>();
+        let expected = ["duration", "hour", "value", "too", "large"];
+        assert_eq!(
+            parts("Err(ParseError::DurationHourValueTooLarge)")[3..],
+            expected
+        );
+        assert_eq!(
+            parts("main/expect_duration_hour_value_too_large")[2..],
+            expected
+        );
+        assert_eq!(parts("HTTPError u8x4"), ["httperror", "u8x4"]);
+    }
 
     #[test]
     fn outer_names_are_what_code_needs_in_scope_besides_its_variables() {

@@ -2,15 +2,20 @@
 //! loop) inserted before a statement, with conditions under which the
 //! statement panics (see [`panic_conditions`]), synthesized from the
 //! variables in scope, the questions the crate asks of them elsewhere, or
-//! found in the crate.
+//! found in the crate; right after a value is bound from a call of the
+//! crate's, the questions its fields answer, with the errors the callee
+//! returns (see [`JustBound`]).
 
+use std::collections::BTreeSet;
+
+use crate::code::name_parts;
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind, StatementSite};
 use crate::mutation::types::{compatible, is_integer};
 
 use super::panics::panic_conditions;
-use super::synthesis::{asked, self_fields, synthesized};
+use super::synthesis::{against_zero, asked, self_fields, synthesized, yes_or_no};
 use super::{Context, MutationOperator, closest};
 
 /// Insert `if COND { return VALUE; }` (or `break;`, `continue;`).
@@ -22,6 +27,9 @@ const OWN_VALUES: usize = 3;
 /// Lines away from the site within which a condition found in the crate
 /// counts as near (tried before the synthesized ones).
 const NEAR: usize = 8;
+
+/// Errors of the callee a guard after its call may return, at most.
+const CALLEE_ERRORS: usize = 2;
 
 impl MutationOperator for Guard {
     fn operator(&self) -> Operator {
@@ -84,25 +92,163 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
         .filter(|i| i.fits(&site.bound) && !near.contains(&i.text))
         .map(|i| i.text.clone())
         .take(6);
-    let mut conditions: Vec<String> = panics
-        .into_iter()
-        .chain(near.iter().cloned())
-        .chain(synthesized(site, cx))
-        .chain(asked(site, cx))
-        .chain(far)
+    // Right after a value is bound from a call, the questions its fields
+    // answer come after those, with the errors of the callee's as well.
+    let bound = JustBound::before(site, statement, cx).unwrap_or_default();
+    let checked: Vec<String> = actions
+        .iter()
+        .cloned()
+        .chain(bound.errors.iter().map(|e| format!("return {e};")))
         .collect();
-    let mut seen = std::collections::BTreeSet::new();
-    conditions.retain(|c| seen.insert(c.clone()));
+    let groups = [
+        (
+            panics.into_iter().chain(near.iter().cloned()).collect(),
+            &actions,
+        ),
+        (bound.conditions, &checked),
+        (
+            synthesized(site, cx)
+                .into_iter()
+                .chain(asked(site, cx))
+                .chain(far)
+                .collect::<Vec<String>>(),
+            &actions,
+        ),
+    ];
+    let mut seen = BTreeSet::new();
     let mut out = Vec::new();
-    for condition in conditions {
-        for action in &actions {
-            out.push(Edit::insert(
-                statement.range.start,
-                format!("if {condition} {{ {action} }}\n{}", statement.indent),
-            ));
+    for (conditions, actions) in groups {
+        for condition in conditions {
+            if !seen.insert(condition.clone()) {
+                continue;
+            }
+            for action in actions {
+                out.push(Edit::insert(
+                    statement.range.start,
+                    format!("if {condition} {{ {action} }}\n{}", statement.indent),
+                ));
+            }
         }
     }
     out
+}
+
+/// A value the statement right before a guard's site binds from a call of
+/// the crate's (`t` of `let t = Self::parse_time(rest, config)?;`): what
+/// a check of what the call gave asks, the questions the value's fields
+/// answer (`t.day > 0`), and the errors the callee itself returns, the
+/// error a caller that checks more gives too, those the failing tests
+/// name first (speedate's day and time
+/// parts, a real bug: `if t.day > 0 { return
+/// Err(ParseError::DurationHourValueTooLarge); }`).
+#[derive(Default)]
+struct JustBound {
+    conditions: Vec<String>,
+    errors: Vec<String>,
+}
+
+impl JustBound {
+    fn before(site: &Site, statement: &StatementSite, cx: &Context) -> Option<JustBound> {
+        let (name, init) = binding_before(cx.text, statement.range.start)?;
+        let callee = callee(&init)?;
+        // Those whose names the failing tests' names and messages share
+        // most first (`expect_.._hour_value_too_large_error`).
+        let mut errors: Vec<(usize, String)> = cx
+            .space
+            .returned
+            .iter()
+            .filter(|((_, function), _)| *function == callee)
+            .flat_map(|(_, values)| values)
+            .filter(|value| value.error().is_some() && value.fits(&site.bound))
+            .map(|value| {
+                let parts: BTreeSet<String> = name_parts(&value.text).collect();
+                let shared = parts.intersection(&cx.space.failing_words).count();
+                (shared, value.text.clone())
+            })
+            .collect();
+        errors.sort_by_key(|(shared, _)| std::cmp::Reverse(*shared));
+        let errors = errors
+            .into_iter()
+            .map(|(_, error)| error)
+            .take(CALLEE_ERRORS)
+            .collect();
+        // Its type as the compiler says, else as the callee declares it.
+        let declared = || {
+            let declared = cx.space.declared.get(&callee)?.first()?;
+            let ty = declared.returns.replace("Self", &declared.owner);
+            Some(ty)
+        };
+        let ty = match cx.types.variable(site.location(), &name) {
+            Some(ty) if ty != "Self" => ty.to_string(),
+            _ => declared()?,
+        };
+        let fields = cx.space.struct_fields.get(struct_named(&ty))?;
+        let conditions = fields
+            .iter()
+            .flat_map(|(field, ty)| {
+                let read = format!("{name}.{field}");
+                let zero = is_integer(ty).then(|| against_zero(&read));
+                yes_or_no(&read, ty)
+                    .into_iter()
+                    .chain(zero.into_iter().flatten())
+            })
+            .collect();
+        Some(JustBound { conditions, errors })
+    }
+}
+
+/// The name and the value of a `let NAME = VALUE;` that ends right before
+/// `start` (of up to four lines), when one does.
+fn binding_before(text: &str, start: usize) -> Option<(String, syn::Expr)> {
+    let before = text[..start].trim_end();
+    if !before.ends_with(';') {
+        return None;
+    }
+    let lines: Vec<&str> = before.lines().rev().take(4).collect();
+    (1..=lines.len()).find_map(|k| {
+        let written: Vec<&str> = lines[..k].iter().rev().copied().collect();
+        let syn::Stmt::Local(local) = syn::parse_str::<syn::Stmt>(&written.join("\n")).ok()? else {
+            return None;
+        };
+        let pattern = match local.pat {
+            syn::Pat::Type(typed) => *typed.pat,
+            pattern => pattern,
+        };
+        let syn::Pat::Ident(ident) = pattern else {
+            return None;
+        };
+        Some((ident.ident.to_string(), *local.init?.expr))
+    })
+}
+
+/// The function or method a value comes from: `parse_time` of
+/// `Self::parse_time(rest)?` or `p.parse_time(rest).unwrap()`.
+fn callee(value: &syn::Expr) -> Option<String> {
+    match value {
+        syn::Expr::Try(tried) => callee(&tried.expr),
+        syn::Expr::MethodCall(call) if call.method == "unwrap" || call.method == "expect" => {
+            callee(&call.receiver)
+        }
+        syn::Expr::MethodCall(call) => Some(call.method.to_string()),
+        syn::Expr::Call(call) => match &*call.func {
+            syn::Expr::Path(path) => Some(path.path.segments.last()?.ident.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The struct a printed type names, through a reference, a `Result` or an
+/// `Option` and a path: `Span` of `Result<crate::Span,Error>`.
+fn struct_named(ty: &str) -> &str {
+    let mut ty = ty.trim_start_matches('&').trim_start_matches("mut ").trim();
+    for wrapper in ["Result<", "Option<"] {
+        if let Some(inner) = ty.strip_prefix(wrapper) {
+            ty = inner.split([',', '>']).next().unwrap_or(inner).trim();
+        }
+    }
+    let ty = ty.split('<').next().unwrap_or(ty);
+    ty.rsplit("::").next().unwrap_or(ty)
 }
 
 /// The conditions under which the statement panics, with the types the

@@ -156,3 +156,18 @@ fn an_if_without_else_or_a_loop_is_deleted_whole_but_as_a_blocks_value() {
     let tail = gone("    if n > 1 {\n        h(n);\n    }\n");
     assert!(!outcomes(text, Operator::Delete, 11).contains(&tail));
 }
+
+#[test]
+fn a_guard_after_a_call_asks_of_the_values_fields_and_returns_the_callees_error() {
+    let text = "pub enum Error {\n    Short,\n    TooLarge,\n}\npub struct Span {\n    pub day: u32,\n    pub exact: bool,\n}\nimpl Span {\n    pub fn parse(b: &[u8]) -> Result<Span, Error> {\n        let day = b.len() as u32;\n        let t = Self::time(b)?;\n        Ok(Span { day, exact: t.exact })\n    }\n    fn time(b: &[u8]) -> Result<Span, Error> {\n        if b.len() > 10 {\n            return Err(Error::TooLarge);\n        }\n        Ok(Span { day: 0, exact: true })\n    }\n}\n";
+    let made = lines_made(text, Operator::Guard, 13);
+    for expected in [
+        "if t.day > 0 { return Err(Error::TooLarge); }",
+        "if !t.exact { return Err(Error::TooLarge); }",
+    ] {
+        assert!(made.contains(expected), "{expected}: {made:?}");
+    }
+    // Not before the binding: nothing bound from a call right before it.
+    let made = lines_made(text, Operator::Guard, 12);
+    assert!(!made.iter().any(|l| l.contains("TooLarge")), "{made:?}");
+}

@@ -109,20 +109,10 @@ pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
         }
     }
     for (name, ty) in &variables {
-        if has_is_empty(ty) {
-            out.extend([format!("!{name}.is_empty()"), format!("{name}.is_empty()")]);
-        } else if is_option(ty) {
-            out.extend([format!("{name}.is_some()"), format!("{name}.is_none()")]);
-        } else if *ty == "bool" {
-            out.extend([format!("!{name}"), name.to_string()]);
-        }
+        out.extend(yes_or_no(name, ty));
     }
     for (name, _) in &integers {
-        out.extend([
-            format!("{name} > 0"),
-            format!("{name} != 0"),
-            format!("{name} == 0"),
-        ]);
+        out.extend(against_zero(name));
     }
     for (i, (name, ty)) in integers.iter().enumerate() {
         for (other, other_ty) in &integers[i + 1..] {
@@ -144,6 +134,30 @@ pub(super) fn synthesized(site: &Site, cx: &Context) -> Vec<String> {
     }
     out.truncate(MAX_EDITS / 3);
     out
+}
+
+/// The yes-or-no questions a value of type `ty` answers by itself, written
+/// as `name`: a collection empty or not, an option some or none, a boolean
+/// (none for other types).
+pub(super) fn yes_or_no(name: &str, ty: &str) -> Vec<String> {
+    if has_is_empty(ty) {
+        vec![format!("!{name}.is_empty()"), format!("{name}.is_empty()")]
+    } else if is_option(ty) {
+        vec![format!("{name}.is_some()"), format!("{name}.is_none()")]
+    } else if ty == "bool" {
+        vec![format!("!{name}"), name.to_string()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// An integer written as `name` against zero.
+pub(super) fn against_zero(name: &str) -> [String; 3] {
+    [
+        format!("{name} > 0"),
+        format!("{name} != 0"),
+        format!("{name} == 0"),
+    ]
 }
 
 /// The questions the crate asks elsewhere of the values in scope at a

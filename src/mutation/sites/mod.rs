@@ -48,10 +48,12 @@ pub use space::{Constant, Declared, Ingredient, MutationSpace, Returned, method_
 
 /// The mutation space of the crate `baseline` holds, with what its test
 /// runs say and its code does not: the messages its failing
-/// `should_panic` tests expect their panics to say.
+/// `should_panic` tests expect their panics to say, and the words the
+/// failing tests are named and fail with.
 pub fn space_of(baseline: &Baseline, exclusions: &Exclusions) -> MutationSpace {
     let mut space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclusions);
     space.expected_panics = baseline.expected_panics();
+    space.failing_words = baseline.failing_words();
     space
 }
 

@@ -178,6 +178,11 @@ pub struct MutationSpace {
     /// from the tests' runs, not the code: `space_of` sets it (see
     /// `Baseline::expected_panics`).
     pub expected_panics: Vec<String>,
+    /// The words of the failing tests' names and failure messages,
+    /// lowercase (`too`, `large` of `rejects_too_large`): a test is most
+    /// often named after what it expects. `space_of` sets it (see
+    /// `Baseline::failing_words`).
+    pub failing_words: BTreeSet<String>,
     /// Per file and function name, the values its `return`s and tail
     /// return, as written (`None`, `Err(Error::Empty)`, `input.is_empty()`),
     /// and `Err(E)` for each `.ok_or(E)` in a function returning a `Result`:
