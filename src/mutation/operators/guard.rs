@@ -134,13 +134,12 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
 }
 
 /// A value the statement right before a guard's site binds from a call of
-/// the crate's (`t` of `let t = Self::parse_time(rest, config)?;`): what
-/// a check of what the call gave asks, the questions the value's fields
-/// answer (`t.day > 0`), and the errors the callee itself returns, the
-/// error a caller that checks more gives too, those the failing tests
-/// name first (speedate's day and time
-/// parts, a real bug: `if t.day > 0 { return
-/// Err(ParseError::DurationHourValueTooLarge); }`).
+/// the crate's (`t` of `let t = Self::parse_time(rest, config)?;`), and
+/// what a check of it asks: the questions its fields answer (`t.day > 0`),
+/// and the errors the callee itself returns (a caller that checks more
+/// than the callee gives the callee's kind of error), those whose names the
+/// failing tests share first. Speedate's day and time parts, a real bug:
+/// `if t.day > 0 { return Err(ParseError::DurationHourValueTooLarge); }`.
 #[derive(Default)]
 struct JustBound {
     conditions: Vec<String>,
@@ -151,8 +150,8 @@ impl JustBound {
     fn before(site: &Site, statement: &StatementSite, cx: &Context) -> Option<JustBound> {
         let (name, init) = binding_before(cx.text, statement.range.start)?;
         let callee = callee(&init)?;
-        // Those whose names the failing tests' names and messages share
-        // most first (`expect_.._hour_value_too_large_error`).
+        // Those sharing the most name parts with the failing tests' names
+        // and messages first (`expect_.._hour_value_too_large_error`).
         let mut errors: Vec<(usize, String)> = cx
             .space
             .returned
