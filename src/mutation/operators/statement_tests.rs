@@ -186,7 +186,7 @@ fn a_guard_after_a_call_returns_first_the_callees_error_the_failing_tests_name()
         let site = space
             .sites
             .iter()
-            .find(|s| s.line == 12 && edits(Operator::Guard, s, &cx).len() > 0);
+            .find(|s| s.line == 12 && !edits(Operator::Guard, s, &cx).is_empty());
         edits(Operator::Guard, site.expect("a guard site"), &cx)
             .iter()
             .filter_map(|e| {
