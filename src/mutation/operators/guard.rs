@@ -8,10 +8,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::code::name_parts;
 use crate::code::source::Edit;
+use crate::code::{name_parts, type_name};
 use crate::mutation::patch::Operator;
-use crate::mutation::sites::{Site, SiteKind, StatementSite};
+use crate::mutation::sites::{Declared, Site, SiteKind, StatementSite};
 use crate::mutation::types::{compatible, is_integer};
 
 use super::panics::panic_conditions;
@@ -148,40 +148,29 @@ struct JustBound {
 
 impl JustBound {
     fn before(site: &Site, statement: &StatementSite, cx: &Context) -> Option<JustBound> {
-        let (name, init) = binding_before(cx.text, statement.range.start)?;
-        let callee = callee(&init)?;
-        // Those sharing the most name parts with the failing tests' names
-        // and messages first (`expect_.._hour_value_too_large_error`).
-        let mut errors: Vec<(usize, String)> = cx
-            .space
-            .returned
-            .iter()
-            .filter(|((_, function), _)| *function == callee)
-            .flat_map(|(_, values)| values)
-            .filter(|value| value.error().is_some() && value.fits(&site.bound))
-            .map(|value| {
-                let parts: BTreeSet<String> = name_parts(&value.text).collect();
-                let shared = parts.intersection(&cx.space.failing_words).count();
-                (shared, value.text.clone())
-            })
-            .collect();
-        errors.sort_by_key(|(shared, _)| std::cmp::Reverse(*shared));
-        let errors = errors
-            .into_iter()
-            .map(|(_, error)| error)
-            .take(CALLEE_ERRORS)
-            .collect();
-        // Its type as the compiler says, else as the callee declares it.
+        let (name, value) = binding_before(cx.text, statement.range.start)?;
+        let call = callee(&value)?;
+        // Its type as the compiler says, else as the callee declares it
+        // (one of the owner the call names, if it names one).
         let declared = || {
-            let declared = cx.space.declared.get(&callee)?.first()?;
-            let ty = declared.returns.replace("Self", &declared.owner);
-            Some(ty)
+            let owned = |d: &&Declared| {
+                let owner = call.owner.as_deref();
+                owner.is_none_or(|owner| owner == "Self" || owner == d.owner)
+            };
+            let declared = cx.space.declared.get(&call.name)?.iter().find(owned)?;
+            let returns = declared.returns.replace("Self", &declared.owner);
+            let returns = syn::parse_str::<syn::Type>(&returns).ok()?;
+            if call.taken_out {
+                first_argument(&returns)
+            } else {
+                Some(returns)
+            }
         };
         let ty = match cx.types.variable(site.location(), &name) {
-            Some(ty) if ty != "Self" => ty.to_string(),
-            _ => declared()?,
-        };
-        let fields = cx.space.struct_fields.get(struct_named(&ty))?;
+            Some(ty) if ty != "Self" => syn::parse_str::<syn::Type>(ty).ok(),
+            _ => declared(),
+        }?;
+        let fields = cx.space.struct_fields.get(&type_name(&ty)?)?;
         let conditions = fields
             .iter()
             .flat_map(|(field, ty)| {
@@ -192,6 +181,27 @@ impl JustBound {
                     .chain(zero.into_iter().flatten())
             })
             .collect();
+        // Those sharing the most name parts with the failing tests' names
+        // and messages first (`expect_.._hour_value_too_large_error`).
+        let mut errors: Vec<(usize, &str)> = cx
+            .space
+            .returned
+            .iter()
+            .filter(|((_, function), _)| *function == call.name)
+            .flat_map(|(_, values)| values)
+            .filter(|value| value.error().is_some() && value.fits(&site.bound))
+            .map(|value| {
+                let parts: BTreeSet<String> = name_parts(&value.text).collect();
+                let shared = parts.intersection(&cx.space.failing_words).count();
+                (shared, value.text.as_str())
+            })
+            .collect();
+        errors.sort_by_key(|(shared, _)| std::cmp::Reverse(*shared));
+        let errors = errors
+            .into_iter()
+            .map(|(_, error)| error.to_string())
+            .take(CALLEE_ERRORS)
+            .collect();
         Some(JustBound { conditions, errors })
     }
 }
@@ -200,10 +210,13 @@ impl JustBound {
 /// `start` (of up to four lines), when one does.
 fn binding_before(text: &str, start: usize) -> Option<(String, syn::Expr)> {
     let before = text[..start].trim_end();
-    if !before.ends_with(';') {
+    let lines: Vec<&str> = before.lines().rev().take(4).collect();
+    let lets = lines
+        .iter()
+        .any(|line| line.trim_start().starts_with("let "));
+    if !before.ends_with(';') || !lets {
         return None;
     }
-    let lines: Vec<&str> = before.lines().rev().take(4).collect();
     (1..=lines.len()).find_map(|k| {
         let written: Vec<&str> = lines[..k].iter().rev().copied().collect();
         let syn::Stmt::Local(local) = syn::parse_str::<syn::Stmt>(&written.join("\n")).ok()? else {
@@ -220,34 +233,64 @@ fn binding_before(text: &str, start: usize) -> Option<(String, syn::Expr)> {
     })
 }
 
-/// The function or method a value comes from: `parse_time` of
-/// `Self::parse_time(rest)?` or `p.parse_time(rest).unwrap()`.
-fn callee(value: &syn::Expr) -> Option<String> {
+/// What a value comes from: a call of a function or method, by name.
+struct Call {
+    name: String,
+    /// The type a call by path names before the function (`Vec` of
+    /// `Vec::new()`; `Self` as written).
+    owner: Option<String>,
+    /// The value is what the call's result holds, taken out by `?`,
+    /// `.unwrap()` or `.expect(..)`.
+    taken_out: bool,
+}
+
+/// The call a value comes from: `parse_time` of `Self::parse_time(rest)?`
+/// or `p.parse_time(rest).unwrap()`.
+fn callee(value: &syn::Expr) -> Option<Call> {
+    let taken_out = |inner: &syn::Expr| {
+        callee(inner).map(|call| Call {
+            taken_out: true,
+            ..call
+        })
+    };
     match value {
-        syn::Expr::Try(tried) => callee(&tried.expr),
+        syn::Expr::Try(tried) => taken_out(&tried.expr),
         syn::Expr::MethodCall(call) if call.method == "unwrap" || call.method == "expect" => {
-            callee(&call.receiver)
+            taken_out(&call.receiver)
         }
-        syn::Expr::MethodCall(call) => Some(call.method.to_string()),
-        syn::Expr::Call(call) => match &*call.func {
-            syn::Expr::Path(path) => Some(path.path.segments.last()?.ident.to_string()),
-            _ => None,
-        },
+        syn::Expr::MethodCall(call) => Some(Call {
+            name: call.method.to_string(),
+            owner: None,
+            taken_out: false,
+        }),
+        syn::Expr::Call(call) => {
+            let syn::Expr::Path(path) = &*call.func else {
+                return None;
+            };
+            let mut segments = path.path.segments.iter().rev();
+            Some(Call {
+                name: segments.next()?.ident.to_string(),
+                owner: segments.next().map(|s| s.ident.to_string()),
+                taken_out: false,
+            })
+        }
         _ => None,
     }
 }
 
-/// The struct a printed type names, through a reference, a `Result` or an
-/// `Option` and a path: `Span` of `Result<crate::Span,Error>`.
-fn struct_named(ty: &str) -> &str {
-    let mut ty = ty.trim_start_matches('&').trim_start_matches("mut ").trim();
-    for wrapper in ["Result<", "Option<"] {
-        if let Some(inner) = ty.strip_prefix(wrapper) {
-            ty = inner.split([',', '>']).next().unwrap_or(inner).trim();
-        }
-    }
-    let ty = ty.split('<').next().unwrap_or(ty);
-    ty.rsplit("::").next().unwrap_or(ty)
+/// The first type argument of a type (`Span` of `Result<Span, Error>`).
+fn first_argument(ty: &syn::Type) -> Option<syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let syn::PathArguments::AngleBracketed(arguments) = &path.path.segments.last()?.arguments
+    else {
+        return None;
+    };
+    arguments.args.iter().find_map(|argument| match argument {
+        syn::GenericArgument::Type(ty) => Some(ty.clone()),
+        _ => None,
+    })
 }
 
 /// The conditions under which the statement panics, with the types the

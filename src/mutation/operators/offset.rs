@@ -116,9 +116,11 @@ fn ends_in_a_literal(text: &str) -> Option<(&str, i128, &str)> {
     }
     let value: i128 = literal.base10_parse().ok()?;
     let text = text.trim_end();
+    let rest = text.strip_suffix(written.as_str())?;
+    // The literal's own suffix, within the text (`u8` of `2u8`).
     let suffix = &text[text.len() - literal.suffix().len()..];
-    let left = text.strip_suffix(written.as_str())?.trim_end();
-    let left = left
+    let left = rest
+        .trim_end()
         .strip_suffix(if sign > 0 { '+' } else { '-' })?
         .trim_end();
     Some((left, sign * value, suffix))
@@ -147,5 +149,7 @@ mod tests {
         // Not decimal: written as it is, offset after.
         assert_eq!(shifted("a + 0x10", false, 1), "(a + 0x10) + 1");
         assert_eq!(shifted("a + N", false, -1), "(a + N) - 1");
+        // Text after the literal (a comment): written after it too.
+        assert_eq!(shifted("n + 1 /* é */", false, 1), "(n + 1 /* é */) + 1");
     }
 }

@@ -619,7 +619,7 @@ fn early_exits<'a>(site: &'a Site, cx: &'a Context) -> impl Iterator<Item = Stri
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{line, lines_made, outcomes_expecting, outcomes_typed};
+    use super::super::tests::{line, lines_made, outcomes_given, outcomes_typed};
     use crate::code::source::FileId;
     use crate::mutation::patch::Operator;
     use crate::mutation::types::Types;
@@ -764,12 +764,14 @@ mod tests {
     #[test]
     fn overflow_and_unwrap_panic_with_what_a_should_panic_test_expects() {
         let text = "fn len(cap: usize, bits: usize) -> usize {\n    (cap + bits - 1) / bits\n}\nfn first(v: &[u8]) -> u8 {\n    *v.first().unwrap()\n}\n";
-        let expected = ["\"capacity overflow\""];
-        let made = outcomes_expecting(text, Operator::Overflow, 2, &Types::default(), &expected);
+        let expected = |space: &mut crate::mutation::MutationSpace| {
+            space.expected_panics = vec!["\"capacity overflow\"".to_string()];
+        };
+        let made = outcomes_given(text, Operator::Overflow, 2, &Types::default(), expected);
         let made: Vec<&str> = made.iter().map(|t| line(t, 2)).collect();
         let wanted = "(cap.checked_add(bits).expect(\"capacity overflow\") - 1) / bits";
         assert!(made.contains(&wanted), "{made:?}");
-        let made = outcomes_expecting(text, Operator::Idiom, 5, &Types::default(), &expected);
+        let made = outcomes_given(text, Operator::Idiom, 5, &Types::default(), expected);
         let made: Vec<&str> = made.iter().map(|t| line(t, 5)).collect();
         assert!(
             made.contains(&"*v.first().expect(\"capacity overflow\")"),

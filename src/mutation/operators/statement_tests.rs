@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::tests::{line, lines_made, outcomes, sources};
+use super::tests::{line, lines_made, outcomes, outcomes_given, sources};
 use super::{Context, edits};
 use crate::code::KeepConst;
 use crate::mutation::patch::Operator;
@@ -175,36 +175,29 @@ fn a_guard_after_a_call_asks_of_the_values_fields_and_returns_the_callees_error(
 #[test]
 fn a_guard_after_a_call_returns_first_the_callees_error_the_failing_tests_name() {
     let text = "pub enum Error {\n    Short,\n    Empty,\n    TooLarge,\n}\npub struct Span {\n    pub day: u32,\n}\nimpl Span {\npub fn parse(b: &[u8]) -> Result<Span, Error> {\n    let t = Self::time(b)?;\n    Ok(Span { day: t.day })\n}\nfn time(b: &[u8]) -> Result<Span, Error> {\n    if b.len() < 2 {\n        return Err(Error::Short);\n    }\n    if b.is_empty() {\n        return Err(Error::Empty);\n    }\n    if b.len() > 10 {\n        return Err(Error::TooLarge);\n    }\n    Ok(Span { day: 0 })\n}\n}\n";
-    let sources = sources(text);
-    let mut space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
-    let returned_by_guards = |space: &crate::mutation::MutationSpace| -> BTreeSet<String> {
-        let cx = Context {
-            space,
-            text,
-            types: &Types::default(),
+    let guards = |words: &[&str]| -> BTreeSet<String> {
+        let given = |space: &mut crate::mutation::MutationSpace| {
+            space.failing_words = words.iter().map(ToString::to_string).collect();
         };
-        let site = space
-            .sites
+        outcomes_given(text, Operator::Guard, 12, &Types::default(), given)
             .iter()
-            .find(|s| s.line == 12 && !edits(Operator::Guard, s, &cx).is_empty());
-        edits(Operator::Guard, site.expect("a guard site"), &cx)
-            .iter()
-            .filter_map(|e| {
-                e.text
-                    .split("return ")
-                    .nth(1)
-                    .map(|r| r.trim_end_matches(|c| c != ')').to_string())
-            })
+            .map(|t| line(t, 12).to_string())
             .collect()
     };
+    let returning = |made: &BTreeSet<String>, error: &str| {
+        made.iter()
+            .any(|l| l.ends_with(&format!("{{ return Err(Error::{error}); }}")))
+    };
     // The callee's first two errors, as written.
-    let plain = returned_by_guards(&space);
+    let plain = guards(&[]);
     assert!(
-        plain.contains("Err(Error::Short)") && !plain.contains("Err(Error::TooLarge)"),
+        returning(&plain, "Short") && !returning(&plain, "TooLarge"),
         "{plain:?}"
     );
     // A failing test named after the third puts it first.
-    space.failing_words = ["rejects", "too", "large"].map(String::from).into();
-    let named = returned_by_guards(&space);
-    assert!(named.contains("Err(Error::TooLarge)"), "{named:?}");
+    let named = guards(&["rejects", "too", "large"]);
+    assert!(
+        named.contains("if t.day > 0 { return Err(Error::TooLarge); }"),
+        "{named:?}"
+    );
 }

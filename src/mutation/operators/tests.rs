@@ -11,6 +11,7 @@ use super::synthesis::mirrored;
 use super::{Context, apply, edits};
 use crate::code::source::splice;
 use crate::code::{CrateSources, KeepConst};
+use crate::mutation::MutationSpace;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{SiteKind, collect_mutation_space};
 use crate::mutation::types::Types;
@@ -30,21 +31,21 @@ pub(super) fn outcomes_typed(
     line: u32,
     types: &Types,
 ) -> BTreeSet<String> {
-    outcomes_expecting(text, operator, line, types, &[])
+    outcomes_given(text, operator, line, types, |_| {})
 }
 
-/// [`outcomes_typed`] where the failing tests expect panics that say
-/// `expected` (string literals).
-pub(super) fn outcomes_expecting(
+/// [`outcomes_typed`] where the tests' runs tell the space what `given`
+/// puts in it (the panics the failing tests expect, their words).
+pub(super) fn outcomes_given(
     text: &str,
     operator: Operator,
     line: u32,
     types: &Types,
-    expected: &[&str],
+    given: impl FnOnce(&mut MutationSpace),
 ) -> BTreeSet<String> {
     let sources = sources(text);
     let mut space = collect_mutation_space(&sources, &KeepConst::Every, &Default::default());
-    space.expected_panics = expected.iter().map(ToString::to_string).collect();
+    given(&mut space);
     let cx = Context {
         space: &space,
         text,
