@@ -4,6 +4,7 @@
 //! function is written, how usual an edit reads (a token model), where
 //! code panics.
 
+mod alike;
 mod const_calls;
 mod control;
 mod crate_sources;
@@ -22,6 +23,7 @@ mod tokens;
 mod unparsable;
 mod variables;
 mod walk;
+pub use alike::{function_around, line_of, lines_alike, same_place};
 pub use const_calls::{KeepConst, made_const};
 pub use control::{branch_values, has_let, header, may_call};
 #[cfg(test)]

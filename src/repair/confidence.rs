@@ -388,6 +388,11 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
                 .to_string(),
         );
     }
+    if let Some(line) = measures.alike_left {
+        reasons.push(format!(
+            "line {line}, written like the edited line in the same function, keeps what the patch changes: a slip in code written twice is fixed twice, or was no slip"
+        ));
+    }
     if measures.constant_or_measure {
         reasons.push(
             "another edit of the same code passes every test too, one writing a number and the other an expression of a variable: the tests do not tell a constant from a measure"
@@ -433,6 +438,7 @@ mod tests {
                 needless_removal: false,
                 made_up: false,
                 identity: false,
+                alike_left: None,
             },
         }
     }

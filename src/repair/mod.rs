@@ -11,6 +11,7 @@ mod choice;
 mod confidence;
 mod given;
 mod order;
+mod reading;
 mod report;
 mod rivals;
 mod search;

@@ -12,11 +12,11 @@
 //! made at each other occurrence of that expression in its statement
 //! (`s.len()` made `s.chars().count()` in every arm of a `match`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use crate::code::source::Edit;
-use crate::code::{is_keyword, lexed};
+use crate::code::{function_around, is_keyword, lexed, line_of, lines_alike, same_place};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
 
@@ -64,6 +64,7 @@ impl MutationOperator for Parallel {
 
     fn edits(&self, site: &Site, cx: &Context) -> Vec<Edit> {
         let mut seen = BTreeSet::new();
+        let mut known = BTreeMap::new();
         BASES
             .iter()
             .filter(|base| applies(**base, &site.kind))
@@ -73,6 +74,7 @@ impl MutationOperator for Parallel {
                 alike
                     .into_iter()
                     .chain(throughout_statement(&edit, site, cx.text))
+                    .chain(throughout_function(&edit, cx.text, &mut known))
             })
             .filter(|edit| seen.insert((edit.range.start, edit.range.end, edit.text.clone())))
             .collect()
@@ -126,6 +128,44 @@ fn on_lines_alike(edit: &Edit, text: &str) -> Option<Edit> {
         run.push(made.1);
     }
     (run.len() >= 2).then(|| spliced(text, &run))
+}
+
+/// `edit` made on its line and again on every line of its function written
+/// like it that has the tokens it replaces at the same place (the nearest
+/// [`RUN`] lines in all), as one edit; none when no such line is there.
+/// `known` keeps the lines alike found for each line (by its start).
+fn throughout_function(
+    edit: &Edit,
+    text: &str,
+    known: &mut BTreeMap<usize, Vec<Range<usize>>>,
+) -> Option<Edit> {
+    if edit.text.contains('\n') {
+        return None;
+    }
+    let line = line_of(text, &edit.range)?;
+    let alike = known.entry(line.start).or_insert_with(|| {
+        function_around(text, line.start)
+            .map(|body| lines_alike(text, &line, &body))
+            .unwrap_or_default()
+    });
+    let part = edit.range.start - line.start..edit.range.end - line.start;
+    let mut parts: Vec<(Range<usize>, String)> = alike
+        .iter()
+        .filter_map(|other| {
+            let place = same_place(&text[line.clone()], &part, &text[other.clone()])?;
+            Some((
+                other.start + place.start..other.start + place.end,
+                edit.text.clone(),
+            ))
+        })
+        .take(RUN - 1)
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    parts.push((edit.range.clone(), edit.text.clone()));
+    parts.sort_by_key(|(range, _)| range.start);
+    Some(spliced(text, &parts))
 }
 
 /// One edit of `text` that makes each of `parts` (in order, apart), the
@@ -313,15 +353,6 @@ fn alike(one: &str, other: &str) -> bool {
     a.len() == 2 && a == b
 }
 
-/// The line (without its newline) that holds all of `range`, if one does.
-fn line_of(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
-    let start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[range.start..]
-        .find('\n')
-        .map_or(text.len(), |i| range.start + i);
-    (range.end <= end).then_some(start..end)
-}
-
 /// Blank and comment lines passed over between two lines alike, at most.
 const BETWEEN: usize = 2;
 
@@ -450,6 +481,24 @@ mod tests {
             throughout_statement(&Edit::replace(at..at + 1, "<="), site, text),
             None
         );
+    }
+
+    #[test]
+    fn an_edit_is_made_again_on_a_line_alike_further_down_its_function() {
+        // delaunator: the forward and the backward walk of the hull both
+        // stop at `< 0.`, thirteen lines apart; the fix made both `<= 0.`.
+        let text = "fn add(p: P) {\n    loop {\n        if p.orient(&points[n], &points[q]) < 0. {\n            break;\n        }\n        n = q;\n    }\n    loop {\n        if p.orient(&points[q], &points[e]) < 0. {\n            break;\n        }\n    }\n}\nfn far() {\n    if p.orient(&points[a], &points[b]) < 0. {}\n}\n";
+        let at = text.find("< 0.").unwrap();
+        let edit = Edit::replace(at..at + 1, "<=");
+        let made = throughout_function(&edit, text, &mut BTreeMap::new()).unwrap();
+        let mut out = text.to_string();
+        out.replace_range(made.range, &made.text);
+        assert_eq!(out.matches("<= 0.").count(), 2, "{out}");
+        assert!(out.contains("[b]) < 0."), "another function is left alone");
+        // A token the other line does not have at that place.
+        let at = text.find("[n]").unwrap() + 1;
+        let edit = Edit::replace(at..at + 1, "m");
+        assert_eq!(throughout_function(&edit, text, &mut BTreeMap::new()), None);
     }
 
     #[test]

@@ -1,0 +1,305 @@
+//! How a plausible patch reads as a fix, from its text and the original's
+//! alone: how much it writes, how unusual a kind of edit it is, whether it
+//! writes an operation that changes nothing, a character of another kind, a
+//! bare number, and whether it leaves a line written like the edited one
+//! as it was (see [`alike_left`]). The choice among plausible patches
+//! ([`super::choice`]) orders them by these, among its other measures.
+
+use std::collections::BTreeSet;
+
+use crate::code::{Originals, changes_nothing, function_around, line_of, lines_alike, same_place};
+use crate::mutation::{Candidate, PatchEdit};
+
+/// How much longer the candidate makes the code (negative: shorter), and
+/// how much it writes and replaces, in tokens: `!=` for `==` is no longer
+/// than `>`.
+pub(super) fn extent(candidate: &Candidate, originals: &Originals) -> (i64, usize) {
+    let mut growth = 0;
+    let mut size = 0;
+    for e in candidate.edits() {
+        let written = tokens(&e.edit.text);
+        let replaced = tokens(&originals.text(e.file)[e.edit.range.clone()]);
+        growth += written as i64 - replaced as i64;
+        size += written + replaced;
+    }
+    (growth, size)
+}
+
+/// The tokens of `text`, a multi-character operator one token, and a path
+/// one token too (`ItemBody::Rule`, `u32::MAX` name one thing); the words
+/// of text that does not lex.
+fn tokens(text: &str) -> usize {
+    fn count(stream: proc_macro2::TokenStream) -> usize {
+        use proc_macro2::{Spacing, TokenTree};
+        let mut total = 0;
+        // The `::` just read, and the segment after it: part of a path.
+        let mut in_path = false;
+        let mut previous_colon = false;
+        for tree in stream {
+            let counted = match &tree {
+                TokenTree::Group(group) => 2 + count(group.stream()),
+                TokenTree::Punct(punct) if punct.as_char() == ':' && previous_colon => {
+                    in_path = true;
+                    0
+                }
+                TokenTree::Punct(punct) => usize::from(punct.spacing() == Spacing::Alone),
+                TokenTree::Ident(_) if in_path => 0,
+                _ => 1,
+            };
+            previous_colon = matches!(&tree, TokenTree::Punct(p) if p.as_char() == ':' && p.spacing() == Spacing::Joint);
+            if !matches!(&tree, TokenTree::Punct(p) if p.as_char() == ':') {
+                in_path = false;
+            }
+            total += counted;
+        }
+        total
+    }
+    match text.parse::<proc_macro2::TokenStream>() {
+        Ok(stream) => count(stream),
+        Err(_) => text.split_whitespace().count(),
+    }
+}
+
+/// How unusual a candidate is as a fix: by the kind of its edits (a
+/// one-token slip is the commonest bug, and so is an added or a missing
+/// `± 1`), plus a penalty for an operation that changes nothing (see
+/// [`changes_nothing`]), which no one writes, and one for a synthesized
+/// condition with a new bare number (see [`magic_number`]).
+pub(super) fn unnatural(candidate: &Candidate, originals: &Originals) -> usize {
+    candidate
+        .edits()
+        .iter()
+        .map(|edit| {
+            let text = originals.text(edit.file);
+            let replaced = &text[edit.edit.range.clone()];
+            let kind = edit.operator.unusualness(replaced, &edit.edit.text);
+            let new = edit.edit.text.trim();
+            let magic = edit.operator.synthesizes() && magic_number(new, replaced);
+            kind + usize::from(edit_changes_nothing(edit, originals)) * 5 + usize::from(magic)
+        })
+        .sum()
+}
+
+/// Whether an edit of the candidate writes an operation that changes
+/// nothing.
+pub(super) fn writes_identity(candidate: &Candidate, originals: &Originals) -> bool {
+    candidate
+        .edits()
+        .iter()
+        .any(|edit| edit_changes_nothing(edit, originals))
+}
+
+/// Whether `edit` writes an operation that changes nothing (see
+/// [`changes_nothing`]).
+fn edit_changes_nothing(edit: &PatchEdit, originals: &Originals) -> bool {
+    let text = originals.text(edit.file);
+    changes_nothing(text, edit.edit.range.clone(), &edit.edit.text)
+}
+
+/// Whether an edit of the candidate replaces a character (or byte)
+/// literal by one of another kind: a letter, a digit, white space or a
+/// control character, anything else.
+pub(super) fn reclassed(candidate: &Candidate, originals: &Originals) -> bool {
+    let kind = |literal: &str| {
+        let c = match syn::parse_str::<syn::Lit>(literal.trim()).ok()? {
+            syn::Lit::Char(c) => c.value(),
+            syn::Lit::Byte(b) => char::from(b.value()),
+            _ => return None,
+        };
+        Some(match c {
+            c if c.is_alphabetic() => 0,
+            c if c.is_numeric() => 1,
+            c if c.is_whitespace() || c.is_control() => 2,
+            _ => 3,
+        })
+    };
+    candidate.edits().iter().any(|edit| {
+        let replaced = &originals.text(edit.file)[edit.edit.range.clone()];
+        matches!((kind(replaced), kind(&edit.edit.text)), (Some(a), Some(b)) if a != b)
+    })
+}
+
+/// Whether `new` brings in a number other than 0 and 1 that `replaced`
+/// does not have: a name (`count < MAX_REPEATS`) reads as the intent where
+/// the bare value (`count < 3`) reads as a coincidence.
+fn magic_number(new: &str, replaced: &str) -> bool {
+    let numbers = |text: &str| -> BTreeSet<String> {
+        text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '.')
+            .filter(|t| t.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_string)
+            .collect()
+    };
+    let before = numbers(replaced);
+    numbers(new)
+        .iter()
+        .any(|n| n != "0" && n != "1" && !before.contains(n))
+}
+
+/// The first line (1-based) written like a line the candidate edits, in
+/// that line's function, that has what the edit replaces at the same place
+/// and that the candidate leaves as it was: one of two lines alike fixed,
+/// the other not (see `code::lines_alike`). A person who finds a slip in
+/// code written twice fixes it twice, or the slip was not one.
+pub(super) fn alike_left(candidate: &Candidate, originals: &Originals) -> Option<u32> {
+    let edits = candidate.edits();
+    edits.iter().find_map(|e| {
+        let text = originals.text(e.file);
+        if e.edit.text.contains('\n') {
+            return None;
+        }
+        let line = line_of(text, &e.edit.range)?;
+        let body = function_around(text, line.start)?;
+        let part = e.edit.range.start - line.start..e.edit.range.end - line.start;
+        let untouched = |other: &std::ops::Range<usize>| {
+            !edits.iter().any(|o| {
+                o.file == e.file
+                    && o.edit.range.start <= other.end
+                    && other.start <= o.edit.range.end
+            })
+        };
+        lines_alike(text, &line, &body)
+            .into_iter()
+            .filter(untouched)
+            .find(|other| same_place(&text[line.clone()], &part, &text[other.clone()]).is_some())
+            .map(|other| text[..other.start].matches('\n').count() as u32 + 1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutation::Operator;
+
+    fn originals(text: &str) -> Originals {
+        Originals::new(vec![("src/lib.rs".into(), text.to_string())])
+    }
+
+    fn candidate(text: &str, needle: &str, replacement: &str, operator: Operator) -> Candidate {
+        Candidate::replacing(text, needle, replacement, operator, 1)
+    }
+
+    #[test]
+    fn a_synthesized_bare_number_is_less_natural_than_a_name() {
+        let text = "const MAX: usize = 3;\nfn f(n: usize) -> bool {\n    n > 0\n}\n";
+        let o = originals(text);
+        let named = candidate(text, "n > 0", "n > 0 && n < MAX", Operator::Synthesis);
+        let bare = candidate(text, "n > 0", "n > 0 && n < 3", Operator::Synthesis);
+        let zero = candidate(text, "n > 0", "n > 0 && n != 0", Operator::Synthesis);
+        assert!(unnatural(&named, &o) < unnatural(&bare, &o));
+        assert_eq!(unnatural(&named, &o), unnatural(&zero, &o));
+        // A slip of a literal is no new number.
+        let slip = candidate(text, "0", "2", Operator::Value);
+        assert_eq!(unnatural(&slip, &o), 0);
+    }
+
+    #[test]
+    fn each_operator_has_its_unnaturalness() {
+        // `v.len() - 1` made shorter, as long, and with a new bare number,
+        // by every operator.
+        let text = "fn f(v: &[u8]) -> usize {\n    v.len() - 1\n}\n";
+        let o = originals(text);
+        let expected = [
+            (Operator::Delete, [3, 3, 3]),
+            (Operator::Swap, [4, 4, 4]),
+            (Operator::Insert, [4, 4, 4]),
+            (Operator::Condition, [2, 2, 2]),
+            (Operator::Binary, [0, 0, 0]),
+            (Operator::Value, [0, 0, 0]),
+            (Operator::Identifier, [0, 0, 0]),
+            (Operator::Method, [0, 0, 0]),
+            (Operator::Range, [0, 0, 0]),
+            (Operator::Arguments, [1, 1, 1]),
+            (Operator::Offset, [0, 1, 1]),
+            (Operator::Synthesis, [2, 2, 3]),
+            (Operator::Guard, [4, 4, 5]),
+            (Operator::Idiom, [1, 1, 1]),
+            (Operator::Adapted, [4, 4, 4]),
+            (Operator::Given, [2, 2, 2]),
+        ];
+        for (operator, made) in expected {
+            let unnaturalness = ["v.len()", "v.len() + w", "v.len() - 7"]
+                .map(|new| unnatural(&candidate(text, "v.len() - 1", new, operator), &o));
+            assert_eq!(unnaturalness, made, "{operator}");
+        }
+    }
+
+    #[test]
+    fn identity_arithmetic_is_unnatural() {
+        let text = "fn f(v: &[u8]) -> usize {\n    v.len() - 1\n}\n";
+        let o = originals(text);
+        let times = candidate(text, "-", "*", Operator::Binary);
+        let plus = candidate(text, "-", "+", Operator::Binary);
+        let back = candidate(text, "v.len() - 1", "v.len()", Operator::Offset);
+        let zero = candidate(text, "1", "0", Operator::Value);
+        let added = candidate(text, "v.len()", "v.len() + 1", Operator::Offset);
+        assert_eq!(unnatural(&times, &o), 5);
+        assert_eq!(unnatural(&zero, &o), 5);
+        assert_eq!(unnatural(&plus, &o), 0);
+        assert_eq!(unnatural(&back, &o), 0);
+        assert_eq!(unnatural(&added, &o), 1);
+        assert!(extent(&back, &o).0 < extent(&plus, &o).0);
+        assert!(writes_identity(&zero, &o) && !writes_identity(&added, &o));
+        // titlecase: `word[1..]` made `word[0..]` is `word`; not `[0..n]`.
+        for (slice, whole) in [("w[1..]", true), ("w[1..n]", false), ("w[1..=n]", false)] {
+            let text =
+                format!("fn f(w: &str, n: usize) -> bool {{\n    {slice}.contains('/')\n}}\n");
+            let o = originals(&text);
+            let zero = candidate(&text, "1", "0", Operator::Value);
+            assert_eq!(writes_identity(&zero, &o), whole, "{slice}");
+            assert_eq!(unnatural(&zero, &o), if whole { 5 } else { 0 }, "{slice}");
+        }
+        // In tokens, not bytes: `!=` for `==` is no bigger than `>`.
+        let text = "fn f(n: u8) -> bool {\n    n % 2 == 0\n}\n";
+        let o = originals(text);
+        let negated = candidate(text, "==", "!=", Operator::Binary);
+        let greater = candidate(text, "==", ">", Operator::Binary);
+        assert_eq!(extent(&negated, &o), (0, 2));
+        assert_eq!(extent(&greater, &o), extent(&negated, &o));
+        assert_eq!(tokens("a.b(c, &d) != 0"), 11);
+        // A path names one thing.
+        assert_eq!(tokens(" | ItemBody::Rule"), 2);
+        assert_eq!(tokens("u32::MAX"), 1);
+        assert_eq!(tokens("Some(ItemBody::Rule)"), 4);
+    }
+
+    #[test]
+    fn a_character_made_one_of_another_kind_is_told() {
+        // winnow: `one_of('1'..='9')` to `'+'..='9'` passed every test.
+        let text =
+            "fn first(c: char, b: u8) -> bool {\n    ('1'..='9').contains(&c) && b != b' '\n}\n";
+        let originals = originals(text);
+        let edit = |old: &str, new: &str| Candidate::replacing(text, old, new, Operator::Value, 2);
+        assert!(reclassed(&edit("'1'", "'+'"), &originals));
+        assert!(!reclassed(&edit("'1'", "'0'"), &originals));
+        assert!(reclassed(&edit("b' '", "b'a'"), &originals));
+        assert!(!reclassed(&edit("b' '", "b'\\t'"), &originals));
+        assert!(!reclassed(&edit("'1'", "x"), &originals));
+    }
+
+    #[test]
+    fn a_line_written_alike_left_as_it_was_is_told() {
+        // delaunator: both walks of the hull stop at `< 0.`; the fix makes
+        // both `<= 0.`.
+        let text = "fn walk(p: P) {\n    loop {\n        if p.orient(&points[n], &points[q]) < 0. {\n            break;\n        }\n    }\n    loop {\n        if p.orient(&points[q], &points[e]) < 0. {\n            break;\n        }\n    }\n}\n";
+        let o = originals(text);
+        let one = candidate(text, "< 0.", "<= 0.", Operator::Binary);
+        assert_eq!(alike_left(&one, &o), Some(3));
+        let at = |needle: &str| {
+            let start = text.find(needle).unwrap() + needle.len() - 4;
+            PatchEdit {
+                file: crate::code::source::FileId::new(0),
+                edit: crate::code::source::Edit::replace(start..start + 4, "<= 0."),
+                operator: Operator::Binary,
+                line: 3,
+            }
+        };
+        let twice = Candidate::from_edits([at("[q]) < 0."), at("[e]) < 0.")]);
+        assert_eq!(alike_left(&twice, &o), None);
+        // Where the other line already reads as the patch makes this one
+        // (the slip made on one line only), nothing is left.
+        let fixed = text.replacen("[q]) < 0.", "[q]) <= 0.", 1);
+        let o = originals(&fixed);
+        let restore = candidate(&fixed, "< 0.", "<= 0.", Operator::Binary);
+        assert_eq!(alike_left(&restore, &o), None);
+    }
+}
