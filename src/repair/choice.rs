@@ -44,7 +44,9 @@ use crate::localize::Crash;
 use crate::mutation::Candidate;
 use crate::repair::answer::{answers, crash_operands};
 use crate::repair::behaviour::{Unsteady, behaviour_change, passing_reach, reaching};
-use crate::repair::reading::{alike_left, extent, reclassed, unnatural, writes_identity};
+use crate::repair::reading::{
+    alike_left, contradicted, extent, reclassed, unnatural, writes_identity,
+};
 use crate::repair::rivals;
 use crate::repair::search::Scored;
 use crate::repair::settings::Settings;
@@ -143,6 +145,11 @@ pub struct Measures {
     /// fix, if one at all. Such a patch comes after one that changes both.
     #[serde(default)]
     pub alike_left: Option<u32>,
+    /// The line of the message beside an edited number that writes the
+    /// number it replaces (see [`contradicted`]): code made to disagree with what it
+    /// says. Such a patch comes with those that leave a line alike.
+    #[serde(default)]
+    pub contradicted: Option<u32>,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -191,6 +198,7 @@ pub fn rank_plausible(
                     made_up: told.made_up,
                     identity: writes_identity(&scored.candidate, &originals),
                     alike_left: alike_left(&scored.candidate, &originals),
+                    contradicted: contradicted(&scored.candidate, &originals),
                 },
                 size,
                 scored: scored.clone(),
@@ -215,7 +223,7 @@ pub fn rank_plausible(
             a.measures.degenerate.is_some(),
             a.measures.needless_removal,
             a.measures.made_up,
-            a.measures.alike_left.is_some(),
+            a.measures.half_a_fix(),
             !a.measures.answers_crash,
             a.measures.unnatural,
             a.measures.growth,
@@ -285,6 +293,13 @@ fn measure_until_decided(
 }
 
 impl Measures {
+    /// Whether the patch reads as half a fix: a line written like an
+    /// edited one left as it was, or a number changed that its message
+    /// still writes.
+    fn half_a_fix(&self) -> bool {
+        self.alike_left.is_some() || self.contradicted.is_some()
+    }
+
     /// Where these measures put a patch among the plausible ones, the
     /// first of their order (after it, the smaller edit, then the one made
     /// first).
@@ -304,7 +319,7 @@ impl Measures {
             self.needless_removal,
             change,
             self.made_up,
-            self.alike_left.is_some(),
+            self.half_a_fix(),
             !self.answers_crash,
             self.unnatural,
             self.passing_reach == 0,
@@ -462,6 +477,7 @@ mod tests {
                 made_up: false,
                 identity: false,
                 alike_left: None,
+                contradicted: None,
             },
             size,
         };
@@ -531,6 +547,7 @@ mod tests {
             made_up: false,
             identity: false,
             alike_left: None,
+            contradicted: None,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen;

@@ -393,6 +393,11 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
             "line {line}, written like the edited line in the same function, keeps what the patch changes: a slip in code written twice is fixed twice, or was no slip"
         ));
     }
+    if let Some(line) = measures.contradicted {
+        reasons.push(format!(
+            "it changes a number that the message at line {line} still writes: the check and its message now disagree"
+        ));
+    }
     if measures.constant_or_measure {
         reasons.push(
             "another edit of the same code passes every test too, one writing a number and the other an expression of a variable: the tests do not tell a constant from a measure"
@@ -439,6 +444,7 @@ mod tests {
                 made_up: false,
                 identity: false,
                 alike_left: None,
+                contradicted: None,
             },
         }
     }

@@ -1,13 +1,18 @@
 //! How a plausible patch reads as a fix, from its text and the original's
 //! alone: how much it writes, how unusual a kind of edit it is, whether it
 //! writes an operation that changes nothing, a character of another kind, a
-//! bare number, and whether it leaves a line written like the edited one
-//! as it was (see [`alike_left`]). The choice among plausible patches
+//! bare number, whether it leaves a line written like the edited one as it
+//! was (see [`alike_left`]), and whether it changes a number that the
+//! message beside it writes (see [`contradicted`]). The choice among plausible patches
 //! ([`super::choice`]) orders them by these, among its other measures.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
-use crate::code::{Originals, changes_nothing, function_around, line_of, lines_alike, same_place};
+use crate::code::source::Edit;
+use crate::code::{
+    Originals, changes_nothing, function_around, lexed, line_of, lines_alike, same_place,
+};
 use crate::mutation::{Candidate, PatchEdit};
 
 /// How much longer the candidate makes the code (negative: shorter), and
@@ -150,7 +155,7 @@ pub(super) fn alike_left(candidate: &Candidate, originals: &Originals) -> Option
         let line = line_of(text, &e.edit.range)?;
         let body = function_around(text, line.start)?;
         let part = e.edit.range.start - line.start..e.edit.range.end - line.start;
-        let untouched = |other: &std::ops::Range<usize>| {
+        let untouched = |other: &Range<usize>| {
             !edits.iter().any(|o| {
                 o.file == e.file
                     && o.edit.range.start <= other.end
@@ -163,6 +168,66 @@ pub(super) fn alike_left(candidate: &Candidate, originals: &Originals) -> Option
             .find(|other| same_place(&text[line.clone()], &part, &text[other.clone()]).is_some())
             .map(|other| text[..other.start].matches('\n').count() as u32 + 1)
     })
+}
+
+/// Lines from an edited one on whose string literals are read as what the
+/// code says it does (the error its check returns).
+const MESSAGE_LINES: usize = 3;
+
+/// The line (1-based) of a string literal, on an edited line or the next
+/// few, that writes a number the edit replaces and none it writes: a check
+/// made to disagree with its own message (`!(1..=12).contains(&month)` made
+/// `3..=12` above `return Err("Invalid month < 1 or > 12");`).
+pub(super) fn contradicted(candidate: &Candidate, originals: &Originals) -> Option<u32> {
+    let numbers = |text: &str| -> BTreeSet<String> {
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
+            .map(str::to_string)
+            .collect()
+    };
+    candidate.edits().iter().find_map(|e| {
+        let text = originals.text(e.file);
+        changed_tokens(text, &e.edit)
+            .into_iter()
+            .find_map(|(at, replaced, made)| {
+                if replaced.is_empty() || !replaced.chars().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                let written = numbers(made);
+                let start = line_of(text, &(at..at))?.start;
+                let end = text[start..]
+                    .match_indices('\n')
+                    .nth(MESSAGE_LINES)
+                    .map_or(text.len(), |(i, _)| start + i);
+                lexed(&text[start..end])
+                    .filter(|(token, _)| *token == "\"<str>\"")
+                    .map(|(_, range)| start + range.start..start + range.end)
+                    .find(|message| {
+                        let said = numbers(&text[message.clone()]);
+                        said.contains(replaced) && said.is_disjoint(&written)
+                    })
+                    .map(|message| text[..message.start].matches('\n').count() as u32 + 1)
+            })
+    })
+}
+
+/// What `edit` of `text` changes, token by token where it writes as many
+/// tokens as it replaces (an edit made on two lines alike changes two),
+/// else as a whole: where in `text`, what it replaced, what it writes.
+fn changed_tokens<'a>(text: &'a str, edit: &'a Edit) -> Vec<(usize, &'a str, &'a str)> {
+    let range = edit.range.clone();
+    let old: Vec<Range<usize>> = lexed(&text[range.clone()])
+        .map(|(_, r)| range.start + r.start..range.start + r.end)
+        .collect();
+    let new: Vec<Range<usize>> = lexed(&edit.text).map(|(_, r)| r).collect();
+    if old.len() != new.len() {
+        return vec![(range.start, text[range].trim(), edit.text.trim())];
+    }
+    old.into_iter()
+        .zip(new)
+        .filter(|(o, n)| text[o.clone()] != edit.text[n.clone()])
+        .map(|(o, n)| (o.start, &text[o], &edit.text[n]))
+        .collect()
 }
 
 #[cfg(test)]
@@ -301,5 +366,44 @@ mod tests {
         let o = originals(&fixed);
         let restore = candidate(&fixed, "< 0.", "<= 0.", Operator::Binary);
         assert_eq!(alike_left(&restore, &o), None);
+    }
+
+    #[test]
+    fn a_number_its_message_writes_is_told() {
+        // nmea: `1..=12` made `3..=12` above "Invalid month < 1 or > 12".
+        let text = "fn f(month: u32) -> Result<(), &'static str> {\n    if !(1..=12).contains(&month) {\n        return Err(\"Invalid month < 1 or > 12\");\n    }\n    Ok(())\n}\n";
+        // The `1` of `(1..=12)` in `text` made `new`.
+        let edit = |text: &str, new: &str| {
+            let start = text.find("..=").unwrap() - 1;
+            Candidate::from_edits([PatchEdit {
+                file: crate::code::source::FileId::new(0),
+                edit: crate::code::source::Edit::replace(start..start + 1, new),
+                operator: Operator::Value,
+                line: 2,
+            }])
+        };
+        let o = originals(text);
+        assert_eq!(contradicted(&edit(text, "3"), &o), Some(3));
+        // A number the message writes too, or no number replaced.
+        assert_eq!(contradicted(&edit(text, "12"), &o), None);
+        let op = Candidate::replacing(text, "..=", "..", Operator::Range, 2);
+        assert_eq!(contradicted(&op, &o), None);
+        // Made on both checks at once (an edit over both lines alike).
+        let both = "fn f(m: u32, d: u32) -> Result<(), &'static str> {\n    if !(1..=12).contains(&m) {\n        return Err(\"month < 1\");\n    }\n    if !(1..=31).contains(&d) {\n        return Err(\"day < 1\");\n    }\n    Ok(())\n}\n";
+        let start = both.find("1..=12").unwrap();
+        let end = both.find("1..=31").unwrap() + 1;
+        let made = both[start..end]
+            .replace("(1..", "(3..")
+            .replacen('1', "3", 1);
+        let twice = Candidate::from_edits([PatchEdit {
+            file: crate::code::source::FileId::new(0),
+            edit: crate::code::source::Edit::replace(start..end, made),
+            operator: Operator::Parallel,
+            line: 2,
+        }]);
+        assert_eq!(contradicted(&twice, &originals(both)), Some(3));
+        // The restored check agrees with its message.
+        let buggy = text.replacen("(1..=12)", "(3..=12)", 1);
+        assert_eq!(contradicted(&edit(&buggy, "1"), &originals(&buggy)), None);
     }
 }
