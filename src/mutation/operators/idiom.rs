@@ -6,6 +6,9 @@
 //! it returns an `Option`; where it returns a `Result`, `match x { Some(v)
 //! => v, None => return E }` with each error path it returns elsewhere,
 //! such as a parser's `self.error("..")`),
+//! a comparison that has no answer for NaN unwrapped, `a.partial_cmp(&b)
+//! .unwrap()`, to one that has (`.unwrap_or(Ordering::Equal)`,
+//! `a.total_cmp(&b)`: a sort of floats that panics on NaN),
 //! `for x in it` to `for x in it.rev()`, and two sequences compared
 //! element by element with `zip`, which stops at the shorter one (`a.zip(b)
 //! .all(|(x, y)| x == y)` holds when one is a prefix of the other), to
@@ -94,6 +97,7 @@ impl MutationOperator for Idiom {
                 let expected = cx.space.expected_panics.iter();
                 made.extend(expected.map(|l| Edit::replace(call.clone(), format!("expect({l})"))));
                 made.extend(leave_instead(site, cx, receiver.start..call.end, receiver));
+                made.extend(ordered_anyway(cx.text, call, receiver));
                 made
             }
             SiteKind::Iterable { range, atomic } => {
@@ -196,6 +200,36 @@ fn typed_text(name: &str, site: &Site, cx: &Context) -> bool {
 /// Error paths of a function returning a `Result` that an unwrap may
 /// leave by, at most.
 const ERROR_PATHS: usize = 2;
+
+/// `a.partial_cmp(&b).unwrap()` (`receiver` the comparison, `call` the
+/// unwrap) made a comparison that has an answer when one side is NaN:
+/// unordered taken as equal, or floats' total order. `Ordering` named as
+/// the file imports it, else by its path.
+fn ordered_anyway(text: &str, call: &Range<usize>, receiver: &Range<usize>) -> Vec<Edit> {
+    let compared = &text[receiver.clone()];
+    let Some((left, right)) = compared
+        .rsplit_once(".partial_cmp(")
+        .and_then(|(left, rest)| Some((left, rest.strip_suffix(')')?)))
+    else {
+        return Vec::new();
+    };
+    let imported = text.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("use ") && line.contains("cmp::") && line.contains("Ordering")
+    });
+    let ordering = if imported {
+        "Ordering"
+    } else {
+        "::core::cmp::Ordering"
+    };
+    vec![
+        Edit::replace(call.clone(), format!("unwrap_or({ordering}::Equal)")),
+        Edit::replace(
+            receiver.start..call.end,
+            format!("{left}.total_cmp({right})"),
+        ),
+    ]
+}
 
 /// `x.unwrap()` (`whole`, `x` at `receiver`) made to leave the function
 /// when there is nothing to unwrap: `x?` where the function returns an
@@ -330,6 +364,32 @@ mod tests {
     use crate::code::source::{FileId, Location};
     use crate::mutation::patch::Operator;
     use crate::mutation::types::Types;
+
+    #[test]
+    fn a_comparison_unwrapped_gets_an_answer_for_nan() {
+        // delaunator: sorting distances panicked on a NaN.
+        let text = "use std::cmp::Ordering;\nfn sortf(f: &mut [(usize, f64)]) {\n    f.sort_unstable_by(|&(_, da), &(_, db)| da.partial_cmp(&db).unwrap());\n}\n";
+        let made = lines_made(text, Operator::Idiom, 3);
+        for fixed in [
+            "f.sort_unstable_by(|&(_, da), &(_, db)| da.partial_cmp(&db).unwrap_or(Ordering::Equal));",
+            "f.sort_unstable_by(|&(_, da), &(_, db)| da.total_cmp(&db));",
+        ] {
+            assert!(made.contains(fixed), "{made:?}");
+        }
+        // Without the import, by its path; and no other unwrap gets it.
+        let bare = text.replace("use std::cmp::Ordering;\n", "\n");
+        let made = lines_made(&bare, Operator::Idiom, 3);
+        assert!(
+            made.iter()
+                .any(|m| m.contains("unwrap_or(::core::cmp::Ordering::Equal)"))
+        );
+        let other = "fn f(v: Option<u8>) -> u8 {\n    v.unwrap()\n}\n";
+        assert!(
+            !lines_made(other, Operator::Idiom, 2)
+                .iter()
+                .any(|m| m.contains("Ordering"))
+        );
+    }
 
     #[test]
     fn the_bytes_between_two_pointers_are_made_a_count_of_elements() {
