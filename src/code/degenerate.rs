@@ -5,7 +5,8 @@
 //! one that decided it already (an `else if` of the same condition, or an
 //! `if` right after a guard of the same condition that leaves the block:
 //! never true where it is tested), an arm whose every variant an earlier
-//! arm matches whole (never reached).
+//! arm matches whole (never reached), a comparison of a value with itself
+//! (`start > start`: rust-lapper's bounds check made always false).
 //!
 //! Read from the syntax of one file; a patch makes code degenerate when the
 //! patched file has such code the original does not (see [`made_degenerate`]).
@@ -47,6 +48,9 @@ pub enum Degenerate {
     /// The `||` (or `&&`) at `line` joins a condition with its negation
     /// (`a || !a`): always true (always false).
     Tautology { line: u32 },
+    /// The comparison at `line` compares a value with itself (`a > a`):
+    /// its outcome no longer depends on the value.
+    SelfCompared { line: u32 },
 }
 
 impl Degenerate {
@@ -74,6 +78,9 @@ impl Degenerate {
             Degenerate::Tautology { line } => format!(
                 "the condition at line {line} joins a condition with its negation (`a || !a`): it no longer depends on either"
             ),
+            Degenerate::SelfCompared { line } => format!(
+                "the comparison at line {line} compares a value with itself: its outcome no longer depends on the value"
+            ),
         }
     }
 
@@ -86,6 +93,7 @@ impl Degenerate {
             Degenerate::Asymmetric { .. } => "asymmetric",
             Degenerate::Irreflexive { .. } => "irreflexive",
             Degenerate::Tautology { .. } => "tautology",
+            Degenerate::SelfCompared { .. } => "self-compared",
         }
     }
 }
@@ -144,6 +152,9 @@ impl<'ast> Visit<'ast> for Finder {
             Expr::While(w) if endless(w) => self.note(w, Degenerate::Endless { line: line(w) }),
             Expr::Binary(b) if joins_negation(b) => {
                 self.note(b, Degenerate::Tautology { line: line(b) })
+            }
+            Expr::Binary(b) if compares_itself(b) => {
+                self.note(b, Degenerate::SelfCompared { line: line(b) })
             }
             _ => {}
         }
@@ -490,17 +501,19 @@ pub fn changes_nothing(text: &str, range: std::ops::Range<usize>, new: &str) -> 
     }
 }
 
+/// `e` without the parentheses around it.
+fn bare(mut e: &Expr) -> &Expr {
+    while let Expr::Paren(p) = e {
+        e = &p.expr;
+    }
+    e
+}
+
 /// Whether `b` is an `||` or `&&` of a condition and its negation
 /// (`a || !a`, `!a && a`; parentheses aside).
 fn joins_negation(b: &syn::ExprBinary) -> bool {
     if !matches!(b.op, syn::BinOp::Or(_) | syn::BinOp::And(_)) {
         return false;
-    }
-    fn bare(mut e: &Expr) -> &Expr {
-        while let Expr::Paren(p) = e {
-            e = &p.expr;
-        }
-        e
     }
     let negation_of = |negated: &Expr, other: &Expr| match bare(negated) {
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
@@ -509,6 +522,16 @@ fn joins_negation(b: &syn::ExprBinary) -> bool {
         _ => false,
     };
     negation_of(&b.left, &b.right) || negation_of(&b.right, &b.left)
+}
+
+/// Whether `b` compares a value with itself (`a > a`, `x.len() == x.len()`;
+/// parentheses aside), its side pure (see [`pure`]: `it.next() ==
+/// it.next()` compares two values).
+fn compares_itself(b: &syn::ExprBinary) -> bool {
+    use syn::BinOp::{Eq, Ge, Gt, Le, Lt, Ne};
+    matches!(b.op, Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_))
+        && without_spaces(bare(&b.left)) == without_spaces(bare(&b.right))
+        && pure(&b.left)
 }
 
 #[cfg(test)]
@@ -552,6 +575,34 @@ mod tests {
         }
         for patched in ["a || !b", "a || b", "!a", "a | !a"] {
             let text = original.replace("if a {", &format!("if {patched} {{"));
+            assert_eq!(made(original, &text), None, "{patched}");
+        }
+    }
+
+    /// rust-lapper: the bounds check `self.intervals[*cursor].start > start`
+    /// made `start > start` passed every test.
+    #[test]
+    fn a_value_compared_with_itself_is_degenerate() {
+        let original =
+            "fn f(s: &S, start: u32) {\n    if s.v[0].start > start {\n        g();\n    }\n}\n";
+        for patched in [
+            "start > start",
+            "(start) <= start",
+            "s.v[0].start == s.v[0].start",
+        ] {
+            let text = original.replace("s.v[0].start > start", patched);
+            assert_eq!(
+                made(original, &text),
+                Some(Degenerate::SelfCompared { line: 2 }),
+                "{patched}"
+            );
+        }
+        for patched in [
+            "s.v[0].start >= start",
+            "it.next() == it.next()",
+            "start + start",
+        ] {
+            let text = original.replace("s.v[0].start > start", patched);
             assert_eq!(made(original, &text), None, "{patched}");
         }
     }

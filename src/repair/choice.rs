@@ -233,7 +233,9 @@ pub fn rank_plausible(
     };
     alternatives.sort_by_key(static_key);
     let past = || deadline.is_some_and(|d| Instant::now() >= d);
-    if alternatives.len() > 1 && !past() {
+    // A lone patch is measured too: what it changes in the passing tests'
+    // runs is what the confidence reads first.
+    if !alternatives.is_empty() && !past() {
         // The tests any measured one may run, run twice more on the
         // original first: those that run other lines anyway are not
         // counted.

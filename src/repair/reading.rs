@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use crate::code::source::Edit;
 use crate::code::{
-    Originals, changes_nothing, function_around, lexed, line_of, lines_alike, same_place,
+    Originals, changes_nothing, function_around, lexed, line_at, line_of, lines_alike, same_place,
 };
 use crate::mutation::{Candidate, PatchEdit};
 
@@ -166,7 +166,7 @@ pub(super) fn alike_left(candidate: &Candidate, originals: &Originals) -> Option
             .into_iter()
             .filter(untouched)
             .find(|other| same_place(&text[line.clone()], &part, &text[other.clone()]).is_some())
-            .map(|other| text[..other.start].matches('\n').count() as u32 + 1)
+            .map(|other| line_at(text, other.start))
     })
 }
 
@@ -206,7 +206,7 @@ pub(super) fn contradicted(candidate: &Candidate, originals: &Originals) -> Opti
                         let said = numbers(&text[message.clone()]);
                         said.contains(replaced) && said.is_disjoint(&written)
                     })
-                    .map(|message| text[..message.start].matches('\n').count() as u32 + 1)
+                    .map(|message| line_at(text, message.start))
             })
     })
 }
