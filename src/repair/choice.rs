@@ -233,9 +233,10 @@ pub fn rank_plausible(
     };
     alternatives.sort_by_key(static_key);
     let past = || deadline.is_some_and(|d| Instant::now() >= d);
-    // A lone patch is measured too: what it changes in the passing tests'
-    // runs is what the confidence reads first.
-    if !alternatives.is_empty() && !past() {
+    // A lone patch is not measured: the measure (an instrumented build and
+    // three runs of the reaching tests) cost validation its time, and the
+    // right patch of an injected slip often changes what passing tests run.
+    if alternatives.len() > 1 && !past() {
         // The tests any measured one may run, run twice more on the
         // original first: those that run other lines anyway are not
         // counted.
