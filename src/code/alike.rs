@@ -30,7 +30,7 @@ pub fn line_of(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
 /// The body (braces included) of the innermost function of `text` whose
 /// body holds `offset`: found by its `fn` line above `offset` and the
 /// braces' nesting. None outside any function, or past [`MAX_LINES`].
-pub fn function_around(text: &str, offset: usize) -> Option<Range<usize>> {
+fn function_around(text: &str, offset: usize) -> Option<Range<usize>> {
     let mut end = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     for _ in 0..MAX_LINES {
         let start = text[..end.saturating_sub(1)]
@@ -87,13 +87,17 @@ fn shaped(line: &str) -> (Vec<Range<usize>>, Vec<&str>) {
         .unzip()
 }
 
-/// The lines of `within` (a function's body) other than `line` written
-/// like it (see the module's documentation), nearest first.
-pub fn lines_alike(text: &str, line: &Range<usize>, within: &Range<usize>) -> Vec<Range<usize>> {
+/// The lines of the function around `line` (a line of `text`, without its
+/// newline) other than it written like it (see the module's
+/// documentation), nearest first; none outside a function.
+pub fn lines_alike(text: &str, line: &Range<usize>) -> Vec<Range<usize>> {
     let (tokens, shape) = shaped(&text[line.clone()]);
     if tokens.len() < MIN_TOKENS {
         return Vec::new();
     }
+    let Some(within) = function_around(text, line.start) else {
+        return Vec::new();
+    };
     let mut alike: Vec<Range<usize>> = Vec::new();
     let mut start = within.start;
     while start < within.end {
@@ -109,11 +113,23 @@ pub fn lines_alike(text: &str, line: &Range<usize>, within: &Range<usize>) -> Ve
     alike
 }
 
-/// Where on `other`, a line written like `line`, the bytes `part` of
-/// `line` lie: between the same tokens, which hold the same text there.
-/// None when `part` starts or ends inside a token, or `other` holds
-/// something else there.
-pub fn same_place(line: &str, part: &Range<usize>, other: &str) -> Option<Range<usize>> {
+/// Where on `other`, a line of `text` written like the line `line`, the
+/// bytes `range` of `text` (on `line`) lie: between the same tokens, which
+/// hold the same text there. None when `range` starts or ends inside a
+/// token, or `other` holds something else there.
+pub fn same_place(
+    text: &str,
+    line: &Range<usize>,
+    range: &Range<usize>,
+    other: &Range<usize>,
+) -> Option<Range<usize>> {
+    let part = range.start - line.start..range.end - line.start;
+    let place = place_on(&text[line.clone()], &part, &text[other.clone()])?;
+    Some(other.start + place.start..other.start + place.end)
+}
+
+/// [`same_place`] within the lines' own texts.
+fn place_on(line: &str, part: &Range<usize>, other: &str) -> Option<Range<usize>> {
     let (mine, _) = shaped(line);
     let (theirs, _) = shaped(other);
     if mine.len() != theirs.len() {
@@ -156,8 +172,8 @@ mod tests {
         let first = line(WALKS, "if p.orient(&points[n]");
         let body = function_around(WALKS, first.start).unwrap();
         assert!(WALKS[body.clone()].starts_with("{\n    loop"));
-        assert!(WALKS[body.clone()].ends_with("    }\n}"));
-        let alike = lines_alike(WALKS, &first, &body);
+        assert!(WALKS[body].ends_with("    }\n}"));
+        let alike = lines_alike(WALKS, &first);
         assert_eq!(alike.len(), 1, "the other function's line is not in it");
         assert_eq!(
             WALKS[alike[0].clone()].trim(),
@@ -166,10 +182,10 @@ mod tests {
         // `let q = hull.next[n];` and `let q = hull.prev[e];` differ in a
         // field's name only, but a field is a name too: alike.
         let fetch = line(WALKS, "let q = hull.next");
-        assert_eq!(lines_alike(WALKS, &fetch, &body).len(), 1);
+        assert_eq!(lines_alike(WALKS, &fetch).len(), 1);
         // Short lines are not compared.
         let step = line(WALKS, "n = q;");
-        assert!(lines_alike(WALKS, &step, &body).is_empty());
+        assert!(lines_alike(WALKS, &step).is_empty());
     }
 
     #[test]
@@ -177,23 +193,23 @@ mod tests {
         let one = "    if p.orient(&points[n], &points[q]) < 0. {";
         let other = "        if p.orient(&points[q], &points[e]) < 0. {";
         let lt = one.find('<').unwrap();
-        let place = same_place(one, &(lt..lt + 1), other).unwrap();
+        let place = place_on(one, &(lt..lt + 1), other).unwrap();
         assert_eq!(&other[place], "<");
         // With the blank before it.
-        let place = same_place(one, &(lt - 1..lt + 1), other).unwrap();
+        let place = place_on(one, &(lt - 1..lt + 1), other).unwrap();
         assert_eq!(&other[place], " <");
         // An insertion right after a token.
         let after = one.find("0.").unwrap() + 2;
-        let place = same_place(one, &(after..after), other).unwrap();
+        let place = place_on(one, &(after..after), other).unwrap();
         assert_eq!(
             &other[..place.start],
             "        if p.orient(&points[q], &points[e]) < 0."
         );
         // The name `n` is `q` on the other line: not the same text there.
         let n = one.find("n]").unwrap();
-        assert_eq!(same_place(one, &(n..n + 1), other), None);
+        assert_eq!(place_on(one, &(n..n + 1), other), None);
         // Inside a token.
         let inside = one.find("orient").unwrap() + 2;
-        assert_eq!(same_place(one, &(inside..inside), other), None);
+        assert_eq!(place_on(one, &(inside..inside), other), None);
     }
 }

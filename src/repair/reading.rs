@@ -10,9 +10,7 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use crate::code::source::Edit;
-use crate::code::{
-    Originals, changes_nothing, function_around, lexed, line_at, line_of, lines_alike, same_place,
-};
+use crate::code::{Originals, changes_nothing, lexed, line_at, line_of, lines_alike, same_place};
 use crate::mutation::{Candidate, PatchEdit};
 
 /// How much longer the candidate makes the code (negative: shorter), and
@@ -153,8 +151,6 @@ pub(super) fn alike_left(candidate: &Candidate, originals: &Originals) -> Option
             return None;
         }
         let line = line_of(text, &e.edit.range)?;
-        let body = function_around(text, line.start)?;
-        let part = e.edit.range.start - line.start..e.edit.range.end - line.start;
         let untouched = |other: &Range<usize>| {
             !edits.iter().any(|o| {
                 o.file == e.file
@@ -162,10 +158,10 @@ pub(super) fn alike_left(candidate: &Candidate, originals: &Originals) -> Option
                     && other.start <= o.edit.range.end
             })
         };
-        lines_alike(text, &line, &body)
+        lines_alike(text, &line)
             .into_iter()
             .filter(untouched)
-            .find(|other| same_place(&text[line.clone()], &part, &text[other.clone()]).is_some())
+            .find(|other| same_place(text, &line, &e.edit.range, other).is_some())
             .map(|other| line_at(text, other.start))
     })
 }

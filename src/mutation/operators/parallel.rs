@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use crate::code::source::Edit;
-use crate::code::{function_around, is_keyword, lexed, line_of, lines_alike, same_place};
+use crate::code::{is_keyword, lexed, line_of, lines_alike, same_place};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
 
@@ -143,18 +143,14 @@ fn throughout_function(
         return None;
     }
     let line = line_of(text, &edit.range)?;
-    let alike = known.entry(line.start).or_insert_with(|| {
-        function_around(text, line.start)
-            .map(|body| lines_alike(text, &line, &body))
-            .unwrap_or_default()
-    });
-    let part = edit.range.start - line.start..edit.range.end - line.start;
+    let alike = known
+        .entry(line.start)
+        .or_insert_with(|| lines_alike(text, &line));
     let mut parts: Vec<(Range<usize>, String)> = alike
         .iter()
         .filter_map(|other| {
-            let place = same_place(&text[line.clone()], &part, &text[other.clone()])?;
             Some((
-                other.start + place.start..other.start + place.end,
+                same_place(text, &line, &edit.range, other)?,
                 edit.text.clone(),
             ))
         })
