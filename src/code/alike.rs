@@ -30,7 +30,7 @@ pub fn line_of(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
 /// The body (braces included) of the innermost function of `text` whose
 /// body holds `offset`: found by its `fn` line above `offset` and the
 /// braces' nesting. None outside any function, or past [`MAX_LINES`].
-fn function_around(text: &str, offset: usize) -> Option<Range<usize>> {
+pub fn function_around(text: &str, offset: usize) -> Option<Range<usize>> {
     let mut end = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     for _ in 0..MAX_LINES {
         let start = text[..end.saturating_sub(1)]

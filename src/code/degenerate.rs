@@ -135,8 +135,20 @@ impl<'ast> Visit<'ast> for Finder {
     fn visit_expr(&mut self, expr: &'ast Expr) {
         match expr {
             Expr::Match(m) => {
-                if same_value(m.arms.iter().map(|arm| (&*arm.body, Some(&arm.pat)))) {
-                    self.note(m, Degenerate::SameValue { line: line(m) });
+                let arms = m.arms.iter().map(|arm| {
+                    let mut bound = pattern_bindings(&arm.pat);
+                    if let Expr::Block(b) = &*arm.body {
+                        bound.extend(block_lets(&b.block));
+                    }
+                    (&*arm.body, bound)
+                });
+                if let Some(value) = same_value(arms) {
+                    // Told apart by what it matches and the value, so an
+                    // edit elsewhere in an arm leaves it the same.
+                    let patterns = m.arms.iter().map(|arm| without_spaces(&arm.pat));
+                    let decides = std::iter::once(without_spaces(&m.expr)).chain(patterns);
+                    let found = Degenerate::SameValue { line: line(m) };
+                    self.note_as(decides.chain([value]).collect(), found);
                 }
                 for arm in unreachable_arms(&m.arms) {
                     let line = line(&arm.pat);
@@ -144,8 +156,10 @@ impl<'ast> Visit<'ast> for Finder {
                 }
             }
             Expr::If(e) if e.else_branch.is_some() => {
-                if same_value(if_branches(e).into_iter().map(|b| (b, None))) {
-                    self.note(e, Degenerate::SameValue { line: line(e) });
+                if let Some(value) = same_value(if_branches(e).into_iter()) {
+                    let found = Degenerate::SameValue { line: line(e) };
+                    let conditions = if_chain(e).into_iter().map(|e| without_spaces(&e.cond));
+                    self.note_as(conditions.chain([value]).collect(), found);
                 }
                 self.repeated_in_chain(e);
             }
@@ -218,15 +232,19 @@ impl Finder {
             .push(((found.kind(), without_spaces(node)), found));
     }
 
+    /// Notes `found`, told apart by the texts `key` (the parts of the code
+    /// that make it degenerate).
+    fn note_as(&mut self, key: Vec<String>, found: Degenerate) {
+        self.found.push(((found.kind(), key.join("\u{1f}")), found));
+    }
+
     /// An `else if` whose condition an earlier condition of the same chain
     /// repeats.
     fn repeated_in_chain(&mut self, first: &syn::ExprIf) {
         let mut seen: Vec<(String, u32)> = vec![(without_spaces(&first.cond), line(&first.cond))];
-        let mut next = first.else_branch.as_ref().map(|(_, e)| &**e);
-        while let Some(Expr::If(e)) = next {
+        for e in if_chain(first).into_iter().skip(1) {
             let condition = self.decided(e, &seen);
             seen.push((condition, line(&e.cond)));
-            next = e.else_branch.as_ref().map(|(_, e)| &**e);
         }
     }
 
@@ -247,23 +265,26 @@ impl Finder {
     }
 }
 
-/// The branches of an `if`/`else` chain: each block, and the final `else`.
-fn if_branches(e: &syn::ExprIf) -> Vec<&Expr> {
-    let mut branches = Vec::new();
-    let mut current = e;
-    loop {
-        branches.push(current.then_branch.stmts.last().and_then(|s| match s {
+/// The branches of an `if`/`else` chain: the value each block ends in
+/// (and the final `else`), with the names its block binds with `let`.
+fn if_branches(e: &syn::ExprIf) -> Vec<(&Expr, Vec<String>)> {
+    fn ending(block: &syn::Block) -> Option<(&Expr, Vec<String>)> {
+        let value = block.stmts.last().and_then(|s| match s {
             Stmt::Expr(expr, None) => Some(expr),
             _ => None,
-        }));
-        match current.else_branch.as_ref().map(|(_, e)| &**e) {
-            Some(Expr::If(next)) => current = next,
-            Some(other) => {
-                branches.push(Some(other));
-                break;
-            }
-            None => break,
-        }
+        });
+        value.map(|value| (value, block_lets(block)))
+    }
+    let chain = if_chain(e);
+    let mut branches: Vec<_> = chain.iter().map(|e| ending(&e.then_branch)).collect();
+    match chain
+        .last()
+        .and_then(|e| e.else_branch.as_ref())
+        .map(|(_, e)| &**e)
+    {
+        Some(Expr::Block(other)) => branches.push(ending(&other.block)),
+        Some(other) => branches.push(Some((other, Vec::new()))),
+        None => {}
     }
     // A branch without a value gives the `if` none to compare.
     if branches.iter().any(Option::is_none) {
@@ -272,28 +293,55 @@ fn if_branches(e: &syn::ExprIf) -> Vec<&Expr> {
     branches.into_iter().flatten().collect()
 }
 
+/// The `if`s of an `if`/`else if` chain, in order.
+fn if_chain(first: &syn::ExprIf) -> Vec<&syn::ExprIf> {
+    let mut chain = vec![first];
+    while let Some(Expr::If(e)) = chain
+        .last()
+        .and_then(|e| e.else_branch.as_ref())
+        .map(|(_, e)| &**e)
+    {
+        chain.push(e);
+    }
+    chain
+}
+
+/// The names a block's own `let` statements bind.
+fn block_lets(block: &syn::Block) -> Vec<String> {
+    block
+        .stmts
+        .iter()
+        .filter_map(|stmt| match stmt {
+            Stmt::Local(local) => Some(pattern_bindings(&local.pat)),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
 /// Whether at least two branches all give one value, which reads no name
-/// its own arm binds (`Ok(v) => v, Err(v) => v` depends on what it
-/// matches). A branch that gives no value (it ends in a statement) rules
-/// it out.
-fn same_value<'e>(branches: impl Iterator<Item = (&'e Expr, Option<&'e Pat>)>) -> bool {
+/// its own branch binds (`Ok(v) => v, Err(v) => v` depends on what it
+/// matches, and so does `let v = ..; Ok(v)` in each branch of an `if`). A
+/// branch that gives no value (it ends in a statement) rules it out. The
+/// value, when they do.
+fn same_value<'e>(branches: impl Iterator<Item = (&'e Expr, Vec<String>)>) -> Option<String> {
     let mut values: BTreeSet<String> = BTreeSet::new();
     let mut count = 0;
-    for (body, pat) in branches {
+    for (body, bound) in branches {
         let found = branch_values(body);
         if found.is_empty() {
-            return false;
+            return None;
         }
         for value in found {
-            let bound = pat.map(pattern_bindings).unwrap_or_default();
             if free_variables(value).iter().any(|v| bound.contains(v)) {
-                return false;
+                return None;
             }
             values.insert(without_spaces(value));
             count += 1;
         }
     }
-    count >= 2 && values.len() == 1
+    let value = values.pop_first()?;
+    (count >= 2 && values.is_empty()).then_some(value)
 }
 
 /// The arms whose every alternative names a variant an earlier arm
@@ -557,6 +605,26 @@ mod tests {
         assert_eq!(
             made(bound, &bound.replace("Err(w) => 0", "Err(v) => v")),
             None
+        );
+    }
+
+    /// lasso: every branch of `store_str`'s `if` ends in
+    /// `Ok(allocated_string)`, each bound by its own `let`; the right fix
+    /// inside one branch was told as making them all one value.
+    #[test]
+    fn a_value_each_branch_binds_for_itself_is_not_one_value() {
+        let original = "fn f(a: bool, s: &mut S) -> R {\n    if a {\n        let v = s.one();\n        s.put(s.len() - 2);\n        Ok(v)\n    } else {\n        let v = s.two();\n        Ok(v)\n    }\n}\n";
+        let patched = original.replace("s.len() - 2", "s.len().saturating_sub(2)");
+        assert_eq!(made(original, &patched), None);
+        let arms = "fn f(e: E) -> R {\n    match e {\n        E::A => { let v = one(); Ok(v) }\n        E::B => { let v = two(); Ok(v - 1) }\n    }\n}\n";
+        assert_eq!(made(arms, &arms.replace("Ok(v - 1)", "Ok(v)")), None);
+        // The same value read from outside the branches still is one.
+        let outer = original.replace("Ok(v)", "Ok(s.n)");
+        let patched = outer.replace("s.len() - 2", "s.len().saturating_sub(2)");
+        assert_eq!(made(&outer, &patched), None, "degenerate before the patch");
+        assert_eq!(
+            made(original, &outer),
+            Some(Degenerate::SameValue { line: 2 })
         );
     }
 

@@ -89,6 +89,10 @@ pub enum Operator {
     /// Keep a place's value before a step (`self.t += self.step;`) and
     /// read it where the statements after the step read the place.
     Prior,
+    /// After a statement that resets a field of `self`, set back a field
+    /// the method leaves as it was to the constant its constructors give
+    /// it (`self.weight = 0;`), or clear it.
+    Reset,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

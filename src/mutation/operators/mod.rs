@@ -38,6 +38,7 @@ mod panics;
 mod parallel;
 mod prior;
 mod range;
+mod reset;
 mod safe;
 mod slice;
 mod statement;
@@ -137,6 +138,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &synthesis::Synthesis,
     &twin::Twin,
     &prior::Prior,
+    &reset::Reset,
     &statement::Delete,
     &guard::Guard,
     &statement::Swap,

@@ -31,6 +31,7 @@ pub(super) fn collect_constants(
         space,
         excluded,
         depth: 0,
+        owner: None,
     };
     syn::visit::Visit::visit_file(&mut finder, syntax);
 }
@@ -51,6 +52,8 @@ struct Finder<'a> {
     excluded: &'a dyn Fn(&str) -> bool,
     /// Inline modules and functions around the item.
     depth: usize,
+    /// The type of the `impl` block around the item: what `Self` names.
+    owner: Option<String>,
 }
 
 impl Finder<'_> {
@@ -142,6 +145,28 @@ impl Finder<'_> {
                 read_at: BTreeSet::new(),
             });
         }
+    }
+}
+
+/// The text of a value that reads nothing but constants: a literal
+/// (`0`, `-1`, `false`), a path (`None`, `Mode::Idle`), or a call of a
+/// path with no arguments (`Vec::new()`, `Default::default()`).
+fn constant_value(value: &Expr) -> Option<String> {
+    use quote::ToTokens;
+    match value {
+        Expr::Lit(lit) => Some(lit.lit.to_token_stream().to_string()),
+        Expr::Unary(neg) if matches!(neg.op, syn::UnOp::Neg(_)) => {
+            matches!(&*neg.expr, Expr::Lit(_)).then(|| without_spaces(neg))
+        }
+        Expr::Path(path) if path.qself.is_none() => {
+            let first = path.path.segments.first()?.ident.to_string();
+            let constant = path.path.segments.len() > 1 || first.starts_with(char::is_uppercase);
+            constant.then(|| without_spaces(path))
+        }
+        Expr::Call(call) if call.args.is_empty() && matches!(&*call.func, Expr::Path(_)) => {
+            Some(without_spaces(call))
+        }
+        _ => None,
     }
 }
 
@@ -241,15 +266,47 @@ impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
         if is_test_code(&item.attrs) {
             return;
         }
-        if let Some(owner) = type_name(&item.self_ty) {
+        let owner = type_name(&item.self_ty);
+        if let Some(owner) = &owner {
             for method in item.items.iter().filter_map(|i| match i {
                 syn::ImplItem::Fn(f) => Some(&f.sig),
                 _ => None,
             }) {
-                self.declare(&owner, method);
+                self.declare(owner, method);
             }
         }
+        let outer = std::mem::replace(&mut self.owner, owner);
         syn::visit::visit_item_impl(self, item);
+        self.owner = outer;
+    }
+    fn visit_expr_struct(&mut self, literal: &'ast syn::ExprStruct) {
+        let segments = &literal.path.segments;
+        let named = match segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect::<Vec<_>>()[..]
+        {
+            [ref only] if only == "Self" => self.owner.clone(),
+            [ref only] => Some(only.clone()),
+            _ => None,
+        };
+        if let Some(owner) = named {
+            let fields = self.space.initial.entry(owner).or_default();
+            for field in &literal.fields {
+                if let syn::Member::Named(name) = &field.member {
+                    let value = constant_value(&field.expr);
+                    fields
+                        .entry(name.to_string())
+                        .and_modify(|known| {
+                            if *known != value {
+                                *known = None;
+                            }
+                        })
+                        .or_insert(value);
+                }
+            }
+        }
+        syn::visit::visit_expr_struct(self, literal);
     }
     fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
         if is_test_code(&item.attrs) {
