@@ -221,7 +221,11 @@ pub fn signature(
     }
 }
 
-/// The first line of a message with numbers and quoted values blanked out.
+/// The first line of a message with numbers and quoted values blanked out:
+/// in double quotes, and in backquotes but for the assertion's own
+/// (``assertion `left == right` failed``), so that one check's message
+/// about many inputs (``expected error span 3..5 for `'\u{110000}'` ``,
+/// litrs) reads as one.
 pub fn message_pattern(message: &str) -> String {
     let first = message.lines().next().unwrap_or("");
     let mut out = String::with_capacity(first.len());
@@ -237,13 +241,19 @@ pub fn message_pattern(message: &str) -> String {
                 }
                 out.push('N');
             }
-            '"' => {
-                for c in chars.by_ref() {
-                    if c == '"' {
+            '"' | '`' => {
+                let kept = c == '`' && out == "assertion ";
+                out.push(c);
+                for close in chars.by_ref() {
+                    if close == c {
                         break;
                     }
+                    if kept {
+                        out.push(close);
+                    }
                 }
-                out.push_str("\"_\"");
+                out.extend((!kept).then_some('_'));
+                out.push(c);
             }
             c => out.push(c),
         }
@@ -359,6 +369,14 @@ mod tests {
         assert_eq!(
             message_pattern("expected \"a b\" at 12, got 3.5"),
             "expected \"_\" at N, got N"
+        );
+        assert_eq!(
+            message_pattern("Expected error span Some(3..5) for `'\\u{110000}'` but got None"),
+            message_pattern("Expected error span Some(1..2) for `\"\\u{FFFFFF}\"` but got None"),
+        );
+        assert_eq!(
+            message_pattern("assertion `left != right` failed: for `x`"),
+            "assertion `left != right` failed: for `_`"
         );
     }
 
