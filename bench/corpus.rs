@@ -640,13 +640,23 @@ pub fn check_buggy(sources: &Sources, case: &Case, original_passes: bool) -> Res
     })
 }
 
-/// (failed, run) over libtest's `test NAME ... ok|FAILED` lines.
+/// (failed, run) over libtest's `test NAME ... ok|FAILED` lines (the
+/// result in colour too, as libtest-mimic's harnesses write it).
 pub fn count_results(stdout: &str) -> (usize, usize) {
-    let results: Vec<&str> = stdout
+    let plain = |r: &str| {
+        let mut out = String::new();
+        let mut rest = r;
+        while let Some(at) = rest.find("\x1b[") {
+            out.push_str(&rest[..at]);
+            rest = rest[at..].split_once('m').map_or("", |(_, after)| after);
+        }
+        out + rest
+    };
+    let results: Vec<String> = stdout
         .lines()
         .filter(|l| l.starts_with("test ") && !l.starts_with("test result"))
-        .filter_map(|l| l.rsplit_once(" ... ").map(|(_, r)| r))
-        .filter(|r| *r == "ok" || *r == "FAILED")
+        .filter_map(|l| l.rsplit_once(" ... ").map(|(_, r)| plain(r)))
+        .filter(|r| r == "ok" || r == "FAILED")
         .collect();
     (
         results.iter().filter(|r| **r == "FAILED").count(),

@@ -974,3 +974,27 @@ fn json_and_sarif_carry_spans_and_match_their_schemas() {
     let explained = autofix(dir.path(), &["--explain", "--format", "sarif"]);
     assert_exit(&explained, 2);
 }
+
+/// A `harness = false` target that speaks libtest's protocol (libtest-mimic,
+/// its results in colour) has its tests run one by one; one that does not
+/// runs whole, as one test.
+#[test]
+fn a_custom_harness_speaking_libtests_protocol_is_run_test_by_test() {
+    let dir = fixture("custom_harness");
+    let output = autofix(dir.path(), &["--rank-only", "-v"]);
+    assert_exit(&output, 0);
+    let summary = stderr(&output);
+    assert!(
+        summary.contains("4 passed, 1 failed, 0 ignored (3 test executables)"),
+        "{summary}"
+    );
+    assert!(summary.contains("FAILED cases/doubles_three"), "{summary}");
+    let table = stdout(&output);
+    assert!(
+        table
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("src/lib.rs:3")),
+        "{table}"
+    );
+}

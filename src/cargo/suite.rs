@@ -137,6 +137,25 @@ pub fn list_tests(
                 _ => format!("{}/{id}", package.name),
             }
         };
+        let cwd = root.join(&tested.dir);
+        // A custom harness that speaks libtest's protocol (libtest-mimic:
+        // `--list`, a test by name with `--exact`) has its tests run one by
+        // one; any other runs whole. Its `--list --ignored` may list every
+        // test: the harness itself says which it skips.
+        let listed = (!harness)
+            .then(|| list(executable, &cwd, false, budget).ok())
+            .flatten()
+            .filter(|names| !names.is_empty());
+        if let Some(names) = listed {
+            tests.extend(names.into_iter().map(|name| TestCase {
+                executable: index,
+                full_name: id_of(&name),
+                ignored: false,
+                name,
+                whole_executable: false,
+            }));
+            continue;
+        }
         if !harness {
             tests.push(TestCase {
                 executable: index,
@@ -147,7 +166,6 @@ pub fn list_tests(
             });
             continue;
         }
-        let cwd = root.join(&tested.dir);
         let all = list(executable, &cwd, false, budget)?;
         let ignored: BTreeSet<String> = list(executable, &cwd, true, budget)?.into_iter().collect();
         for name in all {
@@ -556,20 +574,34 @@ fn own_tmp(command: &mut Command) -> Result<tempfile::TempDir> {
     Ok(tmp)
 }
 
-/// libtest's `test NAME ... ok|FAILED` lines: test name -> passed.
+/// libtest's `test NAME ... ok|FAILED` lines: test name -> passed (the
+/// result in colour too, as libtest-mimic writes it even to a pipe).
 pub fn parse_results(stdout: &str) -> BTreeMap<&str, bool> {
     stdout
         .lines()
         .filter_map(|line| line.strip_prefix("test ")?.rsplit_once(" ... "))
         .filter_map(|(name, result)| {
             let name = name.strip_suffix(" - should panic").unwrap_or(name);
-            match result {
+            match without_colour(result).as_str() {
                 "ok" => Some((name, true)),
                 "FAILED" => Some((name, false)),
                 _ => None,
             }
         })
         .collect()
+}
+
+/// `text` without its terminal colour codes (`ESC [ .. m`).
+fn without_colour(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let code = &rest[at + 2..];
+        rest = code.find('m').map_or("", |end| &code[end + 1..]);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// How the message of a test process that failed without a panic starts.
@@ -650,6 +682,13 @@ mod tests {
         assert_eq!(
             results.into_iter().collect::<Vec<_>>(),
             [("a::b", true), ("c", false)]
+        );
+        // libtest-mimic colours its results, also in a pipe.
+        let coloured =
+            "test 3UYS ... \x1b[0m\x1b[31mFAILED\x1b[0m\ntest 229Q ... \x1b[32mok\x1b[0m\n";
+        assert_eq!(
+            parse_results(coloured).into_iter().collect::<Vec<_>>(),
+            [("229Q", true), ("3UYS", false)]
         );
     }
 
