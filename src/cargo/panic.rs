@@ -30,7 +30,8 @@ impl Panic {
 
 /// The panic of the test's own thread, from libtest's output (the captured
 /// output of a failed test is printed on stdout; with `--nocapture` or for a
-/// custom harness it is on stderr).
+/// custom harness it is on stderr); else what a custom harness printed
+/// under the test's name.
 pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic> {
     let mut panics = Vec::new();
     for output in [stdout, stderr] {
@@ -58,10 +59,25 @@ pub fn parse_panic(test_name: &str, stdout: &str, stderr: &str) -> Option<Panic>
             rest = &after[header.len()..];
         }
     }
+    if panics.is_empty() {
+        return harness_failure(test_name, stdout);
+    }
     let own = panics.iter().position(|(own, _)| *own).unwrap_or(0);
-    (!panics.is_empty()).then(|| Panic {
+    Some(Panic {
         expected: [stdout, stderr].into_iter().find_map(expected_substring),
         ..panics.swap_remove(own).1
+    })
+}
+
+/// How a test of a custom harness failed without a panic, by the message
+/// it printed under its name (libtest-mimic's `---- NAME ----` block).
+fn harness_failure(test_name: &str, stdout: &str) -> Option<Panic> {
+    let header = format!("---- {test_name} ----\n");
+    let at = stdout.find(&header)? + header.len();
+    let message: Vec<&str> = stdout[at..].lines().take_while(|l| in_message(l)).collect();
+    (!message.is_empty()).then(|| Panic {
+        message: message.join("\n"),
+        ..Panic::default()
     })
 }
 
@@ -105,6 +121,15 @@ fn frames(body: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_custom_harness_failure_without_a_panic_is_read_from_its_block() {
+        let stdout = "running 1 test\ntest 3UYS ... FAILED\n\nfailures:\n\n---- 3UYS ----\nunexpected error ScanError\n### Input:\n\nfailures:\n    3UYS\n";
+        let panic = parse_panic("3UYS", stdout, "").unwrap();
+        assert_eq!(panic.message, "unexpected error ScanError\n### Input:");
+        assert_eq!(panic.location, None);
+        assert_eq!(parse_panic("other", stdout, ""), None);
+    }
 
     #[test]
     fn reads_the_functions_of_a_backtrace() {

@@ -49,6 +49,7 @@ const PINNED: &[&str] = &[
     "testdata/const_table f84dfebeecfda0c6 796079106d5a961c 7c6255e5a6dc020c c6a306c64bd6be57 152 179",
     "testdata/crash_in_std 41eca04ef13daf05 2868c955c07fc999 b98ef2b9c62b20e2 56ebc597abc07bd8 44 119",
     "testdata/crash_site 7921151ef7953022 92fe83228de31a08 eb00672d417bca34 bb83da1a1f34b26e 1502 2006",
+    "testdata/custom_harness 1249bc952a52268f 975bfc34e5a828ca d5b31ae258ce4c7a 030fe3ca1e924cc4 54 168",
     "testdata/early_stop bc622b9be6935382 5588a22744ac82b3 1e45076470341319 ff376382a5e7e50e 171 362",
     "testdata/face_cards 5cc0b04e176d8235 df09105826370c16 e208b9f7cfa7b640 e063697e320c0f68 282 428",
     "testdata/far_fault 4ef05e04a0eb9d0c 353b88d758a92575 63ca653fb3b3e6fa fa81e082fc803c7b 655 638",
