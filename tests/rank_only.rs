@@ -975,20 +975,24 @@ fn json_and_sarif_carry_spans_and_match_their_schemas() {
     assert_exit(&explained, 2);
 }
 
-/// A `harness = false` target that speaks libtest's protocol (libtest-mimic,
-/// its results in colour) has its tests run one by one; one that does not
-/// runs whole, as one test.
+/// A `harness = false` target written with libtest-mimic (one name to run
+/// at most, names padded, an ignored test) has its tests run and told
+/// apart; one that does not speak libtest's protocol runs whole, as one
+/// test.
 #[test]
-fn a_custom_harness_speaking_libtests_protocol_is_run_test_by_test() {
+fn a_libtest_mimic_harness_is_run_test_by_test() {
     let dir = fixture("custom_harness");
     let output = autofix(dir.path(), &["--rank-only", "-v"]);
     assert_exit(&output, 0);
     let summary = stderr(&output);
     assert!(
-        summary.contains("4 passed, 1 failed, 0 ignored (3 test executables)"),
+        summary.contains("4 passed, 1 failed, 1 ignored (3 test executables)"),
         "{summary}"
     );
-    assert!(summary.contains("FAILED cases/doubles_three"), "{summary}");
+    assert!(
+        summary.contains("FAILED cases/doubles_three: double(3) gave 9, not 6"),
+        "{summary}"
+    );
     let table = stdout(&output);
     assert!(
         table

@@ -101,6 +101,9 @@ pub struct Package {
     /// path dependencies, transitively), as `name@version`: a patch to this
     /// package is validated with their tests too.
     pub dependents: Vec<String>,
+    /// Whether it depends on libtest-mimic: its `harness = false` tests
+    /// may speak libtest's protocol.
+    pub mimics_libtest: bool,
 }
 
 impl Package {
@@ -384,6 +387,10 @@ fn to_package(chosen: &cargo_metadata::Package, members: &[&cargo_metadata::Pack
             .collect(),
         autofix_metadata: chosen.metadata.get("autofix").cloned(),
         dependents,
+        mimics_libtest: chosen
+            .dependencies
+            .iter()
+            .any(|d| d.name == "libtest-mimic" || d.name == "libtest2-mimic"),
     }
 }
 

@@ -70,6 +70,10 @@ pub struct TestCase {
     pub ignored: bool,
     /// A `harness = false` executable, run whole as one test.
     pub whole_executable: bool,
+    /// A test of a `harness = false` executable that speaks libtest's
+    /// protocol (libtest-mimic), which takes one name to run at most.
+    #[serde(default)]
+    pub own_harness: bool,
 }
 
 /// How one test run ended.
@@ -138,21 +142,21 @@ pub fn list_tests(
             }
         };
         let cwd = root.join(&tested.dir);
-        // A custom harness that speaks libtest's protocol (libtest-mimic:
-        // `--list`, a test by name with `--exact`) has its tests run one by
-        // one; any other runs whole. Its `--list --ignored` may list every
-        // test: the harness itself says which it skips.
-        let listed = (!harness)
-            .then(|| list(executable, &cwd, false, budget).ok())
-            .flatten()
-            .filter(|names| !names.is_empty());
-        if let Some(names) = listed {
-            tests.extend(names.into_iter().map(|name| TestCase {
+        // A custom harness of a package that uses libtest-mimic speaks
+        // libtest's protocol (`--list`, a test by name with `--exact`):
+        // its tests are told apart; any other runs whole.
+        let listed = match harness || !package.mimics_libtest {
+            true => Vec::new(),
+            false => mimic_list(executable, &cwd, budget)?,
+        };
+        if !listed.is_empty() {
+            tests.extend(listed.into_iter().map(|(name, ignored)| TestCase {
                 executable: index,
                 full_name: id_of(&name),
-                ignored: false,
+                ignored,
                 name,
                 whole_executable: false,
+                own_harness: true,
             }));
             continue;
         }
@@ -163,6 +167,7 @@ pub fn list_tests(
                 full_name: id_of(&executable.target),
                 ignored: false,
                 whole_executable: true,
+                own_harness: false,
             });
             continue;
         }
@@ -175,6 +180,7 @@ pub fn list_tests(
                 ignored: ignored.contains(&name),
                 name,
                 whole_executable: false,
+                own_harness: false,
             });
         }
     }
@@ -225,6 +231,35 @@ fn list(
         .collect())
 }
 
+/// The tests a libtest-mimic harness lists, each with whether it is
+/// ignored (without the `[kind] ` it may write before a name, which it
+/// does not take back); none when it does not answer. Its `--list
+/// --ignored` lists every test in older versions: ignored ones are told
+/// only when that list is a part of the whole.
+fn mimic_list(
+    executable: &TestExecutable,
+    cwd: &Path,
+    budget: Budget,
+) -> Result<Vec<(String, bool)>> {
+    let named = |ignored| match list(executable, cwd, ignored, budget) {
+        Err(error) if error.halt().is_some() => Err(error),
+        listed => Ok(listed.unwrap_or_default().into_iter().map(|name| {
+            let bare = name.strip_prefix('[').and_then(|n| n.split_once("] "));
+            bare.map_or(name.clone(), |(_, name)| name.to_string())
+        })),
+    };
+    let all: Vec<String> = named(false)?.collect();
+    let ignored: BTreeSet<String> = named(true)?.collect();
+    let some = ignored.len() < all.len();
+    Ok(all
+        .into_iter()
+        .map(|name| {
+            let ignored = some && ignored.contains(&name);
+            (name, ignored)
+        })
+        .collect())
+}
+
 /// How a group of tests ran (see [`TestSuite::run_together`]).
 #[derive(Debug, Clone, Default)]
 pub struct GroupRun {
@@ -245,7 +280,10 @@ const TICK: Duration = Duration::from_millis(25);
 /// test when tests run one at a time).
 fn running_test(stdout: &str) -> Option<&str> {
     let last = stdout.rsplit('\n').next()?;
-    let name = last.strip_prefix("test ")?.strip_suffix(" ... ")?;
+    let name = last
+        .strip_prefix("test ")?
+        .strip_suffix(" ... ")?
+        .trim_end();
     Some(name.strip_suffix(" - should panic").unwrap_or(name))
 }
 
@@ -382,6 +420,24 @@ impl TestSuite {
         command
     }
 
+    /// The command that runs the tests `pending` of `executable` in one
+    /// process: by name, or all of a harness that takes one name at most.
+    fn together_command(
+        &self,
+        executable: usize,
+        pending: &[TestId],
+        own_harness: bool,
+    ) -> Command {
+        let mut command = self.executable_command(executable);
+        command.arg("--test-threads=1");
+        if !own_harness {
+            command
+                .arg("--exact")
+                .args(pending.iter().map(|&t| &self.get(t).name));
+        }
+        command
+    }
+
     /// The command that runs `test` alone.
     fn command(&self, test: TestId) -> Command {
         let test = self.get(test);
@@ -400,7 +456,10 @@ impl TestSuite {
     /// time, the test it was running is timed out and the tests it did not
     /// get to run in a new process; when it dies another way (a test called
     /// `exit`, or aborted), the tests it did not report run again alone.
-    /// Tests of harness-free executables run alone. `stop` says when the
+    /// Tests of harness-free executables run alone, but for those of a
+    /// harness that speaks libtest's protocol: it takes one name at most,
+    /// so it runs all its tests once, and those it did not report run
+    /// alone. `stop` says when the
     /// tests not run yet are of no use: they are left out of the verdicts.
     /// The end of `budget` halts the run.
     pub fn run_together(
@@ -425,12 +484,12 @@ impl TestSuite {
                 .push(test);
         }
         for (executable, mut pending) in by_executable {
+            let own_harness = pending.iter().any(|&t| self.get(t).own_harness);
             while !pending.is_empty() && !stop.after(&run.verdicts) {
-                let mut command = self.executable_command(executable);
-                command
-                    .args(["--exact", "--test-threads=1"])
-                    .args(pending.iter().map(|&t| &self.get(t).name))
-                    .envs(env.iter().map(|(k, v)| (k, v)));
+                let mut command = self.together_command(executable, &pending, own_harness);
+                command.envs(env.iter().map(|(k, v)| (k, v)));
+                let wanted: BTreeSet<&str> =
+                    pending.iter().map(|&t| self.get(t).name.as_str()).collect();
                 // Each test has its own budget, from when it starts (a
                 // hanging test costs its budget, not the whole process's).
                 let started = Instant::now();
@@ -444,7 +503,9 @@ impl TestSuite {
                     command,
                     budget,
                     |line| {
-                        let failed = parse_results(line).values().any(|&passed| !passed);
+                        let failed = parse_results(line)
+                            .iter()
+                            .any(|(name, &passed)| !passed && wanted.contains(name));
                         if failed && stop == Stop::AtFailure {
                             stopped.set(true);
                         }
@@ -490,6 +551,9 @@ impl TestSuite {
                 }
                 if finished.status == Status::TimedOut && !stopped.get() {
                     run.timed_out += finished.elapsed;
+                }
+                if own_harness {
+                    alone.append(&mut rest);
                 }
                 pending = rest;
             }
@@ -574,13 +638,15 @@ fn own_tmp(command: &mut Command) -> Result<tempfile::TempDir> {
     Ok(tmp)
 }
 
-/// libtest's `test NAME ... ok|FAILED` lines: test name -> passed (the
-/// result in colour too, as libtest-mimic writes it even to a pipe).
+/// libtest's `test NAME ... ok|FAILED` lines: test name -> passed (as
+/// libtest-mimic writes them too: the result in colour even to a pipe,
+/// the names padded to one width).
 pub fn parse_results(stdout: &str) -> BTreeMap<&str, bool> {
     stdout
         .lines()
         .filter_map(|line| line.strip_prefix("test ")?.rsplit_once(" ... "))
         .filter_map(|(name, result)| {
+            let name = name.trim_end();
             let name = name.strip_suffix(" - should panic").unwrap_or(name);
             match without_colour(result).as_str() {
                 "ok" => Some((name, true)),
@@ -685,7 +751,7 @@ mod tests {
         );
         // libtest-mimic colours its results, also in a pipe.
         let coloured =
-            "test 3UYS ... \x1b[0m\x1b[31mFAILED\x1b[0m\ntest 229Q ... \x1b[32mok\x1b[0m\n";
+            "test 3UYS ... \x1b[0m\x1b[31mFAILED\x1b[0m\ntest 229Q   ... \x1b[32mok\x1b[0m\n";
         assert_eq!(
             parse_results(coloured).into_iter().collect::<Vec<_>>(),
             [("229Q", true), ("3UYS", false)]

@@ -242,7 +242,7 @@ pub fn message_pattern(message: &str) -> String {
                 out.push('N');
             }
             '"' | '`' => {
-                let kept = c == '`' && out == "assertion ";
+                let kept = c == '`' && (out == "assertion " || out == "assertion failed: ");
                 out.push(c);
                 for close in chars.by_ref() {
                     if close == c {

@@ -1,12 +1,14 @@
 //! Resets: a method that puts some fields of `self` back as a constructor
 //! makes them (`self.lookup.clear(); self.storage.clear();`) and leaves
 //! out one whose every constructor gives the same constant: that field
-//! set back too, `self.weight = 0;` after the last reset (clru's `clear`
-//! kept a weighted cache's weight, a real bug). A collection is cleared
-//! (`self.items.clear();`) where its constructors give it empty.
+//! set back too, `self.weight = 0;` after a reset (clru's `clear` kept a
+//! weighted cache's weight, a real bug). A collection its constructors
+//! give empty may be cleared instead (`self.items.clear();`). A method
+//! that writes `*self` or takes `self` apart (`let Self { .. } = self`)
+//! names its fields otherwise: it gets none.
 
-use crate::code::function_around;
 use crate::code::source::Edit;
+use crate::code::{function_around, self_field};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind, StatementSite};
 
@@ -57,7 +59,7 @@ const EMPTY: &[&str] = &["::new()", "::default()", "Default::default()"];
 /// After a statement that resets a field of `self`, the statements that
 /// reset each field of its type the function never names: `self.f =
 /// V;` for the constant `V` every constructor gives it, and for an empty
-/// collection `self.f.clear();` first.
+/// collection `self.f.clear();` too, tried first.
 fn resets(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
     let Some(owner) = &site.self_type else {
         return Vec::new();
@@ -76,6 +78,9 @@ fn resets(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
         return Vec::new();
     };
     let body = &cx.text[body];
+    if body.contains("*self") || body.contains("Self {") {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for (field, ty) in fields {
         let Some(Some(value)) = initial.get(field) else {
@@ -100,12 +105,7 @@ fn resets_a_field(statement: &str, initial: impl Fn(&str) -> Option<String>) -> 
         return false;
     };
     let field_of_self = |e: &syn::Expr| match e {
-        syn::Expr::Field(f) if matches!(&*f.base, syn::Expr::Path(p) if p.path.is_ident("self")) => {
-            match &f.member {
-                syn::Member::Named(name) => Some(name.to_string()),
-                syn::Member::Unnamed(_) => None,
-            }
-        }
+        syn::Expr::Field(f) => self_field(f).map(|f| f["self.".len()..].to_string()),
         _ => None,
     };
     match &expr {

@@ -149,8 +149,8 @@ impl Finder<'_> {
 }
 
 /// The text of a value that reads nothing but constants: a literal
-/// (`0`, `-1`, `false`), a path (`None`, `Mode::Idle`), or a call of a
-/// path with no arguments (`Vec::new()`, `Default::default()`).
+/// (`0`, `-1`, `false`), a path (`None`, `Mode::Idle`), or a new or
+/// default value (`Vec::new()`, `Default::default()`: not `Instant::now()`).
 fn constant_value(value: &Expr) -> Option<String> {
     use quote::ToTokens;
     match value {
@@ -163,8 +163,12 @@ fn constant_value(value: &Expr) -> Option<String> {
             let constant = path.path.segments.len() > 1 || first.starts_with(char::is_uppercase);
             constant.then(|| without_spaces(path))
         }
-        Expr::Call(call) if call.args.is_empty() && matches!(&*call.func, Expr::Path(_)) => {
-            Some(without_spaces(call))
+        Expr::Call(call) if call.args.is_empty() => {
+            let Expr::Path(path) = &*call.func else {
+                return None;
+            };
+            let last = path.path.segments.last()?.ident.to_string();
+            (last == "new" || last == "default").then(|| without_spaces(call))
         }
         _ => None,
     }

@@ -161,10 +161,11 @@ pub struct MutationSpace {
     /// without spaces.
     pub struct_fields: BTreeMap<String, Vec<(String, String)>>,
     /// Per owner (a struct's name), the value its struct literals in the
-    /// crate's code give each field, where every one of them gives it the
-    /// same constant (`weight: 0`, `items: Vec::new()`, `None`): what a
-    /// method that resets the value sets the field to. `None` where they
-    /// differ or one gives a value read from elsewhere.
+    /// crate's code outside tests (named bare or `Self`) give each field,
+    /// where each of them that names the field gives it the same constant
+    /// (`weight: 0`, `items: Vec::new()`, `None`): what a method that
+    /// resets the value sets the field to. `None` where they differ or one
+    /// gives a value read from elsewhere.
     pub initial: BTreeMap<String, BTreeMap<String, Option<String>>>,
     /// Per enum of the crate (its name), its variants as a pattern that
     /// binds nothing names them after `Enum::`: `Rule`, `List(..)`,

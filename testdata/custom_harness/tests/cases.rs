@@ -1,30 +1,24 @@
-//! A harness of its own that answers libtest's `--list --format terse`
-//! and runs the tests named (`--exact`), as libtest-mimic does.
+//! A harness of its own, written with libtest-mimic: it answers libtest's
+//! `--list` and runs the test it is given by name.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn check(x: u32, twice: u32) -> Result<(), Failed> {
+    let got = custom_harness::double(x);
+    if got == twice {
+        Ok(())
+    } else {
+        Err(format!("double({x}) gave {got}, not {twice}").into())
+    }
+}
 
 fn main() {
-    let cases: [(&str, fn() -> bool); 3] = [
-        ("doubles_zero", || custom_harness::double(0) == 0),
-        ("doubles_two", || custom_harness::double(2) == 4),
-        ("doubles_three", || custom_harness::double(3) == 6),
+    let args = Arguments::from_args();
+    let trials = vec![
+        Trial::test("doubles_zero", || check(0, 0)),
+        Trial::test("doubles_two", || check(2, 4)),
+        Trial::test("doubles_three", || check(3, 6)),
+        Trial::test("doubles_ten", || check(10, 20)).with_ignored_flag(true),
     ];
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--list") {
-        for (name, _) in cases {
-            println!("{name}: test");
-        }
-        return;
-    }
-    let names: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let mut failed = false;
-    println!("\nrunning {} tests", cases.len());
-    for (name, check) in cases {
-        if !names.is_empty() && !names.iter().any(|n| n.as_str() == name) {
-            continue;
-        }
-        let ok = check();
-        let result = if ok { "\x1b[32mok\x1b[0m" } else { "\x1b[31mFAILED\x1b[0m" };
-        println!("test {name} ... {result}");
-        failed |= !ok;
-    }
-    std::process::exit(if failed { 101 } else { 0 });
+    libtest_mimic::run(&args, trials).exit();
 }
