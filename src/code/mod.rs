@@ -9,6 +9,8 @@ mod const_calls;
 mod control;
 mod crate_sources;
 mod degenerate;
+#[cfg(test)]
+mod degenerate_tests;
 mod diff;
 mod laws;
 mod layout;

@@ -45,7 +45,7 @@ use crate::mutation::Candidate;
 use crate::repair::answer::{answers, crash_operands};
 use crate::repair::behaviour::{Unsteady, behaviour_change, passing_reach, reaching};
 use crate::repair::reading::{
-    alike_left, contradicted, extent, reclassed, unnatural, writes_identity,
+    alike_left, contradicted, extent, reclassed, unnatural, unrelated_condition, writes_identity,
 };
 use crate::repair::rivals;
 use crate::repair::search::Scored;
@@ -150,6 +150,10 @@ pub struct Measures {
     /// says. Such a patch comes with those that leave a line alike.
     #[serde(default)]
     pub contradicted: Option<u32>,
+    /// It replaces a condition of two variables or more by one that reads
+    /// none of them (see [`unrelated_condition`]): the check is gone.
+    #[serde(default)]
+    pub unrelated_condition: bool,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -199,6 +203,7 @@ pub fn rank_plausible(
                     identity: writes_identity(&scored.candidate, &originals),
                     alike_left: alike_left(&scored.candidate, &originals),
                     contradicted: contradicted(&scored.candidate, &originals),
+                    unrelated_condition: unrelated_condition(&scored.candidate, &originals),
                 },
                 size,
                 scored: scored.clone(),
@@ -481,6 +486,7 @@ mod tests {
                 identity: false,
                 alike_left: None,
                 contradicted: None,
+                unrelated_condition: false,
             },
             size,
         };
@@ -551,6 +557,7 @@ mod tests {
             identity: false,
             alike_left: None,
             contradicted: None,
+            unrelated_condition: false,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen;

@@ -393,6 +393,12 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
             "line {line}, written like the edited line in the same function, keeps what the patch changes: a slip in code written twice is fixed twice, or was no slip"
         ));
     }
+    if measures.unrelated_condition {
+        reasons.push(
+            "it puts in place of a condition one that reads none of its variables: the check it made is gone, not fixed"
+                .to_string(),
+        );
+    }
     if let Some(line) = measures.contradicted {
         reasons.push(format!(
             "it changes a number that the message at line {line} still writes: the check and its message now disagree"
@@ -445,6 +451,7 @@ mod tests {
                 identity: false,
                 alike_left: None,
                 contradicted: None,
+                unrelated_condition: false,
             },
         }
     }

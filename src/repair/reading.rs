@@ -3,15 +3,19 @@
 //! writes an operation that changes nothing, a character of another kind, a
 //! bare number, whether it leaves a line written like the edited one as it
 //! was (see [`alike_left`]), and whether it changes a number that the
-//! message beside it writes (see [`contradicted`]). The choice among plausible patches
+//! message beside it writes (see [`contradicted`]), and whether it puts an
+//! unrelated check in place of one (see [`unrelated_condition`]). The
+//! choice among plausible patches
 //! ([`super::choice`]) orders them by these, among its other measures.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
 
 use crate::code::source::Edit;
-use crate::code::{Originals, changes_nothing, lexed, line_at, line_of, lines_alike, same_place};
-use crate::mutation::{Candidate, PatchEdit};
+use crate::code::{
+    Originals, changes_nothing, free_variables, lexed, line_at, line_of, lines_alike, same_place,
+};
+use crate::mutation::{Candidate, Operator, PatchEdit};
 
 /// How much longer the candidate makes the code (negative: shorter), and
 /// how much it writes and replaces, in tokens: `!=` for `==` is no longer
@@ -136,6 +140,24 @@ fn magic_number(new: &str, replaced: &str) -> bool {
     numbers(new)
         .iter()
         .any(|n| n != "0" && n != "1" && !before.contains(n))
+}
+
+/// Whether the candidate replaces a condition that reads two variables or
+/// more by one that reads none of them (`val >> width != 0` made `len ==
+/// 0`, sucds): the check it made is gone, and another is made in its
+/// place. A fix changes a check, or adds one beside it.
+pub(super) fn unrelated_condition(candidate: &Candidate, originals: &Originals) -> bool {
+    let names = |text: &str| syn::parse_str::<syn::Expr>(text).map(|e| free_variables(&e));
+    candidate.edits().iter().any(|e| {
+        if !matches!(e.operator, Operator::Condition | Operator::Synthesis) {
+            return false;
+        }
+        let replaced = &originals.text(e.file)[e.edit.range.clone()];
+        match (names(replaced), names(&e.edit.text)) {
+            (Ok(old), Ok(new)) => old.len() >= 2 && !new.is_empty() && old.is_disjoint(&new),
+            _ => false,
+        }
+    })
 }
 
 /// The first line (1-based) written like a line the candidate edits, in
@@ -362,6 +384,24 @@ mod tests {
         let o = originals(&fixed);
         let restore = candidate(&fixed, "< 0.", "<= 0.", Operator::Binary);
         assert_eq!(alike_left(&restore, &o), None);
+    }
+
+    #[test]
+    fn a_check_replaced_by_an_unrelated_one_is_told() {
+        // sucds: `val >> width != 0` made `len == 0` passed every test.
+        let text = "fn f(val: u64, width: usize, len: usize) {\n    if val >> width != 0 {\n        return;\n    }\n}\n";
+        let o = originals(text);
+        let swapped = candidate(text, "val >> width != 0", "len == 0", Operator::Condition);
+        assert!(unrelated_condition(&swapped, &o));
+        let guarded = candidate(
+            text,
+            "val >> width != 0",
+            "width < 64 && val >> width != 0",
+            Operator::Synthesis,
+        );
+        assert!(!unrelated_condition(&guarded, &o));
+        let other = candidate(text, "val >> width != 0", "len == 0", Operator::Binary);
+        assert!(!unrelated_condition(&other, &o));
     }
 
     #[test]
