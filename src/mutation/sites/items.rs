@@ -2,7 +2,8 @@
 //! `const` and `static` items as sites (data, ranked by the code that reads
 //! it: `reads_of`), and what the crate declares that the sites of runnable
 //! code are checked against (module-level items, struct fields, enums,
-//! methods).
+//! methods), with the constants its struct literals give each field (what
+//! a reset sets a field back to).
 
 use std::collections::{BTreeMap, BTreeSet};
 
