@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail, ensure};
+use cargo_autofix::parse_results;
 use serde::Deserialize;
 use tempfile::TempDir;
 use walkdir::WalkDir;
@@ -640,26 +641,16 @@ pub fn check_buggy(sources: &Sources, case: &Case, original_passes: bool) -> Res
     })
 }
 
-/// (failed, run) over libtest's `test NAME ... ok|FAILED` lines (the
-/// result in colour too, as libtest-mimic's harnesses write it).
+/// (failed, run) over libtest's `test NAME ... ok|FAILED` lines, read as
+/// the tool reads them (libtest-mimic's coloured results too), line by
+/// line: two test executables may have tests of one name.
 pub fn count_results(stdout: &str) -> (usize, usize) {
-    let plain = |r: &str| {
-        let mut out = String::new();
-        let mut rest = r;
-        while let Some(at) = rest.find("\x1b[") {
-            out.push_str(&rest[..at]);
-            rest = rest[at..].split_once('m').map_or("", |(_, after)| after);
-        }
-        out + rest
-    };
-    let results: Vec<String> = stdout
+    let results: Vec<bool> = stdout
         .lines()
-        .filter(|l| l.starts_with("test ") && !l.starts_with("test result"))
-        .filter_map(|l| l.rsplit_once(" ... ").map(|(_, r)| plain(r)))
-        .filter(|r| r == "ok" || r == "FAILED")
+        .filter_map(|line| parse_results(line).into_values().next())
         .collect();
     (
-        results.iter().filter(|r| **r == "FAILED").count(),
+        results.iter().filter(|passed| !**passed).count(),
         results.len(),
     )
 }

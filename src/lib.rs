@@ -24,7 +24,7 @@ mod system;
 
 pub use app::{Args, Session, parse_args, run};
 pub use cargo::Kind as TargetKind;
-pub use cargo::{TestId, Verdict, test_id};
+pub use cargo::{TestId, Verdict, parse_results, test_id};
 pub use code::source::{FileId, Location};
 pub use evaluate::{
     CandidateOutcome, Evaluator, EvaluatorKind, EvaluatorStats, FitnessModel, PreparedEvaluator,

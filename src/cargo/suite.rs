@@ -438,6 +438,23 @@ impl TestSuite {
         command
     }
 
+    /// The time a process of [`Self::together_command`] has: the start-up
+    /// and each test it runs its own (all of a harness that runs them all).
+    fn allowance(
+        &self,
+        executable: usize,
+        pending: &[TestId],
+        own_harness: bool,
+        timeout_of: &dyn Fn(TestId) -> Duration,
+    ) -> Duration {
+        let all = self.ids().filter(|&t| self.get(t).executable == executable);
+        let runs: Vec<TestId> = match own_harness {
+            true => all.collect(),
+            false => pending.to_vec(),
+        };
+        START_UP + runs.into_iter().map(timeout_of).sum::<Duration>()
+    }
+
     /// The command that runs `test` alone.
     fn command(&self, test: TestId) -> Command {
         let test = self.get(test);
@@ -493,8 +510,7 @@ impl TestSuite {
                 // Each test has its own budget, from when it starts (a
                 // hanging test costs its budget, not the whole process's).
                 let started = Instant::now();
-                let whole =
-                    started + START_UP + pending.iter().map(|&t| timeout_of(t)).sum::<Duration>();
+                let whole = started + self.allowance(executable, &pending, own_harness, timeout_of);
                 let mut current: Option<(String, Instant)> = None;
                 // A failure that stops the run ends the process at once.
                 let stopped = Cell::new(false);

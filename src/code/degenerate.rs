@@ -563,33 +563,37 @@ pub fn changes_nothing(text: &str, range: std::ops::Range<usize>, new: &str) -> 
     }
 }
 
-/// `e` without the parentheses around it.
 /// Whether `b` takes a value with itself where the result no longer
 /// depends on it (`a - a`, `a / a`, `a % a`, `a ^ a`, and `a & a`, `a |
-/// a`, which are `a`; parentheses aside, a pure side).
+/// a`, which are `a`).
 fn applies_itself(b: &syn::ExprBinary) -> bool {
     use syn::BinOp::{BitAnd, BitOr, BitXor, Div, Rem, Sub};
     matches!(
         b.op,
         Sub(_) | Div(_) | Rem(_) | BitXor(_) | BitAnd(_) | BitOr(_)
-    ) && without_spaces(bare(&b.left)) == without_spaces(bare(&b.right))
-        && pure(&b.left)
+    ) && itself(&b.left, &b.right)
 }
 
 /// Whether a method is called on a value with that value as its one
-/// argument (`a.saturating_sub(a)`, `x.log(x)`, `a.max(&a)`; a pure
-/// receiver).
+/// argument (`a.saturating_sub(a)`, `x.log(x)`, `a.max(&a)`).
 fn called_with_itself(m: &syn::ExprMethodCall) -> bool {
-    let [argument] = m.args.iter().collect::<Vec<_>>()[..] else {
+    let (Some(argument), 1) = (m.args.first(), m.args.len()) else {
         return false;
     };
     let argument = match bare(argument) {
         Expr::Reference(r) => &*r.expr,
         other => other,
     };
-    without_spaces(bare(&m.receiver)) == without_spaces(bare(argument)) && pure(&m.receiver)
+    itself(&m.receiver, argument)
 }
 
+/// Whether `other` is `value` again, parentheses aside, and reading it
+/// twice gives the same (see `pure`).
+fn itself(value: &Expr, other: &Expr) -> bool {
+    without_spaces(bare(value)) == without_spaces(bare(other)) && pure(value)
+}
+
+/// `e` without the parentheses around it.
 fn bare(mut e: &Expr) -> &Expr {
     while let Expr::Paren(p) = e {
         e = &p.expr;
@@ -617,7 +621,5 @@ fn joins_negation(b: &syn::ExprBinary) -> bool {
 /// it.next()` compares two values).
 fn compares_itself(b: &syn::ExprBinary) -> bool {
     use syn::BinOp::{Eq, Ge, Gt, Le, Lt, Ne};
-    matches!(b.op, Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_))
-        && without_spaces(bare(&b.left)) == without_spaces(bare(&b.right))
-        && pure(&b.left)
+    matches!(b.op, Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_)) && itself(&b.left, &b.right)
 }

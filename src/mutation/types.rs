@@ -121,19 +121,27 @@ pub fn is_integer(ty: &str) -> bool {
 /// standard collections (by reference or not).
 pub fn has_is_empty(ty: &str) -> bool {
     let ty = ty.trim_start_matches('&').trim_start_matches("mut ");
-    ty == "str"
-        || ty == "String"
-        || (ty.starts_with('[') && ty.ends_with(']'))
-        || [
-            "Vec<",
-            "VecDeque<",
-            "HashMap<",
-            "BTreeMap<",
-            "HashSet<",
-            "BTreeSet<",
-        ]
-        .iter()
-        .any(|collection| ty.starts_with(collection))
+    ty == "str" || (ty.starts_with('[') && ty.ends_with(']')) || is_collection(ty)
+}
+
+/// A string or a standard collection, owned (its path aside:
+/// `std::collections::HashMap<K, V>`): what `clear()` empties.
+pub fn is_collection(ty: &str) -> bool {
+    const COLLECTIONS: &[&str] = &[
+        "Vec",
+        "VecDeque",
+        "HashMap",
+        "BTreeMap",
+        "HashSet",
+        "BTreeSet",
+        "BinaryHeap",
+    ];
+    let (path, generics) = ty.split_once('<').unwrap_or((ty, ""));
+    let name = path.rsplit("::").next().unwrap_or(path);
+    match generics {
+        "" => name == "String",
+        _ => COLLECTIONS.contains(&name),
+    }
 }
 
 /// Text: `str` or `String`, by reference or not (a lifetime aside).

@@ -8,9 +8,10 @@
 //! names its fields otherwise: it gets none.
 
 use crate::code::source::Edit;
-use crate::code::{function_around, self_field};
+use crate::code::{function_around, self_field, text_without_spaces, without_spaces};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind, StatementSite};
+use crate::mutation::types::is_collection;
 
 use super::statement::insert;
 use super::{Context, MutationOperator};
@@ -70,8 +71,12 @@ fn resets(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
     ) else {
         return Vec::new();
     };
+    // Every statement of the crate comes here: those of `self` alone are
+    // parsed.
     let reset = &cx.text[statement.range.clone()];
-    if !resets_a_field(reset, |field| initial.get(field).cloned().flatten()) {
+    if !reset.starts_with("self.")
+        || !resets_a_field(reset, |field| initial.get(field).cloned().flatten())
+    {
         return Vec::new();
     }
     let Some(body) = function_around(cx.text, statement.range.start) else {
@@ -115,9 +120,8 @@ fn resets_a_field(statement: &str, initial: impl Fn(&str) -> Option<String>) -> 
                 && field_of_self(&call.receiver).is_some()
         }
         syn::Expr::Assign(assign) => field_of_self(&assign.left).is_some_and(|field| {
-            initial(&field).is_some_and(|v| {
-                crate::code::text_without_spaces(&v) == crate::code::without_spaces(&*assign.right)
-            })
+            initial(&field)
+                .is_some_and(|v| text_without_spaces(&v) == without_spaces(&*assign.right))
         }),
         _ => false,
     }
@@ -132,23 +136,6 @@ fn names_field(body: &str, field: &str) -> bool {
             .next()
             .is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
-}
-
-/// Whether a field's declared type (without spaces) is a standard
-/// collection or a string, which `clear()` empties.
-fn is_collection(ty: &str) -> bool {
-    const COLLECTIONS: &[&str] = &[
-        "Vec<",
-        "VecDeque<",
-        "HashMap<",
-        "HashSet<",
-        "BTreeMap<",
-        "BTreeSet<",
-        "BinaryHeap<",
-        "String",
-    ];
-    let bare = ty.rsplit("::").next().unwrap_or(ty);
-    COLLECTIONS.iter().any(|c| bare.starts_with(c))
 }
 
 #[cfg(test)]
@@ -194,6 +181,8 @@ mod tests {
         assert!(!names_field("{ self.weights.clear(); }", "weight"));
         assert!(is_collection("Vec<u8>"));
         assert!(is_collection("std::collections::HashMap<K,V>"));
+        assert!(is_collection("Vec<std::string::String>"));
+        assert!(is_collection("String"));
         assert!(!is_collection("usize"));
     }
 }

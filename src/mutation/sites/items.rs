@@ -285,15 +285,9 @@ impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
         self.owner = outer;
     }
     fn visit_expr_struct(&mut self, literal: &'ast syn::ExprStruct) {
-        let segments = &literal.path.segments;
-        let named = match segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect::<Vec<_>>()[..]
-        {
-            [ref only] if only == "Self" => self.owner.clone(),
-            [ref only] => Some(only.clone()),
-            _ => None,
+        let named = match literal.path.get_ident() {
+            Some(name) if name == "Self" => self.owner.clone(),
+            name => name.map(ToString::to_string),
         };
         if let Some(owner) = named {
             let fields = self.space.initial.entry(owner).or_default();
