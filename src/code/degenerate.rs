@@ -55,6 +55,9 @@ pub enum Degenerate {
     /// `a.saturating_sub(a)`, `x.log(x)`): its result no longer depends on
     /// the value.
     SelfApplied { line: u32 },
+    /// The operation at `line` gives one value whatever its other operand
+    /// (`x % 1`, `x * 0`, `x & 0`): it no longer depends on it.
+    Constant { line: u32 },
 }
 
 impl Degenerate {
@@ -85,6 +88,9 @@ impl Degenerate {
             Degenerate::SelfApplied { line } => format!(
                 "the operation at line {line} takes a value with itself: its result no longer depends on the value"
             ),
+            Degenerate::Constant { line } => format!(
+                "the operation at line {line} gives one value whatever its operand (`x % 1`, `x * 0`): its result no longer depends on it"
+            ),
             Degenerate::SelfCompared { line } => format!(
                 "the comparison at line {line} compares a value with itself: its outcome no longer depends on the value"
             ),
@@ -102,6 +108,7 @@ impl Degenerate {
             Degenerate::Tautology { .. } => "tautology",
             Degenerate::SelfCompared { .. } => "self-compared",
             Degenerate::SelfApplied { .. } => "self-applied",
+            Degenerate::Constant { .. } => "constant",
         }
     }
 }
@@ -181,6 +188,7 @@ impl<'ast> Visit<'ast> for Finder {
             Expr::Binary(b) if applies_itself(b) => {
                 self.note(b, Degenerate::SelfApplied { line: line(b) })
             }
+            Expr::Binary(b) if absorbs(b) => self.note(b, Degenerate::Constant { line: line(b) }),
             Expr::MethodCall(m) if called_with_itself(m) => {
                 self.note(m, Degenerate::SelfApplied { line: line(m) })
             }
@@ -572,6 +580,24 @@ fn applies_itself(b: &syn::ExprBinary) -> bool {
         b.op,
         Sub(_) | Div(_) | Rem(_) | BitXor(_) | BitAnd(_) | BitOr(_)
     ) && itself(&b.left, &b.right)
+}
+
+/// Whether `b` gives one value whatever its operand: `x % 1`, `x * 0`,
+/// `0 * x`, `x & 0`, `0 & x`.
+fn absorbs(b: &syn::ExprBinary) -> bool {
+    use syn::BinOp::{BitAnd, Mul, Rem};
+    let is = |e: &Expr, value: u128| match bare(e) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int),
+            ..
+        }) => int.base10_parse::<u128>().ok() == Some(value),
+        _ => false,
+    };
+    match b.op {
+        Rem(_) => is(&b.right, 1),
+        Mul(_) | BitAnd(_) => is(&b.left, 0) || is(&b.right, 0),
+        _ => false,
+    }
 }
 
 /// Whether a method is called on a value with that value as its one

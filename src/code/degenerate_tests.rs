@@ -236,3 +236,22 @@ fn an_operation_of_a_value_with_itself_is_degenerate() {
         assert_eq!(made(original, &text), None, "{patched}");
     }
 }
+
+/// indicatif: `capacity + new as u8` made `capacity + new as u8 % 1`
+/// passed every test.
+#[test]
+fn an_operation_that_gives_one_value_whatever_its_operand_is_degenerate() {
+    let original = "fn f(a: u32, b: u32) -> u32 {\n    let d = a + b;\n    d\n}\n";
+    for patched in ["a + b % 1", "a + b * 0", "a + (0 & b)", "a + 0u32 * b"] {
+        let text = original.replace("a + b", patched);
+        assert_eq!(
+            made(original, &text),
+            Some(Degenerate::Constant { line: 2 }),
+            "{patched}"
+        );
+    }
+    for patched in ["a + b % 2", "a + b * 1", "a + (b | 0)", "a * b"] {
+        let text = original.replace("a + b", patched);
+        assert_eq!(made(original, &text), None, "{patched}");
+    }
+}

@@ -105,6 +105,32 @@ pub fn macro_arguments(mac: &syn::Macro) -> Punctuated<Expr, Token![,]> {
         .unwrap_or_default()
 }
 
+/// The arguments of a call of one of the standard library's formatting
+/// macros, or of `vec!`, that are values computed where it is called:
+/// those after the format string (and `write!`'s destination), a named
+/// one's value (`width = w`), `vec!`'s elements. None of another macro's
+/// (its body may mean anything), nor an assertion's: a weakened assertion
+/// is no one's fix.
+pub fn value_arguments(mac: &syn::Macro) -> Vec<Expr> {
+    let Some(name) = mac.path.get_ident() else {
+        return Vec::new();
+    };
+    let skipped = match name.to_string().as_str() {
+        "format" | "format_args" | "print" | "println" | "eprint" | "eprintln" | "panic"
+        | "unreachable" | "todo" | "unimplemented" => 1,
+        "write" | "writeln" => 2,
+        "vec" => 0,
+        _ => return Vec::new(),
+    };
+    let arguments = macro_arguments(mac).into_iter().skip(skipped);
+    arguments
+        .map(|argument| match argument {
+            Expr::Assign(named) => *named.right,
+            value => value,
+        })
+        .collect()
+}
+
 /// The parts of a `matches!(value, pattern if guard)` call: its body is
 /// no list of expressions.
 pub struct MatchesCall {

@@ -5,8 +5,10 @@
 //! Probes (`instrument`) and mutation sites (`sites`) both come from this
 //! walk, so they agree on what a location is: the first line of a statement,
 //! of an `else if`, or of a match arm or closure whose body is an expression.
-//! Test code, const contexts and macro invocations are never entered; the
-//! transcribers of `macro_rules!` definitions are (see `macro_body`), with
+//! Test code, const contexts and macro invocations are never entered (but
+//! the values given to formatting macros, for a hook that asks: see
+//! [`RunnableCode::enters_macro_values`]); the transcribers of
+//! `macro_rules!` definitions are (see `macro_body`), with
 //! `Scope::in_macro` saying so.
 
 use std::sync::Arc;
@@ -20,7 +22,7 @@ use crate::code::control::{early_exits, has_let};
 use crate::code::crate_sources::is_test_code;
 use crate::code::macro_body::{MacroSite, macro_rules};
 use crate::code::scope::{EnclosingStatement, GivenTo, Scope};
-use crate::code::tokens::{start_line, without_spaces};
+use crate::code::tokens::{start_line, value_arguments, without_spaces};
 use crate::code::variables::{let_bindings, pattern_bindings};
 
 /// What a walk over runnable code reports. Every method has a default that
@@ -60,6 +62,13 @@ pub trait RunnableCode {
     /// A rule of a `macro_rules!` definition whose transcriber is not
     /// walked: it does not parse as statements (`reason`).
     fn unhandled_macro(&mut self, _site: &MacroSite, _reason: &str) {}
+    /// Whether to walk the values given to the standard library's
+    /// formatting macros and `vec!` (see `tokens::value_arguments`),
+    /// where a value is as often wrong as anywhere: `write!(f, "{}",
+    /// self.0)` for `self.1`. No other macro call is entered.
+    fn enters_macro_values(&self) -> bool {
+        false
+    }
 }
 
 /// The line where a match arm's `body` runs first: its block's first
@@ -373,6 +382,14 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
             }
         }
         visit::visit_expr(self, expr);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if self.runnable && self.hooks.enters_macro_values() {
+            for value in value_arguments(mac) {
+                self.visit_expr(&value);
+            }
+        }
     }
 
     fn visit_expr_async(&mut self, expr: &'ast syn::ExprAsync) {

@@ -108,7 +108,7 @@ impl MutationOperator for Overflow {
         for amount in operands(method, right_text, right, site, cx) {
             let safe =
                 |kind: &str, tail: &str| format!("{receiver}.{kind}_{method}({amount}){tail}");
-            if method != "shl" {
+            if !is_shift(method) {
                 made.push(safe("saturating", ""));
             }
             made.extend(early_exits(site, cx).map(|exit| safe("checked", &exit)));
@@ -389,7 +389,7 @@ fn accumulation_made_safe(
         }
         Edit::replace(whole.clone(), text)
     };
-    let shifts = run.iter().any(|u| u.method == "shl");
+    let shifts = run.iter().any(|u| is_shift(u.method));
     let mut edits = Vec::new();
     if !shifts {
         edits.push(made("saturating", ""));
@@ -512,10 +512,16 @@ fn with_own_parentheses(text: &str, range: &Range<usize>) -> Range<usize> {
     }
 }
 
-/// The right operand as the safe methods' argument. `<<` shifts by any
-/// integer, `checked_shl` and its kin by a `u32` only: an amount not
+/// Whether a method family shifts (`shl`, `shr`): no `saturating_` kin.
+fn is_shift(method: &str) -> bool {
+    matches!(method, "shl" | "shr")
+}
+
+/// The right operand as the safe methods' argument. `<<` and `>>` shift by
+/// any integer, `checked_shl` and its kin by a `u32` only: an amount not
 /// known to be one is also tried widened (`u32::from(IPV6_BITS - prefix)`
-/// for a `u8`), only widened when the compiler said it is a `u8` or `u16`.
+/// for a `u8`), only widened when the compiler said it is a `u8` or `u16`,
+/// and converted (`width as u32`) when it said another integer type.
 fn operands(
     method: &str,
     right_text: &str,
@@ -524,7 +530,7 @@ fn operands(
     cx: &Context,
 ) -> Vec<String> {
     let plain = without_own_parentheses(right_text).to_string();
-    if method != "shl" || right_text.starts_with(|c: char| c.is_ascii_digit()) {
+    if !is_shift(method) || right_text.starts_with(|c: char| c.is_ascii_digit()) {
         return vec![plain];
     }
     let widened = format!("u32::from({plain})");
@@ -535,6 +541,10 @@ fn operands(
     match ty {
         Some("u32") => vec![plain],
         Some("u8" | "u16") => vec![widened],
+        Some(ty) if is_integer(ty) && ty != "integer" => receiver(&plain, None)
+            .map(|operand| format!("{operand} as u32"))
+            .into_iter()
+            .collect(),
         Some(ty) if ty != "integer" => vec![plain],
         _ => vec![plain, widened],
     }
@@ -564,6 +574,7 @@ fn method_of(operator: &str) -> Option<&'static str> {
         "-" => "sub",
         "*" => "mul",
         "<<" => "shl",
+        ">>" => "shr",
         _ => return None,
     })
 }

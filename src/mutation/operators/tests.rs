@@ -186,12 +186,19 @@ fn statement_delete_removes_the_line_or_keeps_one_branch() {
 
 #[test]
 fn a_field_becomes_a_sibling_of_the_same_type() {
-    let text = "struct Span { start: u32, end: u32, name: String }\nfn f(a: &Span) -> u32 {\n    a.start\n}\n";
-    let lines: BTreeSet<String> = outcomes(text, Operator::Identifier, 3)
-        .iter()
-        .map(|t| line(t, 3).to_string())
-        .collect();
-    assert_eq!(lines, BTreeSet::from(["a.end".to_string()]));
+    // A tuple struct's fields by their index too (ansi_term's `self.0`
+    // for `self.1`).
+    for (fields, read, sibling) in [
+        ("{ start: u32, end: u32, name: String }", "a.start", "a.end"),
+        ("(u32, String, u32);", "a.0", "a.2"),
+    ] {
+        let text = format!("struct Span {fields}\nfn f(a: &Span) -> u32 {{\n    {read}\n}}\n");
+        let lines: BTreeSet<String> = outcomes(&text, Operator::Identifier, 3)
+            .iter()
+            .map(|t| line(t, 3).to_string())
+            .collect();
+        assert_eq!(lines, BTreeSet::from([sibling.to_string()]));
+    }
 }
 
 #[test]
@@ -508,6 +515,18 @@ fn overflow_makes_arithmetic_checked_with_the_functions_own_error() {
             "let x = m.wrapping_shl(n);".into(),
         ])
     );
+    // A shift right likewise, by an amount of another type converted.
+    let right = "pub fn fits(v: u64, w: usize) -> bool {\n    if v >> w != 0 {\n        return false;\n    }\n    true\n}\n";
+    let mut types = Types::default();
+    let at = crate::code::source::Location::new(crate::code::source::FileId::new(0), 2);
+    types.set_variable(at, "w", "usize");
+    let made = outcomes_typed(right, Operator::Overflow, 2, &types);
+    let made: Vec<&str> = made.iter().map(|t| line(t, 2)).collect();
+    assert!(
+        made.contains(&"if v.checked_shr(w as u32).unwrap_or(0) != 0 {"),
+        "{made:?}"
+    );
+    assert!(made.iter().all(|m| !m.contains("saturating")), "{made:?}");
     // Parentheses of its own go, a call's stay.
     let wrapped = "pub fn full(m: u32, n: u32) -> bool {\n    if (m << n) == 0 {\n        return f(m + n);\n    }\n    false\n}\nfn f(x: u32) -> bool {\n    x > 0\n}\n";
     assert!(

@@ -184,6 +184,10 @@ impl RunnableCode for Collector<'_> {
         self.collect_statement(stmt, scope);
     }
 
+    fn enters_macro_values(&self) -> bool {
+        true
+    }
+
     fn followed_by(&mut self, stmt: &Stmt, rest: &[Stmt], scope: &Scope) {
         self.reads_after_step(stmt, rest, scope);
     }

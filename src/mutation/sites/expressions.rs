@@ -294,18 +294,21 @@ impl Collector<'_> {
         })
     }
 
-    /// The name of a field access.
+    /// The name of a field access, or its index (`pair.1`).
     fn field(&mut self, field: &ExprField, scope: &Scope) {
-        if let syn::Member::Named(name) = &field.member {
-            self.site(
-                scope,
-                SiteKind::Field {
-                    range: name.span().byte_range(),
-                    name: name.to_string(),
-                    expression: field.span().byte_range(),
-                },
-            );
-        }
+        let (range, name) = match &field.member {
+            syn::Member::Named(name) => (name.span().byte_range(), name.to_string()),
+            syn::Member::Unnamed(index) => (index.span.byte_range(), index.index.to_string()),
+        };
+        let expression = field.span().byte_range();
+        self.site(
+            scope,
+            SiteKind::Field {
+                range,
+                name,
+                expression,
+            },
+        );
     }
 
     /// A method call: its arguments, an `unwrap` or `expect`, the method

@@ -213,20 +213,28 @@ impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
             .struct_fields
             .entry(item.ident.to_string())
             .or_default();
-        for field in &item.fields {
-            if let Some(name) = &field.ident {
-                fields.push((name.to_string(), without_spaces(&field.ty)));
-            }
+        // A tuple struct's fields are named by their index (`self.1`).
+        let names: Vec<String> = item
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(at, field)| {
+                field
+                    .ident
+                    .as_ref()
+                    .map_or(at.to_string(), |n| n.to_string())
+            })
+            .collect();
+        for (name, field) in names.iter().zip(&item.fields) {
+            fields.push((name.clone(), without_spaces(&field.ty)));
         }
         // Fields of one struct with the same type stand for each other.
         let mut by_type: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for field in &item.fields {
-            if let Some(name) = &field.ident {
-                by_type
-                    .entry(without_spaces(&field.ty))
-                    .or_default()
-                    .push(name.to_string());
-            }
+        for (name, field) in names.iter().zip(&item.fields) {
+            by_type
+                .entry(without_spaces(&field.ty))
+                .or_default()
+                .push(name.clone());
         }
         for names in by_type.values() {
             for name in names {

@@ -308,3 +308,29 @@ fn a_generated_table_is_ranked_but_its_literals_are_no_sites() {
             .any(|l| format!("{l:?}").contains("t1999"))
     );
 }
+
+#[test]
+fn the_values_given_to_formatting_macros_are_sites_their_format_strings_and_assertions_not() {
+    let text = "struct Infix(u8, u8);\nimpl Infix {\n    fn show(&self, f: &mut String) -> std::fmt::Result {\n        assert!(self.0 < 9, \"{}\", self.1);\n        write!(f, \"{}{}\", \"R\", self.0 + 1)\n    }\n}\n";
+    let space = space(text);
+    let sites: Vec<(u32, &str)> = space
+        .sites
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SiteKind::Field { range, .. } | SiteKind::Literal { range, .. } => {
+                Some((s.line, &text[range.clone()]))
+            }
+            SiteKind::BinaryOperator { range, .. } => Some((s.line, &text[range.clone()])),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        sites.contains(&(5, "0")) && sites.contains(&(5, "+")),
+        "{sites:?}"
+    );
+    assert!(sites.iter().all(|(line, _)| *line == 5), "{sites:?}");
+    assert!(
+        sites.iter().all(|(_, text)| !text.contains('{')),
+        "{sites:?}"
+    );
+}
