@@ -93,6 +93,11 @@ pub enum Operator {
     /// the method leaves as it was to the constant its constructors give
     /// it (`self.weight = 0;`), or clear it.
     Reset,
+    /// At the line that called a function whose assertion a failing test
+    /// tripped, the asserted condition checked first, written in the
+    /// call's terms (`!p.stack.is_empty()` for `pop`'s
+    /// `debug_assert!(!self.is_empty())`).
+    Precondition,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

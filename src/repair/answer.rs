@@ -15,14 +15,21 @@ use crate::mutation::{Candidate, Operator};
 /// arithmetic for an overflow, a bounds-safe access or a guard for an index
 /// out of bounds...) on what panicked: a guard must name one of `operands`
 /// (see [`crash_operands`]) where there are some (`if self.pattern.is_empty()`
-/// before `self.pattern[i]`, not `if input.is_empty()`). Such a fix reads
-/// as usual as a one-token slip.
+/// before `self.pattern[i]`, not `if input.is_empty()`); for a failed
+/// assertion, the asserted precondition checked by the caller that broke it
+/// (see `sites::preconditions`). Such a fix reads as usual as a one-token
+/// slip.
 pub fn answers(candidate: &Candidate, crash: Option<&Crash>, operands: &BTreeSet<String>) -> bool {
     let Some(crash) = crash else {
         return false;
     };
     let fixes = fixes(crash.kind);
     candidate.edits().iter().any(|e| {
+        // An assertion a caller broke: the precondition checked there
+        // (the `precondition` operator writes nothing else).
+        if e.operator == Operator::Precondition {
+            return crash.kind == PanicKind::Assertion;
+        }
         e.location() == crash.location
             && fixes.contains(&e.operator)
             // The other fixes rewrite the panicking operation itself.
@@ -123,5 +130,14 @@ mod tests {
         let written = "    if self.offset == start { return None; }\n    let ch";
         let guard_above = Candidate::replacing(made, "    let ch", written, Operator::Guard, 3);
         assert!(super::answers(&guard_above, Some(&unwrap), &operands));
+        // A precondition checked by its caller answers the assertion that
+        // failed in the function called, and only that kind of panic.
+        let checked = Candidate::replacing(made, "    let ch", written, Operator::Precondition, 3);
+        let asserted = Crash {
+            location: Location::new(FileId::new(1), 38),
+            kind: PanicKind::Assertion,
+        };
+        assert!(super::answers(&checked, Some(&asserted), &BTreeSet::new()));
+        assert!(!super::answers(&checked, Some(&unwrap), &operands));
     }
 }

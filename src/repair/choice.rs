@@ -378,7 +378,7 @@ impl Measures {
             };
         }
         if mine.5 != theirs.5 {
-            return "it is not the edit the failing tests' panic calls for at the line where they panicked".to_string();
+            return "it is not the edit the failing tests' panic calls for, at the line where they panicked (for an assertion, at the call that broke it)".to_string();
         }
         if mine.6 != theirs.6 {
             return "a less usual kind of edit".to_string();

@@ -297,7 +297,7 @@ fn weigh_single(
 ) {
     if chosen.measures.answers_crash {
         support.push(
-            "at the line where the failing tests panicked, the kind of edit that panic calls for"
+            "the kind of edit the failing tests' panic calls for, at the line where they panicked (for an assertion, at the call that broke it)"
                 .to_string(),
         );
     }

@@ -68,16 +68,7 @@ impl MutationOperator for Guard {
 /// inserted before the statement; conditions synthesized here or found in
 /// the crate, values of the function's return type.
 fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
-    let mut actions: Vec<String> = Vec::new();
-    if statement.in_loop {
-        actions.extend(["break;".to_string(), "continue;".to_string()]);
-    }
-    if let Some(returns) = &statement.returns {
-        actions.extend(returned_values(returns, site, cx).map(|v| format!("return {v};")));
-        if returns.is_empty() {
-            actions.push("return;".to_string());
-        }
-    }
+    let actions = exits(site, statement, cx);
     if actions.is_empty() {
         return Vec::new();
     }
@@ -131,6 +122,22 @@ fn guards(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<Edit> {
         }
     }
     out
+}
+
+/// How a guard before the statement leaves: `break;` and `continue;` in a
+/// loop, `return V;` with a value of the function's return type.
+pub(super) fn exits(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
+    let mut actions: Vec<String> = Vec::new();
+    if statement.in_loop {
+        actions.extend(["break;".to_string(), "continue;".to_string()]);
+    }
+    if let Some(returns) = &statement.returns {
+        actions.extend(returned_values(returns, site, cx).map(|v| format!("return {v};")));
+        if returns.is_empty() {
+            actions.push("return;".to_string());
+        }
+    }
+    actions
 }
 
 /// A value the statement right before a guard's site binds from a call of

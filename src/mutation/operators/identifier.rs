@@ -1,6 +1,7 @@
 //! Names replaced: a variable by another in scope (of a compatible type
 //! where the types are known) or by `self`'s field of its name, a field by
-//! a sibling of its type or by the variable of its name, an item by a
+//! a sibling of its type (a tuple struct's by index) or by the variable of
+//! its name, an item by a
 //! sibling item of its type.
 
 use crate::code::source::Edit;

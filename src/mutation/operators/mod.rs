@@ -36,6 +36,7 @@ mod method;
 mod offset;
 mod panics;
 mod parallel;
+mod precondition;
 mod prior;
 mod range;
 mod reset;
@@ -139,6 +140,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &twin::Twin,
     &prior::Prior,
     &reset::Reset,
+    &precondition::Precondition,
     &statement::Delete,
     &guard::Guard,
     &statement::Swap,

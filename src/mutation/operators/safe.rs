@@ -24,7 +24,7 @@ use crate::mutation::types::is_integer;
 
 use super::{Context, MutationOperator, parenthesized};
 
-/// Overflow-safe arithmetic at `+`, `-`, `*`, `<<`, their assignments, a
+/// Overflow-safe arithmetic at `+`, `-`, `*`, `<<`, `>>`, their assignments, a
 /// unary minus, `abs()` and `pow(n)`.
 pub(super) struct Overflow;
 

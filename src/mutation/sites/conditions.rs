@@ -61,7 +61,7 @@ impl Collector<'_> {
 
 /// The negation of condition `cond` of `text`: `x` for `!x` (`a && b` for
 /// `!(a && b)`), else `!x` or `!(x)`.
-pub(super) fn negation(cond: &Expr, text: &str) -> String {
+pub fn negation(cond: &Expr, text: &str) -> String {
     let own = &text[cond.span().byte_range()];
     match cond {
         Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => {

@@ -10,7 +10,8 @@
 //! and its ingredients), `literal`, `exclusions` (`--exclude`), `items`
 //! (what the crate's items declare, and data: `const` and `static` items
 //! and the code that reads them), `followers` (what statement follows
-//! which, and which leads a statement of a shape), `floors` (the `let`
+//! which, and which leads a statement of a shape), `preconditions` (the assertions
+//! failing tests tripped, with their callers), `floors` (the `let`
 //! values a later subtraction or division needs above a floor), and the walk over runnable code that
 //! collects the sites, `collector`, with its `statements`, `conditions`,
 //! `expressions` and `arms` (a `match`'s literal arms, for a case it forgot).
@@ -24,6 +25,7 @@ mod floors;
 mod followers;
 mod items;
 mod literal;
+mod preconditions;
 mod prior;
 mod site;
 mod space;
@@ -38,22 +40,25 @@ use crate::code::source::item_name;
 use crate::code::{CrateSources, KeepConst, walk_runnable_code};
 use collector::Collector;
 pub use collector::is_atomic;
+pub use conditions::negation;
 pub use exclusions::Exclusions;
 use floors::floors;
 use followers::neighbours;
 use items::{collect_constants, reads_of};
 pub use literal::Literal;
+pub use preconditions::Precondition;
 pub use site::{LoneIf, OVERFLOWING_METHODS, Site, SiteKind, StatementSite};
 pub use space::{Constant, Declared, Ingredient, MutationSpace, Returned, method_siblings};
 
 /// The mutation space of the crate `baseline` holds, with what its test
 /// runs say and its code does not: the messages its failing
-/// `should_panic` tests expect their panics to say, and the words the
-/// failing tests are named and fail with.
+/// `should_panic` tests expect their panics to say, the words the
+/// failing tests are named and fail with, and the preconditions they broke.
 pub fn space_of(baseline: &Baseline, exclusions: &Exclusions) -> MutationSpace {
     let mut space = collect_mutation_space(&baseline.sources, &baseline.keep_const, exclusions);
     space.expected_panics = baseline.expected_panics();
     space.failing_words = baseline.failing_words();
+    space.preconditions = preconditions::preconditions(baseline);
     space
 }
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use super::followers::{Leader, Neighbours, distinctive_shape};
-use super::{Literal, Site};
+use super::{Literal, Precondition, Site};
 use crate::code::source::{FileId, Location};
 use crate::code::text_without_spaces;
 
@@ -185,6 +185,10 @@ pub struct MutationSpace {
     /// from the tests' runs, not the code: `space_of` sets it (see
     /// `Baseline::expected_panics`).
     pub expected_panics: Vec<String>,
+    /// The preconditions the failing tests broke, with the lines that
+    /// called the functions asserting them: from the tests' runs, set by
+    /// `space_of` (see `sites::preconditions`).
+    pub preconditions: Vec<Precondition>,
     /// The words of the failing tests' names and failure messages,
     /// lowercase (`too`, `large` of `rejects_too_large`): a test is most
     /// often named after what it expects. `space_of` sets it (see
