@@ -26,6 +26,14 @@ impl Panic {
     pub fn outside_workspace(&self) -> bool {
         self.location.as_deref().is_some_and(|l| l.starts_with('/'))
     }
+
+    /// The file and line it panicked at (`src/lib.rs` and 38 of
+    /// `src/lib.rs:38:9`).
+    pub fn file_and_line(&self) -> Option<(&std::path::Path, u32)> {
+        let mut parts = self.location.as_deref()?.rsplitn(3, ':');
+        let (_column, line, file) = (parts.next()?, parts.next()?, parts.next()?);
+        Some((std::path::Path::new(file), line.parse().ok()?))
+    }
 }
 
 /// The panic of the test's own thread, from libtest's output (the captured

@@ -51,8 +51,9 @@ pub fn function_around(text: &str, offset: usize) -> Option<Range<usize>> {
     None
 }
 
-/// The first `{ .. }` of `text` from `start` on, braces matched.
-fn body_from(text: &str, start: usize) -> Option<Range<usize>> {
+/// The first `{ .. }` of `text` from `start` on, braces matched (none
+/// when a `;` comes first).
+pub fn body_from(text: &str, start: usize) -> Option<Range<usize>> {
     let mut depth = 0usize;
     let mut open = None;
     for (token, range) in lexed(&text[start..]) {

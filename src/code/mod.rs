@@ -25,7 +25,7 @@ mod tokens;
 mod unparsable;
 mod variables;
 mod walk;
-pub use alike::{function_around, line_of, lines_alike, same_place};
+pub use alike::{body_from, function_around, line_of, lines_alike, same_place};
 pub use const_calls::{KeepConst, made_const};
 pub use control::{branch_values, has_let, header, may_call};
 #[cfg(test)]

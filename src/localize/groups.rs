@@ -210,11 +210,9 @@ pub fn signature(
         Verdict::Failed(panic) => panic,
         Verdict::Passed => return Signature::Message(String::new()),
     };
-    let at = panic.location.as_deref().and_then(|location| {
-        let mut parts = location.rsplitn(3, ':');
-        let (_column, line, file) = (parts.next()?, parts.next()?, parts.next()?);
-        crate_code(Path::new(file), line.parse().ok()?)
-    });
+    let at = panic
+        .file_and_line()
+        .and_then(|(file, line)| crate_code(file, line));
     match at {
         Some(at) => Signature::PanicAt(at),
         None => Signature::Message(message_pattern(&panic.message)),

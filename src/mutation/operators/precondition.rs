@@ -16,12 +16,13 @@ use syn::visit::{self, Visit};
 use syn::{Expr, ExprCall, ExprMethodCall};
 
 use crate::code::source::Edit;
+use crate::code::{body_from, line_at};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Precondition as Broken, Site, SiteKind, is_atomic, negation};
 
 use super::condition::conjunct;
 use super::guard::exits;
-use super::{Context, MutationOperator};
+use super::{Context, MutationOperator, parenthesized};
 
 /// Check a broken precondition before the call that broke it.
 pub(super) struct Precondition;
@@ -89,33 +90,12 @@ fn line_text(text: &str, line: u32) -> Option<&str> {
 /// ending at `end` (an `if`'s or a loop's), and not on the condition's
 /// own line.
 fn calls_in_block(text: &str, end: usize, line: u32) -> bool {
-    let Some(open) = text[end..].find(|c: char| !c.is_whitespace()) else {
+    let Some(block) = body_from(text, end) else {
         return false;
     };
-    let open = end + open;
-    if !text[open..].starts_with('{') {
-        return false;
-    }
-    let mut depth = 0usize;
-    let mut close = None;
-    for (at, c) in text[open..].char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    close = Some(open + at);
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    let Some(close) = close else {
-        return false;
-    };
-    let line_of = |at: usize| text[..at].matches('\n').count() as u32 + 1;
-    line_of(open) < line && line <= line_of(close)
+    text[end..block.start].trim().is_empty()
+        && line_at(text, block.start) < line
+        && line <= line_at(text, block.end)
 }
 
 /// The precondition written in the terms of its call in `code` (a
@@ -147,37 +127,38 @@ fn call_values(broken: &Broken, code: &str) -> Option<Vec<String>> {
     let code = code.trim();
     let mut finder = CallOf {
         name: &broken.callee,
+        code,
         found: None,
     };
     match syn::parse_str::<syn::Stmt>(code) {
         Ok(statement) => finder.visit_stmt(&statement),
         Err(_) => finder.visit_expr(&syn::parse_str::<Expr>(code).ok()?),
     }
-    let (receiver, arguments) = finder.found?;
-    let operand = |e: &Expr| {
-        let text = &code[e.span().byte_range()];
-        if is_atomic(e) {
-            text.to_string()
-        } else {
-            format!("({text})")
-        }
-    };
-    let values: Vec<String> = receiver.iter().chain(&arguments).map(operand).collect();
-    (values.len() == broken.parameters.len()).then_some(values)
+    finder
+        .found
+        .filter(|values| values.len() == broken.parameters.len())
 }
 
-/// The first call of a function named `name`: its receiver (a method's)
-/// and arguments.
-struct CallOf<'n> {
-    name: &'n str,
-    found: Option<(Option<Expr>, Vec<Expr>)>,
+/// The operands of the first call of a function named `name` in `code`:
+/// its receiver (a method's), then its arguments.
+struct CallOf<'a> {
+    name: &'a str,
+    code: &'a str,
+    found: Option<Vec<String>>,
+}
+
+impl CallOf<'_> {
+    fn operands<'e>(&self, values: impl Iterator<Item = &'e Expr>) -> Vec<String> {
+        let operand = |e: &Expr| parenthesized(&self.code[e.span().byte_range()], is_atomic(e));
+        values.map(operand).collect()
+    }
 }
 
 impl<'ast> Visit<'ast> for CallOf<'_> {
     fn visit_expr_method_call(&mut self, call: &'ast ExprMethodCall) {
         if self.found.is_none() && call.method == self.name {
-            let arguments = call.args.iter().cloned().collect();
-            self.found = Some((Some((*call.receiver).clone()), arguments));
+            let values = std::iter::once(&*call.receiver).chain(&call.args);
+            self.found = Some(self.operands(values));
         }
         visit::visit_expr_method_call(self, call);
     }
@@ -192,7 +173,7 @@ impl<'ast> Visit<'ast> for CallOf<'_> {
             _ => false,
         };
         if self.found.is_none() && named {
-            self.found = Some((None, call.args.iter().cloned().collect()));
+            self.found = Some(self.operands(call.args.iter()));
         }
         visit::visit_expr_call(self, call);
     }

@@ -222,7 +222,7 @@ impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
                 field
                     .ident
                     .as_ref()
-                    .map_or(at.to_string(), |n| n.to_string())
+                    .map_or(at.to_string(), ToString::to_string)
             })
             .collect();
         for (name, field) in names.iter().zip(&item.fields) {

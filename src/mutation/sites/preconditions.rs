@@ -9,7 +9,6 @@
 //! && !p.stack.is_empty()` around it.
 
 use std::ops::RangeInclusive;
-use std::path::Path;
 
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
@@ -41,10 +40,10 @@ pub fn preconditions(baseline: &Baseline) -> Vec<Precondition> {
         let Verdict::Failed(panic) = &record.outcome.verdict else {
             continue;
         };
-        let Some((path, line)) = panic.location.as_deref().and_then(file_and_line) else {
+        let Some((path, line)) = panic.file_and_line() else {
             continue;
         };
-        let Some(file) = sources.find(Path::new(path)) else {
+        let Some(file) = sources.find(path) else {
             continue;
         };
         let source = sources.get(file);
@@ -56,21 +55,12 @@ pub fn preconditions(baseline: &Baseline) -> Vec<Precondition> {
                 .iter()
                 .any(|r| r.contains(&at.line))
         };
-        // Before the assertion's line last ran (what its condition called
-        // ran after it), the last line outside the function.
         let trace = baseline
             .traces
             .get(&record.test)
             .map_or(&[][..], Vec::as_slice);
-        let asserting = Location::new(file, line);
-        let Some(last) = trace.iter().rposition(|at| *at == asserting) else {
-            continue;
-        };
-        let caller = trace[..last]
-            .iter()
-            .rev()
-            .find(|at| at.file != file || !asserted.lines.contains(&at.line));
-        let Some(&caller) = caller.filter(|at| !in_tests(at)) else {
+        let caller = caller(trace, Location::new(file, line), &asserted.lines);
+        let Some(caller) = caller.filter(|at| !in_tests(at)) else {
             continue;
         };
         let precondition = Precondition {
@@ -86,11 +76,21 @@ pub fn preconditions(baseline: &Baseline) -> Vec<Precondition> {
     found
 }
 
-/// `src/lib.rs` and 38 of `src/lib.rs:38:9`.
-fn file_and_line(location: &str) -> Option<(&str, u32)> {
-    let mut parts = location.rsplitn(3, ':');
-    let (_column, line, path) = (parts.next()?, parts.next()?, parts.next()?);
-    Some((path, line.parse().ok()?))
+/// The line that called the function (its body's `lines`) whose
+/// assertion at `asserting` failed: before the assertion last ran (what
+/// its condition calls runs after it), the last line of `trace` outside
+/// the function.
+fn caller(
+    trace: &[Location],
+    asserting: Location,
+    lines: &RangeInclusive<u32>,
+) -> Option<Location> {
+    let last = trace.iter().rposition(|at| *at == asserting)?;
+    trace[..last]
+        .iter()
+        .rev()
+        .find(|at| at.file != asserting.file || !lines.contains(&at.line))
+        .copied()
 }
 
 /// An assertion at a line of a function, as a precondition.
@@ -235,5 +235,25 @@ mod tests {
         assert_eq!(asserted(text, 4), None);
         let local = text.replace("assert!(i < LIMIT);", "let k = i; assert!(k < 3);");
         assert_eq!(asserted(&local, 9), None);
+    }
+
+    /// ttf-parser: `pop`'s assertion (file 0, line 38, its body lines
+    /// 37-41) calls `is_empty` (line 17) after it starts; the caller is
+    /// line 455 of file 1, which called `pop` the second time.
+    #[test]
+    fn the_caller_is_the_last_line_outside_the_function_before_the_assertion() {
+        let at =
+            |file: usize, line: u32| Location::new(crate::code::source::FileId::new(file), line);
+        let trace = [
+            at(1, 451),
+            at(0, 38),
+            at(0, 17),
+            at(1, 455),
+            at(0, 38),
+            at(0, 17),
+        ];
+        assert_eq!(caller(&trace, at(0, 38), &(37..=41)), Some(at(1, 455)));
+        // A trace that never reached the assertion names no caller.
+        assert_eq!(caller(&trace[..1], at(0, 38), &(37..=41)), None);
     }
 }

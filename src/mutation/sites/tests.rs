@@ -317,10 +317,9 @@ fn the_values_given_to_formatting_macros_are_sites_their_format_strings_and_asse
         .sites
         .iter()
         .filter_map(|s| match &s.kind {
-            SiteKind::Field { range, .. } | SiteKind::Literal { range, .. } => {
-                Some((s.line, &text[range.clone()]))
-            }
-            SiteKind::BinaryOperator { range, .. } => Some((s.line, &text[range.clone()])),
+            SiteKind::Field { range, .. }
+            | SiteKind::Literal { range, .. }
+            | SiteKind::BinaryOperator { range, .. } => Some((s.line, &text[range.clone()])),
             _ => None,
         })
         .collect();
