@@ -17,9 +17,11 @@ use syn::visit::{self, Visit};
 use crate::code::CrateSources;
 
 /// Whether an attribute makes the function `const` where syn sees none:
-/// the `const_fn` crate's `#[const_fn]`, or `#[cfg_attr(feature = "const",
-/// const_fn::const_fn)]` (tz-rs). Such a function keeps its `const` like
-/// one a const context calls: no probe, no schema dispatch in it.
+/// the `const_fn` crate's `#[const_fn]`, `#[cfg_attr(feature = "const",
+/// const_fn::const_fn)]` (tz-rs), or an attribute macro given the keyword
+/// itself, `#[rustversion::attr(since(1.64), const)]` (dashu). Such a
+/// function keeps its `const` like one a const context calls: no probe,
+/// no schema dispatch in it.
 pub fn made_const(attrs: &[syn::Attribute]) -> bool {
     let names_const_fn =
         |path: &syn::Path| path.segments.last().is_some_and(|s| s.ident == "const_fn");
@@ -29,9 +31,21 @@ pub fn made_const(attrs: &[syn::Attribute]) -> bool {
             attr.parse_args_with(parser)
                 .is_ok_and(|metas| metas.iter().skip(1).any(|meta| names_const_fn(meta.path())))
         } else {
-            names_const_fn(attr.path())
+            names_const_fn(attr.path()) || gives_const(attr)
         }
     })
+}
+
+/// Whether an attribute's arguments hold the `const` keyword at their top
+/// level: an attribute macro that adds it to the item.
+fn gives_const(attr: &syn::Attribute) -> bool {
+    let syn::Meta::List(list) = &attr.meta else {
+        return false;
+    };
+    list.tokens
+        .clone()
+        .into_iter()
+        .any(|token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == "const"))
 }
 
 /// Which `const fn`s keep their `const` in a copy of the crate whose code
@@ -138,8 +152,16 @@ impl ConstCalls {
         }
     }
 
-    fn function(&mut self, sig: &syn::Signature, visit: impl FnOnce(&mut Self)) {
-        if sig.constness.is_some() {
+    fn function(
+        &mut self,
+        attrs: &[syn::Attribute],
+        sig: &syn::Signature,
+        visit: impl FnOnce(&mut Self),
+    ) {
+        if made_const(attrs) {
+            // It keeps its `const` (no probe goes in): what it calls must too.
+            self.within(Sink::Context, visit);
+        } else if sig.constness.is_some() {
             self.within(Sink::ConstFn(sig.ident.to_string()), visit);
         } else {
             // A plain function's body is run-time code, even inside a
@@ -153,15 +175,21 @@ impl ConstCalls {
 
 impl<'ast> Visit<'ast> for ConstCalls {
     fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
-        self.function(&item.sig, |this| visit::visit_item_fn(this, item));
+        self.function(&item.attrs, &item.sig, |this| {
+            visit::visit_item_fn(this, item)
+        });
     }
 
     fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
-        self.function(&item.sig, |this| visit::visit_impl_item_fn(this, item));
+        self.function(&item.attrs, &item.sig, |this| {
+            visit::visit_impl_item_fn(this, item)
+        });
     }
 
     fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
-        self.function(&item.sig, |this| visit::visit_trait_item_fn(this, item));
+        self.function(&item.attrs, &item.sig, |this| {
+            visit::visit_trait_item_fn(this, item)
+        });
     }
 
     fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {
@@ -268,5 +296,17 @@ mod tests {
     fn a_const_block_in_a_run_time_function_is_a_const_context() {
         let source = "fn f() -> u8 { let a = const { x() }; a + y() }";
         assert_eq!(required(source), ["x"]);
+    }
+
+    /// A function an attribute makes `const` keeps it: what it calls too.
+    #[test]
+    fn what_a_function_made_const_by_an_attribute_calls_stays_const() {
+        let source = "
+            #[rustversion::attr(since(1.64), const)]
+            fn f(&self) -> u8 { self.inner() }
+            const fn inner(&self) -> u8 { 1 }
+            const fn run_time_only() -> u8 { 2 }
+        ";
+        assert_eq!(required(source), ["inner"]);
     }
 }

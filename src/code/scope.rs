@@ -63,6 +63,9 @@ pub struct Scope {
     /// `self` is. `None` outside an `impl`, in a trait's default method and
     /// for a type that is not a path.
     pub self_type: Option<String>,
+    /// The last segment of the trait the `impl` around the function
+    /// implements (`Debug` in `impl fmt::Debug for X`), if it does.
+    pub implements: Option<String>,
     /// The `macro_rules!` transcriber it is in, if any (its code names the
     /// crate `$crate`, and edits must respect its repetitions).
     pub in_macro: Option<Arc<MacroSite>>,
@@ -72,7 +75,23 @@ pub struct Scope {
     frames: Vec<Vec<String>>,
 }
 
+/// The traits of `std::fmt` whose `fmt` writes a value out.
+const FORMATTING_TRAITS: [&str; 9] = [
+    "Debug", "Display", "LowerHex", "UpperHex", "Octal", "Binary", "LowerExp", "UpperExp",
+    "Pointer",
+];
+
 impl Scope {
+    /// Whether this is code a failing check runs after checking: the `fmt`
+    /// of a formatting trait's impl (a failed `assert_eq!` prints its
+    /// operands) or `Drop::drop` (the unwinding drops them).
+    pub fn after_checks(&self) -> bool {
+        let implements =
+            |names: &[&str]| (self.implements.as_deref()).is_some_and(|t| names.contains(&t));
+        (self.function == "fmt" && implements(&FORMATTING_TRAITS))
+            || (self.function == "drop" && implements(&["Drop"]))
+    }
+
     /// Local variables (and `self`) visible here, outermost first, without duplicates.
     pub fn bound(&self) -> Vec<String> {
         let mut seen = BTreeSet::new();

@@ -143,6 +143,7 @@ impl<H: RunnableCode> Walker<'_, H> {
         let outer_runnable = std::mem::replace(&mut self.runnable, true);
         self.scope.in_macro = outer_scope.in_macro.clone();
         self.scope.self_type = outer_scope.self_type.clone();
+        self.scope.implements = outer_scope.implements.clone();
         self.scope.function = sig.ident.to_string();
         self.scope.function_line = sig.fn_token.span.start().line as u32;
         self.scope.returns = Some(match &sig.output {
@@ -276,14 +277,21 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
         let outer = std::mem::replace(&mut self.scope.self_type, type_name(&item.self_ty));
+        let trait_name = (item.trait_.as_ref())
+            .and_then(|(path, _)| path.segments.last())
+            .map(|segment| segment.ident.to_string());
+        let outer_trait = std::mem::replace(&mut self.scope.implements, trait_name);
         visit::visit_item_impl(self, item);
         self.scope.self_type = outer;
+        self.scope.implements = outer_trait;
     }
 
     fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
         let outer = self.scope.self_type.take();
+        let outer_trait = self.scope.implements.take();
         visit::visit_item_trait(self, item);
         self.scope.self_type = outer;
+        self.scope.implements = outer_trait;
     }
 
     fn visit_impl_item(&mut self, item: &'ast syn::ImplItem) {
@@ -629,9 +637,9 @@ mod tests {
     #[test]
     fn a_function_an_attribute_makes_const_is_not_walked() {
         let record = walk(
-            "#[cfg_attr(feature = \"const\", const_fn::const_fn)]\nfn a(x: u8) -> u8 {\n    x\n}\n#[const_fn]\nfn b(x: u8) -> u8 {\n    x\n}\n#[cfg_attr(test, inline)]\nfn c(x: u8) -> u8 {\n    x\n}\n",
+            "#[cfg_attr(feature = \"const\", const_fn::const_fn)]\nfn a(x: u8) -> u8 {\n    x\n}\n#[const_fn]\nfn b(x: u8) -> u8 {\n    x\n}\n#[cfg_attr(test, inline)]\nfn c(x: u8) -> u8 {\n    x\n}\n#[rustversion::attr(since(1.64), const)]\nfn d(x: u8) -> u8 {\n    x\n}\n#[doc = \"const\"]\nfn e(x: u8) -> u8 {\n    x\n}\n",
         );
         let lines: Vec<u32> = record.statements.iter().map(|(line, _)| *line).collect();
-        assert_eq!(lines, [11]);
+        assert_eq!(lines, [11, 19]);
     }
 }

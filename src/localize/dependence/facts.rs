@@ -28,6 +28,9 @@ pub struct Facts {
     pub parameters: BTreeSet<String>,
     /// The first statement of its function: each time it runs, a call began.
     pub entry: bool,
+    /// Its function is one a failed check runs after checking (see
+    /// `Scope::after_checks`: `Debug::fmt`, `Drop::drop`...).
+    pub after_checks: bool,
     /// The parameters of its function that are mutable references and
     /// that it writes through: what the caller sees of the call besides
     /// the value returned.
@@ -167,6 +170,7 @@ impl Collector<'_> {
             control,
             exits,
             entry,
+            after_checks: scope.after_checks(),
             ..Facts::default()
         });
         entry.defines.extend(defines);

@@ -55,6 +55,11 @@ pub struct Run<'a> {
     /// The last writes back to the caller of the activation the run ended
     /// in (through its `&mut` parameters).
     written_back: Vec<usize>,
+    /// When the run ended in code a failed check runs after checking
+    /// (`Debug::fmt`: a failed `assert_eq!` prints its operands; `drop`:
+    /// the unwinding drops them) and what that called, the last execution
+    /// before that.
+    before_epilogue: Option<usize>,
 }
 
 /// One activation of a function in the trace.
@@ -134,6 +139,33 @@ impl<'a> Activations<'a> {
         }
         self.stack.push(frame);
         frame
+    }
+
+    /// Where the trace's epilogue begins (see `Run::before_epilogue`):
+    /// every position from there on runs in a function a failed check runs
+    /// after checking or in what one called. `None` when the trace does not
+    /// end so, or is nothing else.
+    fn epilogue(&self, trace: &[Location], facts: &BTreeMap<Location, Facts>) -> Option<usize> {
+        let mut frame_of = vec![0; trace.len()];
+        for (f, frame) in self.frames.iter().enumerate() {
+            for &p in &frame.positions {
+                frame_of[p] = f;
+            }
+        }
+        // Frames begin in order: a caller's frame comes before its callee's.
+        let mut after = vec![false; self.frames.len()];
+        for (f, frame) in self.frames.iter().enumerate() {
+            let own = (frame.positions.first())
+                .and_then(|&p| facts.get(&trace[p]))
+                .is_some_and(|facts| facts.after_checks);
+            let called = frame.caller.is_some_and(|q| after[frame_of[q]]);
+            after[f] = own || called;
+        }
+        let tail = (0..trace.len())
+            .rev()
+            .take_while(|&p| after[frame_of[p]])
+            .last()?;
+        (tail > 0).then_some(tail)
     }
 
     /// What each activation leaves its caller through its `&mut`
@@ -359,6 +391,7 @@ impl<'a> Run<'a> {
         }
         .of_every_execution();
         let last = trace.iter().enumerate().map(|(p, l)| (l, p)).collect();
+        let before_epilogue = activations.epilogue(trace, facts).map(|tail| tail - 1);
         // The run ended in the innermost active frame.
         let written_back = activations
             .stack
@@ -370,6 +403,7 @@ impl<'a> Run<'a> {
             dependencies,
             last,
             written_back,
+            before_epilogue,
         }
     }
 
@@ -394,11 +428,14 @@ impl<'a> Run<'a> {
     /// The dynamic backward slice: from the last location the run executed
     /// in the crate (and from the last writes through the `&mut`
     /// parameters of the call it ended in, if there are any and the test
-    /// `checks_lent` variables: asked only then), every execution it
-    /// transitively depends on.
+    /// `checks_lent` variables: asked only then; and, when the run ended
+    /// printing or dropping values, from the last execution before that:
+    /// what computed the values a failed `assert_eq!` printed), every
+    /// execution it transitively depends on.
     pub fn slice(&self, checks_lent: impl FnOnce() -> bool) -> BTreeSet<Location> {
         let mut taken = vec![false; self.trace.len()];
         let mut work: Vec<usize> = self.trace.len().checked_sub(1).into_iter().collect();
+        work.extend(self.before_epilogue);
         if !self.written_back.is_empty() && checks_lent() {
             work.extend(&self.written_back);
         }

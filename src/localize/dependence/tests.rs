@@ -431,3 +431,28 @@ fn a_value_chosen_by_branches_and_taken_by_a_method_goes_into_its_receiver() {
     let slice = backward_slice(&trace, &facts, || false);
     assert!(slice.contains(&at(6)), "{:?}", lines(&slice));
 }
+
+/// A failed `assert_eq!` prints its operands, then the unwinding drops
+/// them: when the run ends in a `Debug::fmt` or a `Drop::drop` of the
+/// crate, the slice also starts from what ran before, the computation of
+/// the values compared.
+#[test]
+fn a_run_that_ends_printing_values_is_sliced_from_before_too() {
+    let text = "use std::fmt;\nstruct N(u8);\nfn triple(x: u8) -> u8 {\n    let y = x * 3;\n    y\n}\nimpl fmt::Debug for N {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        let shown = self.0;\n        write!(f, \"{}\", shown)\n    }\n}\nimpl N {\n    fn fmt(&self) -> u8 {\n        self.0\n    }\n}\nimpl Drop for N {\n    fn drop(&mut self) {\n        self.0 = 0;\n    }\n}\n";
+    let facts = facts_of(text);
+    assert!(facts[&at(9)].after_checks && facts[&at(20)].after_checks);
+    assert!(!facts[&at(4)].after_checks);
+    assert!(
+        !facts[&at(15)].after_checks,
+        "an inherent `fmt` writes nothing out"
+    );
+    // N(triple(1)), then the Debug of both operands, then a drop.
+    let trace = [at(4), at(5), at(9), at(10), at(9), at(10), at(20)];
+    assert_eq!(
+        lines(&Run::new(&trace, &facts).slice(|| false)),
+        [4, 5, 9, 10, 20]
+    );
+    // A test of the Debug output itself ends there too: its slice is kept.
+    let printed = [at(9), at(10)];
+    assert_eq!(lines(&Run::new(&printed, &facts).slice(|| false)), [9, 10]);
+}
