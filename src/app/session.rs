@@ -110,7 +110,7 @@ impl Session {
     fn space_and_suspects(&self) -> (MutationSpace, Vec<Suspect>) {
         let space = space_of(&self.baseline, &self.options.repair.exclude);
         let suspects = rank_suspects(
-            &spectrum_of(&self.baseline, None, &space.constants),
+            &spectrum_of(&self.baseline, None, &space.constants, &Default::default()),
             self.options.localize.metric,
         );
         (space, suspects)

@@ -40,6 +40,10 @@ pub const TRACE_ENV: &str = "CARGO_AUTOFIX_TRACE";
 
 const RUNTIME: &str = include_str!("instrument/runtime.rs");
 
+/// How many hits a traced run keeps, its last (the runtime's ring): a
+/// trace this long may have lost what ran first.
+pub const TRACE_CAPACITY: usize = 100_000;
+
 /// Where each probe is: `locations[id]`; and each event site: `events[site]`.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct ProbeMap {
@@ -242,11 +246,16 @@ pub fn instrument(sources: &CrateSources, events: bool) -> Instrumented {
 /// The runtime module to append to a crate root.
 fn runtime_module(probe_count: usize, event_sites: usize, root: FileId, no_std: bool) -> String {
     let (events, root_number) = ("const EVENTS: usize = 1;", "const ROOT: usize = 0;");
+    let capacity = "const TRACE_CAPACITY: usize = 100_000;";
     assert!(
-        RUNTIME.contains(events) && RUNTIME.contains(root_number),
-        "the runtime declares EVENTS and ROOT"
+        RUNTIME.contains(events) && RUNTIME.contains(root_number) && RUNTIME.contains(capacity),
+        "the runtime declares EVENTS, ROOT and TRACE_CAPACITY"
     );
     let template = RUNTIME
+        .replace(
+            capacity,
+            &format!("const TRACE_CAPACITY: usize = {TRACE_CAPACITY};"),
+        )
         .replace(
             events,
             &format!("const EVENTS: usize = {};", event_sites.max(1)),

@@ -7,7 +7,7 @@ mod coverage;
 mod events;
 mod instrument;
 pub use events::{EventSite, Outcome, Predicate, SiteKind};
-pub use instrument::{is_no_std, runtime_for_root};
+pub use instrument::{TRACE_CAPACITY, is_no_std, runtime_for_root};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -23,14 +23,14 @@ pub use tree::Tree;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use crate::baseline::Baseline;
 use crate::baseline::Predicate;
+use crate::baseline::{Baseline, TRACE_CAPACITY};
 use crate::cargo::TestId;
 use crate::cargo::Verdict;
 use crate::code::source::Location;
 use crate::evaluate;
 use crate::exit::Result;
-use crate::localize::dependence::{Facts, backward_slice, statement_facts};
+use crate::localize::dependence::{Facts, backward_slice, epilogue_only, statement_facts};
 use crate::localize::evidence::line_evidence;
 use crate::localize::groups::failure_groups;
 use crate::localize::mutants::{Mutants, run_mutants};
@@ -170,14 +170,24 @@ impl Localization {
 
 /// The spectrum of the baseline's passing tests and, of its failing ones,
 /// those in `failing` (all of them for `None`). A constant in `data` counts
-/// as executed by every test that executed a line that names it.
-pub fn spectrum_of(baseline: &Baseline, failing: Option<&[TestId]>, data: &[Constant]) -> Spectrum {
+/// as executed by every test that executed a line that names it; a line a
+/// failing test ran only `printing` (see `printing_only`), as not executed
+/// by it.
+pub fn spectrum_of(
+    baseline: &Baseline,
+    failing: Option<&[TestId]>,
+    data: &[Constant],
+    printing: &BTreeMap<TestId, BTreeSet<Location>>,
+) -> Spectrum {
     let runs: Vec<(bool, BTreeSet<Location>)> = baseline
         .records
         .iter()
         .filter(|r| r.outcome.verdict.passed() || failing.is_none_or(|f| f.contains(&r.test)))
         .map(|r| {
             let mut lines = r.lines.clone();
+            if let Some(printed) = printing.get(&r.test) {
+                lines.retain(|l| !printed.contains(l));
+            }
             lines.extend(
                 data.iter()
                     .filter(|c| !c.read_at.is_disjoint(&r.lines))
@@ -207,7 +217,8 @@ pub fn localize(
         BTreeMap::new()
     };
     let slices = test_slices(baseline, &facts, &data);
-    let spectrum = spectrum_of(baseline, None, &data);
+    let printing = printing_only(baseline, &facts);
+    let spectrum = spectrum_of(baseline, None, &data, &printing);
     let plain = rank_suspects(&spectrum, settings.metric);
     let switching = if settings.switching {
         switch_predicates(baseline, &groups, &plain, settings, console, budget)?
@@ -218,7 +229,11 @@ pub fn localize(
         }
     };
     let critical = switching.critical;
-    let mut rankings = rank_groups(baseline, groups, critical, &slices, &data, settings);
+    let traced = Traced {
+        slices: &slices,
+        printing: &printing,
+    };
+    let mut rankings = rank_groups(baseline, groups, critical, &traced, &data, settings);
     let mut overall = rank_overall(&spectrum, &rankings, settings.metric);
     let mutants = if settings.mutation {
         Some(refine_by_mutants(
@@ -285,6 +300,27 @@ fn test_slices(
             (test, slice)
         })
         .collect()
+}
+
+/// What each traced failing test ran only printing or dropping the values
+/// it checked, after the check failed (see `dependence::epilogue_only`).
+pub fn printing_only(
+    baseline: &Baseline,
+    facts: &BTreeMap<Location, Facts>,
+) -> BTreeMap<TestId, BTreeSet<Location>> {
+    (baseline.traces.iter())
+        .map(|(&test, trace)| {
+            let full = trace.len() >= TRACE_CAPACITY;
+            (test, epilogue_only(trace, facts, full))
+        })
+        .filter(|(_, printed)| !printed.is_empty())
+        .collect()
+}
+
+/// What the traced failing runs give each group's ranking.
+struct Traced<'a> {
+    slices: &'a BTreeMap<TestId, BTreeSet<Location>>,
+    printing: &'a BTreeMap<TestId, BTreeSet<Location>>,
 }
 
 /// Switches the conditions the failing tests of `groups` evaluate, those
@@ -356,7 +392,7 @@ fn rank_groups(
     baseline: &Baseline,
     groups: Vec<FailureGroup>,
     critical: Vec<BTreeSet<Location>>,
-    slices: &BTreeMap<TestId, BTreeSet<Location>>,
+    traced: &Traced,
     data: &[Constant],
     settings: &Settings,
 ) -> Vec<GroupRanking> {
@@ -364,11 +400,11 @@ fn rank_groups(
         .into_iter()
         .zip(critical)
         .map(|(group, critical)| {
-            let slice = common_slice(group.tests.iter().filter_map(|t| slices.get(t)));
+            let slice = common_slice(group.tests.iter().filter_map(|t| traced.slices.get(t)));
             let crash = crash_of(baseline, &group).filter(|_| settings.crash);
             let crash_lines: BTreeSet<Location> = crash.iter().map(|c| c.location).collect();
             let suspects = rank_refined(
-                &spectrum_of(baseline, Some(&group.tests), data),
+                &spectrum_of(baseline, Some(&group.tests), data, traced.printing),
                 settings.metric,
                 &Marks {
                     slice: Some(&slice),

@@ -83,7 +83,7 @@ pub fn still_runs(
         .find(|r| reduced.suite.get(r.test).full_name == *name)
         .map(|r| comparable(&r.lines))
         .with_context(|| format!("the reduced test `{name}` did not run"))?;
-    let spectrum = spectrum_of(baseline, None, &[]);
+    let spectrum = spectrum_of(baseline, None, &[], &Default::default());
     let top = rank_suspects(&spectrum, Metric::Ochiai)
         .into_iter()
         .filter(|s| s.score > 0.0 && before.contains(&s.location))

@@ -164,7 +164,9 @@ pub(super) fn unrelated_condition(candidate: &Candidate, originals: &Originals) 
 /// that line's function, that has what the edit replaces at the same place
 /// and that the candidate leaves as it was: one of two lines alike fixed,
 /// the other not (see `code::lines_alike`). A person who finds a slip in
-/// code written twice fixes it twice, or the slip was not one.
+/// code written twice fixes it twice, or the slip was not one. A line in
+/// a `match` arm whose pattern names what it has there (`theirs[..]` under
+/// `MergeRange::Theirs(range) =>`) is written so on purpose: not counted.
 pub(super) fn alike_left(candidate: &Candidate, originals: &Originals) -> Option<u32> {
     let edits = candidate.edits();
     edits.iter().find_map(|e| {
@@ -183,9 +185,30 @@ pub(super) fn alike_left(candidate: &Candidate, originals: &Originals) -> Option
         lines_alike(text, &line)
             .into_iter()
             .filter(untouched)
-            .find(|other| same_place(text, &line, &e.edit.range, other).is_some())
+            .find(|other| {
+                same_place(text, &line, &e.edit.range, other)
+                    .is_some_and(|kept| !named_by_arm(text, other, &text[kept]))
+            })
             .map(|other| line_at(text, other.start))
     })
+}
+
+/// Whether `line` of `text` is in a `match` arm (its pattern before `=>`
+/// on the line, or on the line above) whose pattern has a name that reads
+/// as `kept` (case and underscores aside: `Theirs` for `theirs`).
+fn named_by_arm(text: &str, line: &Range<usize>, kept: &str) -> bool {
+    let folded = |name: &str| name.replace('_', "").to_lowercase();
+    let kept = folded(kept.trim());
+    if kept.is_empty() {
+        return false;
+    }
+    let above = text[..line.start.saturating_sub(1)]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let pattern = [&text[line.clone()], &text[above..line.start]]
+        .into_iter()
+        .find_map(|line| line.find("=>").map(|arrow| &line[..arrow]));
+    pattern.is_some_and(|pattern| lexed(pattern).any(|(token, _)| folded(token) == kept))
 }
 
 /// Lines from an edited one on whose string literals are read as what the
@@ -384,6 +407,32 @@ mod tests {
         let o = originals(&fixed);
         let restore = candidate(&fixed, "< 0.", "<= 0.", Operator::Binary);
         assert_eq!(alike_left(&restore, &o), None);
+    }
+
+    #[test]
+    fn a_line_alike_in_an_arm_that_names_what_it_keeps_is_not_left() {
+        // diffy: `Both` sliced `theirs`; the fix slices `ours`, and the
+        // `Theirs` arm above rightly keeps `theirs`.
+        let text = "fn out(r: R) {\n    match r {\n        R::Theirs(range) => {\n            output.extend(theirs[range.range()].iter().copied());\n        }\n        R::Both(range, _) => {\n            output.extend(theirs[range.range()].iter().copied());\n        }\n    }\n}\n";
+        let o = originals(text);
+        let at = text.rfind("theirs[").unwrap();
+        let fix = Candidate::from_edits([PatchEdit {
+            file: crate::code::source::FileId::new(0),
+            edit: crate::code::source::Edit::replace(at..at + 6, "ours"),
+            operator: Operator::Identifier,
+            line: 7,
+        }]);
+        assert_eq!(alike_left(&fix, &o), None);
+        // Under an arm that names something else, the line counts.
+        let other = text.replace("R::Theirs(range)", "R::Left(range)");
+        let at = other.rfind("theirs[").unwrap();
+        let fix = Candidate::from_edits([PatchEdit {
+            file: crate::code::source::FileId::new(0),
+            edit: crate::code::source::Edit::replace(at..at + 6, "ours"),
+            operator: Operator::Identifier,
+            line: 7,
+        }]);
+        assert_eq!(alike_left(&fix, &originals(&other)), Some(4));
     }
 
     #[test]

@@ -451,6 +451,31 @@ impl<'a> Run<'a> {
     }
 }
 
+/// The locations a failing run executed only in its epilogue, the code a
+/// failed check runs after checking (see `Run::before_epilogue`): the
+/// crate's `Debug` that printed the values a failed `assert_eq!` compared,
+/// what it called, their drops. Its passing runs never print them: counted
+/// as the failing run's, they would look like the failure's own code.
+/// None for a trace the ring cut short (`full`): what it ran first is lost.
+pub fn epilogue_only(
+    trace: &[Location],
+    facts: &BTreeMap<Location, Facts>,
+    full: bool,
+) -> BTreeSet<Location> {
+    let tail = (!full)
+        .then(|| Activations::of(trace, facts).epilogue(trace, facts))
+        .flatten();
+    let Some(tail) = tail else {
+        return BTreeSet::new();
+    };
+    let before: BTreeSet<&Location> = trace[..tail].iter().collect();
+    trace[tail..]
+        .iter()
+        .filter(|l| !before.contains(l))
+        .copied()
+        .collect()
+}
+
 /// The dynamic backward slice of a failing run's trace (see [`Run::slice`]).
 pub fn backward_slice(
     trace: &[Location],

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Dependency, Facts, Run, backward_slice, statement_facts};
+use super::{Dependency, Facts, Run, backward_slice, epilogue_only, statement_facts};
 use crate::code::CrateSources;
 use crate::code::source::{FileId, Location};
 
@@ -452,7 +452,17 @@ fn a_run_that_ends_printing_values_is_sliced_from_before_too() {
         lines(&Run::new(&trace, &facts).slice(|| false)),
         [4, 5, 9, 10, 20]
     );
+    // What the epilogue ran and nothing before it did: not the failure's
+    // own code (passing runs never print it).
+    assert_eq!(lines(&epilogue_only(&trace, &facts, false)), [9, 10, 20]);
+    assert!(
+        epilogue_only(&trace, &facts, true).is_empty(),
+        "a cut trace"
+    );
+    let printed_early = [at(9), at(10), at(4), at(5), at(9), at(10)];
+    assert!(epilogue_only(&printed_early, &facts, false).is_empty());
     // A test of the Debug output itself ends there too: its slice is kept.
     let printed = [at(9), at(10)];
     assert_eq!(lines(&Run::new(&printed, &facts).slice(|| false)), [9, 10]);
+    assert!(epilogue_only(&printed, &facts, false).is_empty());
 }

@@ -84,7 +84,7 @@ pub fn page(
     repair: Option<&RepairReport>,
 ) -> String {
     let baseline = ranking.baseline;
-    let totals = spectrum_of(baseline, None, &[]).totals;
+    let totals = spectrum_of(baseline, None, &[], &Default::default()).totals;
     let title = format!(
         "cargo autofix: {} ({})",
         baseline.workspace.package.name, ranking.metric
