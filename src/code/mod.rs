@@ -40,7 +40,7 @@ pub use layout::{indentation, outdented};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};
 pub use naturalness::{TokenModel, lexed};
 pub use panics::{Operation, Panicking, operand_names, operations};
-pub use scope::{EnclosingStatement, GivenTo, Scope};
+pub use scope::{AfterCheck, EnclosingStatement, GivenTo, Scope};
 pub use spans::{Span, Spans};
 pub use test_fn::{TestFunction, find_test_function, line_at};
 pub use tokens::{

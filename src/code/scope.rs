@@ -81,15 +81,28 @@ const FORMATTING_TRAITS: [&str; 9] = [
     "Pointer",
 ];
 
+/// Code a failing check runs after checking (see `Scope::after_checks`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterCheck {
+    /// The `fmt` of a formatting trait's impl: a failed `assert_eq!`
+    /// prints its operands.
+    Prints,
+    /// `Drop::drop`: the unwinding drops them (but drops run anywhere).
+    Drops,
+}
+
 impl Scope {
-    /// Whether this is code a failing check runs after checking: the `fmt`
-    /// of a formatting trait's impl (a failed `assert_eq!` prints its
-    /// operands) or `Drop::drop` (the unwinding drops them).
-    pub fn after_checks(&self) -> bool {
+    /// Whether this is code a failing check runs after checking, and how.
+    pub fn after_checks(&self) -> Option<AfterCheck> {
         let implements =
             |names: &[&str]| (self.implements.as_deref()).is_some_and(|t| names.contains(&t));
-        (self.function == "fmt" && implements(&FORMATTING_TRAITS))
-            || (self.function == "drop" && implements(&["Drop"]))
+        if self.function == "fmt" && implements(&FORMATTING_TRAITS) {
+            Some(AfterCheck::Prints)
+        } else if self.function == "drop" && implements(&["Drop"]) {
+            Some(AfterCheck::Drops)
+        } else {
+            None
+        }
     }
 
     /// Local variables (and `self`) visible here, outermost first, without duplicates.

@@ -10,9 +10,9 @@ use syn::{Expr, Stmt};
 use crate::code::CrateSources;
 use crate::code::source::{FileId, Location};
 use crate::code::{
-    Code, RunnableCode, Scope, branch_values, closure_parameters, header, is_compound_assignment,
-    let_bindings, macro_arguments, may_call, pattern_bindings, self_field, start_line,
-    variables_used, walk_runnable_code,
+    AfterCheck, Code, RunnableCode, Scope, branch_values, closure_parameters, header,
+    is_compound_assignment, let_bindings, macro_arguments, may_call, pattern_bindings, self_field,
+    start_line, variables_used, walk_runnable_code,
 };
 
 /// What one location does with variables.
@@ -30,7 +30,7 @@ pub struct Facts {
     pub entry: bool,
     /// Its function is one a failed check runs after checking (see
     /// `Scope::after_checks`: `Debug::fmt`, `Drop::drop`...).
-    pub after_checks: bool,
+    pub after_checks: Option<AfterCheck>,
     /// The parameters of its function that are mutable references and
     /// that it writes through: what the caller sees of the call besides
     /// the value returned.

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::code::AfterCheck;
 use crate::code::source::Location;
 use crate::localize::dependence::facts::Facts;
 
@@ -57,9 +58,9 @@ pub struct Run<'a> {
     written_back: Vec<usize>,
     /// When the run ended in code a failed check runs after checking
     /// (`Debug::fmt`: a failed `assert_eq!` prints its operands; `drop`:
-    /// the unwinding drops them) and what that called, the last execution
-    /// before that.
-    before_epilogue: Option<usize>,
+    /// the unwinding drops them) and what that called, the last executions
+    /// before it and before its printing (see `Epilogue`).
+    before_epilogue: Vec<usize>,
 }
 
 /// One activation of a function in the trace.
@@ -68,6 +69,18 @@ struct Frame<'a> {
     positions: Vec<usize>,
     /// The position of the statement that called it.
     caller: Option<usize>,
+}
+
+/// Where a trace's epilogue begins, the code a failed check runs after
+/// checking: from `suffix` on, every position runs in a function that
+/// prints (a formatting trait's `fmt`) or drops (`Drop::drop`), or in what
+/// one called; `prints` is its first call of a `fmt`. Callers are
+/// inferred (a drop early on may seem to call all that follows), and
+/// drops run anywhere: the printing is where it surely begins.
+#[derive(Debug, Clone, Copy)]
+struct Epilogue {
+    suffix: usize,
+    prints: usize,
 }
 
 /// The trace cut into function activations.
@@ -141,11 +154,9 @@ impl<'a> Activations<'a> {
         frame
     }
 
-    /// Where the trace's epilogue begins (see `Run::before_epilogue`):
-    /// every position from there on runs in a function a failed check runs
-    /// after checking or in what one called. `None` when the trace does not
-    /// end so, or is nothing else.
-    fn epilogue(&self, trace: &[Location], facts: &BTreeMap<Location, Facts>) -> Option<usize> {
+    /// The trace's epilogue (see `Epilogue`), if it ends in one that
+    /// prints and something ran before it.
+    fn epilogue(&self, trace: &[Location], facts: &BTreeMap<Location, Facts>) -> Option<Epilogue> {
         let mut frame_of = vec![0; trace.len()];
         for (f, frame) in self.frames.iter().enumerate() {
             for &p in &frame.positions {
@@ -153,19 +164,26 @@ impl<'a> Activations<'a> {
             }
         }
         // Frames begin in order: a caller's frame comes before its callee's.
+        let own = |frame: &Frame| {
+            (frame.positions.first())
+                .and_then(|&p| facts.get(&trace[p]))
+                .and_then(|facts| facts.after_checks)
+        };
         let mut after = vec![false; self.frames.len()];
         for (f, frame) in self.frames.iter().enumerate() {
-            let own = (frame.positions.first())
-                .and_then(|&p| facts.get(&trace[p]))
-                .is_some_and(|facts| facts.after_checks);
             let called = frame.caller.is_some_and(|q| after[frame_of[q]]);
-            after[f] = own || called;
+            after[f] = own(frame).is_some() || called;
         }
-        let tail = (0..trace.len())
+        let suffix = (0..trace.len())
             .rev()
             .take_while(|&p| after[frame_of[p]])
             .last()?;
-        (tail > 0).then_some(tail)
+        let prints = (self.frames.iter())
+            .filter(|frame| own(frame) == Some(AfterCheck::Prints))
+            .filter_map(|frame| frame.positions.first().copied())
+            .filter(|&p| p >= suffix)
+            .min()?;
+        (prints > 0).then_some(Epilogue { suffix, prints })
     }
 
     /// What each activation leaves its caller through its `&mut`
@@ -391,7 +409,13 @@ impl<'a> Run<'a> {
         }
         .of_every_execution();
         let last = trace.iter().enumerate().map(|(p, l)| (l, p)).collect();
-        let before_epilogue = activations.epilogue(trace, facts).map(|tail| tail - 1);
+        let mut before_epilogue: Vec<usize> = (activations.epilogue(trace, facts))
+            .map(|e| [e.suffix.checked_sub(1), Some(e.prints - 1)])
+            .into_iter()
+            .flatten()
+            .flatten()
+            .collect();
+        before_epilogue.dedup();
         // The run ended in the innermost active frame.
         let written_back = activations
             .stack
@@ -435,7 +459,7 @@ impl<'a> Run<'a> {
     pub fn slice(&self, checks_lent: impl FnOnce() -> bool) -> BTreeSet<Location> {
         let mut taken = vec![false; self.trace.len()];
         let mut work: Vec<usize> = self.trace.len().checked_sub(1).into_iter().collect();
-        work.extend(self.before_epilogue);
+        work.extend(&self.before_epilogue);
         if !self.written_back.is_empty() && checks_lent() {
             work.extend(&self.written_back);
         }
@@ -451,27 +475,33 @@ impl<'a> Run<'a> {
     }
 }
 
-/// The locations a failing run executed only in its epilogue, the code a
-/// failed check runs after checking (see `Run::before_epilogue`): the
-/// crate's `Debug` that printed the values a failed `assert_eq!` compared,
-/// what it called, their drops. Its passing runs never print them: counted
-/// as the failing run's, they would look like the failure's own code.
+/// The locations of formatting `fmt`s a failing run executed only in its
+/// epilogue (see `Run::before_epilogue`): the crate's `Debug` that printed
+/// the values a failed `assert_eq!` compared. Its passing runs never print
+/// them: counted as the failing run's, they would look like the failure's
+/// own code. (What they called is left counted: the epilogue's start is
+/// inferred, and the code it calls may be the crate's computation too.)
 /// None for a trace the ring cut short (`full`): what it ran first is lost.
 pub fn epilogue_only(
     trace: &[Location],
     facts: &BTreeMap<Location, Facts>,
     full: bool,
 ) -> BTreeSet<Location> {
-    let tail = (!full)
+    let epilogue = (!full)
         .then(|| Activations::of(trace, facts).epilogue(trace, facts))
         .flatten();
-    let Some(tail) = tail else {
+    let Some(Epilogue { prints: tail, .. }) = epilogue else {
         return BTreeSet::new();
     };
     let before: BTreeSet<&Location> = trace[..tail].iter().collect();
     trace[tail..]
         .iter()
         .filter(|l| !before.contains(l))
+        .filter(|l| {
+            facts
+                .get(l)
+                .is_some_and(|f| f.after_checks == Some(AfterCheck::Prints))
+        })
         .copied()
         .collect()
 }

@@ -3,8 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Dependency, Facts, Run, backward_slice, epilogue_only, statement_facts};
-use crate::code::CrateSources;
 use crate::code::source::{FileId, Location};
+use crate::code::{AfterCheck, CrateSources};
 
 fn facts_of(text: &str) -> BTreeMap<Location, Facts> {
     let sources = CrateSources::of_one_file(text);
@@ -438,12 +438,13 @@ fn a_value_chosen_by_branches_and_taken_by_a_method_goes_into_its_receiver() {
 /// the values compared.
 #[test]
 fn a_run_that_ends_printing_values_is_sliced_from_before_too() {
-    let text = "use std::fmt;\nstruct N(u8);\nfn triple(x: u8) -> u8 {\n    let y = x * 3;\n    y\n}\nimpl fmt::Debug for N {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        let shown = self.0;\n        write!(f, \"{}\", shown)\n    }\n}\nimpl N {\n    fn fmt(&self) -> u8 {\n        self.0\n    }\n}\nimpl Drop for N {\n    fn drop(&mut self) {\n        self.0 = 0;\n    }\n}\n";
+    let text = "use std::fmt;\nstruct N(u8);\nfn triple(x: u8) -> u8 {\n    let y = x * 3;\n    y\n}\nimpl fmt::Debug for N {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        let shown = self.0;\n        write!(f, \"{}\", shown)\n    }\n}\nimpl N {\n    fn fmt(&self) -> u8 {\n        self.0\n    }\n}\nimpl Drop for N {\n    fn drop(&mut self) {\n        std::mem::take(&mut self.0);\n    }\n}\n";
     let facts = facts_of(text);
-    assert!(facts[&at(9)].after_checks && facts[&at(20)].after_checks);
-    assert!(!facts[&at(4)].after_checks);
+    assert_eq!(facts[&at(9)].after_checks, Some(AfterCheck::Prints));
+    assert_eq!(facts[&at(20)].after_checks, Some(AfterCheck::Drops));
+    assert_eq!(facts[&at(4)].after_checks, None);
     assert!(
-        !facts[&at(15)].after_checks,
+        facts[&at(15)].after_checks.is_none(),
         "an inherent `fmt` writes nothing out"
     );
     // N(triple(1)), then the Debug of both operands, then a drop.
@@ -454,7 +455,14 @@ fn a_run_that_ends_printing_values_is_sliced_from_before_too() {
     );
     // What the epilogue ran and nothing before it did: not the failure's
     // own code (passing runs never print it).
-    assert_eq!(lines(&epilogue_only(&trace, &facts, false)), [9, 10, 20]);
+    assert_eq!(lines(&epilogue_only(&trace, &facts, false)), [9, 10]);
+    // A drop that ran before adopts what follows (callers are inferred):
+    // the epilogue still begins where the printing does.
+    let dropped_first = [at(20), at(4), at(5), at(9), at(10), at(20)];
+    assert_eq!(
+        lines(&Run::new(&dropped_first, &facts).slice(|| false)),
+        [4, 5, 9, 10, 20]
+    );
     assert!(
         epilogue_only(&trace, &facts, true).is_empty(),
         "a cut trace"
