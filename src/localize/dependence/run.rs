@@ -481,7 +481,11 @@ impl<'a> Run<'a> {
 /// them: counted as the failing run's, they would look like the failure's
 /// own code. (What they called is left counted: the epilogue's start is
 /// inferred, and the code it calls may be the crate's computation too.)
-/// None for a trace the ring cut short (`full`): what it ran first is lost.
+/// None for a trace the ring cut short (`full`): what it ran first is lost;
+/// and none unless the run ended in a `fmt` or a `drop` itself: a `fmt`
+/// whose last statement calls seems to call whatever runs next (callers
+/// are inferred), so a `to_string()` computed early would seem to begin
+/// an epilogue that runs to a plain computation's end.
 pub fn epilogue_only(
     trace: &[Location],
     facts: &BTreeMap<Location, Facts>,
@@ -490,7 +494,10 @@ pub fn epilogue_only(
     let epilogue = (!full)
         .then(|| Activations::of(trace, facts).epilogue(trace, facts))
         .flatten();
-    let Some(Epilogue { prints: tail, .. }) = epilogue else {
+    let ends_own = (trace.last())
+        .and_then(|last| facts.get(last))
+        .is_some_and(|f| f.after_checks.is_some());
+    let Some(Epilogue { prints: tail, .. }) = epilogue.filter(|_| ends_own) else {
         return BTreeSet::new();
     };
     let before: BTreeSet<&Location> = trace[..tail].iter().collect();

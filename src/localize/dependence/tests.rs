@@ -469,6 +469,11 @@ fn a_run_that_ends_printing_values_is_sliced_from_before_too() {
     );
     let printed_early = [at(9), at(10), at(4), at(5), at(9), at(10)];
     assert!(epilogue_only(&printed_early, &facts, false).is_empty());
+    // A `to_string()` in the computation, then more of it: the `fmt` whose
+    // last statement calls seems to call what follows; the run did not end
+    // printing, and nothing is taken out.
+    let computed = [at(4), at(5), at(9), at(10), at(4), at(5)];
+    assert!(epilogue_only(&computed, &facts, false).is_empty());
     // A test of the Debug output itself ends there too: its slice is kept.
     let printed = [at(9), at(10)];
     assert_eq!(lines(&Run::new(&printed, &facts).slice(|| false)), [9, 10]);
