@@ -302,9 +302,10 @@ fn test_slices(
         .collect()
 }
 
-/// What each traced failing test ran only printing or dropping the values
-/// it checked, after the check failed (see `dependence::epilogue_only`).
-pub fn printing_only(
+/// The lines of formatting `fmt`s each traced failing test ran only to
+/// print the values its failed check compared (see
+/// `dependence::epilogue_only`).
+fn printing_only(
     baseline: &Baseline,
     facts: &BTreeMap<Location, Facts>,
 ) -> BTreeMap<TestId, BTreeSet<Location>> {

@@ -414,25 +414,20 @@ mod tests {
         // diffy: `Both` sliced `theirs`; the fix slices `ours`, and the
         // `Theirs` arm above rightly keeps `theirs`.
         let text = "fn out(r: R) {\n    match r {\n        R::Theirs(range) => {\n            output.extend(theirs[range.range()].iter().copied());\n        }\n        R::Both(range, _) => {\n            output.extend(theirs[range.range()].iter().copied());\n        }\n    }\n}\n";
-        let o = originals(text);
-        let at = text.rfind("theirs[").unwrap();
-        let fix = Candidate::from_edits([PatchEdit {
-            file: crate::code::source::FileId::new(0),
-            edit: crate::code::source::Edit::replace(at..at + 6, "ours"),
-            operator: Operator::Identifier,
-            line: 7,
-        }]);
-        assert_eq!(alike_left(&fix, &o), None);
+        // `theirs` on the `Both` arm's line (7) made `ours`.
+        let fix = |text: &str| {
+            let at = text.rfind("theirs[").unwrap();
+            Candidate::from_edits([PatchEdit {
+                file: crate::code::source::FileId::new(0),
+                edit: crate::code::source::Edit::replace(at..at + 6, "ours"),
+                operator: Operator::Identifier,
+                line: 7,
+            }])
+        };
+        assert_eq!(alike_left(&fix(text), &originals(text)), None);
         // Under an arm that names something else, the line counts.
         let other = text.replace("R::Theirs(range)", "R::Left(range)");
-        let at = other.rfind("theirs[").unwrap();
-        let fix = Candidate::from_edits([PatchEdit {
-            file: crate::code::source::FileId::new(0),
-            edit: crate::code::source::Edit::replace(at..at + 6, "ours"),
-            operator: Operator::Identifier,
-            line: 7,
-        }]);
-        assert_eq!(alike_left(&fix, &originals(&other)), Some(4));
+        assert_eq!(alike_left(&fix(&other), &originals(&other)), Some(4));
     }
 
     #[test]
