@@ -216,6 +216,21 @@ impl<H: RunnableCode> Walker<'_, H> {
     }
 
     /// Visits `node` with `location` as the current location.
+    /// Walks an `impl` (or a trait) with what `self` is and the trait it
+    /// implements, then restores the outer ones.
+    fn in_impl(
+        &mut self,
+        self_type: Option<String>,
+        implements: Option<String>,
+        walk: impl FnOnce(&mut Self),
+    ) {
+        let outer_type = std::mem::replace(&mut self.scope.self_type, self_type);
+        let outer_trait = std::mem::replace(&mut self.scope.implements, implements);
+        walk(self);
+        self.scope.self_type = outer_type;
+        self.scope.implements = outer_trait;
+    }
+
     fn at_location(&mut self, location: Option<u32>, walk: impl FnOnce(&mut Self)) {
         let outer = self.scope.location;
         if let Some(line) = location {
@@ -276,22 +291,17 @@ impl<'ast, H: RunnableCode> Visit<'ast> for Walker<'_, H> {
     }
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
-        let outer = std::mem::replace(&mut self.scope.self_type, type_name(&item.self_ty));
-        let trait_name = (item.trait_.as_ref())
+        let implements = (item.trait_.as_ref())
             .and_then(|(path, _)| path.segments.last())
             .map(|segment| segment.ident.to_string());
-        let outer_trait = std::mem::replace(&mut self.scope.implements, trait_name);
-        visit::visit_item_impl(self, item);
-        self.scope.self_type = outer;
-        self.scope.implements = outer_trait;
+        self.in_impl(type_name(&item.self_ty), implements, |this| {
+            visit::visit_item_impl(this, item)
+        });
     }
 
     fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
-        let outer = self.scope.self_type.take();
-        let outer_trait = self.scope.implements.take();
-        visit::visit_item_trait(self, item);
-        self.scope.self_type = outer;
-        self.scope.implements = outer_trait;
+        // A trait's default methods have no `self` type of their own.
+        self.in_impl(None, None, |this| visit::visit_item_trait(this, item));
     }
 
     fn visit_impl_item(&mut self, item: &'ast syn::ImplItem) {

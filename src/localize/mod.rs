@@ -23,14 +23,14 @@ pub use tree::Tree;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
+use crate::baseline::Baseline;
 use crate::baseline::Predicate;
-use crate::baseline::{Baseline, TRACE_CAPACITY};
 use crate::cargo::TestId;
 use crate::cargo::Verdict;
 use crate::code::source::Location;
 use crate::evaluate;
 use crate::exit::Result;
-use crate::localize::dependence::{Facts, backward_slice, epilogue_only, statement_facts};
+use crate::localize::dependence::{Facts, statement_facts};
 use crate::localize::evidence::line_evidence;
 use crate::localize::groups::failure_groups;
 use crate::localize::mutants::{Mutants, run_mutants};
@@ -171,7 +171,7 @@ impl Localization {
 /// The spectrum of the baseline's passing tests and, of its failing ones,
 /// those in `failing` (all of them for `None`). A constant in `data` counts
 /// as executed by every test that executed a line that names it; a line a
-/// failing test ran only `printing` (see `printing_only`), as not executed
+/// failing test ran only `printing` (see `Traced`), as not executed
 /// by it.
 pub fn spectrum_of(
     baseline: &Baseline,
@@ -216,9 +216,8 @@ pub fn localize(
     } else {
         BTreeMap::new()
     };
-    let slices = test_slices(baseline, &facts, &data);
-    let printing = printing_only(baseline, &facts);
-    let spectrum = spectrum_of(baseline, None, &data, &printing);
+    let traced = Traced::of(baseline, &facts, &data);
+    let spectrum = spectrum_of(baseline, None, &data, &traced.printing);
     let plain = rank_suspects(&spectrum, settings.metric);
     let switching = if settings.switching {
         switch_predicates(baseline, &groups, &plain, settings, console, budget)?
@@ -229,10 +228,6 @@ pub fn localize(
         }
     };
     let critical = switching.critical;
-    let traced = Traced {
-        slices: &slices,
-        printing: &printing,
-    };
     let mut rankings = rank_groups(baseline, groups, critical, &traced, &data, settings);
     let mut overall = rank_overall(&spectrum, &rankings, settings.metric);
     let mutants = if settings.mutation {
@@ -278,50 +273,37 @@ fn announce_groups(groups: &[FailureGroup], console: &Console) {
     }
 }
 
-/// The dynamic slice of each traced failing test. A constant's value flows
-/// into every line that reads it: it is in a slice that holds one of those
-/// lines.
-fn test_slices(
-    baseline: &Baseline,
-    facts: &BTreeMap<Location, Facts>,
-    data: &[Constant],
-) -> BTreeMap<TestId, BTreeSet<Location>> {
-    baseline
-        .traces
-        .iter()
-        .map(|(&test, trace)| {
-            let mut slice = backward_slice(trace, facts, || checks_lent(baseline, test));
+/// What the traced failing runs give the ranking, per test: the dynamic
+/// slice (a constant's value flows into every line that reads it: it is
+/// in a slice that holds one of those lines), and the lines of formatting
+/// `fmt`s the test ran only to print the values its failed check compared
+/// (see `Run::printed_only`), not counted as its own.
+#[derive(Default)]
+struct Traced {
+    slices: BTreeMap<TestId, BTreeSet<Location>>,
+    printing: BTreeMap<TestId, BTreeSet<Location>>,
+}
+
+impl Traced {
+    fn of(baseline: &Baseline, facts: &BTreeMap<Location, Facts>, data: &[Constant]) -> Traced {
+        let mut traced = Traced::default();
+        for (&test, trace) in &baseline.traces {
+            let run = Run::new(trace, facts);
+            let mut slice = run.slice(|| checks_lent(baseline, test));
             let read: Vec<Location> = data
                 .iter()
                 .filter(|c| !c.read_at.is_disjoint(&slice))
                 .map(|c| c.location)
                 .collect();
             slice.extend(read);
-            (test, slice)
-        })
-        .collect()
-}
-
-/// The lines of formatting `fmt`s each traced failing test ran only to
-/// print the values its failed check compared (see
-/// `dependence::epilogue_only`).
-fn printing_only(
-    baseline: &Baseline,
-    facts: &BTreeMap<Location, Facts>,
-) -> BTreeMap<TestId, BTreeSet<Location>> {
-    (baseline.traces.iter())
-        .map(|(&test, trace)| {
-            let full = trace.len() >= TRACE_CAPACITY;
-            (test, epilogue_only(trace, facts, full))
-        })
-        .filter(|(_, printed)| !printed.is_empty())
-        .collect()
-}
-
-/// What the traced failing runs give each group's ranking.
-struct Traced<'a> {
-    slices: &'a BTreeMap<TestId, BTreeSet<Location>>,
-    printing: &'a BTreeMap<TestId, BTreeSet<Location>>,
+            traced.slices.insert(test, slice);
+            let printed = run.printed_only(facts);
+            if !printed.is_empty() {
+                traced.printing.insert(test, printed);
+            }
+        }
+        traced
+    }
 }
 
 /// Switches the conditions the failing tests of `groups` evaluate, those
@@ -405,7 +387,7 @@ fn rank_groups(
             let crash = crash_of(baseline, &group).filter(|_| settings.crash);
             let crash_lines: BTreeSet<Location> = crash.iter().map(|c| c.location).collect();
             let suspects = rank_refined(
-                &spectrum_of(baseline, Some(&group.tests), data, traced.printing),
+                &spectrum_of(baseline, Some(&group.tests), data, &traced.printing),
                 settings.metric,
                 &Marks {
                     slice: Some(&slice),

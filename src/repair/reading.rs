@@ -207,7 +207,7 @@ fn named_by_arm(text: &str, line: &Range<usize>, kept: &str) -> bool {
         .map_or(0, |i| i + 1);
     let pattern = [&text[line.clone()], &text[above..line.start]]
         .into_iter()
-        .find_map(|line| line.find("=>").map(|arrow| &line[..arrow]));
+        .find_map(|text| text.find("=>").map(|arrow| &text[..arrow]));
     pattern.is_some_and(|pattern| lexed(pattern).any(|(token, _)| folded(token) == kept))
 }
 

@@ -15,4 +15,4 @@ mod run;
 mod tests;
 
 pub use facts::{Facts, statement_facts};
-pub use run::{Dependency, Run, backward_slice, epilogue_only};
+pub use run::{Dependency, Run};

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::baseline::TRACE_CAPACITY;
 use crate::code::AfterCheck;
 use crate::code::source::Location;
 use crate::localize::dependence::facts::Facts;
@@ -56,11 +57,11 @@ pub struct Run<'a> {
     /// The last writes back to the caller of the activation the run ended
     /// in (through its `&mut` parameters).
     written_back: Vec<usize>,
-    /// When the run ended in code a failed check runs after checking
-    /// (`Debug::fmt`: a failed `assert_eq!` prints its operands; `drop`:
-    /// the unwinding drops them) and what that called, the last executions
-    /// before it and before its printing (see `Epilogue`).
-    before_epilogue: Vec<usize>,
+    /// Where the run's epilogue begins, when it ended in code a failed
+    /// check runs after checking (`Debug::fmt`: a failed `assert_eq!`
+    /// prints its operands; `drop`: the unwinding drops them) and what that
+    /// called (see `Epilogue`).
+    epilogue: Option<Epilogue>,
 }
 
 /// One activation of a function in the trace.
@@ -409,13 +410,7 @@ impl<'a> Run<'a> {
         }
         .of_every_execution();
         let last = trace.iter().enumerate().map(|(p, l)| (l, p)).collect();
-        let mut before_epilogue: Vec<usize> = (activations.epilogue(trace, facts))
-            .map(|e| [e.suffix.checked_sub(1), Some(e.prints - 1)])
-            .into_iter()
-            .flatten()
-            .flatten()
-            .collect();
-        before_epilogue.dedup();
+        let epilogue = activations.epilogue(trace, facts);
         // The run ended in the innermost active frame.
         let written_back = activations
             .stack
@@ -427,7 +422,7 @@ impl<'a> Run<'a> {
             dependencies,
             last,
             written_back,
-            before_epilogue,
+            epilogue,
         }
     }
 
@@ -459,7 +454,11 @@ impl<'a> Run<'a> {
     pub fn slice(&self, checks_lent: impl FnOnce() -> bool) -> BTreeSet<Location> {
         let mut taken = vec![false; self.trace.len()];
         let mut work: Vec<usize> = self.trace.len().checked_sub(1).into_iter().collect();
-        work.extend(&self.before_epilogue);
+        // Before the epilogue, and before its printing (`prints` > 0).
+        if let Some(epilogue) = &self.epilogue {
+            work.extend(epilogue.suffix.checked_sub(1));
+            work.push(epilogue.prints - 1);
+        }
         if !self.written_back.is_empty() && checks_lent() {
             work.extend(&self.written_back);
         }
@@ -473,51 +472,29 @@ impl<'a> Run<'a> {
         }
         slice
     }
-}
 
-/// The locations of formatting `fmt`s a failing run executed only in its
-/// epilogue (see `Run::before_epilogue`): the crate's `Debug` that printed
-/// the values a failed `assert_eq!` compared. Its passing runs never print
-/// them: counted as the failing run's, they would look like the failure's
-/// own code. (What they called is left counted: the epilogue's start is
-/// inferred, and the code it calls may be the crate's computation too.)
-/// None for a trace the ring cut short (`full`): what it ran first is lost;
-/// and none unless the run ended in a `fmt` or a `drop` itself: a `fmt`
-/// whose last statement calls seems to call whatever runs next (callers
-/// are inferred), so a `to_string()` computed early would seem to begin
-/// an epilogue that runs to a plain computation's end.
-pub fn epilogue_only(
-    trace: &[Location],
-    facts: &BTreeMap<Location, Facts>,
-    full: bool,
-) -> BTreeSet<Location> {
-    let epilogue = (!full)
-        .then(|| Activations::of(trace, facts).epilogue(trace, facts))
-        .flatten();
-    let ends_own = (trace.last())
-        .and_then(|last| facts.get(last))
-        .is_some_and(|f| f.after_checks.is_some());
-    let Some(Epilogue { prints: tail, .. }) = epilogue.filter(|_| ends_own) else {
-        return BTreeSet::new();
-    };
-    let before: BTreeSet<&Location> = trace[..tail].iter().collect();
-    trace[tail..]
-        .iter()
-        .filter(|l| !before.contains(l))
-        .filter(|l| {
-            facts
-                .get(l)
-                .is_some_and(|f| f.after_checks == Some(AfterCheck::Prints))
-        })
-        .copied()
-        .collect()
-}
-
-/// The dynamic backward slice of a failing run's trace (see [`Run::slice`]).
-pub fn backward_slice(
-    trace: &[Location],
-    facts: &BTreeMap<Location, Facts>,
-    checks_lent: impl FnOnce() -> bool,
-) -> BTreeSet<Location> {
-    Run::new(trace, facts).slice(checks_lent)
+    /// The locations of formatting `fmt`s the run executed only in its
+    /// epilogue: the crate's `Debug` that printed the values a failed
+    /// `assert_eq!` compared. Passing runs never print them: counted as the
+    /// failing run's, they would look like the failure's own code. (What
+    /// they called is left counted: the epilogue's start is inferred, and
+    /// the code it calls may be the crate's computation too.) None for a
+    /// trace the ring cut short (`TRACE_CAPACITY`): what it ran first is
+    /// lost; and none unless the run ended in a `fmt` or a `drop` itself: a
+    /// `fmt` whose last statement calls seems to call whatever runs next
+    /// (callers are inferred), so a `to_string()` computed early would seem
+    /// to begin an epilogue that runs to a plain computation's end.
+    pub fn printed_only(&self, facts: &BTreeMap<Location, Facts>) -> BTreeSet<Location> {
+        let after_checks = |at: &Location| facts.get(at).and_then(|f| f.after_checks);
+        let ends_own = self.trace.last().and_then(after_checks).is_some();
+        let cut = self.trace.len() >= TRACE_CAPACITY;
+        let Some(Epilogue { prints, .. }) = self.epilogue.filter(|_| ends_own && !cut) else {
+            return BTreeSet::new();
+        };
+        let before: BTreeSet<&Location> = self.trace[..prints].iter().collect();
+        (self.trace[prints..].iter())
+            .filter(|at| !before.contains(at) && after_checks(at) == Some(AfterCheck::Prints))
+            .copied()
+            .collect()
+    }
 }

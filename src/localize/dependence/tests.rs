@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Dependency, Facts, Run, backward_slice, epilogue_only, statement_facts};
+use super::{Dependency, Facts, Run, statement_facts};
+use crate::baseline::TRACE_CAPACITY;
 use crate::code::source::{FileId, Location};
 use crate::code::{AfterCheck, CrateSources};
 
@@ -13,6 +14,20 @@ fn facts_of(text: &str) -> BTreeMap<Location, Facts> {
 
 fn at(line: u32) -> Location {
     Location::new(FileId::new(0), line)
+}
+
+/// The dynamic backward slice of a failing run's trace.
+fn backward_slice(
+    trace: &[Location],
+    facts: &BTreeMap<Location, Facts>,
+    checks_lent: impl FnOnce() -> bool,
+) -> BTreeSet<Location> {
+    Run::new(trace, facts).slice(checks_lent)
+}
+
+/// What the run of `trace` ran only to print (see `Run::printed_only`).
+fn printed_only(trace: &[Location], facts: &BTreeMap<Location, Facts>) -> Vec<u32> {
+    lines(&Run::new(trace, facts).printed_only(facts))
 }
 
 fn lines(set: &BTreeSet<Location>) -> Vec<u32> {
@@ -455,27 +470,28 @@ fn a_run_that_ends_printing_values_is_sliced_from_before_too() {
     );
     // What the epilogue ran and nothing before it did: not the failure's
     // own code (passing runs never print it).
-    assert_eq!(lines(&epilogue_only(&trace, &facts, false)), [9, 10]);
-    // A drop that ran before adopts what follows (callers are inferred):
-    // the epilogue still begins where the printing does.
+    assert_eq!(printed_only(&trace, &facts), [9, 10]);
+    // A drop that ran first seems to call all that follows (callers are
+    // inferred): the printing is still found, and taken out.
     let dropped_first = [at(20), at(4), at(5), at(9), at(10), at(20)];
+    assert_eq!(printed_only(&dropped_first, &facts), [9, 10]);
     assert_eq!(
         lines(&Run::new(&dropped_first, &facts).slice(|| false)),
         [4, 5, 9, 10, 20]
     );
-    assert!(
-        epilogue_only(&trace, &facts, true).is_empty(),
-        "a cut trace"
-    );
+    // A trace the ring cut short may have lost what ran first.
+    let mut cut = vec![at(4); TRACE_CAPACITY];
+    cut.extend(trace);
+    assert_eq!(printed_only(&cut, &facts), [] as [u32; 0], "a cut trace");
     let printed_early = [at(9), at(10), at(4), at(5), at(9), at(10)];
-    assert!(epilogue_only(&printed_early, &facts, false).is_empty());
+    assert_eq!(printed_only(&printed_early, &facts), [] as [u32; 0]);
     // A `to_string()` in the computation, then more of it: the `fmt` whose
     // last statement calls seems to call what follows; the run did not end
     // printing, and nothing is taken out.
     let computed = [at(4), at(5), at(9), at(10), at(4), at(5)];
-    assert!(epilogue_only(&computed, &facts, false).is_empty());
+    assert_eq!(printed_only(&computed, &facts), [] as [u32; 0]);
     // A test of the Debug output itself ends there too: its slice is kept.
     let printed = [at(9), at(10)];
     assert_eq!(lines(&Run::new(&printed, &facts).slice(|| false)), [9, 10]);
-    assert!(epilogue_only(&printed, &facts, false).is_empty());
+    assert_eq!(printed_only(&printed, &facts), [] as [u32; 0]);
 }
