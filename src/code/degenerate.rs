@@ -6,7 +6,9 @@
 //! `if` right after a guard of the same condition that leaves the block:
 //! never true where it is tested), an arm whose every variant an earlier
 //! arm matches whole (never reached), a comparison of a value with itself
-//! (`start > start`: rust-lapper's bounds check made always false).
+//! (`start > start`: rust-lapper's bounds check made always false), a
+//! condition joined with one it implies or that implies it (`*d < after &&
+//! *d <= after`: one of the two decides nothing).
 //!
 //! Read from the syntax of one file; a patch makes code degenerate when the
 //! patched file has such code the original does not (see [`made_degenerate`]).
@@ -48,6 +50,10 @@ pub enum Degenerate {
     /// The `||` (or `&&`) at `line` joins a condition with its negation
     /// (`a || !a`): always true (always false).
     Tautology { line: u32 },
+    /// The `&&` (or `||`) chain at `line` joins a condition with one it
+    /// implies or that implies it (`a < b && a <= b`, `a && a`): one of
+    /// them decides nothing.
+    Redundant { line: u32 },
     /// The comparison at `line` compares a value with itself (`a > a`):
     /// its outcome no longer depends on the value.
     SelfCompared { line: u32 },
@@ -85,6 +91,9 @@ impl Degenerate {
             Degenerate::Tautology { line } => format!(
                 "the condition at line {line} joins a condition with its negation (`a || !a`): it no longer depends on either"
             ),
+            Degenerate::Redundant { line } => format!(
+                "the condition at line {line} joins a condition with one it implies (`a < b && a <= b`): one of the two decides nothing"
+            ),
             Degenerate::SelfApplied { line } => format!(
                 "the operation at line {line} takes a value with itself: its result no longer depends on the value"
             ),
@@ -106,6 +115,7 @@ impl Degenerate {
             Degenerate::Asymmetric { .. } => "asymmetric",
             Degenerate::Irreflexive { .. } => "irreflexive",
             Degenerate::Tautology { .. } => "tautology",
+            Degenerate::Redundant { .. } => "redundant",
             Degenerate::SelfCompared { .. } => "self-compared",
             Degenerate::SelfApplied { .. } => "self-applied",
             Degenerate::Constant { .. } => "constant",
@@ -181,6 +191,9 @@ impl<'ast> Visit<'ast> for Finder {
             Expr::While(w) if endless(w) => self.note(w, Degenerate::Endless { line: line(w) }),
             Expr::Binary(b) if joins_negation(b) => {
                 self.note(b, Degenerate::Tautology { line: line(b) })
+            }
+            Expr::Binary(b) if joins_implied(b) => {
+                self.note(b, Degenerate::Redundant { line: line(b) })
             }
             Expr::Binary(b) if compares_itself(b) => {
                 self.note(b, Degenerate::SelfCompared { line: line(b) })
@@ -640,6 +653,88 @@ fn joins_negation(b: &syn::ExprBinary) -> bool {
         _ => false,
     };
     negation_of(&b.left, &b.right) || negation_of(&b.right, &b.left)
+}
+
+/// Whether `b` is an `&&` (or `||`) chain in which one condition implies
+/// another: the same condition twice, or two comparisons of the same two
+/// values one of which implies the other (`a < b` implies `a <= b`, `a !=
+/// b` and `b > a`), their sides pure.
+fn joins_implied(b: &syn::ExprBinary) -> bool {
+    fn operands<'e>(e: &'e Expr, and: bool, out: &mut Vec<&'e Expr>) {
+        match bare(e) {
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) == and && is_logical(&b.op) => {
+                operands(&b.left, and, out);
+                operands(&b.right, and, out);
+            }
+            other => out.push(other),
+        }
+    }
+    if !is_logical(&b.op) {
+        return false;
+    }
+    let and = matches!(b.op, syn::BinOp::And(_));
+    let mut parts = Vec::new();
+    operands(&b.left, and, &mut parts);
+    operands(&b.right, and, &mut parts);
+    parts.iter().enumerate().any(|(i, p)| {
+        parts[i + 1..]
+            .iter()
+            .any(|q| implies(p, q) || implies(q, p))
+    })
+}
+
+fn is_logical(op: &syn::BinOp) -> bool {
+    matches!(op, syn::BinOp::And(_) | syn::BinOp::Or(_))
+}
+
+/// Whether the condition `p` implies `q`: the same condition, or
+/// comparisons of the same two values (in either order) whose operators
+/// say so.
+fn implies(p: &Expr, q: &Expr) -> bool {
+    fn comparison(e: &Expr) -> Option<(&Expr, &'static str, &Expr)> {
+        let Expr::Binary(b) = bare(e) else {
+            return None;
+        };
+        let op = match b.op {
+            syn::BinOp::Lt(_) => "<",
+            syn::BinOp::Le(_) => "<=",
+            syn::BinOp::Gt(_) => ">",
+            syn::BinOp::Ge(_) => ">=",
+            syn::BinOp::Eq(_) => "==",
+            syn::BinOp::Ne(_) => "!=",
+            _ => return None,
+        };
+        Some((&b.left, op, &b.right))
+    }
+    fn flipped(op: &str) -> &str {
+        match op {
+            "<" => ">",
+            ">" => "<",
+            "<=" => ">=",
+            ">=" => "<=",
+            same => same,
+        }
+    }
+    let stronger = |a: &str, b: &str| {
+        a == b
+            || matches!(
+                (a, b),
+                ("<", "<=" | "!=") | (">", ">=" | "!=") | ("==", "<=" | ">=")
+            )
+    };
+    if itself(p, q) {
+        return true;
+    }
+    let (Some((lp, op_p, rp)), Some((lq, op_q, rq))) = (comparison(p), comparison(q)) else {
+        return false;
+    };
+    if itself(lp, lq) && itself(rp, rq) {
+        stronger(op_p, op_q)
+    } else if itself(lp, rq) && itself(rp, lq) {
+        stronger(op_p, flipped(op_q))
+    } else {
+        false
+    }
 }
 
 /// Whether `b` compares a value with itself (`a > a`, `x.len() == x.len()`;

@@ -45,6 +45,42 @@ fn a_value_each_branch_binds_for_itself_is_not_one_value() {
     );
 }
 
+/// rrule: `if inc { *d <= after }` made `*d < after && *d <= after`
+/// passed every test (it is `*d < after`, written twice).
+#[test]
+fn a_condition_joined_with_one_it_implies_is_degenerate() {
+    let original = "fn f(a: u8, b: u8, c: bool) {\n    if a <= b {\n        g();\n    }\n}\n";
+    let implied = [
+        "a < b && a <= b",
+        "a <= b && a < b",
+        "a <= b && (b > a)",
+        "a == b || a <= b",
+        "c && a < b && a != b",
+        "a < b || c || b > a",
+        "c && c",
+    ];
+    for patched in implied {
+        let text = original.replace("if a <= b {", &format!("if {patched} {{"));
+        assert_eq!(
+            made(original, &text),
+            Some(Degenerate::Redundant { line: 2 }),
+            "{patched}"
+        );
+    }
+    let distinct = [
+        "a < b && a >= b",
+        "a <= b && b <= a",
+        "a < b && c",
+        "a < b || a > b",
+        "a <= b && a < b + 1",
+        "it.next() < b && it.next() <= b",
+    ];
+    for patched in distinct {
+        let text = original.replace("if a <= b {", &format!("if {patched} {{"));
+        assert_eq!(made(original, &text), None, "{patched}");
+    }
+}
+
 /// kurbo: `if need_ends` made `if need_ends || !need_ends` passed
 /// every test.
 #[test]

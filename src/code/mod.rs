@@ -2,7 +2,7 @@
 //! source files, the walk over runnable code (its scopes; the variables,
 //! control flow and tokens of code), unified diffs, where a test
 //! function is written, how usual an edit reads (a token model), where
-//! code panics.
+//! code panics, which private fields the code reads.
 
 mod alike;
 mod const_calls;
@@ -12,6 +12,7 @@ mod degenerate;
 #[cfg(test)]
 mod degenerate_tests;
 mod diff;
+mod fields;
 mod laws;
 mod layout;
 mod macro_body;
@@ -36,6 +37,7 @@ pub use crate_sources::{
 };
 pub use degenerate::{Degenerate, changes_nothing, made_degenerate};
 pub use diff::{FileChange, changed_lines, first_change, hunk_edits, parse_diff, unified_diff};
+pub use fields::made_unread;
 pub use layout::{indentation, outdented};
 pub use macro_body::{MacroSite, PLACEHOLDER, macro_rules};
 pub use naturalness::{TokenModel, lexed};

@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 use crate::code::source::{Edit, FileId, Location, splice};
-use crate::code::{Degenerate, Originals, made_degenerate};
+use crate::code::{Degenerate, Originals, made_degenerate, made_unread};
 
 /// The mutation operators: their identity, which edits carry. What each
 /// one does (where it applies, its edits, its name) is its row of the
@@ -246,6 +246,15 @@ impl Candidate {
         self.texts(originals)
             .iter()
             .find_map(|(file, text)| made_degenerate(originals.text(*file), text))
+    }
+
+    /// The first private field, as `Type::field`, whose last read the
+    /// candidate takes away while the code still sets it (see
+    /// [`made_unread`]).
+    pub fn unread_field(&self, originals: &Originals) -> Option<String> {
+        self.texts(originals)
+            .iter()
+            .find_map(|(file, text)| made_unread(originals.text(*file), text))
     }
 
     /// Every file of the crate by path, with the candidate's edits in place

@@ -77,7 +77,7 @@ type Order = (
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
 /// them as they are).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Measures {
     /// Lines the originally passing tests that reach the edit execute, or
     /// no longer execute, with the patch (summed over those tests); `None`
@@ -154,6 +154,12 @@ pub struct Measures {
     /// none of them (see [`unrelated_condition`]): the check is gone.
     #[serde(default)]
     pub unrelated_condition: bool,
+    /// The private field, as `Type::field`, whose last read it takes away
+    /// while the code still sets it (`if self.eos` made `if
+    /// buf.is_empty()`): the check the field was kept for is gone. Such a
+    /// patch comes with those that leave a line alike.
+    #[serde(default)]
+    pub unread_field: Option<String>,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -204,6 +210,7 @@ pub fn rank_plausible(
                     alike_left: alike_left(&scored.candidate, &originals),
                     contradicted: contradicted(&scored.candidate, &originals),
                     unrelated_condition: unrelated_condition(&scored.candidate, &originals),
+                    unread_field: scored.candidate.unread_field(&originals),
                 },
                 size,
                 scored: scored.clone(),
@@ -302,10 +309,10 @@ fn measure_until_decided(
 
 impl Measures {
     /// Whether the patch reads as half a fix: a line written like an
-    /// edited one left as it was, or a number changed that its message
-    /// still writes.
+    /// edited one left as it was, a number changed that its message still
+    /// writes, or a field still set that nothing reads any more.
     fn half_a_fix(&self) -> bool {
-        self.alike_left.is_some() || self.contradicted.is_some()
+        self.alike_left.is_some() || self.contradicted.is_some() || self.unread_field.is_some()
     }
 
     /// Where these measures put a patch among the plausible ones, the
@@ -487,6 +494,7 @@ mod tests {
                 alike_left: None,
                 contradicted: None,
                 unrelated_condition: false,
+                unread_field: None,
             },
             size,
         };
@@ -558,9 +566,10 @@ mod tests {
             alike_left: None,
             contradicted: None,
             unrelated_condition: false,
+            unread_field: None,
         };
         let with = |change: fn(&mut Measures)| {
-            let mut other = chosen;
+            let mut other = chosen.clone();
             change(&mut other);
             other.behind(&chosen)
         };

@@ -399,6 +399,11 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
                 .to_string(),
         );
     }
+    if let Some(field) = &measures.unread_field {
+        reasons.push(format!(
+            "it takes away the last read of `{field}`, which the code still sets: the check that field was kept for is gone"
+        ));
+    }
     if let Some(line) = measures.contradicted {
         reasons.push(format!(
             "it changes a number that the message at line {line} still writes: the check and its message now disagree"
@@ -452,6 +457,7 @@ mod tests {
                 alike_left: None,
                 contradicted: None,
                 unrelated_condition: false,
+                unread_field: None,
             },
         }
     }

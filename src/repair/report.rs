@@ -328,7 +328,7 @@ impl RepairReport {
                         .iter()
                         .map(|a| AlternativeReport {
                             edits: edit_reports(&a.edits),
-                            measures: a.measures,
+                            measures: a.measures.clone(),
                         })
                         .collect(),
                     sweep_progress: s

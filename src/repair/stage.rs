@@ -557,7 +557,7 @@ impl Reported<'_> {
     fn plausible(&self, alternative: &Alternative) -> Plausible {
         Plausible {
             edits: self.edits(&alternative.scored.candidate),
-            measures: alternative.measures,
+            measures: alternative.measures.clone(),
         }
     }
 }

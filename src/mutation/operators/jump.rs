@@ -5,7 +5,9 @@
 //! when `c` holds (a duplicate skipped whole, not only its first steps);
 //! an `else if` made an `if` of its own (`} else if c {` to `} if c {`: a
 //! case asked also when an earlier branch ran, such as trimming a record
-//! that an earlier branch took as the header).
+//! that an earlier branch took as the header); an `if c { a }` given an
+//! `else` that returns what the function returns elsewhere (`else {
+//! return Err(()); }`: input the loop took no notice of, now refused).
 
 use crate::code::outdented;
 use crate::code::source::Edit;
@@ -16,7 +18,8 @@ use super::guard::returned_values;
 use super::{Context, MutationOperator};
 
 /// Replace `break`, `continue` or `return` by another of them; make a
-/// lone `if` a guard that leaves, an `else if` an `if`.
+/// lone `if` a guard that leaves, or give it an `else` that returns; make
+/// an `else if` an `if`.
 pub(super) struct Jump;
 
 impl MutationOperator for Jump {
@@ -31,7 +34,8 @@ impl MutationOperator for Jump {
     fn applies(&self, kind: &SiteKind) -> bool {
         matches!(kind, SiteKind::Statement(statement)
             if statement.jumps
-                || statement.lone_if.is_some() && !leaves(statement).is_empty()
+                || statement.lone_if.is_some()
+                    && (!leaves(statement).is_empty() || statement.returns.is_some())
                 || !statement.else_ifs.is_empty())
     }
 
@@ -40,7 +44,9 @@ impl MutationOperator for Jump {
             return Vec::new();
         };
         if let Some(lone) = &statement.lone_if {
-            return made_guard(statement, lone, cx.text);
+            let mut made = made_guard(statement, lone, cx.text);
+            made.extend(else_returning(statement, lone, site, cx));
+            return made;
         }
         if !statement.else_ifs.is_empty() {
             let unchained =
@@ -104,6 +110,9 @@ fn leaves(statement: &StatementSite) -> Vec<&'static str> {
 /// `if c { a }` (more statements after it) made `if !c { continue; } a`
 /// (or `return`), its statements moved out one level.
 fn made_guard(statement: &StatementSite, lone: &LoneIf, text: &str) -> Vec<Edit> {
+    if !lone.followed {
+        return Vec::new();
+    }
     // From the start of the body's first line (where it has one of its
     // own), so that every line carries its indentation; the first goes
     // where the `if` was.
@@ -123,6 +132,45 @@ fn made_guard(statement: &StatementSite, lone: &LoneIf, text: &str) -> Vec<Edit>
                 statement.range.clone(),
                 format!("{guard}\n{}{body}", statement.indent),
             )
+        })
+        .collect()
+}
+
+/// `if c { a }` given `else { return v; }`, for each value `v` the
+/// function returns elsewhere or its type offers (see
+/// [`returned_values`]); a function that returns nothing, `else { return;
+/// }` in a loop when nothing follows (where it follows, the guard above
+/// does the same).
+fn else_returning(
+    statement: &StatementSite,
+    lone: &LoneIf,
+    site: &Site,
+    cx: &Context,
+) -> Vec<Edit> {
+    let Some(returns) = statement.returns.as_deref() else {
+        return Vec::new();
+    };
+    let values: Vec<String> = if returns.is_empty() {
+        let alone = statement.in_loop && !lone.followed;
+        alone.then(String::new).into_iter().collect()
+    } else {
+        returned_values(returns, site, cx)
+            .map(|v| format!(" {v}"))
+            .collect()
+    };
+    let indent = &statement.indent;
+    // The `else` block indented as the `if`'s own (two spaces, or four).
+    let line_start = cx.text[..lone.body.start].rfind('\n').map_or(0, |i| i + 1);
+    let inner = match &cx.text[line_start..lone.body.start] {
+        own if own.trim().is_empty() && own.len() > indent.len() => own.to_string(),
+        _ => format!("{indent}    "),
+    };
+    let end = statement.range.end;
+    values
+        .into_iter()
+        .map(|value| {
+            let branch = format!(" else {{\n{inner}return{value};\n{indent}}}");
+            Edit::insert(end, branch)
         })
         .collect()
 }
@@ -151,6 +199,38 @@ mod tests {
         assert_eq!(made, BTreeSet::from(all));
         // The last statement of its block: nothing follows it to skip.
         assert!(outcomes(QUEUE, Operator::Jump, 9).is_empty());
+    }
+
+    #[test]
+    fn a_lone_if_gets_an_else_that_returns_what_the_function_returns_elsewhere() {
+        let hex = "pub fn digits(s: &[u8]) -> Result<usize, ()> {\n    let mut n = 0;\n    for b in s {\n        if *b == b'#' {\n            return Err(());\n        }\n        if b.is_ascii_hexdigit() {\n            n += 1;\n        }\n    }\n    Ok(n)\n}\n";
+        let made = outcomes(hex, Operator::Jump, 7);
+        let refused = hex.replace(
+            "            n += 1;\n        }\n",
+            "            n += 1;\n        } else {\n            return Err(());\n        }\n",
+        );
+        assert!(made.contains(&refused), "{made:?}");
+        // Nothing follows it in the loop: no guard, only `else`s.
+        assert!(made.iter().all(|m| m.contains("} else {")), "{made:?}");
+        // A function that returns nothing: `return` in a loop, when the
+        // `if` ends the loop's body.
+        let made = outcomes(QUEUE, Operator::Jump, 3);
+        assert!(!made.iter().any(|m| m.contains("else")), "{made:?}");
+        let last = "pub fn fill(v: &mut Vec<u8>, s: &[u8]) {\n    for b in s {\n        if *b > 0 {\n            v.push(*b);\n        }\n    }\n}\n";
+        let made = outcomes(last, Operator::Jump, 3);
+        let returned = last.replace(
+            "            v.push(*b);\n        }\n",
+            "            v.push(*b);\n        } else {\n            return;\n        }\n",
+        );
+        assert_eq!(made, BTreeSet::from([returned]));
+        // Indented as the `if`'s own block is.
+        let two = last.replace("    ", "  ");
+        let made = outcomes(&two, Operator::Jump, 3);
+        let returned = two.replace(
+            "      v.push(*b);\n    }\n",
+            "      v.push(*b);\n    } else {\n      return;\n    }\n",
+        );
+        assert_eq!(made, BTreeSet::from([returned]));
     }
 
     #[test]

@@ -259,8 +259,8 @@ pub struct StatementSite {
     /// A block's value that surely is not `()` (a tuple, a call, an
     /// arithmetic expression...): only a valued statement may replace it.
     pub valued: bool,
-    /// An `if` with no `else` (not `if let`) that more statements of its
-    /// block follow: its condition's negation and its block's statements
+    /// An `if` with no `else` (not `if let`): its condition's negation,
+    /// its block's statements, whether more statements of its block follow
     /// (see [`LoneIf`]).
     pub lone_if: Option<LoneIf>,
     /// Of an `if` chain that gives no value, the `else` of each `else if`
@@ -269,15 +269,17 @@ pub struct StatementSite {
     pub else_ifs: Vec<Range<usize>>,
 }
 
-/// `if c { a }` with no `else`, more statements after it: what `jump`
-/// needs to make it a guard that leaves (`if !c { continue; } a`), so that
-/// what follows runs only when `c` does too.
+/// `if c { a }` with no `else`: what `jump` needs to make it a guard that
+/// leaves (`if !c { continue; } a`), so that the statements after it run
+/// only when `c` does too, or to give it an `else` that leaves.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoneIf {
     /// The negation of its condition.
     pub negation: String,
     /// Its block's statements, from the first's start to the last's end.
     pub body: Range<usize>,
+    /// More statements of its block follow it.
+    pub followed: bool,
 }
 
 impl Site {

@@ -70,7 +70,7 @@ impl Collector<'_> {
             self.site_binding(scope, kind, &header.binds);
         }
         let lone_if = match stmt {
-            Stmt::Expr(expr, _) if !self.ends_block(range.end) => self.lone_if(expr),
+            Stmt::Expr(expr, _) => self.lone_if(expr, !self.ends_block(range.end)),
             _ => None,
         };
         let else_ifs = match stmt {
@@ -97,7 +97,7 @@ impl Collector<'_> {
 
     /// `if c { a }` with no `else` and no `let` in `c`, `a` one statement
     /// or more: its condition's negation and its statements' bytes.
-    fn lone_if(&self, expr: &Expr) -> Option<LoneIf> {
+    fn lone_if(&self, expr: &Expr, followed: bool) -> Option<LoneIf> {
         let Expr::If(e) = expr else {
             return None;
         };
@@ -109,6 +109,7 @@ impl Collector<'_> {
         Some(LoneIf {
             negation: negation(&e.cond, self.text),
             body: first.start..last.end,
+            followed,
         })
     }
 
