@@ -116,11 +116,9 @@ fn made_guard(statement: &StatementSite, lone: &LoneIf, text: &str) -> Vec<Edit>
     // From the start of the body's first line (where it has one of its
     // own), so that every line carries its indentation; the first goes
     // where the `if` was.
-    let line_start = text[..lone.body.start].rfind('\n').map_or(0, |i| i + 1);
-    let from = if text[line_start..lone.body.start].trim().is_empty() {
-        line_start
-    } else {
-        lone.body.start
+    let from = match body_indent(lone, text) {
+        Some(own) => lone.body.start - own.len(),
+        None => lone.body.start,
     };
     let moved = outdented(&text[from..lone.body.end], &statement.indent);
     let body = moved.trim_start();
@@ -160,9 +158,8 @@ fn else_returning(
     };
     let indent = &statement.indent;
     // The `else` block indented as the `if`'s own (two spaces, or four).
-    let line_start = cx.text[..lone.body.start].rfind('\n').map_or(0, |i| i + 1);
-    let inner = match &cx.text[line_start..lone.body.start] {
-        own if own.trim().is_empty() && own.len() > indent.len() => own.to_string(),
+    let inner = match body_indent(lone, cx.text) {
+        Some(own) if own.len() > indent.len() => own.to_string(),
         _ => format!("{indent}    "),
     };
     let end = statement.range.end;
@@ -173,6 +170,14 @@ fn else_returning(
             Edit::insert(end, branch)
         })
         .collect()
+}
+
+/// The indentation of the lone `if`'s first statement, when it starts a
+/// line of its own.
+fn body_indent<'t>(lone: &LoneIf, text: &'t str) -> Option<&'t str> {
+    let line_start = text[..lone.body.start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..lone.body.start];
+    before.trim().is_empty().then_some(before)
 }
 
 #[cfg(test)]
