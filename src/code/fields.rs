@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use syn::visit::{self, Visit};
 use syn::{Expr, Member};
 
-use crate::code::tokens::is_compound_assignment;
+use crate::code::tokens::{identifiers_in, is_compound_assignment};
 use crate::code::walk::type_name;
 
 /// The first private field, as `Type::field`, that `original` reads in
@@ -130,18 +130,7 @@ impl<'ast> Visit<'ast> for Uses {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        fn idents(tokens: proc_macro2::TokenStream, out: &mut BTreeSet<String>) {
-            for tree in tokens {
-                match tree {
-                    proc_macro2::TokenTree::Ident(ident) => {
-                        out.insert(ident.to_string());
-                    }
-                    proc_macro2::TokenTree::Group(group) => idents(group.stream(), out),
-                    _ => {}
-                }
-            }
-        }
-        idents(mac.tokens.clone(), &mut self.named_elsewhere);
+        identifiers_in(mac.tokens.clone(), &mut self.named_elsewhere);
     }
 }
 

@@ -46,9 +46,9 @@ pub use scope::{AfterCheck, EnclosingStatement, GivenTo, Scope};
 pub use spans::{Span, Spans};
 pub use test_fn::{TestFunction, find_test_function, line_at};
 pub use tokens::{
-    Mention, is_comparison, is_compound_assignment, is_keyword, macro_arguments, mentions,
-    name_parts, outer_names, path_roots, shape, start_line, text_without_spaces, without_spaces,
-    words,
+    Mention, identifiers_in, is_comparison, is_compound_assignment, is_keyword, macro_arguments,
+    mentions, name_parts, outer_names, path_roots, shape, start_line, text_without_spaces,
+    without_spaces, words,
 };
 pub use variables::{
     Code, closure_parameters, free_variables, let_bindings, pattern_bindings, self_field,

@@ -10,6 +10,20 @@ use quote::ToTokens;
 use syn::punctuated::Punctuated;
 use syn::{Expr, Token};
 
+/// The identifiers of `tokens`, into `out` (keywords among them; not the
+/// words of comments or strings).
+pub fn identifiers_in(tokens: TokenStream, out: &mut BTreeSet<String>) {
+    for token in tokens {
+        match token {
+            TokenTree::Ident(ident) => {
+                out.insert(ident.to_string());
+            }
+            TokenTree::Group(group) => identifiers_in(group.stream(), out),
+            _ => {}
+        }
+    }
+}
+
 /// The words of `text`: its runs of letters, digits and `_` (identifiers,
 /// keywords and numbers; a text match, no parse).
 pub fn words(text: &str) -> impl Iterator<Item = &str> {

@@ -37,7 +37,7 @@ use std::collections::BTreeSet;
 
 use crate::baseline::Baseline;
 use crate::code::source::item_name;
-use crate::code::{CrateSources, KeepConst, walk_runnable_code};
+use crate::code::{CrateSources, KeepConst, identifiers_in, walk_runnable_code};
 use collector::Collector;
 pub use collector::is_atomic;
 pub use conditions::negation;
@@ -120,19 +120,8 @@ pub fn collect_mutation_space(
 
 /// The identifiers of `file`'s code (not of its comments or strings).
 fn identifiers(file: &syn::File) -> BTreeSet<String> {
-    fn walk(tokens: proc_macro2::TokenStream, out: &mut BTreeSet<String>) {
-        for token in tokens {
-            match token {
-                proc_macro2::TokenTree::Ident(ident) => {
-                    out.insert(ident.to_string());
-                }
-                proc_macro2::TokenTree::Group(group) => walk(group.stream(), out),
-                _ => {}
-            }
-        }
-    }
     let mut names = BTreeSet::new();
-    walk(quote::ToTokens::to_token_stream(file), &mut names);
+    identifiers_in(quote::ToTokens::to_token_stream(file), &mut names);
     names
 }
 
