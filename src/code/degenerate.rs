@@ -643,7 +643,7 @@ fn bare(mut e: &Expr) -> &Expr {
 /// Whether `b` is an `||` or `&&` of a condition and its negation
 /// (`a || !a`, `!a && a`; parentheses aside).
 fn joins_negation(b: &syn::ExprBinary) -> bool {
-    if !matches!(b.op, syn::BinOp::Or(_) | syn::BinOp::And(_)) {
+    if !is_logical(&b.op) {
         return false;
     }
     let negation_of = |negated: &Expr, other: &Expr| match bare(negated) {

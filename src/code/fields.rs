@@ -10,7 +10,7 @@
 //! known here), named in a macro's tokens or in a pattern counts as read
 //! wherever it is.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use syn::visit::{self, Visit};
 use syn::{Expr, Member};
@@ -26,8 +26,7 @@ pub fn made_unread(original: &str, patched: &str) -> Option<String> {
     after
         .private
         .iter()
-        .filter(|key| before.reads.get(*key).is_some_and(|n| *n > 0))
-        .filter(|key| after.reads.get(*key).is_none_or(|n| *n == 0))
+        .filter(|key| before.reads.contains(*key) && !after.reads.contains(*key))
         .filter(|key| after.writes.contains(*key))
         .find(|(_, field)| !after.named_elsewhere.contains(field))
         .map(|(ty, field)| format!("{ty}::{field}"))
@@ -40,8 +39,8 @@ type Field = (String, String);
 struct Uses {
     /// Fields declared without `pub` in the file's structs.
     private: BTreeSet<Field>,
-    /// `self.field` read in an impl of the type, and how often.
-    reads: BTreeMap<Field, usize>,
+    /// `self.field` read in an impl of the type.
+    reads: BTreeSet<Field>,
     /// `self.field` assigned (`=`, `+=`...) in an impl of the type.
     writes: BTreeSet<Field>,
     /// Field names read on another value, in a pattern or in a macro.
@@ -112,7 +111,9 @@ impl<'ast> Visit<'ast> for Uses {
 
     fn visit_expr_field(&mut self, field: &'ast syn::ExprField) {
         match self.own_field(field) {
-            Some(own) => *self.reads.entry(own).or_default() += 1,
+            Some(own) => {
+                self.reads.insert(own);
+            }
             None => {
                 if let Member::Named(name) = &field.member {
                     self.named_elsewhere.insert(name.to_string());

@@ -215,7 +215,6 @@ impl<H: RunnableCode> Walker<'_, H> {
         }
     }
 
-    /// Visits `node` with `location` as the current location.
     /// Walks an `impl` (or a trait) with what `self` is and the trait it
     /// implements, then restores the outer ones.
     fn in_impl(
@@ -231,6 +230,7 @@ impl<H: RunnableCode> Walker<'_, H> {
         self.scope.implements = outer_trait;
     }
 
+    /// Visits `node` with `location` as the current location.
     fn at_location(&mut self, location: Option<u32>, walk: impl FnOnce(&mut Self)) {
         let outer = self.scope.location;
         if let Some(line) = location {
