@@ -229,10 +229,10 @@ pub struct Args {
     #[arg(global = true, long, value_name = "W", help_heading = "Repair")]
     pub weight_failing: Option<f64>,
 
-    /// Mutation operators to use, comma separated: operator, overflow, bounds, condition, value,
-    /// member, method, variant, arm, jump, range, ends, identifier, offset, term, slice, arguments,
-    /// idiom, parallel, synthesis, twin, prior, reset, precondition, delete, guard, swap, insert,
-    /// adapted [default: all]
+    /// Mutation operators to use, comma separated: operator, grouping, overflow, bounds, condition,
+    /// value, member, method, variant, arm, jump, range, ends, identifier, offset, term, slice,
+    /// arguments, idiom, parallel, synthesis, twin, prior, reset, precondition, delete, guard, swap,
+    /// insert, adapted [default: all]
     #[arg(
         global = true,
         long,

@@ -98,6 +98,9 @@ pub enum Operator {
     /// call's terms (`!p.stack.is_empty()` for `pop`'s
     /// `debug_assert!(!self.is_empty())`).
     Precondition,
+    /// Give the middle operand of two binary operators to the other one:
+    /// `a && b || c` to `a && (b || c)`, `(a - b) * c` to `a - b * c`.
+    Grouping,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

@@ -27,6 +27,7 @@ mod binary;
 mod condition;
 mod ends;
 mod given;
+mod grouping;
 mod guard;
 mod identifier;
 mod idiom;
@@ -118,6 +119,7 @@ pub trait MutationOperator {
 /// (the likeliest fixes first, and the likeliest to compile).
 const OPERATORS: &[&dyn MutationOperator] = &[
     &binary::Binary,
+    &grouping::Grouping,
     &safe::Overflow,
     &safe::Bounds,
     &condition::Condition,

@@ -99,6 +99,20 @@ impl Collector<'_> {
             self.operand(&binary.left, false, scope);
             self.operand(&binary.right, false, scope);
         }
+        for (operand, left) in [(&binary.left, true), (&binary.right, false)] {
+            let Some((inner, operators)) = regroupable(binary, operand, left) else {
+                continue;
+            };
+            let kind = SiteKind::Grouping {
+                expression: binary.span().byte_range(),
+                inner: operand.span().byte_range(),
+                first: inner.left.span().byte_range(),
+                second: inner.right.span().byte_range(),
+                left,
+                operators,
+            };
+            self.site(scope, kind);
+        }
     }
 
     /// `base[index]`: the index an integer operand, and the element read
@@ -479,4 +493,40 @@ fn matches_pattern(mac: &syn::Macro) -> Option<syn::Pat> {
         Ok(pat)
     })
     .ok()
+}
+
+/// The binary expression `operand` of `outer` is (its parentheses taken
+/// away), where giving its middle operand to `outer`'s operator changes
+/// the value: both operators arithmetic, bitwise or logical (a
+/// comparison's sides do not regroup into anything that compiles), and
+/// not one associative operator twice, nor `+` then `-` (`(a + b) - c` is
+/// `a + (b - c)`).
+fn regroupable<'a>(
+    outer: &ExprBinary,
+    operand: &'a Expr,
+    left: bool,
+) -> Option<(&'a ExprBinary, [String; 2])> {
+    let mut operand = operand;
+    while let Expr::Paren(paren) = operand {
+        operand = &paren.expr;
+    }
+    let Expr::Binary(inner) = operand else {
+        return None;
+    };
+    let token = |op: &syn::BinOp| quote::ToTokens::to_token_stream(op).to_string();
+    let (outer_op, inner_op) = (token(&outer.op), token(&inner.op));
+    const GROUPING: &[&str] = &[
+        "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "&&", "||",
+    ];
+    const ASSOCIATIVE: &[&str] = &["+", "*", "&", "|", "^", "&&", "||"];
+    let same = outer_op == inner_op && ASSOCIATIVE.contains(&outer_op.as_str());
+    // `(a + b) - c` and `a + (b - c)` are one value.
+    let (first, then) = if left {
+        (&inner_op, &outer_op)
+    } else {
+        (&outer_op, &inner_op)
+    };
+    let sum_then_difference = first == "+" && then == "-";
+    let both = GROUPING.contains(&outer_op.as_str()) && GROUPING.contains(&inner_op.as_str());
+    (both && !same && !sum_then_difference).then_some((inner, [outer_op, inner_op]))
 }

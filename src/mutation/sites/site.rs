@@ -56,6 +56,22 @@ pub enum SiteKind {
         left: Range<usize>,
         right: Range<usize>,
     },
+    /// A binary expression one of whose operands is another, with or
+    /// without its parentheses (`a && b || c`, `(a - b) * c`): the middle
+    /// operand `b` could belong to the other operator (a slip of
+    /// precedence, parentheses missing or misplaced).
+    Grouping {
+        expression: Range<usize>,
+        /// The inner binary expression, its parentheses included.
+        inner: Range<usize>,
+        /// The inner expression's operands.
+        first: Range<usize>,
+        second: Range<usize>,
+        /// Whether the inner expression is the left operand.
+        left: bool,
+        /// The operator tokens, the outer expression's and the inner's.
+        operators: [String; 2],
+    },
     /// A unary minus, `-x` (`expression`), on anything but a literal
     /// (`operand`): it overflows at the type's least value.
     Negation {
@@ -353,6 +369,7 @@ impl SiteKind {
                 expression,
                 operand,
             } => vec![expression.clone(), operand.clone()],
+            SiteKind::Grouping { expression, .. } => vec![expression.clone()],
             SiteKind::Call { arguments } => arguments.clone(),
             SiteKind::Unwrap { call, receiver } => vec![call.clone(), receiver.clone()],
             SiteKind::Index {

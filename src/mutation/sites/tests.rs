@@ -133,6 +133,7 @@ fn collects_sites_with_locations_and_scopes() {
                 SiteKind::Method { .. } => "method",
                 SiteKind::RangeLimits { .. } => "range",
                 SiteKind::Negation { .. } => "negation",
+                SiteKind::Grouping { .. } => "grouping",
                 SiteKind::Unguarded { .. } => "unguarded",
                 SiteKind::Call { .. } => "call",
                 SiteKind::Operand { .. } => "operand",
