@@ -133,16 +133,20 @@ fn the_same_seed_repeats_the_run() {
     assert_eq!(first["operators"], second["operators"]);
 }
 
+/// The precedence slip of remove_html_markup (`&&` binds before `||`):
+/// the published fix's parentheses, where a conjunct before the whole
+/// condition was chosen before `grouping`.
 #[test]
-fn remove_html_markup_needs_a_condition_mutation() {
-    let (diff, _) = assert_repaired("html_quotes", &[]);
+fn remove_html_markup_gets_its_parentheses() {
+    let (diff, report) = assert_repaired("html_quotes", &[]);
     assert_eq!(
         changed_lines(&diff),
         [
             "-        } else if c == '\"' || c == '\\'' && tag {",
-            "+        } else if tag && (c == '\"' || c == '\\'' && tag) {"
+            "+        } else if (c == '\"' || c == '\\'') && tag {"
         ]
     );
+    assert_eq!(report["edits"][0]["operator"], "grouping", "{report:#}");
 }
 
 #[test]
@@ -578,6 +582,37 @@ fn two_faults_are_repaired_one_failure_group_at_a_time() {
         report["fixed_tests"],
         serde_json::json!(["tests::clamp_above", "tests::first_of_one_word"])
     );
+}
+
+/// One slip fails two tests by two assertions: two failure groups, one
+/// fault. A sweep for all the failing tests at once comes first, and its
+/// patch (the parentheses the `||` needs) fixes both in one stage.
+#[test]
+fn one_fault_behind_two_failure_groups_is_repaired_in_one_stage() {
+    let (diff, report) = assert_repaired("one_fault_two_groups", &[]);
+    assert_eq!(
+        changed_lines(&diff),
+        [
+            "-    a.id == b.id && a.generation == b.generation && (a.pinned && b.pinned) || a.root && b.root",
+            "+    a.id == b.id && a.generation == b.generation && ((a.pinned && b.pinned) || a.root && b.root)",
+        ],
+        "{diff}"
+    );
+    let stages = report["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 1, "{report:#}");
+    let both = [
+        "tests::root_handles_of_other_generations_differ",
+        "tests::root_handles_of_other_slots_differ",
+    ];
+    let mut tests: Vec<&str> = stages[0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    tests.sort();
+    assert_eq!(tests, both, "{report:#}");
+    assert_eq!(report["fixed_tests"], serde_json::json!(both));
 }
 
 #[test]

@@ -447,6 +447,7 @@ impl Options {
                 in_diff,
                 test_tool,
                 shards: None,
+                genetic: true,
                 evaluation,
             },
         })

@@ -166,6 +166,39 @@ impl Localization {
             suspect.in_diff = changed.contains(&suspect.location);
         }
     }
+
+    /// With several failure groups, all of them as one: every failing test,
+    /// the overall ranking, every group's slice and critical predicates (no
+    /// crash: the groups' tests panicked in different places, or none).
+    /// One fault can fail tests in ways that group apart (two assertions of
+    /// one broken method): a repair tries one patch for all of them first.
+    pub fn together(&self) -> Option<GroupRanking> {
+        if self.groups.len() < 2 {
+            return None;
+        }
+        let tests: Vec<TestId> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.group.tests.iter().copied())
+            .collect();
+        let union = |of: fn(&GroupRanking) -> &BTreeSet<Location>| {
+            self.groups
+                .iter()
+                .flat_map(|g| of(g).iter().copied())
+                .collect()
+        };
+        Some(GroupRanking {
+            group: FailureGroup {
+                signature: Signature::Message(String::new()),
+                description: format!("all {} failing tests at once, as one fault", tests.len()),
+                tests,
+            },
+            suspects: self.overall.clone(),
+            slice: union(|g| &g.slice),
+            critical: union(|g| &g.critical),
+            crash: None,
+        })
+    }
 }
 
 /// The spectrum of the baseline's passing tests and, of its failing ones,

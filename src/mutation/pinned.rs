@@ -81,6 +81,7 @@ const PINNED: &[&str] = &[
     "testdata/off_by_one b63c08e5b97fc287 f36bfff194521407 62c7baa61ea981ee dcf0fb633ec9fe36 98 256",
     "testdata/offset_branch e26d7fedf72d17dd 76470cdcb09956cd 40c9566c4314c4e3 a507606424c1e88d 62 233",
     "testdata/offset_index b169bf4c4087f383 b3acca9b6438739b e623055664e674e0 af397dc923fb0320 45 129",
+    "testdata/one_fault_two_groups 9eab9809993ad9a3 0ecce3d13efcba42 cedee362aa949368 f81613326e0fa635 83 106",
     "testdata/overflowing_digits a5b01ac4a23b882b 3243060d6feeb815 2622cb0e8e245ec8 a4f4210930e0d067 207 349",
     "testdata/parallel_lines 3746b630707bd3b4 e611f6a65007adc3 9620b223cf78b671 abd9bc7a5ce9ce85 154 189",
     "testdata/passing 739123778cfd7c99 defe3bedec464b3f 50679064d1cfef0f 43067ffb5c2ad3e6 9 24",

@@ -45,7 +45,8 @@ use crate::mutation::Candidate;
 use crate::repair::answer::{answers, crash_operands};
 use crate::repair::behaviour::{Unsteady, behaviour_change, passing_reach, reaching};
 use crate::repair::reading::{
-    alike_left, contradicted, extent, reclassed, unnatural, unrelated_condition, writes_identity,
+    Masking, alike_left, contradicted, extent, masking, reclassed, unnatural, unrelated_condition,
+    writes_identity,
 };
 use crate::repair::rivals;
 use crate::repair::search::Scored;
@@ -160,6 +161,10 @@ pub struct Measures {
     /// patch comes with those that leave a line alike.
     #[serde(default)]
     pub unread_field: Option<String>,
+    /// How its overflow-safe edit hides the fault rather than fixes it (see
+    /// [`masking`]). Such a patch comes with those that leave a line alike.
+    #[serde(default)]
+    pub masking: Option<Masking>,
 }
 
 /// A plausible candidate with what was measured about it.
@@ -211,6 +216,7 @@ pub fn rank_plausible(
                     contradicted: contradicted(&scored.candidate, &originals),
                     unrelated_condition: unrelated_condition(&scored.candidate, &originals),
                     unread_field: scored.candidate.unread_field(&originals),
+                    masking: masking(&scored.candidate, &originals),
                 },
                 size,
                 scored: scored.clone(),
@@ -310,9 +316,13 @@ fn measure_until_decided(
 impl Measures {
     /// Whether the patch reads as half a fix: a line written like an
     /// edited one left as it was, a number changed that its message still
-    /// writes, or a field still set that nothing reads any more.
+    /// writes, a field still set that nothing reads any more, or an
+    /// overflow hidden rather than fixed.
     fn half_a_fix(&self) -> bool {
-        self.alike_left.is_some() || self.contradicted.is_some() || self.unread_field.is_some()
+        self.alike_left.is_some()
+            || self.contradicted.is_some()
+            || self.unread_field.is_some()
+            || self.masking.is_some()
     }
 
     /// Where these measures put a patch among the plausible ones, the
@@ -495,6 +505,7 @@ mod tests {
                 contradicted: None,
                 unrelated_condition: false,
                 unread_field: None,
+                masking: None,
             },
             size,
         };
@@ -567,6 +578,7 @@ mod tests {
             contradicted: None,
             unrelated_condition: false,
             unread_field: None,
+            masking: None,
         };
         let with = |change: fn(&mut Measures)| {
             let mut other = chosen.clone();

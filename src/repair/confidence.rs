@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::mutation::Operator;
 use crate::repair::choice::Measures;
+use crate::repair::reading::Masking;
 use crate::repair::stage::{Plausible, Stage};
 use crate::system::console::{ordinal, plural};
 
@@ -399,6 +400,17 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
                 .to_string(),
         );
     }
+    match measures.masking {
+        Some(Masking::Miscount) => reasons.push(
+            "it makes a count's decrement by one safe: a count that would go below zero was wrong before (decremented for nothing removed, or never reset), which the edit hides"
+                .to_string(),
+        ),
+        Some(Masking::HalfChecked) => reasons.push(
+            "it makes one operation of the line overflow-safe and leaves another as it was: half the overflow is guarded"
+                .to_string(),
+        ),
+        None => {}
+    }
     if let Some(field) = &measures.unread_field {
         reasons.push(format!(
             "it takes away the last read of `{field}`, which the code still sets: the check that field was kept for is gone"
@@ -458,6 +470,7 @@ mod tests {
                 contradicted: None,
                 unrelated_condition: false,
                 unread_field: None,
+                masking: None,
             },
         }
     }

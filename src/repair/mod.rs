@@ -18,6 +18,7 @@ mod search;
 mod settings;
 mod shard;
 mod stage;
+mod stages;
 mod sweep;
 mod validate;
 pub use bisect::bisect;
@@ -28,6 +29,7 @@ pub use given::{GivenPatch, Judged, Judgement, judge, ready_to_judge};
 pub use report::{GenerationPoint, Outcome, RepairReport, StageReport};
 pub use shard::{Shard, read_shards};
 pub use stage::mutator;
+pub use stages::Relocalize;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -36,18 +38,17 @@ use std::time::{Duration, Instant};
 use crate::baseline::Baseline;
 use crate::evaluate::{all_flaky, prepare};
 use crate::exit::{Context, Exit, Halt, Result, halts};
-use crate::localize::{GroupRanking, Localization};
+use crate::localize::Localization;
 use crate::mutation::Candidate;
 use crate::repair::report::{Ending, not_found_message, summarize};
 use crate::repair::search::{Scored, Stop};
 pub use crate::repair::settings::Settings;
 use crate::repair::shard::{ShardReport, enumerate, run_shard};
-use crate::repair::stage::{
-    Ground, Stage, StageOutcome, guiding_crash, in_diff_only, run_stage, sweep_locations,
-};
+use crate::repair::stage::{Ground, guiding_crash, in_diff_only, sweep_locations};
+use crate::repair::stages::{Stages, StagesEnd, run_stages};
 use crate::repair::validate::{Validated, diff_of, validate_files, warn_rejected};
+use crate::system::Budget;
 use crate::system::console::{Console, ordinal};
-use crate::system::{Budget, process};
 
 /// What a repair found.
 #[derive(Debug)]
@@ -71,11 +72,6 @@ pub enum RepairEnding {
         best: String,
     },
 }
-
-/// The crate with these files (paths and texts) in place, measured and
-/// localized again; `None` when every test passes.
-pub type Relocalize<'a> =
-    dyn FnMut(&BTreeMap<PathBuf, String>) -> Result<Option<(Baseline, Localization)>> + 'a;
 
 /// Searches for a patch, group by group, and validates the combined patch.
 /// `localized_in` is the time the localization took (it counts against the
@@ -262,228 +258,6 @@ impl Concluded {
 /// Why a repair whose patch passed every test of the search ends without
 /// one.
 const NOT_VALIDATED_IN_TIME: &str = "the time limit was reached before the patch above could be validated: check it by hand, or allow more time";
-
-/// How the stages ended.
-#[derive(Debug)]
-enum StagesEnd {
-    /// Every group fixed, or no failure left on the crate with the patch.
-    Complete,
-    /// Every group searched, some without a patch.
-    Exhausted,
-    /// Stopped after a fixed group with groups left: why.
-    CutShort(&'static str),
-    /// A signal or the time limit, and the best candidate of the stage it
-    /// stopped (unvalidated, with the patches of the stages before it).
-    Halted {
-        halt: Halt,
-        best: Option<BTreeMap<PathBuf, String>>,
-    },
-}
-
-/// The stages that ran, the patch of the groups they fixed, and how they
-/// ended.
-struct Stages {
-    stages: Vec<Stage>,
-    patched: BTreeMap<PathBuf, String>,
-    /// Tests of groups that failed only by flakiness (left out, not
-    /// repaired).
-    flaky_groups: BTreeSet<String>,
-    /// Tests of groups searched without a patch.
-    unfixed_groups: BTreeSet<String>,
-    end: StagesEnd,
-}
-
-impl Stages {
-    /// Every test found flaky, by the groups or within a stage.
-    fn flaky_tests(&self) -> BTreeSet<String> {
-        let mut flaky = self.flaky_groups.clone();
-        flaky.extend(self.stages.iter().flat_map(|s| s.flaky.iter().cloned()));
-        flaky
-    }
-
-    /// Whether there is a patch to validate: every group fixed, or the
-    /// patch so far. A repair cut short after a fixed group validates the
-    /// patch so far: it may have fixed the other groups too (one wrong
-    /// entry of a table fails tests in several ways), and the validation's
-    /// share of the time is enough to find out; if it fails, the other
-    /// groups' failures remain, and it is not rejected.
-    fn to_validate(&self) -> bool {
-        match self.end {
-            StagesEnd::Complete | StagesEnd::CutShort(_) => true,
-            _ => !self.unfixed_groups.is_empty() && !self.patched.is_empty(),
-        }
-    }
-
-    fn complete(&self) -> bool {
-        matches!(self.end, StagesEnd::Complete)
-    }
-
-    fn signal(&self) -> Option<Exit> {
-        match self.end {
-            StagesEnd::Halted {
-                halt: Halt::Signal(exit),
-                ..
-            } => Some(exit),
-            _ => None,
-        }
-    }
-}
-
-/// Runs a stage per failure group, largest first, re-localizing on the
-/// patch so far after each fixed group, until every group is fixed or tried,
-/// the time is up, or a signal stops it.
-fn run_stages(
-    baseline: &Baseline,
-    localization: &Localization,
-    settings: &Settings,
-    console: &Console,
-    deadline: Option<Instant>,
-    relocalize: &mut Relocalize,
-    budget: Budget,
-) -> Result<Stages> {
-    let mut run = Stages {
-        stages: Vec::new(),
-        patched: BTreeMap::new(),
-        flaky_groups: BTreeSet::new(),
-        unfixed_groups: BTreeSet::new(),
-        end: StagesEnd::Exhausted,
-    };
-    // A stage fixes at least one group, so this many stages fix them all
-    // (unless a fixed group's tests fail again: then stop).
-    let most_stages = localization.groups.len();
-    let mut relocalized: Option<(Baseline, Localization)> = None;
-    run.end = loop {
-        let (stage_baseline, stage_localization) = match &relocalized {
-            Some((b, l)) => (b, l),
-            None => (baseline, localization),
-        };
-        let remaining: Vec<&GroupRanking> = stage_localization
-            .groups
-            .iter()
-            .filter(|g| {
-                let tests = stage_baseline.suite.full_names(&g.group.tests);
-                !tests.iter().all(|t| run.flaky_groups.contains(t))
-                    && !tests.iter().all(|t| run.unfixed_groups.contains(t))
-            })
-            .collect();
-        let Some(group) = order::next(&remaining) else {
-            break finished(&run.unfixed_groups);
-        };
-        let searched = Searched {
-            baseline: stage_baseline,
-            group,
-            left: remaining.len(),
-            before: run.stages.len(),
-        };
-        let stage = match halts(searched.run(settings, console, deadline, budget))? {
-            Ok(StageOutcome::Searched(stage)) => *stage,
-            Ok(StageOutcome::AllFlaky(flaky)) => {
-                // Every failing test of the group is flaky: on to the next.
-                run.flaky_groups.extend(flaky);
-                continue;
-            }
-            Err(halt) => break StagesEnd::Halted { halt, best: None },
-        };
-        if stage.stop == Stop::Interrupted {
-            let mut best = run.patched.clone();
-            best.extend(stage.unreduced.clone());
-            run.stages.push(stage);
-            let exit = process::stopped_by().unwrap_or(Exit::Interrupted);
-            break StagesEnd::Halted {
-                halt: Halt::Signal(exit),
-                best: Some(best),
-            };
-        }
-        let found = stage.patch.is_some();
-        run.patched.extend(stage.patched.clone());
-        let last_group = remaining.len() == 1;
-        let time_up = deadline.is_some_and(|d| Instant::now() >= d);
-        run.stages.push(stage);
-        if !found {
-            // On to the next group, with what the time left allows.
-            let tests = stage_baseline.suite.full_names(&group.group.tests);
-            run.unfixed_groups.extend(tests);
-            if last_group || time_up {
-                break StagesEnd::Exhausted;
-            }
-            continue;
-        }
-        if last_group {
-            break finished(&run.unfixed_groups);
-        }
-        if time_up {
-            break StagesEnd::CutShort("the time limit was reached");
-        }
-        if run.stages.len() >= most_stages {
-            break StagesEnd::CutShort(
-                "as many stages ran as there were failure groups at the start",
-            );
-        }
-        console.status(
-            "Localizing",
-            "the remaining failures again, on the crate with the patch so far",
-        );
-        match halts(relocalize(&run.patched))? {
-            Ok(Some(next)) => relocalized = Some(next),
-            Ok(None) => break StagesEnd::Complete,
-            Err(halt) => break StagesEnd::Halted { halt, best: None },
-        }
-    };
-    Ok(run)
-}
-
-/// A failure group to search, with how many groups are left (itself
-/// included) and how many stages ran before it.
-struct Searched<'a> {
-    baseline: &'a Baseline,
-    group: &'a GroupRanking,
-    left: usize,
-    before: usize,
-}
-
-impl Searched<'_> {
-    /// Runs the group's stage. The search's deadline holds for its
-    /// processes too (it narrows `budget`, the run's), so that the
-    /// reduction and validation keep their share of the time; each group
-    /// left has a fair share of what remains (what one leaves unused goes
-    /// to the next).
-    fn run(
-        &self,
-        settings: &Settings,
-        console: &Console,
-        deadline: Option<Instant>,
-        budget: Budget,
-    ) -> Result<StageOutcome> {
-        let group = &self.group.group;
-        if self.left > 1 || self.before > 0 {
-            let which = format!("failure group {} ({})", self.before + 1, group.tests.len());
-            console.status("Repairing", format!("{which}: {}", group.description));
-        }
-        let stage_deadline = deadline.map(|d| {
-            let now = Instant::now();
-            now + d.saturating_duration_since(now) / self.left as u32
-        });
-        run_stage(
-            self.baseline,
-            self.group,
-            settings,
-            console,
-            stage_deadline,
-            (self.before, self.before + self.left),
-            budget.sooner(stage_deadline),
-        )
-    }
-}
-
-/// The end when no group is left to search: complete unless some group
-/// was searched without a patch.
-fn finished(unfixed_groups: &BTreeSet<String>) -> StagesEnd {
-    if unfixed_groups.is_empty() {
-        StagesEnd::Complete
-    } else {
-        StagesEnd::Exhausted
-    }
-}
 
 /// What the validation of the stages' patch found: the validated diff and
 /// the warnings it adds, why it was rejected, or the halt that stopped it.

@@ -11,6 +11,9 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use crate::code::source::Edit;
 use crate::code::{
     Originals, changes_nothing, free_variables, lexed, line_at, line_of, lines_alike, same_place,
@@ -160,6 +163,84 @@ pub(super) fn unrelated_condition(candidate: &Candidate, originals: &Originals) 
     })
 }
 
+/// How an overflow-safe edit hides a fault rather than fixes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Masking {
+    /// A field's decrement by one made safe (`self.size -= 1` to
+    /// `saturating_sub(1)` or `checked_sub(1)?`): a count that would go
+    /// below zero was wrong before this line (decremented for nothing
+    /// removed, never reset), which the edit hides.
+    Miscount,
+    /// One operation of an expression made overflow-safe, another of the
+    /// same line left as it was (`result.checked_mul(base)? + idx`): half
+    /// the overflow is guarded.
+    HalfChecked,
+}
+
+/// How the candidate's overflow-safe edit (`checked_`, `saturating_`,
+/// `wrapping_`, `overflowing_` written where none was) hides the fault,
+/// if it does (see [`Masking`]).
+pub(super) fn masking(candidate: &Candidate, originals: &Originals) -> Option<Masking> {
+    const SAFE: [&str; 4] = [".checked_", ".saturating_", ".wrapping_", ".overflowing_"];
+    candidate.edits().iter().find_map(|e| {
+        let text = originals.text(e.file);
+        let replaced = &text[e.edit.range.clone()];
+        let made_safe = |t: &str| SAFE.iter().any(|s| t.contains(s));
+        if !made_safe(&e.edit.text) || made_safe(replaced) {
+            return None;
+        }
+        if is_field_decrement(replaced) {
+            return Some(Masking::Miscount);
+        }
+        // The edited line with the edit one operand (`x`).
+        let start = text[..e.edit.range.start].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[e.edit.range.end..]
+            .find('\n')
+            .map_or(text.len(), |i| e.edit.range.end + i);
+        let line = format!(
+            "{}x{}",
+            &text[start..e.edit.range.start],
+            &text[e.edit.range.end..end]
+        );
+        let code = line.split("//").next().unwrap_or_default();
+        unchecked_arithmetic(code).then_some(Masking::HalfChecked)
+    })
+}
+
+/// Whether `text` is a field decremented by one (`self.len -= 1`,
+/// `self.len = self.len - 1`).
+fn is_field_decrement(text: &str) -> bool {
+    use syn::{BinOp, Expr};
+    let one = |e: &Expr| matches!(e, Expr::Lit(l) if quote::ToTokens::to_token_stream(l).to_string() == "1");
+    match syn::parse_str::<Expr>(text.trim().trim_end_matches(';')) {
+        Ok(Expr::Binary(b)) => {
+            matches!(b.op, BinOp::SubAssign(_))
+                && matches!(*b.left, Expr::Field(_))
+                && one(&b.right)
+        }
+        Ok(Expr::Assign(a)) => {
+            matches!(*a.left, Expr::Field(_))
+                && matches!(&*a.right, Expr::Binary(b) if matches!(b.op, BinOp::Sub(_)) && one(&b.right))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `code` has a binary `+`, `-` or `*` (one after an operand: a
+/// name, a number, a closing bracket or a `?`; not `+=`, `->`, a unary
+/// minus or a dereference).
+fn unchecked_arithmetic(code: &str) -> bool {
+    let chars: Vec<char> = code.chars().collect();
+    chars.iter().enumerate().any(|(i, &c)| {
+        if !matches!(c, '+' | '-' | '*') || matches!(chars.get(i + 1), Some('=' | '>')) {
+            return false;
+        }
+        let before = chars[..i].iter().rev().find(|c| !c.is_whitespace());
+        before.is_some_and(|&b| b.is_alphanumeric() || matches!(b, '_' | ')' | ']' | '?'))
+    })
+}
+
 /// The first line (1-based) written like a line the candidate edits, in
 /// that line's function, that has what the edit replaces at the same place
 /// and that the candidate leaves as it was: one of two lines alike fixed,
@@ -282,6 +363,71 @@ mod tests {
 
     fn candidate(text: &str, needle: &str, replacement: &str, operator: Operator) -> Candidate {
         Candidate::replacing(text, needle, replacement, operator, 1)
+    }
+
+    #[test]
+    fn an_overflow_made_safe_masks_a_miscount_or_half_the_overflow() {
+        let masked = |line: &str, needle: &str, made: &str| {
+            let text =
+                format!("fn f(&mut self, a: u64, b: u64) -> Option<u64> {{\n    {line}\n}}\n");
+            masking(
+                &candidate(&text, needle, made, Operator::Overflow),
+                &originals(&text),
+            )
+        };
+        // A count that would go below zero was miscounted.
+        for made in [
+            "self.len = self.len.saturating_sub(1)",
+            "self.len = self.len.checked_sub(1)?",
+        ] {
+            assert_eq!(
+                masked("self.len -= 1;", "self.len -= 1", made),
+                Some(Masking::Miscount)
+            );
+        }
+        assert_eq!(
+            masked(
+                "self.len = self.len - 1;",
+                "self.len - 1",
+                "self.len.saturating_sub(1)"
+            ),
+            None
+        );
+        // Half the overflow guarded: another operation on the line.
+        assert_eq!(
+            masked(
+                "let r = a * b + 1; // (a + b)",
+                "a * b",
+                "a.checked_mul(b)?"
+            ),
+            Some(Masking::HalfChecked)
+        );
+        assert_eq!(
+            masked("let r = (a - b) - 1;", "(a - b)", "a.checked_sub(b)?"),
+            Some(Masking::HalfChecked)
+        );
+        // The whole operation guarded: a comment, a unary minus, a
+        // division, a call's arguments do not count.
+        for line in [
+            "let r = a * b; // a - b",
+            "let r = a * b / -1;",
+            "let r = g(a * b, &*c);",
+        ] {
+            assert_eq!(masked(line, "a * b", "a.wrapping_mul(b)"), None, "{line}");
+        }
+        // Already safe, or not made safe.
+        assert_eq!(
+            masked(
+                "let r = a.wrapping_add(b) + 1;",
+                "a.wrapping_add(b)",
+                "a.checked_add(b)?"
+            ),
+            None
+        );
+        assert_eq!(
+            masked("self.len -= 1;", "self.len -= 1", "self.len -= 2"),
+            None
+        );
     }
 
     #[test]

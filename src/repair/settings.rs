@@ -31,4 +31,7 @@ pub struct Settings {
     pub test_tool: TestTool,
     /// `merge`: the shards' outcomes of the first stage's single edits.
     pub shards: Option<Vec<ShardReport>>,
+    /// Whether a genetic search follows a sweep that found no patch (not
+    /// in the stage for every failure group at once: a sweep only).
+    pub genetic: bool,
 }

@@ -195,7 +195,7 @@ pub fn run_stage(
         ranks: &ranks,
     };
     let swept = timed(&mut timings, "sweep", || {
-        let (evaluator, deadline) = (&mut *evaluator, sweep_ends(deadline));
+        let (evaluator, deadline) = (&mut *evaluator, sweep_ends(deadline, settings));
         sweep_with_progress(
             &mutator, ranked, evaluator, &model, deadline, console, budget,
         )
@@ -216,6 +216,7 @@ pub fn run_stage(
         // Stopped, with no time for the genetic search.
         SweepStop::Interrupted => (swept_best(), Stop::Interrupted, None),
         SweepStop::TimeLimit if budget.ended() => (swept_best(), Stop::TimeLimit, None),
+        _ if !settings.genetic => (swept_best(), Stop::Generations, None),
         SweepStop::Exhausted | SweepStop::TimeLimit => {
             let seed = settings.seed.wrapping_add(index as u64);
             let mut rng = StdRng::seed_from_u64(seed);
@@ -631,10 +632,12 @@ fn genetic_search(
 
 /// When the sweep, starting now, gives way to the genetic search: after
 /// [`SWEEP_SHARE`] of the time left (the type probes and the first build,
-/// slow on a large crate, do not eat into it).
-fn sweep_ends(deadline: Option<Instant>) -> Option<Instant> {
+/// slow on a large crate, do not eat into it); with no genetic search to
+/// follow, at the deadline.
+fn sweep_ends(deadline: Option<Instant>, settings: &Settings) -> Option<Instant> {
     let now = Instant::now();
-    deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(SWEEP_SHARE))
+    let share = if settings.genetic { SWEEP_SHARE } else { 1.0 };
+    deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(share))
 }
 
 /// Condition mutations at the group's critical predicates, tried first:
