@@ -491,6 +491,24 @@ mod tests {
         assert_eq!(unnatural(&added, &o), 1);
         assert!(extent(&back, &o).0 < extent(&plus, &o).0);
         assert!(writes_identity(&zero, &o) && !writes_identity(&added, &o));
+        // json-escape: `e.offset += 2` made `+= 0` is the statement deleted.
+        let text = "fn f(mut n: u8, m: u8) -> u8 {\n    n += 2;\n    n *= m;\n    n\n}\n";
+        let o = originals(text);
+        for (needle, made, nothing) in [("2", "0", true), ("+=", "-=", false), ("*=", "/=", false)]
+        {
+            let edit = candidate(text, needle, made, Operator::Value);
+            assert_eq!(writes_identity(&edit, &o), nothing, "{needle} {made}");
+        }
+        let text = "fn f(mut n: u8) -> u8 {\n    n *= 3;\n    n -= 0;\n    n\n}\n";
+        let o = originals(text);
+        assert!(writes_identity(
+            &candidate(text, "3", "1", Operator::Value),
+            &o
+        ));
+        assert!(writes_identity(
+            &candidate(text, "-=", "+=", Operator::Binary),
+            &o
+        ));
         // titlecase: `word[1..]` made `word[0..]` is `word`; not `[0..n]`.
         for (slice, whole) in [("w[1..]", true), ("w[1..n]", false), ("w[1..=n]", false)] {
             let text =
