@@ -564,9 +564,8 @@ fn pure(condition: &Expr) -> bool {
 /// Whether `new` in place of `range` of `text` writes an operation that
 /// changes nothing: a new operator before a neutral operand or a new
 /// neutral operand after an operator (`x * 1`, `x / 1`, `x + 0`, `x -
-/// 0`, and their assignments: `x += 0` is no statement at all), or a
-/// slice made to start at 0 with no end (`s[0..]`, which is `s`). No one
-/// writes those as a fix.
+/// 0`), or a slice made to start at 0 with no end (`s[0..]`, which is
+/// `s`). No one writes those as a fix.
 pub fn changes_nothing(text: &str, range: std::ops::Range<usize>, new: &str) -> bool {
     let before = text[..range.start].trim_end();
     let after = text[range.end..].trim_start();
@@ -577,19 +576,10 @@ pub fn changes_nothing(text: &str, range: std::ops::Range<usize>, new: &str) -> 
     let whole_slice =
         || before.ends_with('[') && after.strip_prefix("..").is_some_and(|r| r.starts_with(']'));
     match new.trim() {
-        "*" | "/" | "*=" | "/=" => lone("1", after),
-        "+" | "-" | "+=" | "-=" => lone("0", after),
-        "1" => {
-            before.ends_with(['*', '/']) && !before.ends_with("**")
-                || before.ends_with("*=")
-                || before.ends_with("/=")
-        }
-        "0" => {
-            before.ends_with(['+', '-'])
-                || before.ends_with("+=")
-                || before.ends_with("-=")
-                || whole_slice()
-        }
+        "*" | "/" => lone("1", after),
+        "+" | "-" => lone("0", after),
+        "1" => before.ends_with(['*', '/']) && !before.ends_with("**"),
+        "0" => before.ends_with(['+', '-']) || whole_slice(),
         _ => false,
     }
 }
