@@ -243,6 +243,8 @@ fn one_fault_first(
     let stage = match halts(searched.run(settings, console, deadline, budget))? {
         Ok(StageOutcome::Searched(stage)) => *stage,
         Ok(StageOutcome::AllFlaky(_)) => return Ok(None),
+        // Its own share ended (not the run's): on to the groups.
+        Err(halt) if budget.outlasts(halt) => return Ok(None),
         Err(halt) => return Ok(Some(StagesEnd::Halted { halt, best: None })),
     };
     if stage.stop == Stop::Interrupted {
