@@ -206,23 +206,17 @@ pub(super) fn masking(candidate: &Candidate, originals: &Originals) -> Option<Ma
     })
 }
 
-/// Whether `text` is a field decremented by one (`self.len -= 1`,
-/// `self.len = self.len - 1`).
+/// Whether `text` is a field decremented by one, `self.len -= 1` (the
+/// form `overflow` makes safe whole; of `self.len = self.len - 1` it edits
+/// only the subtraction, which is not told).
 fn is_field_decrement(text: &str) -> bool {
     use syn::{BinOp, Expr};
     let one = |e: &Expr| matches!(e, Expr::Lit(l) if quote::ToTokens::to_token_stream(l).to_string() == "1");
-    match syn::parse_str::<Expr>(text.trim().trim_end_matches(';')) {
-        Ok(Expr::Binary(b)) => {
-            matches!(b.op, BinOp::SubAssign(_))
-                && matches!(*b.left, Expr::Field(_))
-                && one(&b.right)
-        }
-        Ok(Expr::Assign(a)) => {
-            matches!(*a.left, Expr::Field(_))
-                && matches!(&*a.right, Expr::Binary(b) if matches!(b.op, BinOp::Sub(_)) && one(&b.right))
-        }
-        _ => false,
-    }
+    matches!(
+        syn::parse_str::<Expr>(text.trim().trim_end_matches(';')),
+        Ok(Expr::Binary(b))
+            if matches!(b.op, BinOp::SubAssign(_)) && matches!(*b.left, Expr::Field(_)) && one(&b.right)
+    )
 }
 
 /// Whether `code` has a binary `+`, `-` or `*` (one after an operand: a

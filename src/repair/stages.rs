@@ -74,6 +74,19 @@ impl Stages {
         }
     }
 
+    /// Keeps `stage`, stopped by a signal, and ends with its best
+    /// candidate over the patch so far.
+    fn interrupted(&mut self, stage: Stage) -> StagesEnd {
+        let mut best = self.patched.clone();
+        best.extend(stage.unreduced.clone());
+        self.stages.push(stage);
+        let exit = process::stopped_by().unwrap_or(Exit::Interrupted);
+        StagesEnd::Halted {
+            halt: Halt::Signal(exit),
+            best: Some(best),
+        }
+    }
+
     pub(super) fn complete(&self) -> bool {
         matches!(self.end, StagesEnd::Complete)
     }
@@ -158,14 +171,7 @@ pub(super) fn run_stages(
             Err(halt) => break StagesEnd::Halted { halt, best: None },
         };
         if stage.stop == Stop::Interrupted {
-            let mut best = run.patched.clone();
-            best.extend(stage.unreduced.clone());
-            run.stages.push(stage);
-            let exit = process::stopped_by().unwrap_or(Exit::Interrupted);
-            break StagesEnd::Halted {
-                halt: Halt::Signal(exit),
-                best: Some(best),
-            };
+            break run.interrupted(stage);
         }
         let found = stage.patch.is_some();
         run.patched.extend(stage.patched.clone());
@@ -248,11 +254,7 @@ fn one_fault_first(
         Err(halt) => return Ok(Some(StagesEnd::Halted { halt, best: None })),
     };
     if stage.stop == Stop::Interrupted {
-        let best = Some(stage.unreduced.clone());
-        run.stages.push(stage);
-        let exit = process::stopped_by().unwrap_or(Exit::Interrupted);
-        let halt = Halt::Signal(exit);
-        return Ok(Some(StagesEnd::Halted { halt, best }));
+        return Ok(Some(run.interrupted(stage)));
     }
     if stage.patch.is_none() {
         return Ok(None);

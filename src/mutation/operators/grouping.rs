@@ -34,7 +34,7 @@ impl MutationOperator for Grouping {
             first,
             second,
             left,
-            operators,
+            loosens,
         } = &site.kind
         else {
             return Vec::new();
@@ -62,8 +62,7 @@ impl MutationOperator for Grouping {
         // its own), the whole keeps its place in what holds it by
         // parentheses.
         let parenthesized = inner.start != first.start || inner.end != second.end;
-        let loosens = binding(&operators[1]) < binding(&operators[0]);
-        let regrouped = if parenthesized && loosens {
+        let regrouped = if parenthesized && *loosens {
             format!("({regrouped})")
         } else {
             regrouped
@@ -73,22 +72,6 @@ impl MutationOperator for Grouping {
 
     fn unusualness(&self, _: &str, _: &str) -> usize {
         1
-    }
-}
-
-/// How tightly a binary operator binds (Rust's precedence, higher binds
-/// tighter).
-fn binding(operator: &str) -> u8 {
-    match operator {
-        "*" | "/" | "%" => 10,
-        "+" | "-" => 9,
-        "<<" | ">>" => 8,
-        "&" => 7,
-        "^" => 6,
-        "|" => 5,
-        "&&" => 3,
-        "||" => 2,
-        _ => 4,
     }
 }
 

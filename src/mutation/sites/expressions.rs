@@ -100,7 +100,7 @@ impl Collector<'_> {
             self.operand(&binary.right, false, scope);
         }
         for (operand, left) in [(&binary.left, true), (&binary.right, false)] {
-            let Some((inner, operators)) = regroupable(binary, operand, left) else {
+            let Some((inner, loosens)) = regroupable(binary, operand, left) else {
                 continue;
             };
             let kind = SiteKind::Grouping {
@@ -109,7 +109,7 @@ impl Collector<'_> {
                 first: inner.left.span().byte_range(),
                 second: inner.right.span().byte_range(),
                 left,
-                operators,
+                loosens,
             };
             self.site(scope, kind);
         }
@@ -497,15 +497,15 @@ fn matches_pattern(mac: &syn::Macro) -> Option<syn::Pat> {
 
 /// The binary expression `operand` of `outer` is (its parentheses taken
 /// away), where giving its middle operand to `outer`'s operator changes
-/// the value: both operators arithmetic, bitwise or logical (a
-/// comparison's sides do not regroup into anything that compiles), and
-/// not one associative operator twice, nor `+` then `-` (`(a + b) - c` is
-/// `a + (b - c)`).
+/// the value: both operators arithmetic, bitwise or logical (see
+/// [`binding`]), and not one associative operator twice, nor `+` then `-`
+/// (`(a + b) - c` is `a + (b - c)`); with whether it binds more loosely
+/// than `outer`.
 fn regroupable<'a>(
     outer: &ExprBinary,
     operand: &'a Expr,
     left: bool,
-) -> Option<(&'a ExprBinary, [String; 2])> {
+) -> Option<(&'a ExprBinary, bool)> {
     let mut operand = operand;
     while let Expr::Paren(paren) = operand {
         operand = &paren.expr;
@@ -515,9 +515,6 @@ fn regroupable<'a>(
     };
     let token = |op: &syn::BinOp| quote::ToTokens::to_token_stream(op).to_string();
     let (outer_op, inner_op) = (token(&outer.op), token(&inner.op));
-    const GROUPING: &[&str] = &[
-        "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "&&", "||",
-    ];
     const ASSOCIATIVE: &[&str] = &["+", "*", "&", "|", "^", "&&", "||"];
     let same = outer_op == inner_op && ASSOCIATIVE.contains(&outer_op.as_str());
     // `(a + b) - c` and `a + (b - c)` are one value.
@@ -527,6 +524,23 @@ fn regroupable<'a>(
         (&outer_op, &inner_op)
     };
     let sum_then_difference = first == "+" && then == "-";
-    let both = GROUPING.contains(&outer_op.as_str()) && GROUPING.contains(&inner_op.as_str());
-    (both && !same && !sum_then_difference).then_some((inner, [outer_op, inner_op]))
+    let (outer_binds, inner_binds) = (binding(&outer_op)?, binding(&inner_op)?);
+    (!same && !sum_then_difference).then_some((inner, inner_binds < outer_binds))
+}
+
+/// How tightly a binary operator binds (Rust's precedence, higher binds
+/// tighter), for those that regroup: not a comparison, whose sides regroup
+/// into nothing that compiles, nor an assignment.
+fn binding(operator: &str) -> Option<u8> {
+    Some(match operator {
+        "*" | "/" | "%" => 10,
+        "+" | "-" => 9,
+        "<<" | ">>" => 8,
+        "&" => 7,
+        "^" => 6,
+        "|" => 5,
+        "&&" => 3,
+        "||" => 2,
+        _ => return None,
+    })
 }

@@ -69,8 +69,10 @@ pub enum SiteKind {
         second: Range<usize>,
         /// Whether the inner expression is the left operand.
         left: bool,
-        /// The operator tokens, the outer expression's and the inner's.
-        operators: [String; 2],
+        /// Whether the inner operator binds more loosely than the outer
+        /// one (the regrouped whole, joined by it, then keeps its place in
+        /// what holds it by parentheses).
+        loosens: bool,
     },
     /// A unary minus, `-x` (`expression`), on anything but a literal
     /// (`operand`): it overflows at the type's least value.
