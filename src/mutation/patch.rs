@@ -101,6 +101,9 @@ pub enum Operator {
     /// Give the middle operand of two binary operators to the other one:
     /// `a && b || c` to `a && (b || c)`, `(a - b) * c` to `a - b * c`.
     Grouping,
+    /// An operand given bare where its function writes it extended
+    /// elsewhere: `ptr` to `ptr.offset(8)`, `m` to `m.max(2)`.
+    Extend,
     /// Not an operator of the search: an edit of a patch given to
     /// `cargo autofix validate`.
     Given,

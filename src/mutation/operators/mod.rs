@@ -26,6 +26,7 @@ mod arm;
 mod binary;
 mod condition;
 mod ends;
+mod extend;
 mod given;
 mod grouping;
 mod guard;
@@ -135,6 +136,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &offset::Offset,
     &term::Term,
     &slice::Slice,
+    &extend::Extend,
     &arguments::Arguments,
     &idiom::Idiom,
     &parallel::Parallel,

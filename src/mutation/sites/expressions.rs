@@ -99,6 +99,7 @@ impl Collector<'_> {
             self.operand(&binary.left, false, scope);
             self.operand(&binary.right, false, scope);
         }
+        self.binary_extension(binary, scope);
         for (operand, left) in [(&binary.left, true), (&binary.right, false)] {
             let Some((inner, loosens)) = regroupable(binary, operand, left) else {
                 continue;
@@ -341,6 +342,7 @@ impl Collector<'_> {
                 },
             );
         }
+        self.method_extension(call, scope);
         let receiver = self.text_of(&call.receiver.span().byte_range()).to_string();
         self.space.add_method(&receiver, arguments, name.clone());
         if let Expr::MethodCall(inner) = &*call.receiver {

@@ -14,13 +14,15 @@
 //! failing tests tripped, with their callers), `floors` (the `let`
 //! values a later subtraction or division needs above a floor), and the walk over runnable code that
 //! collects the sites, `collector`, with its `statements`, `conditions`,
-//! `expressions` and `arms` (a `match`'s literal arms, for a case it forgot).
+//! `expressions`, `extensions` (the operands a function writes extended)
+//! and `arms` (a `match`'s literal arms, for a case it forgot).
 
 mod arms;
 mod collector;
 mod conditions;
 mod exclusions;
 mod expressions;
+mod extensions;
 mod floors;
 mod followers;
 mod items;

@@ -155,6 +155,23 @@ pub fn method_siblings(name: &str) -> impl Iterator<Item = &'static str> + '_ {
         .flat_map(|family| family.iter().copied())
 }
 
+/// An operand a function writes extended (see [`MutationSpace::extended`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extension {
+    /// The bare operand, without spaces: a variable or a field of one
+    /// (`ptr`, `size.width`).
+    pub operand: String,
+    /// The extended expression as written (`ptr.offset(8)`).
+    pub text: String,
+    /// Where the operand starts in `text`.
+    pub at: usize,
+    /// A binary operation (`offset + closing_pos`), which may need
+    /// parentheses where a method call does not.
+    pub binary: bool,
+    /// The variables it reads beside the operand's own.
+    pub reads: BTreeSet<String>,
+}
+
 /// Everything the search can change, and what it can change it with.
 #[derive(Debug, Clone, Default)]
 pub struct MutationSpace {
@@ -224,6 +241,11 @@ pub struct MutationSpace {
     /// (`buf` and `*len` for `&mut buf[*len..]`): where it gives such a
     /// variable whole, its part may be meant (see the `slice` operator).
     pub slices: BTreeMap<(FileId, String, u32), Vec<(String, String)>>,
+    /// Per file and function (its name and the line of its `fn`), the
+    /// operands it writes extended (`ptr.offset(8)`, `m.max(2)`, `offset +
+    /// closing_pos`): where it gives such an operand bare, the extension
+    /// may be meant (see the `extend` operator).
+    pub extended: BTreeMap<(FileId, String, u32), Vec<Extension>>,
     /// Per statement (its text without whitespace), the statements the
     /// crate writes right after it: see `followers_of`.
     followers: BTreeMap<String, Vec<String>>,
