@@ -36,6 +36,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::baseline::Baseline;
+use crate::code::without_neutral_assignments;
 use crate::evaluate::{all_flaky, prepare};
 use crate::exit::{Context, Exit, Halt, Result, halts};
 use crate::localize::Localization;
@@ -259,6 +260,27 @@ impl Concluded {
 /// one.
 const NOT_VALIDATED_IN_TIME: &str = "the time limit was reached before the patch above could be validated: check it by hand, or allow more time";
 
+/// `patched` with the neutral assignments it made deleted (`e.offset += 0;`
+/// is the deletion of that statement, and reads as one); `None` when it
+/// made none.
+fn natural_form(
+    user_files: &BTreeMap<PathBuf, String>,
+    patched: &BTreeMap<PathBuf, String>,
+) -> Option<BTreeMap<PathBuf, String>> {
+    let mut changed = false;
+    let files = patched
+        .iter()
+        .map(|(path, text)| {
+            let natural = user_files
+                .get(path)
+                .and_then(|original| without_neutral_assignments(original, text));
+            changed |= natural.is_some();
+            (path.clone(), natural.unwrap_or_else(|| text.clone()))
+        })
+        .collect();
+    changed.then_some(files)
+}
+
 /// What the validation of the stages' patch found: the validated diff and
 /// the warnings it adds, why it was rejected, or the halt that stopped it.
 #[derive(Debug, Default)]
@@ -296,8 +318,13 @@ fn check_patch(
 ) -> Result<Checked> {
     let validate_started = Instant::now();
     let complete = run.complete();
+    // The patch in its natural form first, when it has one.
     let mut tries: Vec<(Option<usize>, BTreeMap<PathBuf, String>)> =
-        vec![(None, run.patched.clone())];
+        natural_form(user_files, &run.patched)
+            .into_iter()
+            .map(|files| (None, files))
+            .collect();
+    tries.push((None, run.patched.clone()));
     if let [only] = run.stages.as_slice()
         && complete
     {
