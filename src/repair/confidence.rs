@@ -409,6 +409,10 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
             "it makes one operation of the line overflow-safe and leaves another as it was: half the overflow is guarded"
                 .to_string(),
         ),
+        Some(Masking::LeftElsewhere) => reasons.push(
+            "it makes an operation overflow-safe that the function writes again elsewhere and leaves as it was: the same overflow remains there"
+                .to_string(),
+        ),
         None => {}
     }
     if let Some(field) = &measures.unread_field {

@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::code::source::Edit;
 use crate::code::{
-    Originals, changes_nothing, free_variables, lexed, line_at, line_of, lines_alike, same_place,
+    Originals, changes_nothing, free_variables, function_around, lexed, line_at, line_of,
+    lines_alike, same_place,
 };
 use crate::mutation::{Candidate, Operator, PatchEdit};
 
@@ -176,6 +177,11 @@ pub enum Masking {
     /// same line left as it was (`result.checked_mul(base)? + idx`): half
     /// the overflow is guarded.
     HalfChecked,
+    /// An operation made overflow-safe that the function writes again,
+    /// word for word, elsewhere and the patch leaves as it was
+    /// (`file_size_bytes - 1` in two arms of a `match`): the same overflow
+    /// remains there.
+    LeftElsewhere,
 }
 
 /// How the candidate's overflow-safe edit (`checked_`, `saturating_`,
@@ -202,8 +208,38 @@ pub(super) fn masking(candidate: &Candidate, originals: &Originals) -> Option<Ma
             &text[range.end..end]
         );
         let code = line.split("//").next().unwrap_or_default();
-        unchecked_arithmetic(code).then_some(Masking::HalfChecked)
+        if unchecked_arithmetic(code) {
+            return Some(Masking::HalfChecked);
+        }
+        let function = function_around(text, e.edit.range.start)?;
+        let untouched = |at: Range<usize>| {
+            !candidate.edits().iter().any(|o| {
+                o.file == e.file && o.edit.range.start < at.end && at.start < o.edit.range.end
+            })
+        };
+        occurrences(text, function, replaced.trim())
+            .any(untouched)
+            .then_some(Masking::LeftElsewhere)
     })
+}
+
+/// Where `needle` is written in `range` of `text` as a whole (no name
+/// character around it).
+fn occurrences<'t>(
+    text: &'t str,
+    range: Range<usize>,
+    needle: &'t str,
+) -> impl Iterator<Item = Range<usize>> + 't {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let start = range.start;
+    text[range]
+        .match_indices(needle)
+        .map(move |(at, _)| start + at..start + at + needle.len())
+        .filter(move |at| {
+            !needle.is_empty()
+                && !text[..at.start].ends_with(word)
+                && !text[at.end..].starts_with(word)
+        })
 }
 
 /// Whether `text` is a field decremented by one, `self.len -= 1` (the
@@ -397,6 +433,17 @@ mod tests {
         assert_eq!(
             masked("let r = (a - b) - 1;", "(a - b)", "a.checked_sub(b)?"),
             Some(Masking::HalfChecked)
+        );
+        // The same operation written again in the function, left as it was.
+        let safe = "b.saturating_sub(1)";
+        assert_eq!(
+            masked("let x = b - 1;\n    let y = b - 1;", "b - 1", safe),
+            Some(Masking::LeftElsewhere)
+        );
+        // Not another operation that only contains its text.
+        assert_eq!(
+            masked("let y = ab - 10;\n    let x = b - 1;", "b - 1", safe),
+            None
         );
         // The whole operation guarded: a comment, a unary minus, a
         // division, a call's arguments do not count.
