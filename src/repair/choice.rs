@@ -130,6 +130,11 @@ pub struct Measures {
     /// after every other but the degenerate ones.
     #[serde(default)]
     pub needless_removal: bool,
+    /// It replaces the method a statement calls where another plausible
+    /// patch deletes that statement: no test needs the new call's effect.
+    /// Such a patch comes with the needless removals.
+    #[serde(default)]
+    pub needless_call: bool,
     /// It makes a failing unwrap give a value of its own making
     /// (`unwrap_or_default()`) where another plausible patch leaves the
     /// function at the same code (`?`, `None => return self.error(..)`):
@@ -210,6 +215,7 @@ pub fn rank_plausible(
                     constant_or_measure: told.constant_or_measure,
                     degenerate: scored.candidate.degenerate(&originals),
                     needless_removal: told.needless_removal,
+                    needless_call: told.needless_call,
                     made_up: told.made_up,
                     identity: writes_identity(&scored.candidate, &originals),
                     alike_left: alike_left(&scored.candidate, &originals),
@@ -239,7 +245,7 @@ pub fn rank_plausible(
     let static_key = |a: &Alternative| {
         (
             a.measures.degenerate.is_some(),
-            a.measures.needless_removal,
+            a.measures.needless_removal || a.measures.needless_call,
             a.measures.made_up,
             a.measures.half_a_fix(),
             !a.measures.answers_crash,
@@ -341,7 +347,7 @@ impl Measures {
     fn order_with(&self, change: usize) -> Order {
         (
             self.degenerate.is_some(),
-            self.needless_removal,
+            self.needless_removal || self.needless_call,
             change,
             self.made_up,
             self.half_a_fix(),
@@ -499,6 +505,7 @@ mod tests {
                 constant_or_measure: false,
                 degenerate: None,
                 needless_removal: false,
+                needless_call: false,
                 made_up: false,
                 identity: false,
                 alike_left: None,
@@ -572,6 +579,7 @@ mod tests {
             constant_or_measure: false,
             degenerate: None,
             needless_removal: false,
+            needless_call: false,
             made_up: false,
             identity: false,
             alike_left: None,

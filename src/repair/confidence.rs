@@ -371,6 +371,12 @@ fn unlike_a_fix(measures: &Measures) -> Vec<String> {
                 .to_string(),
         );
     }
+    if measures.needless_call {
+        reasons.push(
+            "it makes a statement call another method where deleting the statement passes every test too: no test needs the new call"
+                .to_string(),
+        );
+    }
     if measures.made_up {
         reasons.push(
             "it makes a value up where another passing patch leaves the function by its error path: the failure hidden rather than told"
@@ -468,6 +474,7 @@ mod tests {
                 constant_or_measure: false,
                 degenerate: None,
                 needless_removal: false,
+                needless_call: false,
                 made_up: false,
                 identity: false,
                 alike_left: None,

@@ -8,7 +8,10 @@
 //! with a value made up and another leaves the function there, the failure
 //! is hidden rather than told (rust-ini: `char::from_u32(c).unwrap()` made
 //! `unwrap_or_default()`, pushing a NUL, where the fix returns the parser's
-//! error).
+//! error); where one replaces the method a call statement calls and
+//! another deletes that statement, no test needs the new call's effect
+//! (peekmore: `self.decrement_cursor();` made `self.peek();`, where
+//! deleting the statement is the fix).
 
 use proc_macro2::TokenTree;
 
@@ -25,6 +28,9 @@ pub struct Told {
     pub constant_or_measure: bool,
     /// It replaces a statement by one another inserts at the same place.
     pub needless_removal: bool,
+    /// It replaces the method a statement calls (one edit, `method`)
+    /// where another deletes that statement.
+    pub needless_call: bool,
     /// It makes an unwrap give a value of its own making (`unwrap()` to
     /// `unwrap_or_default()`) where another leaves the function at the
     /// same code (`?`, `None => return self.error(..)`).
@@ -44,6 +50,12 @@ pub fn of(plausible: &[Scored]) -> Vec<Told> {
             _ => None,
         })
         .collect();
+    let deleted: Vec<&PatchEdit> = candidates()
+        .filter_map(|c| match c.edits() {
+            [edit] if edit.operator == Operator::Delete => Some(edit),
+            _ => None,
+        })
+        .collect();
     candidates()
         .zip(&written)
         .map(|(candidate, mine)| Told {
@@ -55,6 +67,12 @@ pub fn of(plausible: &[Scored]) -> Vec<Told> {
             }),
             needless_removal: placed(candidate, Operator::Swap)
                 .is_some_and(|swapped| inserted.contains(&swapped)),
+            needless_call: match candidate.edits() {
+                [edit] if edit.operator == Operator::Method => deleted
+                    .iter()
+                    .any(|d| d.file == edit.file && d.line == edit.line),
+                _ => false,
+            },
             made_up: match candidate.edits() {
                 [edit] if edit.edit.text.trim_start().starts_with("unwrap_or") => {
                     leaving.iter().any(|other| other.overlaps(edit))
@@ -227,6 +245,32 @@ mod tests {
         assert!(
             !of(&[swap(3), insert(2)])[0].needless_removal,
             "inserted elsewhere"
+        );
+    }
+
+    /// peekmore's `advance_cursor_while`: the published fix deletes
+    /// `self.decrement_cursor();`; `self.peek();` in its place passes too.
+    #[test]
+    fn a_call_replaced_where_deleting_the_statement_passes_is_told() {
+        let text = "fn f(&mut self) -> &mut Self {\n    self.decrement_cursor();\n    self\n}\n";
+        let at = text.find("    self.decrement").unwrap();
+        let edit = |operator, range, code: &str, line| {
+            scored(Candidate::original().with(PatchEdit {
+                file: FileId::new(0),
+                edit: Edit::replace(range, code),
+                operator,
+                line,
+            }))
+        };
+        let call = |line| edit(Operator::Method, at + 9..at + 25, "peek", line);
+        let delete = |line| edit(Operator::Delete, at..at + 29, "", line);
+        let told = of(&[call(2), delete(2)]);
+        assert!(told[0].needless_call);
+        assert!(!told[1].needless_call, "the deletion calls nothing");
+        assert!(!of(&[call(2)])[0].needless_call, "alone");
+        assert!(
+            !of(&[call(2), delete(3)])[0].needless_call,
+            "deleted elsewhere"
         );
     }
 }
