@@ -165,6 +165,16 @@ mod tests {
         }
     }
 
+    /// A patch of one edit of `operator`, `range` of the file made `code`.
+    fn edit(operator: Operator, range: std::ops::Range<usize>, code: &str, line: u32) -> Scored {
+        scored(Candidate::original().with(PatchEdit {
+            file: FileId::new(0),
+            edit: Edit::replace(range, code),
+            operator,
+            line,
+        }))
+    }
+
     #[test]
     fn a_number_and_a_variable_written_in_the_same_place_are_told() {
         // pulldown-cmark: `scan_space(4)` to `scan_space(3)` and to
@@ -221,14 +231,6 @@ mod tests {
     fn a_swap_whose_code_an_insert_adds_beside_the_statement_is_told() {
         let text = "fn reset(&mut self) {\n    self.state = 0;\n    self.has_read = false;\n}\n";
         let at = text.find("    self.has_read").unwrap();
-        let edit = |operator, range, code: &str, line| {
-            scored(Candidate::original().with(PatchEdit {
-                file: FileId::new(0),
-                edit: Edit::replace(range, code),
-                operator,
-                line,
-            }))
-        };
         let swap = |line| {
             edit(
                 Operator::Swap,
@@ -254,14 +256,6 @@ mod tests {
     fn a_call_replaced_where_deleting_the_statement_passes_is_told() {
         let text = "fn f(&mut self) -> &mut Self {\n    self.decrement_cursor();\n    self\n}\n";
         let at = text.find("    self.decrement").unwrap();
-        let edit = |operator, range, code: &str, line| {
-            scored(Candidate::original().with(PatchEdit {
-                file: FileId::new(0),
-                edit: Edit::replace(range, code),
-                operator,
-                line,
-            }))
-        };
         let call = |line| edit(Operator::Method, at + 9..at + 25, "peek", line);
         let delete = |line| edit(Operator::Delete, at..at + 29, "", line);
         let told = of(&[call(2), delete(2)]);
