@@ -10,7 +10,7 @@ use crate::code::text_without_spaces;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
 
-use super::{Context, MutationOperator};
+use super::{Context, MutationOperator, read_whole};
 
 /// Give an operand the extension its function gives it elsewhere.
 pub(super) struct Extend;
@@ -38,12 +38,10 @@ impl MutationOperator for Extend {
         let Some(extensions) = cx.space.extended.get(&key) else {
             return Vec::new();
         };
-        // Not a receiver, an indexed value or a place assigned to.
-        let (before, after) = (&cx.text[..range.start], &cx.text[range.end..]);
-        let next = after.trim_start();
-        if next.starts_with(['[', '.', '=']) && !next.starts_with("==") {
+        if !read_whole(cx.text, range) {
             return Vec::new();
         }
+        let (before, after) = (&cx.text[..range.start], &cx.text[range.end..]);
         let operand = text_without_spaces(&cx.text[range.clone()]);
         extensions
             .iter()

@@ -247,6 +247,13 @@ fn receiver_text<'t>(name: &Range<usize>, call: &Range<usize>, text: &'t str) ->
     text[call.start..name.start].trim_end().strip_suffix('.')
 }
 
+/// Whether the value at `range` of `text` is read whole: not indexed
+/// (`buf[..]`), a receiver (`buf.len()`) or a place assigned to.
+fn read_whole(text: &str, range: &Range<usize>) -> bool {
+    let after = text[range.end..].trim_start();
+    !after.starts_with(['[', '.', '=']) || after.starts_with("==")
+}
+
 /// `text` as an operand: in parentheses unless it needs none.
 fn parenthesized(text: &str, atomic: bool) -> String {
     if atomic {

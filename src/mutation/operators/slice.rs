@@ -8,7 +8,7 @@ use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
 
-use super::{Context, MutationOperator};
+use super::{Context, MutationOperator, read_whole};
 
 /// Give a variable's part the function slices elsewhere.
 pub(super) struct Slice;
@@ -34,10 +34,8 @@ impl MutationOperator for Slice {
         let Some(slices) = cx.space.slices.get(&key) else {
             return Vec::new();
         };
-        // Not the slice itself (`buf[..]`), a receiver (`buf.len()`) or a
-        // place assigned to.
-        let after = cx.text[range.end..].trim_start();
-        if after.starts_with(['[', '.', '=']) && !after.starts_with("==") {
+        // Not the slice itself (`buf[..]`).
+        if !read_whole(cx.text, range) {
             return Vec::new();
         }
         let before = cx.text[..range.start].trim_end();

@@ -533,7 +533,7 @@ fn regroupable<'a>(
 /// How tightly a binary operator binds (Rust's precedence, higher binds
 /// tighter), for those that regroup: not a comparison, whose sides regroup
 /// into nothing that compiles, nor an assignment.
-fn binding(operator: &str) -> Option<u8> {
+pub(super) fn binding(operator: &str) -> Option<u8> {
     Some(match operator {
         "*" | "/" | "%" => 10,
         "+" | "-" => 9,

@@ -10,6 +10,7 @@ use syn::spanned::Spanned as _;
 use syn::{BinOp, Expr, ExprBinary, ExprLit, ExprMethodCall, Lit};
 
 use super::collector::Collector;
+use super::expressions::binding;
 use super::space::Extension;
 use crate::code::{Scope, free_variables, text_without_spaces};
 
@@ -69,20 +70,11 @@ impl Collector<'_> {
     /// side and a plain value other than `1` on the other (`e ± 1` is the
     /// `offset` operator's).
     pub(super) fn binary_extension(&mut self, binary: &ExprBinary, scope: &Scope) {
-        let arithmetic = matches!(
-            binary.op,
-            BinOp::Add(_)
-                | BinOp::Sub(_)
-                | BinOp::Mul(_)
-                | BinOp::Div(_)
-                | BinOp::Rem(_)
-                | BinOp::BitAnd(_)
-                | BinOp::BitOr(_)
-                | BinOp::BitXor(_)
-                | BinOp::Shl(_)
-                | BinOp::Shr(_)
-        );
-        if !arithmetic {
+        // The operators that regroup (see `binding`), the logical ones
+        // aside.
+        let token = binary.op.to_token_stream().to_string();
+        let logical = matches!(binary.op, BinOp::And(_) | BinOp::Or(_));
+        if logical || binding(&token).is_none() {
             return;
         }
         for (operand, other) in [(&binary.left, &binary.right), (&binary.right, &binary.left)] {
