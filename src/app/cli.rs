@@ -231,8 +231,8 @@ pub struct Args {
 
     /// Mutation operators to use, comma separated: operator, grouping, overflow, bounds, condition,
     /// value, member, method, variant, arm, jump, range, ends, identifier, offset, term, slice,
-    /// extend, arguments, idiom, parallel, synthesis, twin, prior, reset, precondition, delete,
-    /// guard, swap, insert, adapted [default: all]
+    /// extend, arguments, idiom, parallel, synthesis, twin, prior, reset, fields, precondition,
+    /// delete, guard, swap, insert, adapted [default: all]
     #[arg(
         global = true,
         long,

@@ -424,6 +424,40 @@ fn first_error(errors: &[CompileError], summary: &str) -> String {
         .map_or_else(|| summary.to_string(), ToString::to_string)
 }
 
+/// Tells the macros and event sites whose probes were left out (those of
+/// files left uninstrumented, `dropped`, are told with the files).
+pub(super) fn tell_probes_left_out(
+    left_out_probes: &ProbesLeftOut,
+    dropped: &[FileId],
+    instrumented: &Instrumented,
+    sources: &CrateSources,
+    console: &Console,
+) {
+    for id in left_out_probes
+        .macros
+        .iter()
+        .filter(|m| !dropped.contains(&m.file))
+    {
+        console.warn(format!(
+            "coverage probes do not compile in the body of macro `{}` ({}:{}); it is left unprobed, the lines that invoke it are ranked instead",
+            id.name,
+            sources.get(id.file).path.display(),
+            id.line
+        ));
+    }
+    let events_left_out = left_out_probes
+        .events
+        .iter()
+        .filter(|&&site| !dropped.contains(&instrumented.probes.events[site].location.file))
+        .count();
+    if events_left_out > 0 {
+        console.note(format!(
+            "{events_left_out} of {} event probes do not compile where they are; they are left out",
+            instrumented.probes.events.len()
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

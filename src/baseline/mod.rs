@@ -14,10 +14,10 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::baseline::build::build_instrumented;
+use crate::baseline::build::{build_instrumented, tell_probes_left_out};
 pub use crate::baseline::coverage::TestRecord;
 use crate::baseline::coverage::{run_with_coverage, run_with_trace};
-use crate::baseline::instrument::{Instrumented, LeftOut as ProbesLeftOut, ProbeMap, instrument};
+use crate::baseline::instrument::{Instrumented, ProbeMap, instrument};
 use crate::cargo::{CargoFlags, DEPENDENCY_OPT_LEVEL};
 use crate::cargo::{Kind, Workspace};
 use crate::cargo::{Panic, RunSettings, TestId, TestSuite, Verdict, list_tests};
@@ -108,6 +108,9 @@ pub struct Baseline {
     pub digest: Option<String>,
     /// Read back from an earlier run rather than measured.
     pub cached: bool,
+    /// Seconds the steps of measuring took in this run (see [`Measured`]):
+    /// none when it was read back.
+    pub seconds: BTreeMap<String, f64>,
 }
 
 /// A file left uninstrumented, and how many of its lines (those a probe
@@ -331,6 +334,11 @@ fn establish_in(
         copy: Mutex::new(Some(scratch)),
         digest: digest.map(|key| key.digest()),
         cached,
+        seconds: if cached {
+            BTreeMap::new()
+        } else {
+            measured.seconds
+        },
     };
     summarize(&baseline, console);
     Ok(baseline)
@@ -348,6 +356,11 @@ struct Measured {
     uninstrumented: Vec<LeftOut>,
     keep_const: KeepConst,
     unprobed: Unprobed,
+    /// Seconds the steps of measuring took: `build` (the instrumented
+    /// crate), `tests` (each test with coverage), `traces` (the failing
+    /// ones again, traced).
+    #[serde(default)]
+    seconds: BTreeMap<String, f64>,
 }
 
 /// The key of a baseline but for the workspace's files: the packages
@@ -423,10 +436,9 @@ fn measure(
     let probes = &instrumented.probes;
     let running = Instant::now();
     let mut records = run_tests(&suite, &runnable, probes, &run_settings, scratch, console)?;
-    if settings.cargo.optimize_dependencies {
-        tell_optimized(built, running.elapsed(), console);
-    }
+    let ran = running.elapsed();
     let traced = failing_to_trace(&records, settings.trace_failing);
+    let tracing = Instant::now();
     let traces = run_with_trace(
         &suite,
         &traced,
@@ -435,6 +447,14 @@ fn measure(
         &fresh_dir(scratch, ".autofix-traces"),
         &mut records,
     )?;
+    let steps = [
+        ("build", built),
+        ("tests", ran),
+        ("traces", tracing.elapsed()),
+    ];
+    let optimized = settings.cargo.optimize_dependencies;
+    tell_measured(steps, (records.len(), traces.len()), optimized, console);
+    let seconds = BTreeMap::from(steps.map(|(step, took)| (step.to_string(), took.as_secs_f64())));
     if told.is_none() {
         tell_probes_left_out(&left_out_probes, &dropped, &instrumented, sources, console);
     }
@@ -453,6 +473,7 @@ fn measure(
         uninstrumented,
         keep_const,
         unprobed,
+        seconds,
     })
 }
 
@@ -648,40 +669,6 @@ fn failing_to_trace(records: &[TestRecord], trace_failing: bool) -> Vec<TestId> 
         .collect()
 }
 
-/// Tells the macros and event sites whose probes were left out (those of
-/// files left uninstrumented, `dropped`, are told with the files).
-fn tell_probes_left_out(
-    left_out_probes: &ProbesLeftOut,
-    dropped: &[FileId],
-    instrumented: &Instrumented,
-    sources: &CrateSources,
-    console: &Console,
-) {
-    for id in left_out_probes
-        .macros
-        .iter()
-        .filter(|m| !dropped.contains(&m.file))
-    {
-        console.warn(format!(
-            "coverage probes do not compile in the body of macro `{}` ({}:{}); it is left unprobed, the lines that invoke it are ranked instead",
-            id.name,
-            sources.get(id.file).path.display(),
-            id.line
-        ));
-    }
-    let events_left_out = left_out_probes
-        .events
-        .iter()
-        .filter(|&&site| !dropped.contains(&instrumented.probes.events[site].location.file))
-        .count();
-    if events_left_out > 0 {
-        console.note(format!(
-            "{events_left_out} of {} event probes do not compile where they are; they are left out",
-            instrumented.probes.events.len()
-        ));
-    }
-}
-
 /// Each dropped file with the number of distinct lines its probes report.
 fn left_out(probes: &ProbeMap, dropped: &[FileId]) -> Vec<LeftOut> {
     dropped
@@ -699,14 +686,34 @@ fn left_out(probes: &ProbeMap, dropped: &[FileId]) -> Vec<LeftOut> {
         .collect()
 }
 
-/// What `--optimize-dependencies` cost and what the tests took with it.
-fn tell_optimized(built: Duration, ran: Duration, console: &Console) {
-    console.status(
-        "Optimized",
+/// What measuring took (`-v`): the instrumented build, the `tests` with
+/// coverage, the `traced` failing ones; with `optimized` dependencies, what
+/// that cost and what the tests took with it.
+fn tell_measured(
+    [(_, built), (_, ran), (_, traced)]: [(&str, Duration); 3],
+    (tests, traces): (usize, usize),
+    optimized: bool,
+    console: &Console,
+) {
+    if optimized {
+        console.status(
+            "Optimized",
+            format!(
+                "dependencies at opt-level {DEPENDENCY_OPT_LEVEL}: built in {:.1} s (their first build in this target dir is the one-time cost), the tests ran in {:.1} s (compare a run without --optimize-dependencies)",
+                built.as_secs_f64(),
+                ran.as_secs_f64()
+            ),
+        );
+    }
+    console.detail(
+        "Measured",
         format!(
-            "dependencies at opt-level {DEPENDENCY_OPT_LEVEL}: built in {:.1} s (their first build in this target dir is the one-time cost), the tests ran in {:.1} s (compare a run without --optimize-dependencies)",
+            "the instrumented build in {:.1} s, {tests} test{} with coverage in {:.1} s, {traces} failing test{} traced in {:.1} s",
             built.as_secs_f64(),
-            ran.as_secs_f64()
+            plural(tests),
+            ran.as_secs_f64(),
+            plural(traces),
+            traced.as_secs_f64()
         ),
     );
 }

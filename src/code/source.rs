@@ -118,6 +118,26 @@ pub fn splice(original: &str, edits: &[Edit]) -> Result<String, Overlap> {
     Ok(out)
 }
 
+/// `text`, written into `original`, with its lines ending as those of
+/// `original` do: a lone `\n` made `\r\n` where `original` ends its lines
+/// so (edits write `\n`; a patch that mixes the two changes every line it
+/// touches).
+pub fn with_line_ends_of(original: &str, text: &str) -> String {
+    if !original.contains("\r\n") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut previous = None;
+    for c in text.chars() {
+        if c == '\n' && previous != Some('\r') {
+            out.push('\r');
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    out
+}
+
 /// Parses a whole file so that every span's `byte_range()` is an offset into
 /// `text` itself. (`syn::parse_file` strips a BOM or shebang first, which
 /// would shift every offset; here they are blanked out instead.) Items syn
@@ -187,6 +207,15 @@ mod tests {
     fn splice_keeps_order_of_insertions_at_one_offset() {
         let edits = [Edit::insert(1, "a"), Edit::insert(1, "b")];
         assert_eq!(splice("xy", &edits).unwrap(), "xaby");
+    }
+
+    #[test]
+    fn written_lines_end_as_the_files_do() {
+        let crlf = "let a = 1;\r\nlet b = 2;\r\n";
+        assert_eq!(with_line_ends_of(crlf, "x;\n    y;"), "x;\r\n    y;");
+        // Lines that already end so, and a file of `\n` lines, keep theirs.
+        assert_eq!(with_line_ends_of(crlf, "x;\r\ny;"), "x;\r\ny;");
+        assert_eq!(with_line_ends_of("a;\nb;\n", "x;\ny;"), "x;\ny;");
     }
 
     #[test]

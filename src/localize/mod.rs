@@ -21,7 +21,7 @@ pub use spectrum::{
 pub use tree::Tree;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::baseline::Baseline;
 use crate::baseline::Predicate;
@@ -128,6 +128,8 @@ pub struct Localization {
     /// The decision tree that tells failing tests from passing ones by
     /// the events they saw; `None` without event probes.
     pub tree: Option<Tree<Predicate>>,
+    /// Seconds its experiments took: `switching`, `mutants` (those that ran).
+    pub seconds: BTreeMap<String, f64>,
 }
 
 /// The decision tree splits at most this deep.
@@ -252,6 +254,8 @@ pub fn localize(
     let traced = Traced::of(baseline, &facts, &data);
     let spectrum = spectrum_of(baseline, None, &data, &traced.printing);
     let plain = rank_suspects(&spectrum, settings.metric);
+    let mut seconds = BTreeMap::new();
+    let started = Instant::now();
     let switching = if settings.switching {
         switch_predicates(baseline, &groups, &plain, settings, console, budget)?
     } else {
@@ -260,9 +264,13 @@ pub fn localize(
             ..Switched::default()
         }
     };
+    if settings.switching {
+        seconds.insert("switching".to_string(), started.elapsed().as_secs_f64());
+    }
     let critical = switching.critical;
     let mut rankings = rank_groups(baseline, groups, critical, &traced, &data, settings);
     let mut overall = rank_overall(&spectrum, &rankings, settings.metric);
+    let started = Instant::now();
     let mutants = if settings.mutation {
         Some(refine_by_mutants(
             baseline,
@@ -277,6 +285,9 @@ pub fn localize(
     } else {
         None
     };
+    if settings.mutation {
+        seconds.insert("mutants".to_string(), started.elapsed().as_secs_f64());
+    }
     let (predicates, tree) = explain_by_events(baseline, settings.metric);
     Ok(Localization {
         metric: settings.metric,
@@ -288,6 +299,7 @@ pub fn localize(
         mutants,
         predicates,
         tree,
+        seconds,
     })
 }
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use crate::code::source::{Edit, FileId, Location, splice};
+use crate::code::source::{Edit, FileId, Location, splice, with_line_ends_of};
 use crate::code::{Degenerate, Originals, made_degenerate, made_unread};
 
 /// The mutation operators: their identity, which edits carry. What each
@@ -93,6 +93,10 @@ pub enum Operator {
     /// the method leaves as it was to the constant its constructors give
     /// it (`self.weight = 0;`), or clear it.
     Reset,
+    /// Where a function writes a statement or a `&&`/`||` operand for
+    /// several fields of `self` of one type, write it for one or two of
+    /// that type it never names (`&& !self.italic`, `self.italic = false;`).
+    Fields,
     /// At the line that called a function whose assertion a failing test
     /// tripped, the asserted condition checked first, written in the
     /// call's terms (`!p.stack.is_empty()` for `pop`'s
@@ -226,14 +230,16 @@ impl Candidate {
         Candidate::from_edits(indexes.iter().map(|&i| self.edits[i].clone()))
     }
 
-    /// The new text of every file the candidate changes.
+    /// The new text of every file the candidate changes (the lines its
+    /// edits write end as the file's do: `\r\n` in a file written so).
     pub fn texts(&self, originals: &Originals) -> BTreeMap<FileId, String> {
         let mut per_file: BTreeMap<FileId, Vec<Edit>> = BTreeMap::new();
         for edit in &self.edits {
+            let text = with_line_ends_of(originals.text(edit.file), &edit.edit.text);
             per_file
                 .entry(edit.file)
                 .or_default()
-                .push(edit.edit.clone());
+                .push(Edit::replace(edit.edit.range.clone(), text));
         }
         per_file
             .into_iter()

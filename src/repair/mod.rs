@@ -74,6 +74,20 @@ pub enum RepairEnding {
     },
 }
 
+/// The localization's seconds, `localize`, and its parts: `localize/build`,
+/// `localize/tests`, `localize/traces` (measuring the baseline, unless it
+/// was read back), `localize/switching`, `localize/mutants`.
+fn localize_timings(
+    localized_in: Duration,
+    baseline: &Baseline,
+    localization: &Localization,
+) -> BTreeMap<String, f64> {
+    let parts = baseline.seconds.iter().chain(&localization.seconds);
+    std::iter::once(("localize".to_string(), localized_in.as_secs_f64()))
+        .chain(parts.map(|(part, seconds)| (format!("localize/{part}"), *seconds)))
+        .collect()
+}
+
 /// Searches for a patch, group by group, and validates the combined patch.
 /// `localized_in` is the time the localization took (it counts against the
 /// time limit). A signal or the end of `budget` (the run's: the time
@@ -228,7 +242,7 @@ impl Concluded {
             ending,
             settings,
             localization.metric.name(),
-            BTreeMap::from([("localize".to_string(), localized_in.as_secs_f64())]),
+            localize_timings(localized_in, baseline, localization),
             elapsed,
         );
         summarize(&report, &run.stages, settings, console);

@@ -91,7 +91,10 @@ pub struct RepairReport {
     /// The suspiciousness metric the locations were ranked by.
     #[schemars(schema_with = "metric")]
     pub metric: String,
-    /// Seconds per part of the run: `localize`; summed over the failure
+    /// Seconds per part of the run: `localize` (of which
+    /// `localize/build`, `localize/tests` and `localize/traces` measured
+    /// the baseline, unless it was read back, and `localize/switching`,
+    /// `localize/mutants` ran its experiments); summed over the failure
     /// groups, `types` (the type oracle), `prepare` (the evaluator: the
     /// schemata woven and built, the baseline's verdicts), `sweep`,
     /// `search`, `choose` (among plausible patches), `reduce`; `validate`.

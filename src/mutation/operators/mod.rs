@@ -27,6 +27,7 @@ mod binary;
 mod condition;
 mod ends;
 mod extend;
+mod fields;
 mod given;
 mod grouping;
 mod guard;
@@ -144,6 +145,7 @@ const OPERATORS: &[&dyn MutationOperator] = &[
     &twin::Twin,
     &prior::Prior,
     &reset::Reset,
+    &fields::Fields,
     &precondition::Precondition,
     &statement::Delete,
     &guard::Guard,

@@ -128,7 +128,7 @@ fn resets_a_field(statement: &str, initial: impl Fn(&str) -> Option<String>) -> 
 }
 
 /// Whether `body` names `self.field` (read or written).
-fn names_field(body: &str, field: &str) -> bool {
+pub(super) fn names_field(body: &str, field: &str) -> bool {
     let needle = format!("self.{field}");
     body.match_indices(&needle).any(|(at, _)| {
         !body[at + needle.len()..]
