@@ -76,6 +76,19 @@ impl Spans {
         }
     }
 
+    /// The ranked line whose code holds `location`'s line: the nearest at
+    /// or above it whose span reaches down to it (a panic in the third line
+    /// of a call is the call's statement's), `None` where no ranked code
+    /// holds it.
+    pub fn holding(&self, location: Location) -> Option<Location> {
+        let spans = self.by_file.get(location.file.index())?;
+        let (&line, _) = spans
+            .range(..=location.line)
+            .rev()
+            .find(|(_, span)| span.end_line >= location.line)?;
+        Some(Location::new(location.file, line))
+    }
+
     /// The span of the code ranked at `location`, if code starts there.
     pub fn get(&self, location: Location) -> Option<Span> {
         self.by_file
@@ -201,6 +214,23 @@ mod tests {
         assert_eq!(spans[&6], span(6, 12, 6, 21));
         assert_eq!(spans[&9], span(9, 5, 9, 12));
         assert_eq!(spans[&10], span(10, 14, 10, 15));
+    }
+
+    /// rapidfuzz's `lcs_sim += mbleven2018(..., score_cutoff - lcs_sim)?;`
+    /// panics at the fourth line of its call: the statement is ranked.
+    #[test]
+    fn a_line_inside_a_statement_is_held_by_the_statement() {
+        let text = "fn f(a: u32) -> u32 {\n    let x = g(\n        a,\n        a - 1,\n    );\n    if x > 1 {\n        return x;\n    }\n    x\n}\n";
+        let spans = Spans {
+            by_file: vec![spans(text)],
+        };
+        let at = |line| Location::new(crate::code::source::FileId::new(0), line);
+        assert_eq!(spans.holding(at(4)), Some(at(2)));
+        assert_eq!(spans.holding(at(2)), Some(at(2)));
+        // A block's line is its own statement's, not its `if`'s head.
+        assert_eq!(spans.holding(at(7)), Some(at(7)));
+        // A line with no code after a statement: nothing holds it.
+        assert_eq!(spans.holding(at(8)), None);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::path::Path;
 use crate::baseline::Baseline;
 use crate::cargo::{TestId, Verdict};
 use crate::code::source::Location;
-use crate::code::{CrateSources, function_lines, test_line_ranges};
+use crate::code::{CrateSources, Spans, function_lines, test_line_ranges};
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Signature {
@@ -134,12 +134,15 @@ pub fn signer(sources: &CrateSources) -> impl Fn(&Verdict) -> Signature + '_ {
         .iter()
         .map(|f| test_line_ranges(&f.syntax))
         .collect();
+    let spans = Spans::of(sources);
     move |verdict| {
-        // A line of the crate's own (non-test) code.
+        // A line of the crate's own (non-test) code, at the ranked line
+        // whose code holds it.
         let crate_code = |path: &Path, line: u32| {
             let file = sources.find(path)?;
             let in_tests = test_lines[file.index()].iter().any(|r| r.contains(&line));
-            (!in_tests).then_some(Location::new(file, line))
+            let at = Location::new(file, line);
+            (!in_tests).then(|| spans.holding(at).unwrap_or(at))
         };
         signature(verdict, crate_code)
     }
