@@ -38,17 +38,14 @@ impl MutationOperator for Fields {
         match &site.kind {
             SiteKind::Statement(statement) => {
                 let template = &cx.text[statement.range.clone()];
-                left_out(site, template, statement.range.start, cx, |other| {
-                    function_text(cx, statement.range.start).contains(other)
-                })
-                .into_iter()
-                .map(|fields| {
-                    let written: Vec<String> =
-                        fields.iter().map(|f| renamed(template, f)).collect();
-                    let joined = written.join(&format!("\n{}", statement.indent));
-                    insert(statement, (false, true), &joined, cx.text)
-                })
-                .collect()
+                let body = function_text(cx, statement.range.start);
+                left_out(site, template, body, cx, |other| body.contains(other))
+                    .into_iter()
+                    .map(|written| {
+                        let joined = written.join(&format!("\n{}", statement.indent));
+                        insert(statement, (false, true), &joined, cx.text)
+                    })
+                    .collect()
             }
             SiteKind::BinaryOperator {
                 range,
@@ -56,23 +53,20 @@ impl MutationOperator for Fields {
                 expression,
                 right,
                 ..
-            } if operator == "&&" || operator == "||" => {
-                if !outermost(cx.text, expression, operator) {
-                    return Vec::new();
-                }
+            } if (operator == "&&" || operator == "||")
+                && outermost(cx.text, expression, operator) =>
+            {
                 let chain = &cx.text[expression.clone()];
                 let template = &cx.text[right.clone()];
                 let operands = operands_of(chain, operator);
-                left_out(site, template, right.start, cx, |other| {
+                let body = function_text(cx, right.start);
+                let between = joint(cx.text, range.start, operator, chain.contains('\n'));
+                left_out(site, template, body, cx, |other| {
                     operands.contains(&text_without_spaces(other))
                 })
                 .into_iter()
-                .map(|fields| {
-                    let between = joint(cx.text, range.start, operator, chain.contains('\n'));
-                    let added: String = fields
-                        .iter()
-                        .map(|f| format!("{between}{}", renamed(template, f)))
-                        .collect();
+                .map(|written| {
+                    let added: String = written.iter().map(|w| format!("{between}{w}")).collect();
                     Edit::insert(right.end, added)
                 })
                 .collect()
@@ -86,17 +80,19 @@ impl MutationOperator for Fields {
     }
 }
 
-/// The fields of `site`'s `self` type that `template` (at `at`) would be
-/// written for: one or two of those of its one field's type that the
-/// function never names, when `written_again` finds it written for another
-/// field of that type (each as [`renamed`], `(field, by)`).
+/// `template` written for one or two of the fields of `site`'s `self` type
+/// that `body`, its function, never names: those of the type of the one
+/// field `template` names, when `written_again` finds it written for
+/// another field of that type, and the function names at least as many
+/// fields of that type as it leaves out (a list of most of them, not a
+/// few chosen).
 fn left_out(
     site: &Site,
     template: &str,
-    at: usize,
+    body: &str,
     cx: &Context,
     written_again: impl Fn(&str) -> bool,
-) -> Vec<Vec<(String, String)>> {
+) -> Vec<Vec<String>> {
     let Some(fields) = site
         .self_type
         .as_ref()
@@ -111,24 +107,24 @@ fn left_out(
     let [(field, ty)] = named[..] else {
         return Vec::new();
     };
-    let body = function_text(cx, at);
-    let alike = fields
+    let (listed, missing): (Vec<&String>, Vec<&String>) = fields
         .iter()
-        .filter(|(other, other_ty)| other_ty == ty && other != field);
-    let (mut again, mut missing) = (false, Vec::new());
-    for (other, _) in alike {
-        if names_field(body, other) {
-            again |= written_again(&renamed(template, &(field.clone(), other.clone())));
-        } else {
-            missing.push((field.clone(), other.clone()));
-        }
-    }
-    if !again {
+        .filter(|(other, other_ty)| other_ty == ty && other != field)
+        .map(|(other, _)| other)
+        .partition(|other| names_field(body, other));
+    let again = listed
+        .iter()
+        .any(|other| written_again(&renamed(template, field, other)));
+    if !again || listed.len() + 1 < missing.len() {
         return Vec::new();
     }
-    let mut out: Vec<Vec<(String, String)>> = missing.iter().map(|m| vec![m.clone()]).collect();
-    for (i, first) in missing.iter().enumerate() {
-        for second in &missing[i + 1..] {
+    let written: Vec<String> = missing
+        .iter()
+        .map(|m| renamed(template, field, m))
+        .collect();
+    let mut out: Vec<Vec<String>> = written.iter().map(|w| vec![w.clone()]).collect();
+    for (i, first) in written.iter().enumerate() {
+        for second in &written[i + 1..] {
             out.push(vec![first.clone(), second.clone()]);
         }
     }
@@ -141,7 +137,7 @@ fn function_text<'a>(cx: &Context<'a>, at: usize) -> &'a str {
 }
 
 /// `template` with `.field` made `.by` wherever it names the field.
-fn renamed(template: &str, (field, by): &(String, String)) -> String {
+fn renamed(template: &str, field: &str, by: &str) -> String {
     let needle = format!(".{field}");
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
@@ -255,11 +251,19 @@ mod tests {
         assert!(outcomes(STYLE, Operator::Fields, 17).is_empty());
     }
 
+    /// Two of five flags read together are a choice, not a list.
+    #[test]
+    fn a_few_fields_chosen_are_no_list() {
+        let text = "pub struct F {\n    a: bool,\n    b: bool,\n    c: bool,\n    d: bool,\n    e: bool,\n}\n\nimpl F {\n    pub fn any(&self) -> bool {\n        self.a || self.b\n    }\n}\n";
+        assert!(outcomes(text, Operator::Fields, 11).is_empty());
+        let four = text.replace("    e: bool,\n", "");
+        assert_eq!(outcomes(&four, Operator::Fields, 10).len(), 3);
+    }
+
     #[test]
     fn a_field_is_renamed_by_its_whole_name() {
-        let by = ("dim".to_string(), "bold".to_string());
         assert_eq!(
-            renamed("self.dim == other.dim && self.dimmed", &by),
+            renamed("self.dim == other.dim && self.dimmed", "dim", "bold"),
             "self.bold == other.bold && self.dimmed"
         );
     }
