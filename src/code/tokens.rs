@@ -62,6 +62,28 @@ pub fn without_spaces(node: &impl ToTokens) -> String {
     text_without_spaces(&node.to_token_stream().to_string())
 }
 
+/// Where `needle` is written in `range` of `text` as a whole: where its
+/// first or last character is a name's, no name character beside it
+/// (`b - 1` not in `ab - 10`; `.len` in `self.len` but not in
+/// `self.length`).
+pub fn occurrences<'t>(
+    text: &'t str,
+    range: Range<usize>,
+    needle: &'t str,
+) -> impl Iterator<Item = Range<usize>> + 't {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let start = range.start;
+    let (first, last) = (needle.chars().next(), needle.chars().next_back());
+    text[range]
+        .match_indices(needle)
+        .map(move |(at, _)| start + at..start + at + needle.len())
+        .filter(move |at| {
+            let glued_before = first.is_some_and(word) && text[..at.start].ends_with(word);
+            let glued_after = last.is_some_and(word) && text[at.end..].starts_with(word);
+            !needle.is_empty() && !glued_before && !glued_after
+        })
+}
+
 /// `text` with every whitespace character left out.
 pub fn text_without_spaces(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
@@ -396,6 +418,21 @@ fn shape_of(tokens: TokenStream, shape: &mut String, names: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_needle_is_found_whole_at_its_name_ends_only() {
+        let found = |text: &str, needle| occurrences(text, 0..text.len(), needle).count();
+        assert_eq!(found("let y = ab - 10; let x = b - 1;", "b - 1"), 1);
+        assert_eq!(found("self.len + self.length", ".len"), 1);
+        assert_eq!(found("self.len + myself.len", "self.len"), 1);
+        assert_eq!(found("abc", ""), 0);
+        // Only within the range, given in the text's offsets.
+        let text = "x + 1; x + 1;";
+        assert_eq!(
+            occurrences(text, 6..text.len(), "x + 1").collect::<Vec<_>>(),
+            [7..12]
+        );
+    }
 
     #[test]
     fn names_split_into_lowercase_parts() {

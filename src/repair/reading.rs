@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::code::source::Edit;
 use crate::code::{
     Originals, changes_nothing, free_variables, function_around, lexed, line_at, line_of,
-    lines_alike, same_place,
+    lines_alike, occurrences, same_place,
 };
 use crate::mutation::{Candidate, Operator, PatchEdit};
 
@@ -221,25 +221,6 @@ pub(super) fn masking(candidate: &Candidate, originals: &Originals) -> Option<Ma
             .any(untouched)
             .then_some(Masking::LeftElsewhere)
     })
-}
-
-/// Where `needle` is written in `range` of `text` as a whole (no name
-/// character around it).
-fn occurrences<'t>(
-    text: &'t str,
-    range: Range<usize>,
-    needle: &'t str,
-) -> impl Iterator<Item = Range<usize>> + 't {
-    let word = |c: char| c.is_alphanumeric() || c == '_';
-    let start = range.start;
-    text[range]
-        .match_indices(needle)
-        .map(move |(at, _)| start + at..start + at + needle.len())
-        .filter(move |at| {
-            !needle.is_empty()
-                && !text[..at.start].ends_with(word)
-                && !text[at.end..].starts_with(word)
-        })
 }
 
 /// Whether `text` is a field decremented by one, `self.len -= 1` (the

@@ -16,7 +16,7 @@
 use proc_macro2::TokenTree;
 
 use crate::code::free_variables;
-use crate::code::source::FileId;
+use crate::code::source::{FileId, Location};
 use crate::mutation::{Candidate, Operator, PatchEdit};
 use crate::repair::search::Scored;
 
@@ -45,16 +45,13 @@ pub fn of(plausible: &[Scored]) -> Vec<Told> {
         .filter_map(|c| placed(c, Operator::Insert))
         .collect();
     let leaving: Vec<&PatchEdit> = candidates()
-        .filter_map(|c| match c.edits() {
-            [edit] if leaves(&edit.edit.text) => Some(edit),
-            _ => None,
-        })
+        .filter_map(one_edit)
+        .filter(|edit| leaves(&edit.edit.text))
         .collect();
-    let deleted: Vec<&PatchEdit> = candidates()
-        .filter_map(|c| match c.edits() {
-            [edit] if edit.operator == Operator::Delete => Some(edit),
-            _ => None,
-        })
+    let deleted: Vec<Location> = candidates()
+        .filter_map(one_edit)
+        .filter(|edit| edit.operator == Operator::Delete)
+        .map(PatchEdit::location)
         .collect();
     candidates()
         .zip(&written)
@@ -67,20 +64,23 @@ pub fn of(plausible: &[Scored]) -> Vec<Told> {
             }),
             needless_removal: placed(candidate, Operator::Swap)
                 .is_some_and(|swapped| inserted.contains(&swapped)),
-            needless_call: match candidate.edits() {
-                [edit] if edit.operator == Operator::Method => deleted
-                    .iter()
-                    .any(|d| d.file == edit.file && d.line == edit.line),
-                _ => false,
-            },
-            made_up: match candidate.edits() {
-                [edit] if edit.edit.text.trim_start().starts_with("unwrap_or") => {
-                    leaving.iter().any(|other| other.overlaps(edit))
-                }
-                _ => false,
-            },
+            needless_call: one_edit(candidate).is_some_and(|edit| {
+                edit.operator == Operator::Method && deleted.contains(&edit.location())
+            }),
+            made_up: one_edit(candidate).is_some_and(|edit| {
+                edit.edit.text.trim_start().starts_with("unwrap_or")
+                    && leaving.iter().any(|other| other.overlaps(edit))
+            }),
         })
         .collect()
+}
+
+/// A candidate's edit, when it is one.
+fn one_edit(candidate: &Candidate) -> Option<&PatchEdit> {
+    match candidate.edits() {
+        [edit] => Some(edit),
+        _ => None,
+    }
 }
 
 /// Whether code leaves its function: a `return` or a `?` among its tokens
@@ -107,8 +107,9 @@ struct Placed {
 
 /// What `candidate` writes and where, when it is one edit by `operator`.
 fn placed(candidate: &Candidate, operator: Operator) -> Option<Placed> {
-    match candidate.edits() {
-        [edit] if edit.operator == operator => Some(Placed {
+    one_edit(candidate)
+        .filter(|edit| edit.operator == operator)
+        .map(|edit| Placed {
             place: (edit.file, edit.line),
             code: edit
                 .edit
@@ -116,9 +117,7 @@ fn placed(candidate: &Candidate, operator: Operator) -> Option<Placed> {
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" "),
-        }),
-        _ => None,
-    }
+        })
 }
 
 /// What a one-edit candidate writes at its place: a number, or an

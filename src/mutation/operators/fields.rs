@@ -7,7 +7,7 @@
 //! `is_none` left out two new style flags, a real bug).
 
 use crate::code::source::Edit;
-use crate::code::{function_around, text_without_spaces, without_spaces};
+use crate::code::{function_around, occurrences, text_without_spaces, without_spaces};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind};
 
@@ -138,23 +138,15 @@ fn function_text<'a>(cx: &Context<'a>, at: usize) -> &'a str {
 
 /// `template` with `.field` made `.by` wherever it names the field.
 fn renamed(template: &str, field: &str, by: &str) -> String {
-    let needle = format!(".{field}");
+    let (needle, by) = (format!(".{field}"), format!(".{by}"));
     let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(at) = rest.find(&needle) {
-        let after = &rest[at + needle.len()..];
-        let whole = !after
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        out.push_str(&rest[..at]);
-        out.push_str(if whole { "." } else { &needle });
-        if whole {
-            out.push_str(by);
-        }
-        rest = after;
+    let mut from = 0;
+    for at in occurrences(template, 0..template.len(), &needle) {
+        out.push_str(&template[from..at.start]);
+        out.push_str(&by);
+        from = at.end;
     }
-    out.push_str(rest);
+    out.push_str(&template[from..]);
     out
 }
 

@@ -8,7 +8,7 @@
 //! names its fields otherwise: it gets none.
 
 use crate::code::source::Edit;
-use crate::code::{function_around, self_field, text_without_spaces, without_spaces};
+use crate::code::{function_around, occurrences, self_field, text_without_spaces, without_spaces};
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Site, SiteKind, StatementSite};
 use crate::mutation::types::is_collection;
@@ -129,13 +129,9 @@ fn resets_a_field(statement: &str, initial: impl Fn(&str) -> Option<String>) -> 
 
 /// Whether `body` names `self.field` (read or written).
 pub(super) fn names_field(body: &str, field: &str) -> bool {
-    let needle = format!("self.{field}");
-    body.match_indices(&needle).any(|(at, _)| {
-        !body[at + needle.len()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_')
-    })
+    occurrences(body, 0..body.len(), &format!("self.{field}"))
+        .next()
+        .is_some()
 }
 
 #[cfg(test)]

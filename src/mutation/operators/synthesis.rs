@@ -6,6 +6,7 @@
 
 use quote::ToTokens;
 
+use crate::code::occurrences;
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
 use crate::mutation::sites::{Literal, Site, SiteKind};
@@ -308,12 +309,7 @@ fn line_of<'t>(text: &'t str, site: &Site) -> &'t str {
 
 /// Whether `line` mentions the identifier `name`.
 fn mentions(line: &str, name: &str) -> bool {
-    line.match_indices(name).any(|(at, _)| {
-        let before = line[..at].chars().next_back();
-        let after = line[at + name.len()..].chars().next();
-        let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        boundary(before) && boundary(after)
-    })
+    occurrences(line, 0..line.len(), name).next().is_some()
 }
 
 #[cfg(test)]
