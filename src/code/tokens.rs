@@ -428,10 +428,9 @@ mod tests {
         assert_eq!(found("abc", ""), 0);
         // Only within the range, given in the text's offsets.
         let text = "x + 1; x + 1;";
-        assert_eq!(
-            occurrences(text, 6..text.len(), "x + 1").collect::<Vec<_>>(),
-            [7..12]
-        );
+        let mut within = occurrences(text, 6..text.len(), "x + 1");
+        assert_eq!(within.next(), Some(7..12));
+        assert_eq!(within.next(), None);
     }
 
     #[test]
