@@ -144,13 +144,24 @@ pub fn is_collection(ty: &str) -> bool {
     }
 }
 
-/// Text: `str` or `String`, by reference or not (a lifetime aside).
+/// Text: `str` or `String`, by reference or not (a lifetime aside), or
+/// held by a `Cow`, `Box`, `Rc` or `Arc`.
 pub fn is_text(ty: &str) -> bool {
     let mut ty = ty.trim_start_matches('&');
     if let Some(rest) = ty.strip_prefix('\'') {
         ty = rest.split_once(' ').map_or(rest, |(_, t)| t);
     }
-    matches!(ty.trim_start_matches("mut "), "str" | "String")
+    let ty = ty.trim_start_matches("mut ");
+    let (path, held) = match ty.split_once('<') {
+        // A pointer to text: `Cow<'_, str>`, `Box<str>`, `Rc<str>`...
+        Some((path, held)) => (path, held.strip_suffix('>').unwrap_or(held)),
+        None => (ty, ""),
+    };
+    let held = held.rsplit(", ").next().unwrap_or(held);
+    match path.rsplit("::").next().unwrap_or(path) {
+        "Cow" | "Box" | "Rc" | "Arc" => matches!(held, "str" | "String"),
+        name => held.is_empty() && matches!(name, "str" | "String"),
+    }
 }
 
 pub fn is_option(ty: &str) -> bool {
@@ -177,6 +188,8 @@ mod tests {
         assert!(is_integer("usize") && is_integer("integer") && !is_integer("f64"));
         assert!(is_text("&str") && is_text("&'a str") && is_text("&mut String"));
         assert!(!is_text("&[u8]") && !is_text("Vec<char>"));
+        assert!(is_text("std::borrow::Cow<'_, str>") && is_text("Box<str>"));
+        assert!(is_text("alloc::string::String") && !is_text("Cow<'_, [u8]>"));
         assert!(has_is_empty("&[u8]") && has_is_empty("&str") && has_is_empty("Vec<u32>"));
         assert!(has_is_empty("&mut Vec<u32>") && !has_is_empty("u32"));
         assert!(is_option("Option<usize>") && !is_option("Vec<Option<u8>>"));

@@ -181,13 +181,14 @@ fn trimmed_pieces(
 }
 
 /// A text's other length: `s.len()` (bytes) as `s.chars().count()`
-/// (characters), and back, for a variable `s` the compiler says is text.
+/// (characters), for a variable `s` the compiler says is text, and back
+/// (`.chars()` says it is text: a `Cow<str>` the compiler was not asked
+/// about, suffix's `from_parts`).
 fn other_length(method: &str, receiver: &str, site: &Site, cx: &Context) -> Option<String> {
-    let (text, made) = match method {
-        "len" => (receiver, "chars().count()"),
-        _ => (receiver.strip_suffix(".chars()")?, "len()"),
-    };
-    typed_text(text, site, cx).then(|| format!("{text}.{made}"))
+    match method {
+        "len" => typed_text(receiver, site, cx).then(|| format!("{receiver}.chars().count()")),
+        _ => Some(format!("{}.len()", receiver.strip_suffix(".chars()")?)),
+    }
 }
 
 /// Whether the compiler says variable `name` is text at the site.
@@ -433,8 +434,11 @@ mod tests {
         assert_eq!(made, ["let n = s.chars().count().max(v.len());"]);
         let made = outcomes_typed(text, Operator::Idiom, 3, &types);
         assert!(made.iter().any(|t| line(t, 3) == "w - s.len()"), "{made:?}");
-        // Without the compiler's word that `s` is text, nothing.
+        // Without the compiler's word that `s` is text, nothing; but
+        // `.chars()` says so.
         assert!(outcomes(text, Operator::Idiom, 2).is_empty());
+        let made = outcomes(text, Operator::Idiom, 3);
+        assert!(made.iter().any(|t| line(t, 3) == "w - s.len()"), "{made:?}");
     }
 
     #[test]
