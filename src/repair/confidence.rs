@@ -120,8 +120,8 @@ pub struct Evidence<'a> {
     /// [`rivals_elsewhere`]).
     pub elsewhere: usize,
     /// The comparison another plausible edit puts where the chosen one
-    /// puts its own (see [`boundary_rival`]).
-    pub boundary: Option<&'a str>,
+    /// puts its own (see [`rival_comparison`]).
+    pub rival_comparison: Option<&'a str>,
     /// Another plausible patch deletes the statement at the chosen edit's
     /// line, or keeps one of its blocks (see [`deletion_passes`]).
     pub deletion: bool,
@@ -141,7 +141,8 @@ impl<'a> Evidence<'a> {
         let elsewhere = chosen.map_or(0, |chosen| {
             rivals_elsewhere(chosen, &stages[0].alternatives)
         });
-        let boundary = chosen.and_then(|chosen| boundary_rival(chosen, &stages[0].alternatives));
+        let rival_comparison =
+            chosen.and_then(|chosen| rival_comparison(chosen, &stages[0].alternatives));
         let deletion =
             chosen.is_some_and(|chosen| deletion_passes(chosen, &stages[0].alternatives));
         Evidence {
@@ -149,7 +150,7 @@ impl<'a> Evidence<'a> {
             edits: stages.iter().map(|s| s.edits.len()).sum(),
             chosen,
             elsewhere,
-            boundary,
+            rival_comparison,
             deletion,
             new_warnings,
         }
@@ -191,25 +192,56 @@ fn deletion_passes(chosen: &Plausible, alternatives: &[Plausible]) -> bool {
             })
 }
 
-/// The comparisons an edit may put in place of another.
-const COMPARISONS: [&str; 4] = ["<", "<=", ">", ">="];
+/// The comparisons an edit may put in place of another, each with the
+/// cases where it holds (`LESS`, `EQUAL`, `GREATER`: the left side's).
+const COMPARISONS: [(&str, u8); 6] = [
+    ("<", LESS),
+    ("<=", LESS | EQUAL),
+    (">", GREATER),
+    (">=", GREATER | EQUAL),
+    ("==", EQUAL),
+    ("!=", LESS | GREATER),
+];
+const LESS: u8 = 1;
+const EQUAL: u8 = 2;
+const GREATER: u8 = 4;
+
+/// The cases where comparison `operator` holds.
+fn holds(operator: &str) -> u8 {
+    COMPARISONS
+        .iter()
+        .find(|(o, _)| *o == operator)
+        .map_or(0, |(_, cases)| *cases)
+}
 
 /// When `chosen` replaces a comparison operator by another (`<=` by `>=`)
-/// and another plausible patch puts in its place the one that differs
-/// from it only where the two sides are equal (`>`): that one. Both
-/// passing, the tests never decide what happens at that boundary, where
-/// off-by-one slips live (euclid's `depth <= zero`, fixed as `> zero` like
-/// its neighbours `width > zero && height > zero`, made `>= zero`).
-fn boundary_rival<'a>(chosen: &Plausible, alternatives: &'a [Plausible]) -> Option<&'a str> {
+/// and another plausible patch puts another comparison in its place: that
+/// one, the one that differs from the chosen one in the fewest cases first
+/// (`>`, only where the two sides are equal). Both passing, the tests
+/// never decide what happens where the two differ, where off-by-one slips
+/// live (euclid's `depth <= zero`, fixed as `> zero` like its neighbours
+/// `width > zero && height > zero`, made `>= zero`; qp-trie's `.choice >=
+/// prefix.len()`, fixed as `>= prefix.len() * 2`, made `==` where `<=`
+/// passed too).
+fn rival_comparison<'a>(chosen: &Plausible, alternatives: &'a [Plausible]) -> Option<&'a str> {
     let (file, line, own) = comparison(chosen)?;
     alternatives
         .iter()
         .filter_map(comparison)
-        .find(|&(f, l, other)| {
-            let same_way = other.starts_with('<') == own.starts_with('<');
-            f == file && l == line && other != own && same_way
-        })
+        .filter(|&(f, l, other)| f == file && l == line && other != own)
         .map(|(_, _, other)| other)
+        .min_by_key(|other| (holds(other) ^ holds(own)).count_ones())
+}
+
+/// What the tests never decide when comparisons `own` and `other` both
+/// pass: the cases where they differ.
+fn undecided(own: &str, other: &str) -> &'static str {
+    match holds(own) ^ holds(other) {
+        EQUAL => "the case where the two sides are equal",
+        LESS => "the case where the left side is the smaller",
+        GREATER => "the case where the left side is the greater",
+        _ => "which comparison is meant",
+    }
 }
 
 /// Where a patch of one edit puts a comparison operator in place of
@@ -218,9 +250,7 @@ fn comparison(plausible: &Plausible) -> Option<(&Path, u32, &str)> {
     match plausible.edits.as_slice() {
         [edit] if edit.operator == Operator::Binary => {
             let new = edit.replacement.trim();
-            COMPARISONS
-                .contains(&new)
-                .then_some((edit.file.as_path(), edit.line, new))
+            (holds(new) != 0).then_some((edit.file.as_path(), edit.line, new))
         }
         _ => None,
     }
@@ -257,10 +287,11 @@ pub fn assess(evidence: &Evidence) -> Confidence {
         None => {}
         Some(chosen) => weigh_single(chosen, evidence.elsewhere, &mut against, &mut support),
     }
-    if let (Some(rival), Some(chosen)) = (evidence.boundary, evidence.chosen) {
+    if let (Some(rival), Some(chosen)) = (evidence.rival_comparison, evidence.chosen) {
+        let own = chosen.edits[0].replacement.trim();
         against.push(format!(
-            "`{rival}` in place of `{}` passes every test too: the tests never decide the case where the two sides are equal",
-            chosen.edits[0].replacement.trim()
+            "`{rival}` in place of `{own}` passes every test too: the tests never decide {}",
+            undecided(own, rival)
         ));
     }
     if evidence.deletion {
@@ -530,10 +561,10 @@ mod tests {
     }
 
     /// `>=` chosen where `>` passes too: the tests never decide equal
-    /// sides; `<` (the other way round) or an edit of another line says
-    /// nothing of that boundary.
+    /// sides; where `<=` passes too (the other way round), nothing; the
+    /// nearer rival is named. An edit of another line says nothing.
     #[test]
-    fn a_comparison_whose_neighbour_at_the_boundary_passes_too_is_only_plausible() {
+    fn a_comparison_whose_rival_at_the_same_place_passes_too_is_only_plausible() {
         let with = |replacement: &str, line: u32| {
             let mut plausible = one_token(1);
             plausible.edits[0].replacement = replacement.into();
@@ -541,20 +572,31 @@ mod tests {
             plausible
         };
         let chosen = with(">=", 7);
-        let rival = |other: Plausible| {
-            boundary_rival(&chosen, &[chosen.clone(), other]).map(str::to_string)
+        let rival = |others: &[Plausible]| {
+            let alternatives: Vec<Plausible> = std::iter::once(chosen.clone())
+                .chain(others.iter().cloned())
+                .collect();
+            rival_comparison(&chosen, &alternatives).map(str::to_string)
         };
-        assert_eq!(rival(with(">", 7)).as_deref(), Some(">"));
-        for (replacement, line) in [("<", 7), (">", 8), (">=", 7)] {
-            let rival = rival(with(replacement, line));
+        assert_eq!(rival(&[with(">", 7)]).as_deref(), Some(">"));
+        assert_eq!(
+            rival(&[with("<=", 7), with("==", 7)]).as_deref(),
+            Some("==")
+        );
+        for (replacement, line) in [("<", 8), (">=", 7)] {
+            let rival = rival(&[with(replacement, line)]);
             assert_eq!(rival, None, "{replacement} at {line}");
         }
-        let boundary = Some(">");
+        assert_eq!(
+            undecided(">=", "=="),
+            "the case where the left side is the greater"
+        );
+        assert_eq!(undecided(">", "<="), "which comparison is meant");
         let confidence = assess(&Evidence {
             stages: 1,
             edits: 1,
             chosen: Some(&chosen),
-            boundary,
+            rival_comparison: Some(">"),
             ..Evidence::default()
         });
         assert_eq!(confidence.level, Level::Plausible);
@@ -721,7 +763,7 @@ mod tests {
                 chosen,
                 elsewhere,
                 new_warnings,
-                boundary: None,
+                rival_comparison: None,
                 deletion: false,
             };
             let confidence = assess(&evidence);

@@ -46,16 +46,19 @@ impl MutationOperator for Binary {
 
 /// Per operator, the others of its class, the likeliest slip first: a
 /// comparison's negation or its boundary (`!=` for `==`, `<=` for `<`),
-/// then its mirror image; arithmetic's inverse operation. (When several
-/// patches pass every test and change the passing tests' behaviour alike,
-/// the first made wins: `!= 0` for `== 0`, not `> 0`.)
+/// then the one that holds in one more case or one fewer (`!=` for `>`,
+/// `==` for `>=`), then its mirror image, which changes the outcome in
+/// two; arithmetic's inverse operation. (When several patches pass every
+/// test and change the passing tests' behaviour alike, the first made
+/// wins: `!= 0` for `== 0`, not `> 0`; cron-parser's `fields.len() > 5`,
+/// fixed as `!= 5`, not `< 5`.)
 pub(super) const REPLACEMENTS: &[(&str, &[&str])] = &[
     ("==", &["!=", "<=", ">=", "<", ">"]),
     ("!=", &["==", "<", ">", "<=", ">="]),
-    ("<", &["<=", ">", "!=", ">=", "=="]),
-    ("<=", &["<", ">=", "==", ">", "!="]),
-    (">", &[">=", "<", "!=", "<=", "=="]),
-    (">=", &[">", "<=", "==", "<", "!="]),
+    ("<", &["<=", "!=", ">", ">=", "=="]),
+    ("<=", &["<", "==", ">=", ">", "!="]),
+    (">", &[">=", "!=", "<", "<=", "=="]),
+    (">=", &[">", "==", "<=", "<", "!="]),
     ("+", &["-", "*", "/", "%"]),
     ("-", &["+", "*", "/", "%"]),
     ("*", &["/", "+", "-", "%"]),
