@@ -117,11 +117,12 @@ pub fn is_integer(ty: &str) -> bool {
     INTEGERS.contains(&ty) || ty == "integer"
 }
 
-/// A type whose value has `is_empty()`: strings, slices, arrays and the
+/// A type whose value has `is_empty()`: strings (also held by a `Cow`,
+/// `Box`, `Rc` or `Arc`), slices, arrays and the
 /// standard collections (by reference or not).
 pub fn has_is_empty(ty: &str) -> bool {
     let ty = ty.trim_start_matches('&').trim_start_matches("mut ");
-    ty == "str" || (ty.starts_with('[') && ty.ends_with(']')) || is_collection(ty)
+    ty == "str" || (ty.starts_with('[') && ty.ends_with(']')) || is_collection(ty) || is_text(ty)
 }
 
 /// A string or a standard collection, owned (its path aside:
@@ -190,6 +191,7 @@ mod tests {
         assert!(!is_text("&[u8]") && !is_text("Vec<char>"));
         assert!(is_text("std::borrow::Cow<'_, str>") && is_text("Box<str>"));
         assert!(is_text("alloc::string::String") && !is_text("Cow<'_, [u8]>"));
+        assert!(has_is_empty("std::borrow::Cow<'_, str>") && has_is_empty("&'a str"));
         assert!(has_is_empty("&[u8]") && has_is_empty("&str") && has_is_empty("Vec<u32>"));
         assert!(has_is_empty("&mut Vec<u32>") && !has_is_empty("u32"));
         assert!(is_option("Option<usize>") && !is_option("Vec<Option<u8>>"));

@@ -8,9 +8,9 @@
 //! names its fields otherwise: it gets none.
 
 use crate::code::source::Edit;
-use crate::code::{function_around, occurrences, self_field, text_without_spaces, without_spaces};
+use crate::code::{function_around, occurrences, self_field, text_without_spaces};
 use crate::mutation::patch::Operator;
-use crate::mutation::sites::{Site, SiteKind, StatementSite};
+use crate::mutation::sites::{Site, SiteKind, StatementSite, constant_value};
 use crate::mutation::types::is_collection;
 
 use super::statement::insert;
@@ -59,14 +59,17 @@ const EMPTY: &[&str] = &["::new()", "::default()", "Default::default()"];
 
 /// After a statement that resets a field of `self`, the statements that
 /// reset each field of its type the function never names: `self.f =
-/// V;` for the constant `V` every constructor gives it, and for an empty
-/// collection `self.f.clear();` too, tried first.
+/// V;` for the constant `V` every struct literal that agrees with the
+/// reset gives it (one that gives the reset field the value it is set
+/// back to: qp-trie's `new()`, `Trie { root: None, count: 0 }`, not the
+/// `Trie { root, count }` a split builds), and for an empty collection
+/// `self.f.clear();` too, tried first.
 fn resets(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
     let Some(owner) = &site.self_type else {
         return Vec::new();
     };
-    let (Some(initial), Some(fields)) = (
-        cx.space.initial.get(owner),
+    let (Some(literals), Some(fields)) = (
+        cx.space.struct_literals.get(owner),
         cx.space.struct_fields.get(owner),
     ) else {
         return Vec::new();
@@ -74,24 +77,38 @@ fn resets(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
     // Every statement of the crate comes here: those of `self` alone are
     // parsed.
     let reset = &cx.text[statement.range.clone()];
-    if !reset.starts_with("self.")
-        || !resets_a_field(reset, |field| initial.get(field).cloned().flatten())
-    {
+    let Some((field, value)) = reset
+        .starts_with("self.")
+        .then(|| reset_of(reset))
+        .flatten()
+    else {
         return Vec::new();
-    }
+    };
+    let agreeing: Vec<_> = literals
+        .iter()
+        .filter(|literal| match &value {
+            None => true,
+            Some(value) => literal
+                .get(&field)
+                .cloned()
+                .flatten()
+                .is_some_and(|given| text_without_spaces(&given) == *value),
+        })
+        .collect();
     let Some(body) = function_around(cx.text, statement.range.start) else {
         return Vec::new();
     };
     let body = &cx.text[body];
-    if body.contains("*self") || body.contains("Self {") {
+    if agreeing.is_empty() || body.contains("*self") || body.contains("Self {") {
         return Vec::new();
     }
     let mut out = Vec::new();
     for (field, ty) in fields {
-        let Some(Some(value)) = initial.get(field) else {
+        let mut given = agreeing.iter().filter_map(|literal| literal.get(field));
+        let Some(Some(value)) = given.next() else {
             continue;
         };
-        if names_field(body, field) {
+        if given.any(|other| other.as_ref() != Some(value)) || names_field(body, field) {
             continue;
         }
         if EMPTY.iter().any(|e| value.ends_with(e)) && is_collection(ty) {
@@ -102,28 +119,31 @@ fn resets(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
     out
 }
 
-/// Whether `statement` resets a field of `self`: it empties it in place
-/// (`self.items.clear();`) or gives it the value the constructors give
-/// (`initial`: `self.count = 0;`).
-fn resets_a_field(statement: &str, initial: impl Fn(&str) -> Option<String>) -> bool {
+/// The field of `self` that `statement` resets and the value it gives
+/// it, without spaces: it empties it in place (`self.items.clear();`: no
+/// value) or sets it to a constant (`self.count = 0;`).
+fn reset_of(statement: &str) -> Option<(String, Option<String>)> {
     let Ok(syn::Stmt::Expr(expr, _)) = syn::parse_str::<syn::Stmt>(statement) else {
-        return false;
+        return None;
     };
     let field_of_self = |e: &syn::Expr| match e {
         syn::Expr::Field(f) => self_field(f).map(|f| f["self.".len()..].to_string()),
         _ => None,
     };
     match &expr {
-        syn::Expr::MethodCall(call) => {
-            call.args.is_empty()
-                && EMPTYING.contains(&call.method.to_string().as_str())
-                && field_of_self(&call.receiver).is_some()
+        syn::Expr::MethodCall(call)
+            if call.args.is_empty() && EMPTYING.contains(&call.method.to_string().as_str()) =>
+        {
+            Some((field_of_self(&call.receiver)?, None))
         }
-        syn::Expr::Assign(assign) => field_of_self(&assign.left).is_some_and(|field| {
-            initial(&field)
-                .is_some_and(|v| text_without_spaces(&v) == without_spaces(&*assign.right))
-        }),
-        _ => false,
+        syn::Expr::Assign(assign) => {
+            let value = constant_value(&assign.right)?;
+            Some((
+                field_of_self(&assign.left)?,
+                Some(text_without_spaces(&value)),
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -138,6 +158,7 @@ pub(super) fn names_field(body: &str, field: &str) -> bool {
 mod tests {
     use super::super::tests::outcomes;
     use super::*;
+    use std::collections::BTreeSet;
 
     /// clru 0.6.0: `clear` emptied the map and the list and kept the
     /// weight, which every constructor starts at 0.
@@ -161,14 +182,30 @@ mod tests {
     }
 
     #[test]
-    fn a_statement_resets_a_field_when_it_empties_it_or_sets_back_its_first_value() {
-        let initial = |field: &str| (field == "count").then(|| "0".to_string());
-        assert!(resets_a_field("self.items.clear();", initial));
-        assert!(resets_a_field("self.count = 0;", initial));
-        assert!(!resets_a_field("self.count = 1;", initial));
-        assert!(!resets_a_field("self.items.push(1);", initial));
-        assert!(!resets_a_field("items.clear();", initial));
-        assert!(!resets_a_field("self.other = 0;", initial));
+    fn a_statement_resets_a_field_when_it_empties_it_or_sets_it_to_a_constant() {
+        let reset = |statement| reset_of(statement);
+        assert_eq!(reset("self.items.clear();"), Some(("items".into(), None)));
+        let zero = Some(("count".to_string(), Some("0".to_string())));
+        assert_eq!(reset("self.count = 0;"), zero);
+        assert_eq!(reset("self.items.push(1);"), None);
+        assert_eq!(reset("items.clear();"), None);
+        assert_eq!(reset("self.count = n;"), None);
+    }
+
+    /// qp-trie 0.7.5: `clear` set the root back to `None` and kept the
+    /// count; the literal a split builds gives both from variables.
+    #[test]
+    fn a_reset_follows_the_literals_that_agree_with_it() {
+        let text = "pub struct Trie {\n    root: Option<u8>,\n    count: usize,\n}\n\nimpl Trie {\n    pub fn new() -> Trie {\n        Trie { root: None, count: 0 }\n    }\n    fn split(root: Option<u8>, count: usize) -> Trie {\n        Trie { root, count }\n    }\n    pub fn clear(&mut self) {\n        self.root = None;\n    }\n}\n";
+        let made = outcomes(text, Operator::Reset, 14);
+        let fixed = text.replace(
+            "self.root = None;\n",
+            "self.root = None;\n        self.count = 0;\n",
+        );
+        assert_eq!(made, BTreeSet::from([fixed]));
+        // Set to what no literal gives: no reset.
+        let other = text.replace("self.root = None;", "self.root = Some(1);");
+        assert!(outcomes(&other, Operator::Reset, 14).is_empty());
     }
 
     #[test]

@@ -109,6 +109,7 @@ impl MutationOperator for Insert {
                 let found = sharing_first(closest(&cx.space.statements, site, cx.space), &around)
                     .filter(|i| i.fits(&bound) && !i.inert)
                     .filter(|i| !(i.header && (binds_new(site, statement) || statement.valued)))
+                    .filter(|i| !(i.header && loops_for_nothing(&i.text, &around)))
                     .map(|i| insert(statement, (i.header, i.closed), &i.text, cx.text));
                 mutations.chain(found).collect()
             }
@@ -221,6 +222,18 @@ pub(super) fn swap_in(statement: &StatementSite, ingredient: &Ingredient, text: 
         as_statement(text, ingredient.closed, statement.tail)
     };
     Edit::replace(statement.range.clone(), replacement)
+}
+
+/// Whether `header` is a `for` loop's whose pattern binds none of the
+/// names `around` (a statement's words): around that statement, the loop
+/// repeats it unchanged, or skips it when there is nothing to loop over,
+/// a condition in disguise (shell-escape's `if !s.contains(..)` wrapped in
+/// `for ch in s.chars()`, where the fix was `!s.is_empty() &&`).
+pub(super) fn loops_for_nothing(header: &str, around: &BTreeSet<&str>) -> bool {
+    header
+        .strip_prefix("for ")
+        .and_then(|loop_| loop_.split_once(" in "))
+        .is_some_and(|(pattern, _)| !words(pattern).any(|name| around.contains(name)))
 }
 
 /// An ingredient (as `ingredient_text`; `header`: a compound statement's

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use super::statement::loops_for_nothing;
 use super::tests::{line, lines_made, outcomes, outcomes_given, sources};
 use super::{Context, edits};
 use crate::code::KeepConst;
@@ -200,4 +201,30 @@ fn a_guard_after_a_call_returns_first_the_callees_error_the_failing_tests_name()
         named.contains("if t.day > 0 { return Err(Error::TooLarge); }"),
         "{named:?}"
     );
+}
+
+/// A `for` header goes around a statement that uses what it binds, never
+/// around one that does not (it would repeat it unchanged).
+#[test]
+fn a_loop_goes_only_around_a_statement_that_uses_its_pattern() {
+    let text = "fn f(s: &str, v: &mut Vec<char>) {\n    for ch in s.chars() {\n        v.push(ch);\n    }\n    v.push('a');\n    if s.len() > 2 {\n        v.push('b');\n    }\n}\n";
+    let inserted = outcomes(text, Operator::Insert, 5);
+    assert!(
+        !inserted
+            .iter()
+            .any(|t| t.contains("for ch in s.chars() { v.push('a'); }")),
+        "{inserted:?}"
+    );
+    assert!(
+        inserted
+            .iter()
+            .any(|t| t.contains("if s.len() > 2 { v.push('a'); }")),
+        "{inserted:?}"
+    );
+    assert!(loops_for_nothing("for _ in 0..n", &BTreeSet::from(["n"])));
+    assert!(!loops_for_nothing(
+        "for (i, x) in v",
+        &BTreeSet::from(["x"])
+    ));
+    assert!(!loops_for_nothing("while x > 0", &BTreeSet::from(["y"])));
 }

@@ -152,7 +152,7 @@ impl Finder<'_> {
 /// The text of a value that reads nothing but constants: a literal
 /// (`0`, `-1`, `false`), a path (`None`, `Mode::Idle`), or a new or
 /// default value (`Vec::new()`, `Default::default()`: not `Instant::now()`).
-fn constant_value(value: &Expr) -> Option<String> {
+pub fn constant_value(value: &Expr) -> Option<String> {
     use quote::ToTokens;
     match value {
         Expr::Lit(lit) => Some(lit.lit.to_token_stream().to_string()),
@@ -298,20 +298,17 @@ impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
             name => name.map(ToString::to_string),
         };
         if let Some(owner) = named {
-            let fields = self.space.initial.entry(owner).or_default();
-            for field in &literal.fields {
-                if let syn::Member::Named(name) = &field.member {
-                    let value = constant_value(&field.expr);
-                    fields
-                        .entry(name.to_string())
-                        .and_modify(|known| {
-                            if *known != value {
-                                *known = None;
-                            }
-                        })
-                        .or_insert(value);
-                }
-            }
+            let fields = literal
+                .fields
+                .iter()
+                .filter_map(|field| match &field.member {
+                    syn::Member::Named(name) => {
+                        Some((name.to_string(), constant_value(&field.expr)))
+                    }
+                    syn::Member::Unnamed(_) => None,
+                });
+            let literals = self.space.struct_literals.entry(owner).or_default();
+            literals.push(fields.collect());
         }
         syn::visit::visit_expr_struct(self, literal);
     }

@@ -46,6 +46,7 @@ pub use conditions::negation;
 pub use exclusions::Exclusions;
 use floors::floors;
 use followers::neighbours;
+pub use items::constant_value;
 use items::{collect_constants, reads_of};
 pub use literal::Literal;
 pub use preconditions::Precondition;

@@ -197,13 +197,12 @@ pub struct MutationSpace {
     /// Per owner (a struct's name), its named fields and their types
     /// without spaces.
     pub struct_fields: BTreeMap<String, Vec<(String, String)>>,
-    /// Per owner (a struct's name), the value its struct literals in the
-    /// crate's code outside tests (named bare or `Self`) give each field,
-    /// where each of them that names the field gives it the same constant
-    /// (`weight: 0`, `items: Vec::new()`, `None`): what a method that
-    /// resets the value sets the field to. `None` where they differ or one
-    /// gives a value read from elsewhere.
-    pub initial: BTreeMap<String, BTreeMap<String, Option<String>>>,
+    /// Per owner (a struct's name), its struct literals in the crate's
+    /// code outside tests (named bare or `Self`), each as the value it
+    /// gives each field where that is a constant (`weight: 0`, `items:
+    /// Vec::new()`, `None`; `None` for a value read from elsewhere): the
+    /// states a method that resets the value goes back to.
+    pub struct_literals: BTreeMap<String, Vec<BTreeMap<String, Option<String>>>>,
     /// Per enum of the crate (its name), its variants as a pattern that
     /// binds nothing names them after `Enum::`: `Rule`, `List(..)`,
     /// `Heading { .. }`.
