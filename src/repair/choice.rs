@@ -78,7 +78,7 @@ type Order = (
 /// What was measured of a plausible patch: its place among the others,
 /// and the confidence in it, are decided from these (the report carries
 /// them as they are).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Measures {
     /// Lines the originally passing tests that reach the edit execute, or
     /// no longer execute, with the patch (summed over those tests); `None`

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::mutation::Operator;
 use crate::repair::choice::Measures;
+use crate::repair::comparisons::{rival_comparison, undecided};
 use crate::repair::reading::Masking;
 use crate::repair::stage::{Plausible, Stage};
 use crate::system::console::{ordinal, plural};
@@ -190,70 +191,6 @@ fn deletion_passes(chosen: &Plausible, alternatives: &[Plausible]) -> bool {
                     .any(|e| e.file == deleted.file && e.line == deleted.line),
                 _ => false,
             })
-}
-
-/// The comparisons an edit may put in place of another, each with the
-/// cases where it holds (`LESS`, `EQUAL`, `GREATER`: the left side's).
-const COMPARISONS: [(&str, u8); 6] = [
-    ("<", LESS),
-    ("<=", LESS | EQUAL),
-    (">", GREATER),
-    (">=", GREATER | EQUAL),
-    ("==", EQUAL),
-    ("!=", LESS | GREATER),
-];
-const LESS: u8 = 1;
-const EQUAL: u8 = 2;
-const GREATER: u8 = 4;
-
-/// The cases where comparison `operator` holds.
-fn holds(operator: &str) -> u8 {
-    COMPARISONS
-        .iter()
-        .find(|(o, _)| *o == operator)
-        .map_or(0, |(_, cases)| *cases)
-}
-
-/// When `chosen` replaces a comparison operator by another (`<=` by `>=`)
-/// and another plausible patch puts another comparison in its place: that
-/// one, the one that differs from the chosen one in the fewest cases first
-/// (`>`, only where the two sides are equal). Both passing, the tests
-/// never decide what happens where the two differ, where off-by-one slips
-/// live (euclid's `depth <= zero`, fixed as `> zero` like its neighbours
-/// `width > zero && height > zero`, made `>= zero`; qp-trie's `.choice >=
-/// prefix.len()`, fixed as `>= prefix.len() * 2`, made `==` where `<=`
-/// passed too).
-fn rival_comparison<'a>(chosen: &Plausible, alternatives: &'a [Plausible]) -> Option<&'a str> {
-    let (file, line, own) = comparison(chosen)?;
-    alternatives
-        .iter()
-        .filter_map(comparison)
-        .filter(|&(f, l, other)| f == file && l == line && other != own)
-        .map(|(_, _, other)| other)
-        .min_by_key(|other| (holds(other) ^ holds(own)).count_ones())
-}
-
-/// What the tests never decide when comparisons `own` and `other` both
-/// pass: the cases where they differ.
-fn undecided(own: &str, other: &str) -> &'static str {
-    match holds(own) ^ holds(other) {
-        EQUAL => "the case where the two sides are equal",
-        LESS => "the case where the left side is the smaller",
-        GREATER => "the case where the left side is the greater",
-        _ => "which comparison is meant",
-    }
-}
-
-/// Where a patch of one edit puts a comparison operator in place of
-/// another, and which.
-fn comparison(plausible: &Plausible) -> Option<(&Path, u32, &str)> {
-    match plausible.edits.as_slice() {
-        [edit] if edit.operator == Operator::Binary => {
-            let new = edit.replacement.trim();
-            (holds(new) != 0).then_some((edit.file.as_path(), edit.line, new))
-        }
-        _ => None,
-    }
 }
 
 /// The level and its reasons: `likely` when no reason speaks against the
@@ -487,6 +424,7 @@ mod tests {
             operator,
             replacement: "<=".into(),
             rank,
+            against_zero: false,
         }
     }
 
@@ -560,38 +498,11 @@ mod tests {
         assert_eq!(rivals_elsewhere(&chosen, &alternatives), 1);
     }
 
-    /// `>=` chosen where `>` passes too: the tests never decide equal
-    /// sides; where `<=` passes too (the other way round), nothing; the
-    /// nearer rival is named. An edit of another line says nothing.
+    /// `>=` chosen where `>` passes too: only plausible, the reason named.
     #[test]
     fn a_comparison_whose_rival_at_the_same_place_passes_too_is_only_plausible() {
-        let with = |replacement: &str, line: u32| {
-            let mut plausible = one_token(1);
-            plausible.edits[0].replacement = replacement.into();
-            plausible.edits[0].line = line;
-            plausible
-        };
-        let chosen = with(">=", 7);
-        let rival = |others: &[Plausible]| {
-            let alternatives: Vec<Plausible> = std::iter::once(chosen.clone())
-                .chain(others.iter().cloned())
-                .collect();
-            rival_comparison(&chosen, &alternatives).map(str::to_string)
-        };
-        assert_eq!(rival(&[with(">", 7)]).as_deref(), Some(">"));
-        assert_eq!(
-            rival(&[with("<=", 7), with("==", 7)]).as_deref(),
-            Some("==")
-        );
-        for (replacement, line) in [("<", 8), (">=", 7)] {
-            let rival = rival(&[with(replacement, line)]);
-            assert_eq!(rival, None, "{replacement} at {line}");
-        }
-        assert_eq!(
-            undecided(">=", "=="),
-            "the case where the left side is the greater"
-        );
-        assert_eq!(undecided(">", "<="), "which comparison is meant");
+        let mut chosen = one_token(1);
+        chosen.edits[0].replacement = ">=".into();
         let confidence = assess(&Evidence {
             stages: 1,
             edits: 1,

@@ -8,6 +8,7 @@ mod answer;
 mod behaviour;
 mod bisect;
 mod choice;
+mod comparisons;
 mod confidence;
 mod given;
 mod order;

@@ -7,7 +7,9 @@
 //! (`Some(Token::Eq)` to `Some(Token::Neq)`), the names nearest in spelling
 //! first. A pattern of literals alone is given a literal the crate's other
 //! patterns take beside one of its own (`' '` to `' ' | '\t'` where
-//! another match takes `' ' | '\t' | '\x0C'`).
+//! another match takes `' ' | '\t' | '\x0C'`), then the counterpart of
+//! one of its own (`'-'` to `'-' | '+'`, `'\n'` to `'\n' | '\r'`, `'e'`
+//! to `'e' | 'E'`).
 
 use crate::code::source::Edit;
 use crate::mutation::patch::Operator;
@@ -155,11 +157,56 @@ fn joining(literals: &[String], taken: &[String], cx: &Context) -> Vec<String> {
     }
     // (A stable sort: among equals, the order the crate writes them in.)
     counted.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+    let counterparts: Vec<String> = literals
+        .iter()
+        .filter_map(|literal| counterpart(literal))
+        .filter(|c| !taken.contains(c) && !counted.iter().any(|(l, _)| *l == c))
+        .collect();
     let alone = counted.into_iter().map(|(literal, _)| vec![literal]);
     alone
         .chain(together)
+        .chain(counterparts.iter().map(|c| vec![c]))
         .map(|joined| joined.iter().map(|l| format!(" | {l}")).collect())
         .collect()
+}
+
+/// Characters that come in pairs, where a pattern that takes one often
+/// forgot the other: a sign, a line end, a blank, brackets, quotes and
+/// slashes (ms-converter's number characters `'0'..='9' | '.' | '-'`,
+/// which forgot `'+'`, a real bug).
+const COUNTERPARTS: &[(&str, &str)] = &[
+    ("+", "-"),
+    ("\\n", "\\r"),
+    (" ", "\\t"),
+    ("(", ")"),
+    ("[", "]"),
+    ("{", "}"),
+    ("<", ">"),
+    ("/", "\\\\"),
+    ("\\'", "\""),
+];
+
+/// The counterpart of a char or byte literal as written (`'-'` to `'+'`,
+/// `b'\n'` to `b'\r'`, a letter to its other case), if it has one.
+fn counterpart(literal: &str) -> Option<String> {
+    let (prefix, inner) = match literal.strip_prefix('b') {
+        Some(rest) => ("b", rest),
+        None => ("", literal),
+    };
+    let inner = inner.strip_prefix('\'')?.strip_suffix('\'')?;
+    let other = COUNTERPARTS
+        .iter()
+        .find_map(|&(a, b)| match inner {
+            _ if inner == a => Some(b.to_string()),
+            _ if inner == b => Some(a.to_string()),
+            _ => None,
+        })
+        .or_else(|| match inner.as_bytes() {
+            [c] if c.is_ascii_lowercase() => Some(inner.to_ascii_uppercase()),
+            [c] if c.is_ascii_uppercase() => Some(inner.to_ascii_lowercase()),
+            _ => None,
+        })?;
+    Some(format!("{prefix}'{other}'"))
 }
 
 /// The unit variants of `owner` other than `name`, the nearest in spelling
@@ -252,6 +299,31 @@ mod tests {
         // other pattern takes `'#'`.
         assert!(!made.iter().any(|t| line(t, 8).contains("'\\t'")));
         assert!(outcomes(text, Operator::Variant, 9).is_empty());
+    }
+
+    /// ms-converter 1.4.0: the characters of a number, `'-'` and not
+    /// `'+'`, in a pattern with a range.
+    #[test]
+    fn a_pattern_gets_the_counterpart_of_a_literal_it_takes() {
+        let text = "fn end(s: &str) -> Option<usize> {\n    s.find(|c: char| !matches!(c, '0'..='9' | '.' | '-'))\n}\nfn blank(b: u8) -> bool {\n    matches!(b, b'\\n' | b'x')\n}\n";
+        let made = outcomes(text, Operator::Variant, 2);
+        let lines: BTreeSet<&str> = made.iter().map(|t| line(t, 2)).collect();
+        assert_eq!(
+            lines,
+            BTreeSet::from(["s.find(|c: char| !matches!(c, '0'..='9' | '.' | '-' | '+'))"])
+        );
+        let made = outcomes(text, Operator::Variant, 5);
+        let lines: BTreeSet<&str> = made.iter().map(|t| line(t, 5)).collect();
+        assert_eq!(
+            lines,
+            BTreeSet::from([
+                "matches!(b, b'\\n' | b'x' | b'\\r')",
+                "matches!(b, b'\\n' | b'x' | b'X')"
+            ])
+        );
+        use super::counterpart;
+        assert_eq!(counterpart("'\\''").as_deref(), Some("'\"'"));
+        assert_eq!(counterpart("'0'"), None);
     }
 
     #[test]

@@ -195,22 +195,26 @@ fn kind_of(text: &str) -> Option<&'static str> {
 }
 
 /// The literals of a pattern that is one literal or an or-pattern of
-/// literals alone, of a kind `kind_of` knows, as written; else `None`.
+/// literals (of a kind `kind_of` knows) and ranges alone, as written, at
+/// least one (`'0'..='9' | '.' | '-'` gives `'.'` and `'-'`); else `None`.
 fn literals_alone(pat: &syn::Pat) -> Option<Vec<String>> {
     let alternatives: Vec<&syn::Pat> = match pat {
         syn::Pat::Or(or) => or.cases.iter().collect(),
         other => vec![other],
     };
-    alternatives
+    let each: Option<Vec<Option<String>>> = alternatives
         .into_iter()
         .map(|alternative| match alternative {
             syn::Pat::Lit(lit) => {
                 let text = lit.to_token_stream().to_string();
-                kind_of(&text).map(|_| text)
+                kind_of(&text).map(|_| Some(text))
             }
+            syn::Pat::Range(_) => Some(None),
             _ => None,
         })
-        .collect()
+        .collect();
+    let literals: Vec<String> = each?.into_iter().flatten().collect();
+    (!literals.is_empty()).then_some(literals)
 }
 
 /// Every literal token of `tokens` (macros' arguments included: `vec!['\\',
