@@ -35,22 +35,27 @@ fn holds(operator: &str) -> u8 {
 /// When `chosen` replaces a comparison operator by another (`<=` by `>=`)
 /// and another plausible patch puts another comparison in its place: that
 /// one, the one that differs from the chosen one in the fewest cases first
-/// (`>`, only where the two sides are equal). Both passing, the tests
-/// never decide what happens where the two differ, where off-by-one slips
-/// live (euclid's `depth <= zero`, fixed as `> zero` like its neighbours
-/// `width > zero && height > zero`, made `>= zero`; qp-trie's `.choice >=
-/// prefix.len()`, fixed as `>= prefix.len() * 2`, made `==` where `<=`
-/// passed too).
-pub fn rival_comparison<'a>(chosen: &Plausible, alternatives: &'a [Plausible]) -> Option<&'a str> {
+/// (`>`, only where the two sides are equal), and what the tests never
+/// decide, both passing: the cases where the two differ, where off-by-one
+/// slips live (euclid's `depth <= zero`, fixed as `> zero` like its
+/// neighbours `width > zero && height > zero`, made `>= zero`; qp-trie's
+/// `.choice >= prefix.len()`, fixed as `>= prefix.len() * 2`, made `==`
+/// where `<=` passed too).
+pub fn rival_comparison<'a>(
+    chosen: &Plausible,
+    alternatives: &'a [Plausible],
+) -> Option<(&'a str, &'static str)> {
     let (file, line, own) = comparison(chosen)?;
     let never = never_the_case(chosen);
+    let differ = |other: &str| (holds(other) ^ holds(own)) & !never;
     alternatives
         .iter()
         .filter_map(comparison)
         .filter(|&(f, l, other)| f == file && l == line && other != own)
-        .map(|(_, _, other)| other)
-        .filter(|other| (holds(other) ^ holds(own)) & !never != 0)
-        .min_by_key(|other| (holds(other) ^ holds(own)).count_ones())
+        .map(|(_, _, other)| (other, differ(other)))
+        .filter(|&(_, cases)| cases != 0)
+        .min_by_key(|&(_, cases)| cases.count_ones())
+        .map(|(other, cases)| (other, undecided(cases)))
 }
 
 /// The case `chosen`'s comparison may never meet: an unsigned value is
@@ -63,10 +68,10 @@ fn never_the_case(chosen: &Plausible) -> u8 {
     }
 }
 
-/// What the tests never decide when comparisons `own` and `other` both
-/// pass: the cases where they differ.
-pub fn undecided(own: &str, other: &str) -> &'static str {
-    match holds(own) ^ holds(other) {
+/// What the tests never decide when two comparisons that differ in
+/// `cases` both pass.
+fn undecided(cases: u8) -> &'static str {
+    match cases {
         EQUAL => "the case where the two sides are equal",
         LESS => "the case where the left side is the smaller",
         GREATER => "the case where the left side is the greater",
@@ -109,8 +114,8 @@ mod tests {
     }
 
     /// `>=` chosen where `>` passes too: the tests never decide equal
-    /// sides; where `<=` passes too (the other way round), nothing; the
-    /// nearer rival is named. An edit of another line says nothing.
+    /// sides; of two rivals the nearer is named. An edit of another line
+    /// says nothing.
     #[test]
     fn a_comparison_whose_rival_at_the_same_place_passes_too_is_named() {
         let with = |replacement: &str, line: u32| {
@@ -124,29 +129,29 @@ mod tests {
             let alternatives: Vec<Plausible> = std::iter::once(chosen.clone())
                 .chain(others.iter().cloned())
                 .collect();
-            rival_comparison(&chosen, &alternatives).map(str::to_string)
+            rival_comparison(&chosen, &alternatives).map(|(r, why)| (r.to_string(), why))
         };
-        assert_eq!(rival(&[with(">", 7)]).as_deref(), Some(">"));
+        let equal = "the case where the two sides are equal";
+        assert_eq!(rival(&[with(">", 7)]), Some((">".into(), equal)));
+        let greater = "the case where the left side is the greater";
         assert_eq!(
-            rival(&[with("<=", 7), with("==", 7)]).as_deref(),
-            Some("==")
+            rival(&[with("<=", 7), with("==", 7)]),
+            Some(("==".into(), greater))
         );
+        let any = "which comparison is meant";
+        assert_eq!(rival(&[with("<=", 7)]), Some(("<=".into(), any)));
         for (replacement, line) in [("<", 8), (">=", 7)] {
             let rival = rival(&[with(replacement, line)]);
             assert_eq!(rival, None, "{replacement} at {line}");
         }
-        assert_eq!(
-            undecided(">=", "=="),
-            "the case where the left side is the greater"
-        );
-        assert_eq!(undecided(">", "<="), "which comparison is meant");
         // `year % 400 != 0` made `== 0` where `<= 0` passes too: one check
-        // for an unsigned year.
+        // for an unsigned year; `< 0` differs from `== 0` where both sides
+        // are equal.
         let mut zero = with("==", 7);
         zero.edits[0].against_zero = true;
         let alternatives = [zero.clone(), with("<=", 7)];
         assert_eq!(rival_comparison(&zero, &alternatives), None);
-        let alternatives = [zero.clone(), with(">=", 7)];
-        assert_eq!(rival_comparison(&zero, &alternatives), Some(">="));
+        let alternatives = [zero.clone(), with("<", 7)];
+        assert_eq!(rival_comparison(&zero, &alternatives), Some(("<", equal)));
     }
 }

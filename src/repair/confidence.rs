@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::mutation::Operator;
 use crate::repair::choice::Measures;
-use crate::repair::comparisons::{rival_comparison, undecided};
+use crate::repair::comparisons::rival_comparison;
 use crate::repair::reading::Masking;
 use crate::repair::stage::{Plausible, Stage};
 use crate::system::console::{ordinal, plural};
@@ -121,8 +121,9 @@ pub struct Evidence<'a> {
     /// [`rivals_elsewhere`]).
     pub elsewhere: usize,
     /// The comparison another plausible edit puts where the chosen one
-    /// puts its own (see [`rival_comparison`]).
-    pub rival_comparison: Option<&'a str>,
+    /// puts its own, and what the tests never decide (see
+    /// [`rival_comparison`]).
+    pub rival_comparison: Option<(&'a str, &'static str)>,
     /// Another plausible patch deletes the statement at the chosen edit's
     /// line, or keeps one of its blocks (see [`deletion_passes`]).
     pub deletion: bool,
@@ -224,11 +225,10 @@ pub fn assess(evidence: &Evidence) -> Confidence {
         None => {}
         Some(chosen) => weigh_single(chosen, evidence.elsewhere, &mut against, &mut support),
     }
-    if let (Some(rival), Some(chosen)) = (evidence.rival_comparison, evidence.chosen) {
-        let own = chosen.edits[0].replacement.trim();
+    if let (Some((rival, undecided)), Some(chosen)) = (evidence.rival_comparison, evidence.chosen) {
         against.push(format!(
-            "`{rival}` in place of `{own}` passes every test too: the tests never decide {}",
-            undecided(own, rival)
+            "`{rival}` in place of `{}` passes every test too: the tests never decide {undecided}",
+            chosen.edits[0].replacement.trim()
         ));
     }
     if evidence.deletion {
@@ -507,7 +507,7 @@ mod tests {
             stages: 1,
             edits: 1,
             chosen: Some(&chosen),
-            rival_comparison: Some(">"),
+            rival_comparison: Some((">", "the case where the two sides are equal")),
             ..Evidence::default()
         });
         assert_eq!(confidence.level, Level::Plausible);
