@@ -50,7 +50,7 @@ pub use test_fn::{TestFunction, find_test_function, line_at};
 pub use tokens::{
     Mention, identifiers_in, is_comparison, is_compound_assignment, is_keyword, macro_arguments,
     mentions, name_parts, occurrences, outer_names, path_roots, shape, start_line,
-    text_without_spaces, without_spaces, words,
+    starts_with_zero, text_without_spaces, without_spaces, words,
 };
 pub use variables::{
     Code, closure_parameters, free_variables, let_bindings, pattern_bindings, self_field,

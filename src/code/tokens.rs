@@ -84,6 +84,23 @@ pub fn occurrences<'t>(
         })
 }
 
+/// Whether `text` starts, blanks aside, with the integer literal `0` as a
+/// whole operand, suffixed or not (`0 {`, `0u32)`; not `0.5`, `0x1`, `01`).
+pub fn starts_with_zero(text: &str) -> bool {
+    let Some(after) = text.trim_start().strip_prefix('0') else {
+        return false;
+    };
+    let end = after
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(after.len());
+    let suffix = after[..end].trim_start_matches('_');
+    suffix.is_empty()
+        || [
+            "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        ]
+        .contains(&suffix)
+}
+
 /// `text` with every whitespace character left out.
 pub fn text_without_spaces(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
@@ -418,6 +435,14 @@ fn shape_of(tokens: TokenStream, shape: &mut String, names: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zero_is_an_operand_of_its_own() {
+        assert!(starts_with_zero(" 0 {") && starts_with_zero("0)") && starts_with_zero("0"));
+        assert!(starts_with_zero(" 0u32 {") && starts_with_zero("0_usize;"));
+        assert!(!starts_with_zero(" 0.5") && !starts_with_zero("0x1") && !starts_with_zero("01"));
+        assert!(!starts_with_zero(" n") && !starts_with_zero("0..n"));
+    }
 
     #[test]
     fn a_needle_is_found_whole_at_its_name_ends_only() {

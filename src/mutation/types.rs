@@ -122,7 +122,7 @@ pub fn is_integer(ty: &str) -> bool {
 /// standard collections (by reference or not).
 pub fn has_is_empty(ty: &str) -> bool {
     let ty = ty.trim_start_matches('&').trim_start_matches("mut ");
-    ty == "str" || (ty.starts_with('[') && ty.ends_with(']')) || is_collection(ty) || is_text(ty)
+    (ty.starts_with('[') && ty.ends_with(']')) || is_collection(ty) || is_text(ty)
 }
 
 /// A string or a standard collection, owned (its path aside:

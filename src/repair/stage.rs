@@ -21,6 +21,7 @@ use crate::cargo::{TestId, Verdict};
 use crate::code::CrateSources;
 use crate::code::Originals;
 use crate::code::source::Location;
+use crate::code::starts_with_zero;
 use crate::dd::{self, Outcome};
 use crate::evaluate::FitnessModel;
 use crate::evaluate::infer_types;
@@ -71,8 +72,9 @@ pub struct EditDescription {
     /// The worst-case rank of its line in the failure group's ranking (0:
     /// unranked).
     pub rank: usize,
-    /// It replaces an operator whose right side is the literal `0`
-    /// (`year % 400 != 0`), where an unsigned value is never the smaller.
+    /// It replaces an operator (`operator`'s edit) whose right side is the
+    /// literal `0` (`year % 400 != 0`), where an unsigned value is never
+    /// the smaller.
     pub against_zero: bool,
 }
 
@@ -538,7 +540,8 @@ impl Reported<'_> {
                 operator: e.operator,
                 replacement: e.edit.text.clone(),
                 rank: self.group.rank_of(e.location()),
-                against_zero: is_zero_next(&self.originals.text(e.file)[e.edit.range.end..]),
+                against_zero: e.operator == Operator::Binary
+                    && starts_with_zero(&self.originals.text(e.file)[e.edit.range.end..]),
             })
             .collect()
     }
@@ -734,12 +737,4 @@ fn classify(outcome: &CandidateOutcome, model: &FitnessModel) -> Outcome {
 /// `part` as a whole percentage of `whole` (0 for nothing).
 pub fn percent(part: usize, whole: usize) -> usize {
     (part * 100).checked_div(whole).unwrap_or(0)
-}
-
-/// Whether `rest` (the code after an operator) starts with the literal
-/// `0` as a whole operand (`0 {`, `0)`; not `0.5`, `0x1`, `0u8..`).
-fn is_zero_next(rest: &str) -> bool {
-    rest.trim_start().strip_prefix('0').is_some_and(|after| {
-        !after.starts_with(|c: char| c.is_alphanumeric() || c == '.' || c == '_')
-    })
 }

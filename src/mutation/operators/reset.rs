@@ -90,9 +90,8 @@ fn resets(site: &Site, statement: &StatementSite, cx: &Context) -> Vec<String> {
             None => true,
             Some(value) => literal
                 .get(&field)
-                .cloned()
-                .flatten()
-                .is_some_and(|given| text_without_spaces(&given) == *value),
+                .and_then(Option::as_deref)
+                .is_some_and(|given| text_without_spaces(given) == *value),
         })
         .collect();
     let Some(body) = function_around(cx.text, statement.range.start) else {

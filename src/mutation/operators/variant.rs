@@ -252,6 +252,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::super::tests::{line, lines_in_order, lines_made, outcomes};
+    use super::counterpart;
 
     #[test]
     fn a_unit_variant_as_a_value_becomes_another_of_its_enum_nearest_first() {
@@ -321,7 +322,6 @@ mod tests {
                 "matches!(b, b'\\n' | b'x' | b'X')"
             ])
         );
-        use super::counterpart;
         assert_eq!(counterpart("'\\''").as_deref(), Some("'\"'"));
         assert_eq!(counterpart("'0'"), None);
     }
